@@ -1,0 +1,19 @@
+//! umpire: an umpire for hex-and-counter wargames. The core holds the map, counters, stacks,
+//! dice and game state; each game's rules are Lua in `rulesets/<game>/`. See
+//! docs/ARCHITECTURE.md.
+
+pub mod dice;
+pub mod error;
+pub mod hex;
+pub mod lua;
+pub mod map;
+pub mod ruleset;
+pub mod save;
+pub mod scenario;
+pub mod script;
+pub mod search;
+pub mod session;
+pub mod state;
+
+pub use error::{Error, Result};
+pub use session::{Reply, Session, Status};

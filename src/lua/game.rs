@@ -1,0 +1,512 @@
+//! `umpire.*` (verbs, refusals, clock, options), `vars.*`, `tracks.*`, `sides.*`, `cups.*`
+//! and `log.*`.
+
+use super::{Refusal, from_lua, to_lua, world};
+use mlua::{Function, Lua, Table, Value};
+
+/// One argument of a verb, parsed from its usage line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgKind {
+    Unit,
+    Units,
+    Hex,
+    Int,
+    Number,
+    Word,
+    Text,
+    Side,
+    Literal(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgSpec {
+    pub kind: ArgKind,
+    pub optional: bool,
+    pub repeated: bool,
+    pub name: String,
+}
+
+/// A verb registered by the ruleset.
+#[derive(Clone, Debug)]
+pub struct VerbSpec {
+    pub name: String,
+    pub usage: String,
+    pub help: String,
+    pub rule: String,
+    /// Sequence step ids where the verb may be used (empty: anywhere).
+    pub phases: Vec<String>,
+    pub args: Vec<ArgSpec>,
+    /// `odds <same arguments>` enumerates this verb's outcomes.
+    pub odds: bool,
+}
+
+/// Parses `move <units> <hex> [<hex>...]` into the verb name and its argument specs.
+pub fn parse_usage(usage: &str) -> Result<(String, Vec<ArgSpec>), String> {
+    let mut words = usage.split_whitespace();
+    let name = words.next().ok_or("empty usage")?.to_string();
+    let mut args = Vec::new();
+    for w in words {
+        let (optional, inner) = match w.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+            Some(i) => (true, i),
+            None => (false, w),
+        };
+        let (repeated, inner) = match inner
+            .strip_suffix("...")
+            .or_else(|| inner.strip_suffix('…'))
+        {
+            Some(i) => (true, i),
+            None => (false, inner),
+        };
+        let kind = match inner.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
+            Some(k) => {
+                let base = k.split(':').next_back().unwrap_or(k);
+                match base {
+                    "unit" => ArgKind::Unit,
+                    "units" => ArgKind::Units,
+                    "hex" => ArgKind::Hex,
+                    "int" | "n" => ArgKind::Int,
+                    "number" => ArgKind::Number,
+                    "word" | "option" => ArgKind::Word,
+                    "text" => ArgKind::Text,
+                    "side" => ArgKind::Side,
+                    other => {
+                        return Err(format!(
+                            "unknown argument type <{other}> in usage '{usage}' (known: unit, units, hex, int, number, word, text, side)"
+                        ));
+                    }
+                }
+            }
+            None => ArgKind::Literal(inner.to_string()),
+        };
+        let name = inner
+            .trim_matches(|c| c == '<' || c == '>')
+            .split(':')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        if kind == ArgKind::Text && repeated {
+            return Err(format!(
+                "<text> takes the rest of the line and cannot repeat ({usage})"
+            ));
+        }
+        args.push(ArgSpec {
+            kind,
+            optional,
+            repeated,
+            name,
+        });
+    }
+    Ok((name, args))
+}
+
+fn refuse(rule: String, msg: String) -> mlua::Error {
+    mlua::Error::external(Refusal { rule, msg })
+}
+
+pub fn register(lua: &Lua) -> mlua::Result<()> {
+    let g = lua.globals();
+    let um = lua.create_table()?;
+    let internal = lua.create_table()?;
+    internal.set("verbs", lua.create_table()?)?;
+    g.set("__umpire", internal.clone())?;
+
+    um.set(
+        "refuse",
+        lua.create_function(|_, (rule, msg): (String, String)| -> mlua::Result<()> {
+            Err(refuse(rule, msg))
+        })?,
+    )?;
+
+    let verbs: Table = internal.get("verbs")?;
+    um.set(
+        "command",
+        lua.create_function(move |lua, spec: Table| {
+            let usage: String = spec.get("usage").map_err(|_| {
+                mlua::Error::runtime("umpire.command: `usage` (string) is required")
+            })?;
+            let (name, args) = parse_usage(&usage).map_err(mlua::Error::runtime)?;
+            if let Some(n) = spec.get::<Option<String>>("name")? {
+                if n != name {
+                    return Err(mlua::Error::runtime(format!(
+                        "umpire.command: name '{n}' differs from usage '{usage}'"
+                    )));
+                }
+            }
+            let run: Function = spec.get("run").map_err(|_| {
+                mlua::Error::runtime(format!(
+                    "umpire.command '{name}': `run` (function) is required"
+                ))
+            })?;
+            if crate::session::BUILTINS.iter().any(|b| b.0 == name) {
+                return Err(mlua::Error::runtime(format!(
+                    "umpire.command: '{name}' is a built-in command"
+                )));
+            }
+            let phases: Vec<String> = match spec.get::<Value>("phases")? {
+                Value::Nil => vec![],
+                Value::String(s) => vec![s.to_str()?.to_string()],
+                v => Vec::<String>::from_lua_value(lua, v)?,
+            };
+            let vs = VerbSpec {
+                name: name.clone(),
+                usage,
+                help: spec.get::<Option<String>>("help")?.unwrap_or_default(),
+                rule: spec.get::<Option<String>>("rule")?.unwrap_or_default(),
+                phases,
+                args,
+                odds: spec.get::<Option<bool>>("odds")?.unwrap_or(false),
+            };
+            verbs.set(name.as_str(), spec.clone())?;
+            spec.set("run", run)?;
+            world(lua).borrow_mut().verbs.insert(name, vs);
+            Ok(())
+        })?,
+    )?;
+
+    um.set(
+        "clock",
+        lua.create_function(|lua, ()| {
+            let w = world(lua);
+            let w = w.borrow();
+            let c = &w.state.clock;
+            let t = lua.create_table()?;
+            t.set("turn", c.turn)?;
+            t.set("phase", c.phase.as_str())?;
+            t.set("step", c.step.as_str())?;
+            t.set("side", c.side.clone())?;
+            t.set("over", c.over.clone())?;
+            t.set("position", to_lua(lua, &c.position)?)?;
+            Ok(t)
+        })?,
+    )?;
+    um.set(
+        "set_clock",
+        lua.create_function(|lua, t: Table| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            let c = &mut w.state.clock;
+            if let Some(v) = t.get::<Option<i64>>("turn")? {
+                c.turn = v;
+            }
+            if let Some(v) = t.get::<Option<String>>("phase")? {
+                c.phase = v;
+            }
+            if let Some(v) = t.get::<Option<String>>("step")? {
+                c.step = v;
+            }
+            if t.contains_key("side")? {
+                c.side = t.get::<Option<String>>("side")?;
+            }
+            if t.contains_key("position")? {
+                c.position = from_lua(&t.get::<Value>("position")?)?;
+            }
+            Ok(())
+        })?,
+    )?;
+    um.set(
+        "set_side",
+        lua.create_function(|lua, side: Option<String>| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            if let Some(s) = &side {
+                if !w.state.sides.contains(s) {
+                    return Err(mlua::Error::runtime(format!(
+                        "umpire.set_side: unknown side '{s}'"
+                    )));
+                }
+            }
+            w.state.clock.side = side;
+            Ok(())
+        })?,
+    )?;
+    um.set(
+        "game_over",
+        lua.create_function(|lua, result: String| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            w.state.clock.over = Some(result.clone());
+            w.log(None, format!("Game over: {result}"));
+            Ok(())
+        })?,
+    )?;
+    um.set(
+        "option",
+        lua.create_function(|lua, name: String| {
+            Ok(world(lua).borrow().state.options.contains(&name))
+        })?,
+    )?;
+    um.set(
+        "is_probe",
+        lua.create_function(|lua, ()| Ok(world(lua).borrow().probe))?,
+    )?;
+    um.set(
+        "scenario",
+        lua.create_function(|lua, ()| {
+            let w = world(lua);
+            let w = w.borrow();
+            let t = lua.create_table()?;
+            t.set("id", w.scenario.id.as_str())?;
+            t.set("name", w.scenario.name.as_str())?;
+            t.set(
+                "options",
+                w.state.options.iter().cloned().collect::<Vec<_>>(),
+            )?;
+            Ok(t)
+        })?,
+    )?;
+    g.set("umpire", um)?;
+
+    // vars: the ruleset's own persistent data
+    let vars = lua.create_table()?;
+    vars.set(
+        "get",
+        lua.create_function(|lua, key: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            match w.state.vars.get(&key) {
+                Some(v) => to_lua(lua, v),
+                None => Ok(Value::Nil),
+            }
+        })?,
+    )?;
+    vars.set(
+        "set",
+        lua.create_function(|lua, (key, v): (String, Value)| {
+            let j = from_lua(&v)
+                .map_err(|e| mlua::Error::runtime(format!("vars.set('{key}'): {e}")))?;
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            if j.is_null() {
+                w.state.vars.remove(&key);
+            } else {
+                w.state.vars.insert(key, j);
+            }
+            Ok(())
+        })?,
+    )?;
+    g.set("vars", vars)?;
+
+    // tracks
+    let tracks = lua.create_table()?;
+    tracks.set(
+        "get",
+        lua.create_function(|lua, name: String| {
+            Ok(world(lua)
+                .borrow()
+                .state
+                .tracks
+                .get(&name)
+                .copied()
+                .unwrap_or(0))
+        })?,
+    )?;
+    tracks.set(
+        "set",
+        lua.create_function(|lua, (name, v): (String, i64)| {
+            world(lua).borrow_mut().state.tracks.insert(name, v);
+            Ok(())
+        })?,
+    )?;
+    tracks.set(
+        "add",
+        lua.create_function(|lua, (name, d): (String, i64)| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            let e = w.state.tracks.entry(name).or_insert(0);
+            *e += d;
+            Ok(*e)
+        })?,
+    )?;
+    g.set("tracks", tracks)?;
+
+    // sides
+    let sides = lua.create_table()?;
+    sides.set(
+        "list",
+        lua.create_function(|lua, ()| Ok(world(lua).borrow().state.sides.clone()))?,
+    )?;
+    sides.set(
+        "other",
+        lua.create_function(|lua, side: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            let others: Vec<&String> = w.state.sides.iter().filter(|s| **s != side).collect();
+            match others.as_slice() {
+                [one] if w.state.sides.contains(&side) => Ok((*one).clone()),
+                _ => Err(mlua::Error::runtime(format!(
+                    "sides.other('{side}'): not one of two sides"
+                ))),
+            }
+        })?,
+    )?;
+    sides.set(
+        "active",
+        lua.create_function(|lua, ()| Ok(world(lua).borrow().state.clock.side.clone()))?,
+    )?;
+    sides.set(
+        "get",
+        lua.create_function(|lua, (side, key): (String, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            match w.state.side_values.get(&side).and_then(|m| m.get(&key)) {
+                Some(v) => to_lua(lua, v),
+                None => Ok(Value::Nil),
+            }
+        })?,
+    )?;
+    sides.set(
+        "set",
+        lua.create_function(|lua, (side, key, v): (String, String, Value)| {
+            let j = from_lua(&v)?;
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            if !w.state.sides.contains(&side) {
+                return Err(mlua::Error::runtime(format!(
+                    "sides.set: unknown side '{side}'"
+                )));
+            }
+            let m = w.state.side_values.entry(side).or_default();
+            if j.is_null() {
+                m.remove(&key);
+            } else {
+                m.insert(key, j);
+            }
+            Ok(())
+        })?,
+    )?;
+    g.set("sides", sides)?;
+
+    // cups of chits
+    let cups = lua.create_table()?;
+    cups.set(
+        "contents",
+        lua.create_function(|lua, name: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            Ok(w.state.cups.get(&name).cloned().unwrap_or_default())
+        })?,
+    )?;
+    cups.set(
+        "count",
+        lua.create_function(|lua, name: String| {
+            Ok(world(lua)
+                .borrow()
+                .state
+                .cups
+                .get(&name)
+                .map(|c| c.len())
+                .unwrap_or(0))
+        })?,
+    )?;
+    cups.set(
+        "add",
+        lua.create_function(|lua, (name, chit): (String, String)| {
+            world(lua)
+                .borrow_mut()
+                .state
+                .cups
+                .entry(name)
+                .or_default()
+                .push(chit);
+            Ok(())
+        })?,
+    )?;
+    cups.set(
+        "remove",
+        lua.create_function(|lua, (name, chit): (String, String)| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            let cup = w.state.cups.entry(name).or_default();
+            match cup.iter().position(|c| *c == chit) {
+                Some(i) => {
+                    cup.remove(i);
+                    Ok(true)
+                }
+                None => Ok(false),
+            }
+        })?,
+    )?;
+    cups.set(
+        "clear",
+        lua.create_function(|lua, name: String| {
+            world(lua).borrow_mut().state.cups.insert(name, vec![]);
+            Ok(())
+        })?,
+    )?;
+    cups.set(
+        "draw",
+        lua.create_function(|lua, (name, purpose): (String, Option<String>)| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            let items = w.state.cups.get(&name).cloned().unwrap_or_default();
+            if items.is_empty() {
+                return Ok((
+                    Value::Nil,
+                    Value::String(lua.create_string(format!("cup {name} is empty"))?),
+                ));
+            }
+            let purpose = purpose.unwrap_or_else(|| format!("draw from {name}"));
+            let idx = w
+                .state
+                .dice
+                .draw(&name, &items, &purpose)
+                .map_err(|e| refuse("dice".into(), e.to_string()))?;
+            let chit = items[idx].clone();
+            w.state.cups.get_mut(&name).unwrap().remove(idx);
+            let forced = w.state.dice.rolls.last().map(|r| r.forced).unwrap_or(false);
+            w.out.push(format!(
+                "draw from {name}: {chit}{}",
+                if forced { " (forced)" } else { "" }
+            ));
+            Ok((Value::String(lua.create_string(chit)?), Value::Nil))
+        })?,
+    )?;
+    g.set("cups", cups)?;
+
+    // log of rulings
+    let log = lua.create_table()?;
+    log.set(
+        "rule",
+        lua.create_function(|lua, (rule, text): (String, String)| {
+            world(lua).borrow_mut().log(Some(rule), text);
+            Ok(())
+        })?,
+    )?;
+    log.set(
+        "say",
+        lua.create_function(|lua, text: String| {
+            world(lua).borrow_mut().log(None, text);
+            Ok(())
+        })?,
+    )?;
+    g.set("log", log)?;
+    Ok(())
+}
+
+use mlua::FromLua;
+trait FromLuaValue: Sized {
+    fn from_lua_value(lua: &Lua, v: Value) -> mlua::Result<Self>;
+}
+impl FromLuaValue for Vec<String> {
+    fn from_lua_value(lua: &Lua, v: Value) -> mlua::Result<Self> {
+        <Vec<String> as FromLua>::from_lua(v, lua)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_lines() {
+        let (n, a) = parse_usage("move <units> <hex> [<hex>...]").unwrap();
+        assert_eq!(n, "move");
+        assert_eq!(a.len(), 3);
+        assert_eq!(a[0].kind, ArgKind::Units);
+        assert!(!a[1].optional && !a[1].repeated);
+        assert!(a[2].optional && a[2].repeated);
+        let (_, a) = parse_usage("attack <hex> with <units> [<word>...]").unwrap();
+        assert_eq!(a[1].kind, ArgKind::Literal("with".into()));
+        assert!(parse_usage("x <bogus>").is_err());
+    }
+}

@@ -1,0 +1,513 @@
+//! `map.*`: hex geometry, terrain, hexsides, places, areas, hex and hexside markers, and the
+//! searches (`map.reach`, `map.route`, `map.path_cost`) run in Rust on a profile table.
+
+use super::world;
+use crate::hex::{HexId, Hexside};
+use crate::map::Map;
+use crate::search::{Cost, Profile, UNIT, fmt_cost, route, to_units};
+use mlua::{Lua, Table, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+fn hex_arg(map: &Map, s: &str, what: &str) -> mlua::Result<HexId> {
+    match map.grid.parse(s) {
+        Some(h) if map.contains(h) => Ok(h),
+        Some(_) => Err(mlua::Error::runtime(format!(
+            "{what}: hex {s} is not on the map"
+        ))),
+        None => Err(mlua::Error::runtime(format!(
+            "{what}: '{s}' is not a hex id"
+        ))),
+    }
+}
+
+fn cost_of(v: &Value, what: &str) -> mlua::Result<Cost> {
+    let units = |n: f64| {
+        to_units(n).ok_or_else(|| {
+            mlua::Error::runtime(format!("{what}: cost {n} is not a multiple of 1/60"))
+        })
+    };
+    match v {
+        Value::Integer(i) => Ok(Cost::Mp(*i * UNIT)),
+        Value::Number(n) => Ok(Cost::Mp(units(*n)?)),
+        Value::Boolean(false) => Ok(Cost::No),
+        Value::String(s) if s.to_str()? == "no" => Ok(Cost::No),
+        Value::String(s) if s.to_str()? == "stop" => Ok(Cost::Stop(0)),
+        Value::Table(t) => {
+            let c: f64 = t.get::<Option<f64>>("cost")?.unwrap_or(0.0);
+            if t.get::<Option<bool>>("stop")?.unwrap_or(false) {
+                Ok(Cost::Stop(units(c)?))
+            } else {
+                Ok(Cost::Mp(units(c)?))
+            }
+        }
+        other => Err(mlua::Error::runtime(format!(
+            "{what}: a cost is a number, \"no\", \"stop\" or {{cost=n, stop=true}}, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
+fn cost_table(t: Option<Table>, what: &str) -> mlua::Result<BTreeMap<String, Cost>> {
+    let mut out = BTreeMap::new();
+    if let Some(t) = t {
+        for p in t.pairs::<String, Value>() {
+            let (k, v) = p?;
+            let c = cost_of(&v, &format!("{what}.{k}"))?;
+            out.insert(k, c);
+        }
+    }
+    Ok(out)
+}
+
+/// A set of hexes given as a list or as a set table (`{["0418"]=true}`).
+fn hex_set(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeSet<HexId>> {
+    let mut out = BTreeSet::new();
+    if let Some(t) = v {
+        for p in t.pairs::<Value, Value>() {
+            let (k, v) = p?;
+            let s = match (&k, &v) {
+                (Value::Integer(_), Value::String(s)) => s.to_str()?.to_string(),
+                (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => {
+                    s.to_str()?.to_string()
+                }
+                _ => continue,
+            };
+            out.insert(hex_arg(map, &s, what)?);
+        }
+    }
+    Ok(out)
+}
+
+fn hex_amounts(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeMap<HexId, i64>> {
+    let mut out = BTreeMap::new();
+    if let Some(t) = v {
+        for p in t.pairs::<String, f64>() {
+            let (k, n) = p?;
+            let c = to_units(n).ok_or_else(|| {
+                mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60"))
+            })?;
+            *out.entry(hex_arg(map, &k, what)?).or_insert(0) += c;
+        }
+    }
+    Ok(out)
+}
+
+fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexId, i64)>)> {
+    let map = &w.map;
+    let mut p = Profile {
+        terrain: cost_table(t.get("terrain")?, "terrain")?,
+        features: cost_table(t.get("features")?, "features")?,
+        add_features: t.get::<Option<String>>("combine")?.as_deref() == Some("add"),
+        hexsides: cost_table(t.get("hexsides")?, "hexsides")?,
+        paths: cost_table(t.get("paths")?, "paths")?,
+        paths_only: t.get::<Option<bool>>("paths_only")?.unwrap_or(false),
+        default: match t.get::<Value>("default")? {
+            Value::Nil => None,
+            v => Some(cost_of(&v, "default")?),
+        },
+        enter_extra: hex_amounts(map, t.get("enter_extra")?, "enter_extra")?,
+        leave_extra: hex_amounts(map, t.get("leave_extra")?, "leave_extra")?,
+        blocked: hex_set(map, t.get("blocked")?, "blocked")?,
+        stop: hex_set(map, t.get("stop")?, "stop")?,
+        max: match t.get::<Option<f64>>("mp")? {
+            Some(m) => Some(
+                to_units(m).ok_or_else(|| mlua::Error::runtime("mp is not a multiple of 1/60"))?,
+            ),
+            None => None,
+        },
+        always_one: t.get::<Option<bool>>("always_one")?.unwrap_or(false),
+        hexside_markers: w
+            .state
+            .side_markers
+            .iter()
+            .map(|(s, m)| (*s, m.keys().cloned().collect()))
+            .collect(),
+    };
+    if p.terrain.is_empty() && p.default.is_none() {
+        p.default = Some(Cost::Mp(UNIT)); // plain tracing: one per hex
+    }
+    let mut sources = Vec::new();
+    match t.get::<Value>("from")? {
+        Value::String(s) => sources.push((hex_arg(map, s.to_str()?.as_ref(), "from")?, 0)),
+        Value::Table(list) => {
+            for h in list.sequence_values::<String>() {
+                sources.push((hex_arg(map, &h?, "from")?, 0));
+            }
+        }
+        Value::Nil => {}
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "from: a hex or a list of hexes, not {}",
+                other.type_name()
+            )));
+        }
+    }
+    Ok((p, sources))
+}
+
+fn mp(c: i64) -> f64 {
+    c as f64 / UNIT as f64
+}
+
+pub fn register(lua: &Lua) -> mlua::Result<()> {
+    let t = lua.create_table()?;
+    t.set(
+        "hex",
+        lua.create_function(|lua, s: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            let Some(h) = w.map.grid.parse(&s).filter(|h| w.map.contains(*h)) else {
+                return Ok((Value::Nil, Some(format!("'{s}' is not a hex of the map"))));
+            };
+            let info = &w.map.hexes[&h];
+            let r = lua.create_table()?;
+            r.set("id", w.fmt_hex(h))?;
+            r.set("terrain", info.terrain.as_str())?;
+            r.set(
+                "features",
+                info.features.iter().cloned().collect::<Vec<_>>(),
+            )?;
+            r.set("name", info.name.clone())?;
+            r.set("values", info.values.clone())?;
+            r.set(
+                "markers",
+                w.state.hex_markers.get(&h).cloned().unwrap_or_default(),
+            )?;
+            Ok((Value::Table(r), None))
+        })?,
+    )?;
+    t.set(
+        "is_hex",
+        lua.create_function(|lua, s: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            Ok(w.map
+                .grid
+                .parse(&s)
+                .filter(|h| w.map.contains(*h))
+                .map(|h| w.fmt_hex(h)))
+        })?,
+    )?;
+    t.set(
+        "terrain",
+        lua.create_function(|lua, s: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            let h = hex_arg(&w.map, &s, "map.terrain")?;
+            Ok(w.map.hexes[&h].terrain.clone())
+        })?,
+    )?;
+    t.set(
+        "has",
+        lua.create_function(|lua, (s, f): (String, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let h = hex_arg(&w.map, &s, "map.has")?;
+            let i = &w.map.hexes[&h];
+            Ok(i.terrain == f || i.features.contains(&f))
+        })?,
+    )?;
+    t.set(
+        "neighbours",
+        lua.create_function(|lua, s: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            let h = hex_arg(&w.map, &s, "map.neighbours")?;
+            Ok(w.map
+                .neighbours(h)
+                .map(|(_, n)| w.fmt_hex(n))
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+    t.set(
+        "distance",
+        lua.create_function(|lua, (a, b): (String, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let (a, b) = (
+                hex_arg(&w.map, &a, "map.distance")?,
+                hex_arg(&w.map, &b, "map.distance")?,
+            );
+            Ok(w.map.grid.distance(a, b))
+        })?,
+    )?;
+    t.set(
+        "direction",
+        lua.create_function(|lua, (a, b): (String, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let (a, b) = (
+                hex_arg(&w.map, &a, "map.direction")?,
+                hex_arg(&w.map, &b, "map.direction")?,
+            );
+            Ok(w.map.grid.direction(a, b).map(|d| d.name()))
+        })?,
+    )?;
+    t.set(
+        "within",
+        lua.create_function(|lua, (s, r): (String, i32)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let h = hex_arg(&w.map, &s, "map.within")?;
+            Ok(w.map
+                .grid
+                .within(h, r)
+                .into_iter()
+                .filter(|x| w.map.contains(*x))
+                .map(|x| w.fmt_hex(x))
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+    t.set(
+        "hexes",
+        lua.create_function(|lua, ()| {
+            let w = world(lua);
+            let w = w.borrow();
+            Ok(w.map
+                .hexes
+                .keys()
+                .map(|h| w.fmt_hex(*h))
+                .collect::<Vec<_>>())
+        })?,
+    )?;
+    // features of the hexside between two adjacent hexes, including markers placed in play
+    t.set(
+        "hexside",
+        lua.create_function(|lua, (a, b): (String, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let (Some(ha), Some(hb)) = (w.map.grid.parse(&a), w.map.grid.parse(&b)) else {
+                return Err(mlua::Error::runtime(format!(
+                    "map.hexside: '{a}'/'{b}' are not hexes"
+                )));
+            };
+            if w.map.grid.direction(ha, hb).is_none() {
+                return Err(mlua::Error::runtime(format!(
+                    "map.hexside: {a} and {b} are not adjacent"
+                )));
+            }
+            let side = Hexside::new(ha, hb);
+            let mut f: BTreeSet<String> = w.map.sides.get(&side).cloned().unwrap_or_default();
+            f.extend(
+                w.state
+                    .side_markers
+                    .get(&side)
+                    .map(|m| m.keys().cloned().collect::<Vec<_>>())
+                    .unwrap_or_default(),
+            );
+            Ok(f.into_iter().collect::<Vec<_>>())
+        })?,
+    )?;
+    t.set(
+        "place",
+        lua.create_function(|lua, name: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            match w.map.place(&name) {
+                Ok((_, hexes)) => Ok((
+                    Some(hexes.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()),
+                    None,
+                )),
+                Err(c) if c.is_empty() => Ok((None, Some(format!("no place named '{name}'")))),
+                Err(c) => Ok((None, Some(format!("'{name}' could be {}", c.join(", "))))),
+            }
+        })?,
+    )?;
+    t.set(
+        "area",
+        lua.create_function(|lua, name: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            match w.map.areas.get(&name) {
+                Some(s) => Ok((
+                    Some(s.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()),
+                    None,
+                )),
+                None => Ok((
+                    None,
+                    Some(format!(
+                        "no area '{name}' (areas: {})",
+                        w.map.areas.keys().cloned().collect::<Vec<_>>().join(", ")
+                    )),
+                )),
+            }
+        })?,
+    )?;
+    t.set(
+        "in_area",
+        lua.create_function(|lua, (name, s): (String, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let h = hex_arg(&w.map, &s, "map.in_area")?;
+            Ok(w.map.areas.get(&name).is_some_and(|a| a.contains(&h)))
+        })?,
+    )?;
+    t.set(
+        "marker",
+        lua.create_function(|lua, (s, name): (String, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let h = hex_arg(&w.map, &s, "map.marker")?;
+            Ok(w.state
+                .hex_markers
+                .get(&h)
+                .and_then(|m| m.get(&name))
+                .copied())
+        })?,
+    )?;
+    t.set(
+        "set_marker",
+        lua.create_function(|lua, (s, name, v): (String, String, Option<i64>)| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            let h = hex_arg(&w.map, &s, "map.set_marker")?;
+            let m = w.state.hex_markers.entry(h).or_default();
+            match v {
+                Some(v) => {
+                    m.insert(name, v);
+                }
+                None => {
+                    m.remove(&name);
+                    if m.is_empty() {
+                        w.state.hex_markers.remove(&h);
+                    }
+                }
+            }
+            Ok(())
+        })?,
+    )?;
+    // every hex carrying a marker, with its value
+    t.set(
+        "marked",
+        lua.create_function(|lua, name: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            let out: BTreeMap<String, i64> = w
+                .state
+                .hex_markers
+                .iter()
+                .filter_map(|(h, m)| m.get(&name).map(|v| (w.fmt_hex(*h), *v)))
+                .collect();
+            Ok(out)
+        })?,
+    )?;
+    t.set(
+        "set_side_marker",
+        lua.create_function(
+            |lua, (a, b, name, v): (String, String, String, Option<i64>)| {
+                let w = world(lua);
+                let mut w = w.borrow_mut();
+                let (ha, hb) = (
+                    hex_arg(&w.map, &a, "map.set_side_marker")?,
+                    hex_arg(&w.map, &b, "map.set_side_marker")?,
+                );
+                if w.map.grid.direction(ha, hb).is_none() {
+                    return Err(mlua::Error::runtime(format!(
+                        "map.set_side_marker: {a} and {b} are not adjacent"
+                    )));
+                }
+                let side = Hexside::new(ha, hb);
+                let m = w.state.side_markers.entry(side).or_default();
+                match v {
+                    Some(v) => {
+                        m.insert(name, v);
+                    }
+                    None => {
+                        m.remove(&name);
+                        if m.is_empty() {
+                            w.state.side_markers.remove(&side);
+                        }
+                    }
+                }
+                Ok(())
+            },
+        )?,
+    )?;
+
+    // searches
+    t.set(
+        "reach",
+        lua.create_function(|lua, spec: Table| {
+            let w = world(lua);
+            let w = w.borrow();
+            let (p, sources) = profile_from(&w, &spec)?;
+            if sources.is_empty() {
+                return Err(mlua::Error::runtime("map.reach: `from` is required"));
+            }
+            let r = p
+                .reach(&w.map, &sources)
+                .map_err(|e| mlua::Error::runtime(format!("map.reach: {e}")))?;
+            let costs = lua.create_table()?;
+            let from = lua.create_table()?;
+            for (h, x) in &r {
+                costs.set(w.fmt_hex(*h), mp(x.cost))?;
+                if let Some(f) = x.from {
+                    from.set(w.fmt_hex(*h), w.fmt_hex(f))?;
+                }
+            }
+            Ok((costs, from))
+        })?,
+    )?;
+    t.set(
+        "route",
+        lua.create_function(|lua, (spec, to): (Table, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let (p, sources) = profile_from(&w, &spec)?;
+            let to = hex_arg(&w.map, &to, "map.route")?;
+            let r = p
+                .reach(&w.map, &sources)
+                .map_err(|e| mlua::Error::runtime(format!("map.route: {e}")))?;
+            match r.get(&to) {
+                Some(x) => {
+                    let path: Vec<String> =
+                        route(&r, to).into_iter().map(|h| w.fmt_hex(h)).collect();
+                    Ok((
+                        Some(mp(x.cost)),
+                        Value::Table(lua.create_sequence_from(path)?),
+                    ))
+                }
+                None => Ok((
+                    None,
+                    Value::String(
+                        lua.create_string(format!("{} cannot be reached", w.fmt_hex(to)))?,
+                    ),
+                )),
+            }
+        })?,
+    )?;
+    t.set(
+        "path_cost",
+        lua.create_function(|lua, (spec, path): (Table, Vec<String>)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let (p, _) = profile_from(&w, &spec)?;
+            let hexes: Vec<HexId> = path
+                .iter()
+                .map(|s| hex_arg(&w.map, s, "map.path_cost"))
+                .collect::<mlua::Result<_>>()?;
+            match p
+                .path_cost(&w.map, &hexes)
+                .map_err(|e| mlua::Error::runtime(format!("map.path_cost: {e}")))?
+            {
+                Ok(c) => Ok((Some(mp(c)), None, None)),
+                Err((i, why)) => Ok((
+                    None,
+                    Some(format!(
+                        "{} {why}",
+                        w.fmt_hex(hexes[i.min(hexes.len() - 1)])
+                    )),
+                    Some(i + 1),
+                )),
+            }
+        })?,
+    )?;
+    t.set(
+        "fmt_cost",
+        lua.create_function(|_, c: f64| {
+            Ok(to_units(c).map(fmt_cost).unwrap_or_else(|| c.to_string()))
+        })?,
+    )?;
+    lua.globals().set("map", t)?;
+    Ok(())
+}

@@ -1,0 +1,597 @@
+//! The sandboxed Lua 5.4 host that runs a ruleset.
+//!
+//! Rules are untrusted code. The host loads only `table`, `string`, `math` (without `random`),
+//! `utf8` and `coroutine`; `load` takes text chunks only; `require` resolves inside the
+//! ruleset's folder and `rulesets/lib/`; an instruction budget and a memory limit stop runaway
+//! code with an error naming `file:line`. Every chunk is named by its path so errors carry
+//! `file:line`.
+//!
+//! The Lua VM holds no game state: everything persistent is in [`World::state`], reached
+//! through the API modules below (one per area, each with a `register`). A reload builds a new
+//! VM over the same world.
+
+mod dice;
+mod game;
+mod map;
+mod units;
+
+use crate::error::Error;
+use crate::map::Map;
+use crate::ruleset::Ruleset;
+use crate::scenario::Scenario;
+use crate::state::{GameState, LogEntry};
+use mlua::chunk::ChunkMode;
+use mlua::{Function, HookTriggers, Lua, LuaOptions, StdLib, Table, Thread, Value, VmState};
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+pub use game::{ArgKind, ArgSpec, VerbSpec};
+
+/// Everything the rules can reach, shared between the session and the Lua API.
+pub struct World {
+    pub state: GameState,
+    pub map: Arc<Map>,
+    pub scenario: Arc<Scenario>,
+    /// Lines printed by the current command.
+    pub out: Vec<String>,
+    /// Verbs registered by the ruleset (`umpire.command`).
+    pub verbs: BTreeMap<String, VerbSpec>,
+    /// True while `odds` enumerates a command's outcomes: nothing is committed.
+    pub probe: bool,
+    /// Rolls made so far in this probe run (index into the dice record).
+    pub probe_first_roll_log: Option<usize>,
+}
+
+pub type Shared = Rc<RefCell<World>>;
+
+impl World {
+    /// Appends a log entry for the current command and echoes it.
+    pub fn log(&mut self, rule: Option<String>, text: String) {
+        let line = match &rule {
+            Some(r) => format!("[{r}] {text}"),
+            None => text.clone(),
+        };
+        self.out.push(line);
+        let command = self.state.commands;
+        self.state.log.push(LogEntry {
+            command,
+            rule,
+            text,
+        });
+    }
+
+    pub fn fmt_hex(&self, h: crate::hex::HexId) -> String {
+        self.map.fmt(h)
+    }
+}
+
+/// Resource limits for rule code.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Lua VM instructions per command (one resume).
+    pub instructions: u64,
+    /// Bytes of Lua memory.
+    pub memory: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            instructions: 200_000_000,
+            memory: 256 << 20,
+        }
+    }
+}
+
+/// A question the rules asked a player, waiting for `choose` or `auto`.
+#[derive(Clone, Debug)]
+pub struct Question {
+    pub prompt: String,
+    pub rule: Option<String>,
+    /// Allowed answers (empty: free text, checked by `kind`).
+    pub options: Vec<String>,
+    /// What `auto` answers.
+    pub default: Option<String>,
+    /// `choice` (one of options), `unit`, `hex`, `text`, `number`, `yesno`.
+    pub kind: String,
+}
+
+/// How one resume of a rule coroutine ended.
+pub enum Step {
+    Done(Option<String>),
+    Ask(Question),
+}
+
+pub struct Host {
+    pub lua: Lua,
+    pub shared: Shared,
+    budget: Rc<Cell<u64>>,
+    limits: Limits,
+}
+
+const PRELUDE: &str = include_str!("prelude.lua");
+
+fn world(lua: &Lua) -> Shared {
+    lua.app_data_ref::<Shared>()
+        .expect("world registered")
+        .clone()
+}
+
+/// A rule refused an action; carried through Lua as an external error.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub rule: String,
+    pub msg: String,
+}
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "refused ({}): {}", self.rule, self.msg)
+    }
+}
+impl std::error::Error for Refusal {}
+
+/// A usage problem detected by the API (bad unit id in a rule call that came from a player).
+fn find_refusal(e: &mlua::Error) -> Option<Refusal> {
+    match e {
+        mlua::Error::ExternalError(x) => x.downcast_ref::<Refusal>().cloned(),
+        mlua::Error::CallbackError { cause, .. } => find_refusal(cause),
+        mlua::Error::WithContext { cause, .. } => find_refusal(cause),
+        _ => None,
+    }
+}
+
+/// Converts a Lua error into the library's error: refusals keep their rule number, anything
+/// else is a rule bug reported with file:line and traceback.
+pub fn convert_error(e: mlua::Error) -> Error {
+    if let Some(r) = find_refusal(&e) {
+        return Error::Refused {
+            rule: r.rule,
+            msg: r.msg,
+        };
+    }
+    Error::Lua(clean_message(&e))
+}
+
+fn clean_message(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::CallbackError { traceback, cause } => {
+            let inner = clean_message(cause);
+            if inner.contains("stack traceback:") {
+                inner
+            } else {
+                format!("{inner}\n{traceback}")
+            }
+        }
+        mlua::Error::WithContext { context, cause } => {
+            format!("{context}: {}", clean_message(cause))
+        }
+        mlua::Error::MemoryError(m) => format!("memory limit exceeded ({m})"),
+        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        mlua::Error::RuntimeError(m) => m.clone(),
+        mlua::Error::ExternalError(x) => x.to_string(),
+        other => other.to_string(),
+    }
+}
+
+impl Host {
+    /// Builds a sandboxed VM, registers the API and runs the ruleset's entry script.
+    pub fn new(ruleset: &Ruleset, shared: Shared, limits: Limits) -> Result<Host, Error> {
+        let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
+        let lua = Lua::new_with(libs, LuaOptions::new()).map_err(convert_error)?;
+        lua.set_app_data(shared.clone());
+        let budget = Rc::new(Cell::new(0u64));
+        let host = Host {
+            lua,
+            shared,
+            budget,
+            limits,
+        };
+        host.sandbox(ruleset).map_err(convert_error)?;
+        game::register(&host.lua).map_err(convert_error)?;
+        units::register(&host.lua).map_err(convert_error)?;
+        map::register(&host.lua).map_err(convert_error)?;
+        dice::register(&host.lua).map_err(convert_error)?;
+        host.lua
+            .load(PRELUDE)
+            .set_name("@<umpire prelude>")
+            .set_mode(ChunkMode::Text)
+            .exec()
+            .map_err(convert_error)?;
+        host.reset_budget();
+        let entry = ruleset.dir.join(&ruleset.entry);
+        let require: Function = host.lua.globals().get("require").map_err(convert_error)?;
+        let module = entry
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("main")
+            .to_string();
+        require.call::<Value>(module).map_err(convert_error)?;
+        Ok(host)
+    }
+
+    fn sandbox(&self, ruleset: &Ruleset) -> mlua::Result<()> {
+        let lua = &self.lua;
+        let g = lua.globals();
+        for name in [
+            "dofile",
+            "loadfile",
+            "collectgarbage",
+            "io",
+            "os",
+            "debug",
+            "package",
+        ] {
+            g.set(name, Value::Nil)?;
+        }
+        let math: Table = g.get("math")?;
+        math.set("random", Value::Nil)?;
+        math.set("randomseed", Value::Nil)?;
+        let string: Table = g.get("string")?;
+        string.set("dump", Value::Nil)?;
+
+        // print goes to the command's output
+        g.set(
+            "print",
+            lua.create_function(|lua, args: mlua::Variadic<Value>| {
+                let parts: Vec<String> = args.iter().map(|v| display_value(v)).collect();
+                world(lua).borrow_mut().out.push(parts.join("\t"));
+                Ok(())
+            })?,
+        )?;
+
+        // load: text chunks only, in the sandboxed globals
+        let raw_load: Function = g.get("load")?;
+        let env = g.clone();
+        g.set(
+            "load",
+            lua.create_function(
+                move |_,
+                      (chunk, name, _mode, e): (
+                    Value,
+                    Option<String>,
+                    Option<String>,
+                    Option<Table>,
+                )| {
+                    let env = e.unwrap_or_else(|| env.clone());
+                    raw_load.call::<mlua::MultiValue>((
+                        chunk,
+                        name.unwrap_or_else(|| "=(load)".into()),
+                        "t",
+                        env,
+                    ))
+                },
+            )?,
+        )?;
+
+        // require: only inside the ruleset folder and rulesets/lib, text only, cached.
+        let loaded = lua.create_table()?;
+        let dirs: Vec<PathBuf> = vec![
+            ruleset.dir.clone(),
+            ruleset.root.join("rulesets").join("lib"),
+        ];
+        let root = ruleset.root.clone();
+        g.set(
+            "require",
+            lua.create_function(move |lua, name: String| {
+                if let Some(v) = loaded.get::<Option<Value>>(name.as_str())? {
+                    return Ok(v);
+                }
+                let file = resolve_module(&dirs, &name).map_err(mlua::Error::runtime)?;
+                let src = std::fs::read_to_string(&file).map_err(|e| {
+                    mlua::Error::runtime(format!("require '{name}': {}: {e}", file.display()))
+                })?;
+                let chunk_name = display_path(&root, &file);
+                let v: Value = lua
+                    .load(src)
+                    .set_name(format!("@{chunk_name}"))
+                    .set_mode(ChunkMode::Text)
+                    .call(name.clone())?;
+                let v = if v.is_nil() { Value::Boolean(true) } else { v };
+                loaded.set(name.as_str(), v.clone())?;
+                Ok(v)
+            })?,
+        )?;
+
+        lua.set_memory_limit(self.limits.memory)?;
+        let budget = self.budget.clone();
+        let limit = self.limits.instructions;
+        const EVERY: u32 = 10_000;
+        lua.set_global_hook(HookTriggers::new().every_nth_instruction(EVERY), move |_lua, debug| {
+            let used = budget.get() + EVERY as u64;
+            budget.set(used);
+            if used > limit {
+                let src = debug.source();
+                let file = src.short_src.as_deref().unwrap_or("?").to_string();
+                let line = debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
+                return Err(mlua::Error::runtime(format!(
+                    "{file}:{line}: instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?"
+                )));
+            }
+            Ok(VmState::Continue)
+        })?;
+        Ok(())
+    }
+
+    pub fn reset_budget(&self) {
+        self.budget.set(0);
+    }
+
+    /// Runs `__umpire.<entry>(args...)` in a new coroutine.
+    pub fn start(
+        &self,
+        entry: &str,
+        args: impl mlua::IntoLuaMulti,
+    ) -> Result<(Thread, Step), Error> {
+        let f: Function = self.prelude_fn(entry)?;
+        let thread = self.lua.create_thread(f).map_err(convert_error)?;
+        let step = self.resume(&thread, args)?;
+        Ok((thread, step))
+    }
+
+    fn prelude_fn(&self, entry: &str) -> Result<Function, Error> {
+        let t: Table = self.lua.globals().get("__umpire").map_err(convert_error)?;
+        t.get(entry).map_err(convert_error)
+    }
+
+    /// Resumes a rule coroutine; it either finishes or asks a question.
+    pub fn resume(&self, thread: &Thread, args: impl mlua::IntoLuaMulti) -> Result<Step, Error> {
+        self.reset_budget();
+        let v: mlua::MultiValue = thread.resume(args).map_err(convert_error)?;
+        let first = v.into_iter().next().unwrap_or(Value::Nil);
+        if thread.status() == mlua::thread::ThreadStatus::Resumable {
+            let Value::Table(q) = first else {
+                return Err(Error::Lua(
+                    "a rule yielded without asking a question (use umpire.ask)".into(),
+                ));
+            };
+            return Ok(Step::Ask(question_from(&q).map_err(convert_error)?));
+        }
+        Ok(Step::Done(match first {
+            Value::Nil => None,
+            v => Some(display_value(&v)),
+        }))
+    }
+
+    /// Evaluates a Lua expression or chunk typed by a user (`=`, `expect`, `lua`).
+    pub fn eval(&self, code: &str, name: &str) -> Result<mlua::MultiValue, Error> {
+        self.reset_budget();
+        let chunk = self
+            .lua
+            .load(code)
+            .set_name(format!("={name}"))
+            .set_mode(ChunkMode::Text);
+        chunk.eval::<mlua::MultiValue>().map_err(convert_error)
+    }
+
+    /// Calls a function registered under `__umpire.<name>` directly (no yielding).
+    pub fn call<R: mlua::FromLuaMulti>(
+        &self,
+        name: &str,
+        args: impl mlua::IntoLuaMulti,
+    ) -> Result<R, Error> {
+        self.reset_budget();
+        self.prelude_fn(name)?.call(args).map_err(convert_error)
+    }
+}
+
+fn question_from(q: &Table) -> mlua::Result<Question> {
+    let options: Vec<String> = q.get::<Option<Vec<String>>>("options")?.unwrap_or_default();
+    let kind = q.get::<Option<String>>("kind")?.unwrap_or_else(|| {
+        if options.is_empty() {
+            "text".into()
+        } else {
+            "choice".into()
+        }
+    });
+    Ok(Question {
+        prompt: q
+            .get::<Option<String>>("prompt")?
+            .unwrap_or_else(|| "choose".into()),
+        rule: q.get::<Option<String>>("rule")?,
+        default: q
+            .get::<Option<String>>("default")?
+            .or_else(|| options.first().cloned()),
+        options,
+        kind,
+    })
+}
+
+/// Finds `name` (dots are folders) in `dirs`, refusing anything that could leave them.
+fn resolve_module(dirs: &[PathBuf], name: &str) -> Result<PathBuf, String> {
+    let ok = !name.is_empty()
+        && name.split('.').all(|p| {
+            !p.is_empty()
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        });
+    if !ok {
+        return Err(format!(
+            "require '{name}': module names are dotted words (a.b.c) resolved inside the ruleset and rulesets/lib only"
+        ));
+    }
+    let rel = format!("{}.lua", name.replace('.', "/"));
+    for d in dirs {
+        let p = d.join(&rel);
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    Err(format!(
+        "require '{name}': no {rel} in the ruleset folder or rulesets/lib"
+    ))
+}
+
+/// A path relative to the library root, for chunk names (`rulesets/x/main.lua`).
+pub fn display_path(root: &Path, file: &Path) -> String {
+    file.strip_prefix(root)
+        .unwrap_or(file)
+        .display()
+        .to_string()
+}
+
+/// Renders a Lua value for people: tables with sorted keys, handles by their `__tostring`.
+pub fn display_value(v: &Value) -> String {
+    fn go(v: &Value, depth: usize, out: &mut String) {
+        match v {
+            Value::Nil => out.push_str("nil"),
+            Value::Boolean(b) => out.push_str(&b.to_string()),
+            Value::Integer(i) => out.push_str(&i.to_string()),
+            Value::Number(n) => {
+                if n.fract() == 0.0 && n.abs() < 1e15 {
+                    out.push_str(&format!("{n:.1}"))
+                } else {
+                    out.push_str(&format!("{n}"))
+                }
+            }
+            Value::String(s) => out.push_str(&s.to_string_lossy()),
+            Value::Table(t) => {
+                if depth > 3 {
+                    out.push_str("{…}");
+                    return;
+                }
+                let mut entries: Vec<(Value, Value)> =
+                    t.pairs::<Value, Value>().filter_map(|p| p.ok()).collect();
+                let len = t.raw_len();
+                entries.sort_by(|a, b| key_order(&a.0, &b.0));
+                out.push('{');
+                let mut first = true;
+                for (k, val) in entries {
+                    if !first {
+                        out.push_str(", ");
+                    }
+                    first = false;
+                    match &k {
+                        Value::Integer(i) if *i >= 1 && (*i as usize) <= len => {}
+                        Value::String(s) => {
+                            out.push_str(&s.to_string_lossy());
+                            out.push_str(" = ");
+                        }
+                        other => {
+                            out.push('[');
+                            go(other, depth + 1, out);
+                            out.push_str("] = ");
+                        }
+                    }
+                    if let Value::String(s) = &val {
+                        out.push_str(&format!("{:?}", s.to_string_lossy()));
+                    } else {
+                        go(&val, depth + 1, out);
+                    }
+                }
+                out.push('}');
+            }
+            Value::UserData(ud) => {
+                let s = ud
+                    .metatable()
+                    .ok()
+                    .and_then(|mt| mt.get::<Function>("__tostring").ok())
+                    .and_then(|f| f.call::<String>(ud.clone()).ok());
+                out.push_str(&s.unwrap_or_else(|| "<userdata>".into()));
+            }
+            Value::Function(_) => out.push_str("<function>"),
+            Value::Thread(_) => out.push_str("<thread>"),
+            Value::Error(e) => out.push_str(&e.to_string()),
+            _ => out.push_str("<value>"),
+        }
+    }
+    let mut s = String::new();
+    go(v, 0, &mut s);
+    s
+}
+
+fn key_order(a: &Value, b: &Value) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    fn rank(v: &Value) -> u8 {
+        match v {
+            Value::Integer(_) | Value::Number(_) => 0,
+            Value::String(_) => 1,
+            Value::Boolean(_) => 2,
+            _ => 3,
+        }
+    }
+    match (a, b) {
+        (Value::Integer(x), Value::Integer(y)) => x.cmp(y),
+        (Value::String(x), Value::String(y)) => x.as_bytes().cmp(&y.as_bytes()),
+        _ => {
+            let (ra, rb) = (rank(a), rank(b));
+            if ra != rb {
+                return ra.cmp(&rb);
+            }
+            let fa = a.as_f64().unwrap_or(0.0);
+            let fb = b.as_f64().unwrap_or(0.0);
+            fa.partial_cmp(&fb).unwrap_or(Ordering::Equal)
+        }
+    }
+}
+
+/// Converts a JSON value (persistent state) to Lua.
+pub fn to_lua(lua: &Lua, v: &serde_json::Value) -> mlua::Result<Value> {
+    use mlua::LuaSerdeExt;
+    lua.to_value(v)
+}
+
+/// Converts a Lua value to JSON for persistent state. Tables become arrays when they are
+/// sequences, objects (string keys only) otherwise; functions and userdata are refused.
+pub fn from_lua(v: &Value) -> mlua::Result<serde_json::Value> {
+    use serde_json::Value as J;
+    Ok(match v {
+        Value::Nil => J::Null,
+        Value::Boolean(b) => J::Bool(*b),
+        Value::Integer(i) => J::from(*i),
+        Value::Number(n) => serde_json::Number::from_f64(*n)
+            .map(J::Number)
+            .unwrap_or(J::Null),
+        Value::String(s) => J::String(s.to_str()?.to_string()),
+        Value::Table(t) => {
+            let len = t.raw_len();
+            let count = t.pairs::<Value, Value>().count();
+            if len > 0 && count == len {
+                let mut arr = Vec::with_capacity(len);
+                for i in 1..=len {
+                    arr.push(from_lua(&t.raw_get::<Value>(i)?)?);
+                }
+                J::Array(arr)
+            } else {
+                let mut m = serde_json::Map::new();
+                for p in t.pairs::<Value, Value>() {
+                    let (k, val) = p?;
+                    let key = match k {
+                        Value::String(s) => s.to_str()?.to_string(),
+                        Value::Integer(i) => i.to_string(),
+                        other => {
+                            return Err(mlua::Error::runtime(format!(
+                                "cannot store a table with a {} key in the game state",
+                                other.type_name()
+                            )));
+                        }
+                    };
+                    m.insert(key, from_lua(&val)?);
+                }
+                J::Object(m)
+            }
+        }
+        Value::UserData(ud) => {
+            if let Ok(u) = ud.borrow::<units::UnitRef>() {
+                J::String(u.0.clone())
+            } else {
+                return Err(mlua::Error::runtime(
+                    "cannot store userdata in the game state",
+                ));
+            }
+        }
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "cannot store a {} in the game state",
+                other.type_name()
+            )));
+        }
+    })
+}
+
+/// A unit handle for a unit id (resolved against the state on every use).
+pub fn units_ref(id: String) -> units::UnitRef {
+    units::UnitRef(id)
+}

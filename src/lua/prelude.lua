@@ -1,0 +1,255 @@
+-- umpire prelude: game-neutral Lua run before every ruleset.
+-- It provides deterministic `pairs`, `umpire.ask`, the verb dispatcher and the walker of the
+-- sequence of play. It names no game.
+
+local U, I = umpire, __umpire
+local raw_next, type, tostring, error, xpcall = next, type, tostring, error, xpcall
+local sort, yield = table.sort, coroutine.yield
+
+-- pairs in a fixed order (numbers, then strings, then booleans), whatever the hash seed.
+local rank = { number = 1, string = 2, boolean = 3 }
+local function key_less(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return (rank[ta] or 9) < (rank[tb] or 9) end
+  if ta == "number" or ta == "string" then return a < b end
+  if ta == "boolean" then return (not a) and b end
+  return tostring(a) < tostring(b)
+end
+function pairs(t)
+  local mt = getmetatable(t)
+  if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
+  local keys, n = {}, 0
+  for k in raw_next, t do n = n + 1; keys[n] = k end
+  sort(keys, key_less)
+  local i = 0
+  return function()
+    i = i + 1
+    local k = keys[i]
+    if k ~= nil then return k, t[k] end
+  end, t, nil
+end
+
+-- Asks a player and waits for `choose` or `auto`. q = { prompt=, rule=, options={...},
+-- default=, kind="choice"|"unit"|"hex"|"text"|"number"|"yesno" }. Returns the answer
+-- (a string; a unit id for kind "unit"; a printed hex id for kind "hex").
+function U.ask(q)
+  if type(q) ~= "table" or type(q.prompt) ~= "string" then
+    error("umpire.ask: expected a table with a prompt", 2)
+  end
+  if q.options and #q.options == 0 then
+    error("umpire.ask: empty options list (" .. q.prompt .. ")", 2)
+  end
+  local answer = yield(q)
+  if q.kind == "number" then return tonumber(answer) end
+  if q.kind == "yesno" then return answer == "yes" end
+  return answer
+end
+
+-- Checks a condition, refusing with a rule number when it fails: umpire.check(ok, "5.1", "msg").
+function U.check(ok, rule, msg, ...)
+  if not ok then U.refuse(rule, select("#", ...) > 0 and msg:format(...) or msg) end
+  return ok
+end
+
+-- ---------------------------------------------------------------- message handler
+local function msgh(e)
+  if type(e) == "string" then return I.traceback(e) end
+  return e
+end
+I.traceback = function(e) return e end -- replaced below by the host if available
+
+local function protected(f, ...)
+  local ok, res = xpcall(f, msgh, ...)
+  if not ok then error(res, 0) end
+  return res
+end
+
+-- ---------------------------------------------------------------- verbs
+function I.dispatch(name, ...)
+  local spec = I.verbs[name]
+  if not spec then error("unknown verb " .. tostring(name)) end
+  local clock = U.clock()
+  if clock.over then U.refuse("end", "the game is over: " .. clock.over) end
+  if spec.phases then
+    local phases = type(spec.phases) == "table" and spec.phases or { spec.phases }
+    local ok = false
+    for _, p in ipairs(phases) do if p == clock.step then ok = true end end
+    if not ok then
+      U.refuse(spec.rule or "sequence",
+        ("%s is not allowed now (%s); it belongs to: %s"):format(name, clock.phase ~= "" and clock.phase or "no phase", table.concat(phases, ", ")))
+    end
+  end
+  return protected(spec.run, ...)
+end
+
+-- ---------------------------------------------------------------- sequence of play
+-- umpire.sequence{ turns = N or function() -> N, first_turn = 1,
+--   start = fn, turn_start = fn(turn), turn_end = fn(turn), finish = fn() -> result,
+--   steps = { node... } }
+-- node = { id=, name=, rule=, side=, sides = {..} or fn, repeat_while = fn, skip_if = fn,
+--          enter = fn, leave = fn, auto = true, steps = { node... } }
+local seq
+
+local function check_nodes(list, where)
+  if type(list) ~= "table" then error("umpire.sequence: " .. where .. ".steps must be a list", 3) end
+  for i, n in ipairs(list) do
+    if type(n) ~= "table" or type(n.id) ~= "string" then
+      error(("umpire.sequence: %s.steps[%d] needs an id"):format(where, i), 3)
+    end
+    if n.steps then check_nodes(n.steps, n.id) end
+  end
+end
+
+function U.sequence(spec)
+  if type(spec) ~= "table" then error("umpire.sequence: expected a table", 2) end
+  check_nodes(spec.steps, "sequence")
+  seq = spec
+end
+
+local function resolve(v, ...)
+  if type(v) == "function" then return v(...) end
+  return v
+end
+
+local function last_turn()
+  return resolve(seq.turns) or math.huge
+end
+
+-- frames[d] = { i = index in its parent's steps, s = side index (groups with sides) }
+local function node_at(frames, d)
+  local group, node = seq, nil
+  for k = 1, d do node = group.steps[frames[k].i]; group = node end
+  return node
+end
+
+local function sides_of(node)
+  local s = resolve(node.sides)
+  if s ~= nil and type(s) ~= "table" then error("sequence node " .. node.id .. ": sides must be a list") end
+  return s
+end
+
+local function publish(frames, turn)
+  local names, side, leaf = {}, nil, nil
+  for d = 1, #frames do
+    local n = node_at(frames, d)
+    if n then
+      names[#names + 1] = n.name or n.id
+      if n.sides and frames[d].sides then side = frames[d].sides[frames[d].s] end
+      if n.side then side = n.side end
+      leaf = n
+    end
+  end
+  local pos = {}
+  for d, f in ipairs(frames) do pos[d] = { i = f.i, s = f.s, sides = f.sides } end
+  U.set_clock { turn = turn, phase = table.concat(names, " › "), step = leaf and leaf.id or "", side = side, position = { frames = pos } }
+end
+
+local function load_frames()
+  local c = U.clock()
+  local frames = {}
+  local pos = c.position
+  if type(pos) == "table" and pos.frames then
+    for d, f in ipairs(pos.frames) do frames[d] = { i = f.i, s = f.s, sides = f.sides } end
+  end
+  return frames, c.turn
+end
+
+-- Walks to the next step that waits for the players. `leaving` is true when the current leaf
+-- must be left first (the `next` command).
+local function advance(frames, turn, leaving)
+  if leaving and #frames > 0 then
+    local leaf = node_at(frames, #frames)
+    if leaf and leaf.leave then leaf.leave() end
+  end
+  while true do
+    local d = #frames
+    if d == 0 then
+      -- the turn is over
+      if seq.turn_end then seq.turn_end(turn) end
+      if U.clock().over then publish(frames, turn); return end
+      turn = turn + 1
+      if turn > last_turn() then
+        U.set_clock { turn = turn - 1, phase = "end of game", step = "", side = nil, position = { frames = {} } }
+        local result = seq.finish and seq.finish() or "no result"
+        if not U.clock().over then U.game_over(result) end
+        return
+      end
+      U.set_clock { turn = turn }
+      log.say(("Turn %d"):format(turn))
+      if seq.turn_start then seq.turn_start(turn) end
+      frames[1] = { i = 0 }
+    else
+      local parent = d == 1 and seq or node_at(frames, d - 1)
+      local f = frames[d]
+      f.i = f.i + 1
+      local node = parent.steps[f.i]
+      if node then
+        publish(frames, turn)
+        if node.skip_if and node.skip_if() then
+          -- skipped: try the next sibling
+        else
+          local sides = node.sides and sides_of(node)
+          if sides then
+            if #sides == 0 then goto continue end
+            f.sides, f.s = sides, 1
+            publish(frames, turn)
+          end
+          if node.enter then node.enter() end
+          if U.clock().over then return end
+          if node.steps then
+            frames[d + 1] = { i = 0 }
+          elseif not node.auto then
+            publish(frames, turn)
+            return
+          elseif node.leave then
+            node.leave()
+          end
+        end
+      else
+        -- parent's children are done: next side, repeat, or leave the parent
+        frames[d] = nil
+        if d == 1 then
+          -- the top-level list is done: end of turn (loop handles it)
+        else
+          local pf = frames[d - 1]
+          if pf.sides and pf.s < #pf.sides then
+            pf.s = pf.s + 1
+            frames[d] = { i = 0 }
+            publish(frames, turn)
+            if parent.enter then parent.enter() end
+          elseif parent.repeat_while and parent.repeat_while() then
+            frames[d] = { i = 0 }
+          else
+            pf.sides, pf.s = nil, nil
+            if parent.leave then parent.leave() end
+          end
+        end
+      end
+    end
+    ::continue::
+  end
+end
+
+function I.start()
+  if not seq then error("the ruleset defined no sequence of play (umpire.sequence)") end
+  local turn = (seq.first_turn or 1)
+  U.set_clock { turn = turn }
+  if seq.start then protected(seq.start) end
+  log.say(("Turn %d"):format(turn))
+  if seq.turn_start then protected(seq.turn_start, turn) end
+  local frames = { { i = 0 } }
+  return protected(advance, frames, turn, false)
+end
+
+function I.next()
+  if not seq then error("the ruleset defined no sequence of play (umpire.sequence)") end
+  local clock = U.clock()
+  if clock.over then U.refuse("end", "the game is over: " .. clock.over) end
+  local frames, turn = load_frames()
+  return protected(advance, frames, turn, true)
+end
+
+-- Runs a designer's chunk inside a coroutine so that it may ask questions too.
+function I.run_chunk(f)
+  return protected(f)
+end

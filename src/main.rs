@@ -1,0 +1,212 @@
+//! The `umpire` command line: `play`, `run`, `check`.
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use umpire::script;
+use umpire::session::{Session, Status};
+
+#[derive(Parser)]
+#[command(
+    name = "umpire",
+    version,
+    about = "An umpire for hex-and-counter wargames"
+)]
+struct Cli {
+    /// More diagnostics on stderr (-v, -vv); RUST_LOG works too.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Play interactively (or from piped input): `umpire play stargard-solstice`.
+    Play {
+        /// Scenario to start: <game>, <game>/<scenario> or a .toml path.
+        scenario: Option<String>,
+        /// Seed for the dice (default: from the clock).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Scenario options to switch on.
+        #[arg(long = "option")]
+        options: Vec<String>,
+    },
+    /// Run command scripts (.ump) and report `N passed, N failed`.
+    Run {
+        #[arg(required = true)]
+        scripts: Vec<PathBuf>,
+        /// Print only failures and the summary.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Validate a ruleset folder or a scenario file without playing.
+    Check {
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let level = match cli.verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let code = match run(cli) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("umpire: {e:#}");
+            2
+        }
+    };
+    std::process::exit(code);
+}
+
+fn run(cli: Cli) -> Result<i32> {
+    match cli.cmd {
+        Cmd::Run { scripts, quiet } => {
+            let root = umpire::ruleset::find_root();
+            let (mut passed, mut failed) = (0, 0);
+            for s in &scripts {
+                tracing::info!(script = %s.display(), "running");
+                let o = script::run_file(&root, s);
+                if !quiet {
+                    print!("{}", o.transcript);
+                } else if o.failed > 0 {
+                    print!(
+                        "{}",
+                        o.transcript
+                            .lines()
+                            .filter(|l| l.contains("FAILED") || l.contains("error ("))
+                            .map(|l| format!("{l}\n"))
+                            .collect::<String>()
+                    );
+                }
+                passed += o.passed;
+                failed += o.failed;
+            }
+            println!("{passed} passed, {failed} failed");
+            Ok(if failed > 0 { 1 } else { 0 })
+        }
+        Cmd::Check { paths } => {
+            let mut bad = 0;
+            for p in &paths {
+                match umpire::session::check_path(p) {
+                    Ok(lines) => {
+                        for l in lines {
+                            println!("{l}");
+                        }
+                    }
+                    Err(e) => {
+                        bad += 1;
+                        println!("{e}");
+                    }
+                }
+            }
+            Ok(if bad > 0 { 1 } else { 0 })
+        }
+        Cmd::Play {
+            scenario,
+            seed,
+            options,
+        } => play(scenario, seed, options),
+    }
+}
+
+fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Result<i32> {
+    let mut session = Session::new();
+    let tty = std::io::stdin().is_terminal();
+    if let Some(name) = scenario {
+        let mut line = format!("new {name}");
+        if let Some(s) = seed {
+            line.push_str(&format!(" --seed {s}"));
+        }
+        for o in options {
+            line.push_str(&format!(" --option {o}"));
+        }
+        if !tty {
+            println!("> {line}");
+        }
+        let r = session.execute(&line);
+        print_reply(&r);
+        if matches!(r.status, Status::Error(_)) && !tty {
+            return Ok(1);
+        }
+    } else if tty {
+        println!(
+            "umpire {} — `help` lists commands, `new <game>` starts one.",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
+    let mut rl = rustyline::DefaultEditor::new().context("cannot start the line editor")?;
+    let history = history_file();
+    if let Some(h) = &history {
+        let _ = rl.load_history(h);
+    }
+    let mut failed = false;
+    loop {
+        let prompt = if tty { session.prompt() } else { String::new() };
+        match rl.readline(&prompt) {
+            Ok(line) => {
+                let t = line.trim();
+                if t.is_empty() {
+                    continue;
+                }
+                if tty {
+                    let _ = rl.add_history_entry(t);
+                } else if !t.starts_with('#') {
+                    println!("> {t}");
+                }
+                let r = session.execute(t);
+                print_reply(&r);
+                if matches!(r.status, Status::Error(_) | Status::Check(false)) {
+                    failed = true;
+                }
+                if r.status == Status::Quit {
+                    break;
+                }
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => continue,
+            Err(rustyline::error::ReadlineError::Eof) => break,
+            Err(e) => return Err(e).context("reading input"),
+        }
+    }
+    if let Some(h) = &history {
+        if let Some(d) = h.parent() {
+            let _ = std::fs::create_dir_all(d);
+        }
+        let _ = rl.save_history(h);
+    }
+    Ok(if failed && !tty { 1 } else { 0 })
+}
+
+fn print_reply(r: &umpire::Reply) {
+    for l in &r.out {
+        for sub in l.lines() {
+            println!("  {sub}");
+        }
+    }
+    match &r.status {
+        Status::Error(e) => println!("  error: {e}"),
+        Status::Check(true) => println!("  ok"),
+        Status::Check(false) => println!("  FAILED"),
+        _ => {}
+    }
+}
+
+fn history_file() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    Some(base.join("umpire").join("history"))
+}

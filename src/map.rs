@@ -1,0 +1,97 @@
+//! The printed map: hexes, terrain, features, hexsides, named places and areas.
+//!
+//! The map is fixed for a scenario and shared (`Arc`) between the session, the Lua host and
+//! every undo snapshot. Whatever changes during play (entrenchments dug, bridges blown,
+//! control) lives in the game state as hex and hexside markers.
+
+use crate::hex::{Dir, Grid, HexId, Hexside};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One hex of the map.
+#[derive(Clone, Debug, Default)]
+pub struct HexInfo {
+    /// The hex's base terrain (`clear`, `forest`, `swamp`, `city`, ...), as the ruleset names it.
+    pub terrain: String,
+    /// Further features in the hex (`village`, `entrenchment`, `vp`, ...).
+    pub features: BTreeSet<String>,
+    /// The name printed in the hex, if any.
+    pub name: Option<String>,
+    /// Numeric values attached to the hex by the scenario (victory points, ...).
+    pub values: BTreeMap<String, f64>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Map {
+    pub grid: Grid,
+    pub hexes: BTreeMap<HexId, HexInfo>,
+    /// Features of hexsides (`river`, `major_river`, `road`, `railroad`, `bridge`, `sea`, ...).
+    pub sides: BTreeMap<Hexside, BTreeSet<String>>,
+    /// Named places, lowercase key -> (printed name, hexes).
+    pub places: BTreeMap<String, (String, Vec<HexId>)>,
+    /// Named sets of hexes: entry areas, supply sources, edges (`edge:N`, `edge:S`, ...).
+    pub areas: BTreeMap<String, BTreeSet<HexId>>,
+}
+
+impl Map {
+    pub fn contains(&self, h: HexId) -> bool {
+        self.hexes.contains_key(&h)
+    }
+
+    pub fn fmt(&self, h: HexId) -> String {
+        self.grid.format(h)
+    }
+
+    /// On-map neighbours, clockwise from north.
+    pub fn neighbours(&self, h: HexId) -> impl Iterator<Item = (Dir, HexId)> + '_ {
+        Dir::ALL
+            .into_iter()
+            .map(move |d| (d, self.grid.neighbour(h, d)))
+            .filter(|(_, n)| self.contains(*n))
+    }
+
+    pub fn side_features(&self, a: HexId, b: HexId) -> Option<&BTreeSet<String>> {
+        self.sides.get(&Hexside::new(a, b))
+    }
+
+    /// Adds the `edge:N/S/E/W` areas: every on-map hex with a neighbour off the map in that
+    /// direction (N and S by rows, E and W by the extreme columns of each row band).
+    pub fn compute_edges(&mut self) {
+        let mut edges: BTreeMap<&str, BTreeSet<HexId>> = BTreeMap::new();
+        for &h in self.hexes.keys() {
+            let g = &self.grid;
+            let off = |d: Dir| !self.hexes.contains_key(&g.neighbour(h, d));
+            if off(Dir::N) {
+                edges.entry("edge:N").or_default().insert(h);
+            }
+            if off(Dir::S) {
+                edges.entry("edge:S").or_default().insert(h);
+            }
+            if off(Dir::NE) && off(Dir::SE) {
+                edges.entry("edge:E").or_default().insert(h);
+            }
+            if off(Dir::NW) && off(Dir::SW) {
+                edges.entry("edge:W").or_default().insert(h);
+            }
+        }
+        for (k, v) in edges {
+            self.areas.entry(k.to_string()).or_insert(v);
+        }
+    }
+
+    /// Looks up a place by name, case-insensitively, accepting a unique prefix.
+    pub fn place(&self, name: &str) -> Result<(String, Vec<HexId>), Vec<String>> {
+        let key = name.to_lowercase();
+        if let Some(p) = self.places.get(&key) {
+            return Ok(p.clone());
+        }
+        let hits: Vec<_> = self
+            .places
+            .iter()
+            .filter(|(k, _)| k.starts_with(&key))
+            .collect();
+        if hits.len() == 1 {
+            return Ok(hits[0].1.clone());
+        }
+        Err(hits.into_iter().map(|(_, (n, _))| n.clone()).collect())
+    }
+}

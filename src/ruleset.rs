@@ -1,0 +1,256 @@
+//! Rulesets and the library of rules and scenarios on disk.
+//!
+//! A ruleset is a folder `rulesets/<id>/` with `ruleset.toml` and its Lua files;
+//! `rulesets/lib/` holds Lua shared by rulesets. Scenarios live in `scenarios/<game>/`.
+
+use crate::error::{Error, Result};
+use crate::scenario::parse_toml;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRuleset {
+    ruleset: RawInfo,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawInfo {
+    name: String,
+    version: String,
+    #[serde(default = "default_entry")]
+    entry: String,
+    /// Name of the default scenario in `scenarios/<id>/`.
+    scenario: String,
+    #[serde(default)]
+    description: String,
+}
+
+fn default_entry() -> String {
+    "main.lua".into()
+}
+
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    pub entry: String,
+    pub default_scenario: String,
+    pub description: String,
+    /// The ruleset's folder.
+    pub dir: PathBuf,
+    /// The library root (the folder holding `rulesets/` and `scenarios/`).
+    pub root: PathBuf,
+    /// SHA-256 over the ruleset's files and rulesets/lib, in path order.
+    pub content_hash: String,
+}
+
+impl Ruleset {
+    pub fn load(root: &Path, id: &str) -> Result<Ruleset> {
+        if !valid_id(id) {
+            return Err(Error::NotFound(format!("'{id}' is not a valid ruleset id")));
+        }
+        let dir = root.join("rulesets").join(id);
+        let file = dir.join("ruleset.toml");
+        if !file.is_file() {
+            return Err(Error::NotFound(format!(
+                "no ruleset '{id}': {} does not exist (rulesets are {})",
+                file.display(),
+                list_dirs(&root.join("rulesets")).join(", ")
+            )));
+        }
+        let (raw, _): (RawRuleset, _) = parse_toml(&file)?;
+        let entry = dir.join(&raw.ruleset.entry);
+        if !entry.is_file() {
+            return Err(Error::NotFound(format!(
+                "{}: entry script {} does not exist",
+                file.display(),
+                entry.display()
+            )));
+        }
+        let content_hash = hash_files(&[dir.clone(), root.join("rulesets").join("lib")]);
+        Ok(Ruleset {
+            id: id.to_string(),
+            name: raw.ruleset.name,
+            version: raw.ruleset.version,
+            entry: raw.ruleset.entry,
+            default_scenario: raw.ruleset.scenario,
+            description: raw.ruleset.description,
+            dir,
+            root: root.to_path_buf(),
+            content_hash,
+        })
+    }
+
+    /// Recomputes the content hash (after the designer edited files).
+    pub fn rehash(&mut self) {
+        self.content_hash = hash_files(&[self.dir.clone(), self.root.join("rulesets").join("lib")]);
+    }
+}
+
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+pub fn list_dirs(p: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(p)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter(|e| e.path().is_dir())
+                .filter_map(|e| e.file_name().to_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                collect(&p, out);
+            } else if p.extension().is_some_and(|x| x == "lua" || x == "toml") {
+                out.push(p);
+            }
+        }
+    }
+}
+
+fn hash_files(dirs: &[PathBuf]) -> String {
+    let mut files = Vec::new();
+    for d in dirs {
+        collect(d, &mut files);
+    }
+    files.sort();
+    let mut h = Sha256::new();
+    for f in files {
+        h.update(
+            f.to_string_lossy()
+                .rsplit("rulesets")
+                .next()
+                .unwrap_or_default()
+                .as_bytes(),
+        );
+        h.update([0]);
+        h.update(std::fs::read(&f).unwrap_or_default());
+        h.update([0]);
+    }
+    h.finalize()
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Where rulesets and scenarios are looked up: `$UMPIRE_HOME`, then the current folder and its
+/// parents, then the folder the binary was built from.
+pub fn find_root() -> PathBuf {
+    let has = |p: &Path| p.join("rulesets").is_dir() && p.join("scenarios").is_dir();
+    if let Ok(h) = std::env::var("UMPIRE_HOME") {
+        return PathBuf::from(h);
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        for a in cwd.ancestors() {
+            if has(a) {
+                return a.to_path_buf();
+            }
+        }
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Resolves a scenario name: `<game>` (its ruleset's default scenario), `<game>/<scenario>`,
+/// or a path to a `.toml` file. Returns the file, the library root it belongs to and its id.
+pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, String)> {
+    let p = Path::new(name);
+    if name.ends_with(".toml") || p.is_file() {
+        if !p.is_file() {
+            return Err(Error::NotFound(format!(
+                "scenario file {name} does not exist"
+            )));
+        }
+        let abs = p.canonicalize().map_err(|e| Error::io(p, e))?;
+        // <root>/scenarios/<game>/<file>.toml
+        let game_dir = abs.parent().unwrap_or(Path::new("."));
+        let game = game_dir
+            .file_name()
+            .and_then(|s| s.to_str())
+            .unwrap_or("local")
+            .to_string();
+        let lib = game_dir
+            .parent()
+            .and_then(|s| s.parent())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| root.to_path_buf());
+        let stem = abs
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("scenario");
+        return Ok((p.to_path_buf(), lib, format!("{game}/{stem}")));
+    }
+    let (game, scen) = match name.split_once('/') {
+        Some((g, s)) => (g.to_string(), Some(s.to_string())),
+        None => (name.to_string(), None),
+    };
+    if !valid_id(&game) {
+        return Err(Error::NotFound(format!("'{name}' is not a scenario name")));
+    }
+    let games = list_dirs(&root.join("scenarios"));
+    let game = match games.iter().find(|g| g.eq_ignore_ascii_case(&game)) {
+        Some(g) => g.clone(),
+        None => {
+            let hits: Vec<_> = games
+                .iter()
+                .filter(|g| g.to_lowercase().starts_with(&game.to_lowercase()))
+                .collect();
+            match hits.as_slice() {
+                [one] => (*one).clone(),
+                _ => {
+                    return Err(Error::NotFound(format!(
+                        "no game '{game}' under {} (games are {})",
+                        root.join("scenarios").display(),
+                        games.join(", ")
+                    )));
+                }
+            }
+        }
+    };
+    let scen = match scen {
+        Some(s) => s,
+        None => Ruleset::load(root, &game)
+            .map(|r| r.default_scenario)
+            .unwrap_or_else(|_| game.clone()),
+    };
+    let file = root
+        .join("scenarios")
+        .join(&game)
+        .join(format!("{scen}.toml"));
+    if !file.is_file() {
+        let mut names: Vec<String> = std::fs::read_dir(root.join("scenarios").join(&game))
+            .map(|rd| {
+                rd.flatten()
+                    .filter_map(|e| {
+                        e.path()
+                            .file_stem()
+                            .and_then(|s| s.to_str())
+                            .map(String::from)
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        return Err(Error::NotFound(format!(
+            "no scenario '{game}/{scen}' (scenarios of {game}: {})",
+            names.join(", ")
+        )));
+    }
+    Ok((file, root.to_path_buf(), format!("{game}/{scen}")))
+}

@@ -1,0 +1,598 @@
+//! Scenario files: the map (defaults plus exceptions), boxes, cups, tracks and the order of
+//! battle, in TOML under `scenarios/<game>/`. See `docs/scenario-format.md`.
+//!
+//! Loading reports every problem it finds, each located as `file:line:column`.
+
+use crate::dice::Dice;
+use crate::error::{Error, Located, Result};
+use crate::hex::{Grid, HexFormat, HexId, Hexside, Shift};
+use crate::map::{HexInfo, Map};
+use crate::state::{Clock, GameState, Location, Unit};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+type S<T> = Spanned<T>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    scenario: RawHeader,
+    map: RawMap,
+    #[serde(default)]
+    cups: BTreeMap<String, Vec<S<String>>>,
+    #[serde(default)]
+    tracks: BTreeMap<String, i64>,
+    #[serde(default)]
+    sides: BTreeMap<S<String>, BTreeMap<String, toml::Value>>,
+    #[serde(default)]
+    vars: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    types: BTreeMap<String, RawType>,
+    #[serde(default)]
+    units: Vec<RawUnit>,
+    #[serde(default)]
+    markers: BTreeMap<String, BTreeMap<S<String>, i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawHeader {
+    name: String,
+    ruleset: String,
+    sides: Vec<String>,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    boxes: Vec<String>,
+    #[serde(default)]
+    options: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMap {
+    #[serde(default = "default_format")]
+    format: S<String>,
+    #[serde(default = "default_shift")]
+    shift: S<String>,
+    cols: [i32; 2],
+    rows: [i32; 2],
+    #[serde(default = "default_terrain")]
+    terrain: String,
+    /// Hexes inside the rectangle that are not part of the map.
+    #[serde(default)]
+    off: Vec<S<String>>,
+    #[serde(default)]
+    terrains: BTreeMap<String, Vec<S<String>>>,
+    #[serde(default)]
+    features: BTreeMap<String, Vec<S<String>>>,
+    #[serde(default)]
+    hexsides: BTreeMap<String, Vec<S<String>>>,
+    #[serde(default)]
+    paths: BTreeMap<String, Vec<Vec<S<String>>>>,
+    #[serde(default)]
+    places: BTreeMap<String, S<String>>,
+    #[serde(default)]
+    areas: BTreeMap<String, Vec<S<String>>>,
+    #[serde(default)]
+    values: BTreeMap<String, BTreeMap<S<String>, f64>>,
+}
+
+fn default_format() -> S<String> {
+    Spanned::new(0..0, "CCRR".to_string())
+}
+fn default_shift() -> S<String> {
+    Spanned::new(0..0, "odd".to_string())
+}
+fn default_terrain() -> String {
+    "clear".to_string()
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields)]
+struct RawType {
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(default)]
+    steps: Option<Vec<BTreeMap<String, toml::Value>>>,
+    #[serde(default)]
+    attrs: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    approx: Option<toml::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawUnit {
+    id: S<String>,
+    side: S<String>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(rename = "type", default)]
+    ty: Option<S<String>>,
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(default)]
+    steps: Option<Vec<BTreeMap<String, toml::Value>>>,
+    /// Starting step, 1 = full strength.
+    #[serde(default)]
+    step: Option<S<usize>>,
+    /// A hex, or the name of a box.
+    at: S<String>,
+    #[serde(default)]
+    attrs: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    markers: BTreeMap<String, i64>,
+    #[serde(default)]
+    approx: Option<toml::Value>,
+}
+
+/// A loaded scenario: its static map and the state the game starts from.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// `game/name`.
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub ruleset: String,
+    pub path: PathBuf,
+    pub options: BTreeMap<String, String>,
+    pub map: Map,
+    pub initial: GameState,
+}
+
+struct Ctx<'a> {
+    file: String,
+    src: &'a str,
+    errors: Vec<Located>,
+}
+
+impl Ctx<'_> {
+    fn err<T>(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) -> Option<T> {
+        let span = if span.is_empty() && span.start == 0 {
+            None
+        } else {
+            Some(span)
+        };
+        self.errors
+            .push(Located::at(&self.file, self.src, span, msg));
+        None
+    }
+}
+
+pub fn toml_to_json(v: &toml::Value) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+/// Reads and parses a TOML file, with `file:line:column` on a syntax or shape error.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<(T, String)> {
+    let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let t = toml::from_str::<T>(&src).map_err(|e| {
+        Error::Data(Located::at(
+            &path.display().to_string(),
+            &src,
+            e.span(),
+            e.message().trim().to_string(),
+        ))
+    })?;
+    Ok((t, src))
+}
+
+/// Loads a scenario file. `id` is the name it is known by (`game/scenario`).
+pub fn load(path: &Path, id: &str) -> Result<Scenario> {
+    let (raw, src): (RawFile, String) = parse_toml(path)?;
+    let mut cx = Ctx {
+        file: path.display().to_string(),
+        src: &src,
+        errors: Vec::new(),
+    };
+
+    // --- map
+    let m = &raw.map;
+    let format = HexFormat::from_pattern(m.format.get_ref()).or_else(|| {
+        cx.err(
+            m.format.span(),
+            format!(
+                "bad hex format '{}' (expected e.g. CCRR or CC.RR)",
+                m.format.get_ref()
+            ),
+        )
+    });
+    let shift = match m.shift.get_ref().as_str() {
+        "odd" => Shift::Odd,
+        "even" => Shift::Even,
+        other => {
+            cx.err::<()>(
+                m.shift.span(),
+                format!("bad shift '{other}' (expected \"odd\" or \"even\")"),
+            );
+            Shift::Odd
+        }
+    };
+    let grid = Grid {
+        shift,
+        format: format.unwrap_or_default(),
+    };
+    let mut map = Map {
+        grid: grid.clone(),
+        ..Default::default()
+    };
+    for c in m.cols[0]..=m.cols[1] {
+        for r in m.rows[0]..=m.rows[1] {
+            map.hexes.insert(
+                HexId::new(c, r),
+                HexInfo {
+                    terrain: m.terrain.clone(),
+                    ..Default::default()
+                },
+            );
+        }
+    }
+    for h in &m.off {
+        for hex in hexes_of(&mut cx, &map, h) {
+            map.hexes.remove(&hex);
+        }
+    }
+    for (terrain, list) in &m.terrains {
+        for h in list {
+            for hex in hexes_of(&mut cx, &map, h) {
+                map.hexes.get_mut(&hex).unwrap().terrain = terrain.clone();
+            }
+        }
+    }
+    for (feature, list) in &m.features {
+        for h in list {
+            for hex in hexes_of(&mut cx, &map, h) {
+                map.hexes
+                    .get_mut(&hex)
+                    .unwrap()
+                    .features
+                    .insert(feature.clone());
+            }
+        }
+    }
+    for (feature, list) in &m.hexsides {
+        for s in list {
+            if let Some(side) = hexside_of(&mut cx, &map, s) {
+                map.sides.entry(side).or_default().insert(feature.clone());
+            }
+        }
+    }
+    for (feature, paths) in &m.paths {
+        for path in paths {
+            let hexes: Vec<Option<HexId>> = path.iter().map(|h| hex_of(&mut cx, &map, h)).collect();
+            for (i, w) in hexes.windows(2).enumerate() {
+                if let [Some(a), Some(b)] = w {
+                    if grid.direction(*a, *b).is_none() {
+                        let span = path[i + 1].span();
+                        cx.err::<()>(
+                            span,
+                            format!(
+                                "{} is not adjacent to {} in {feature} path",
+                                path[i + 1].get_ref(),
+                                path[i].get_ref()
+                            ),
+                        );
+                    } else {
+                        map.sides
+                            .entry(Hexside::new(*a, *b))
+                            .or_default()
+                            .insert(feature.clone());
+                    }
+                }
+            }
+        }
+    }
+    for (name, h) in &m.places {
+        let hexes = hexes_of(&mut cx, &map, h);
+        for hex in &hexes {
+            map.hexes.get_mut(hex).unwrap().name = Some(name.clone());
+        }
+        map.places
+            .insert(name.to_lowercase(), (name.clone(), hexes));
+    }
+    for (area, list) in &m.areas {
+        let set: BTreeSet<HexId> = list
+            .iter()
+            .flat_map(|h| hexes_of(&mut cx, &map, h))
+            .collect();
+        map.areas.insert(area.clone(), set);
+    }
+    for (key, per_hex) in &m.values {
+        for (h, v) in per_hex {
+            if let Some(hex) = hex_of(&mut cx, &map, h) {
+                map.hexes
+                    .get_mut(&hex)
+                    .unwrap()
+                    .values
+                    .insert(key.clone(), *v);
+            }
+        }
+    }
+    map.compute_edges();
+
+    // --- state
+    let header = &raw.scenario;
+    let mut state = GameState {
+        scenario: id.to_string(),
+        options: BTreeSet::new(),
+        sides: header.sides.clone(),
+        clock: Clock::default(),
+        units: BTreeMap::new(),
+        hex_markers: BTreeMap::new(),
+        side_markers: BTreeMap::new(),
+        boxes: header.boxes.iter().cloned().collect(),
+        cups: BTreeMap::new(),
+        tracks: raw.tracks.clone(),
+        side_values: BTreeMap::new(),
+        vars: raw
+            .vars
+            .iter()
+            .map(|(k, v)| (k.clone(), toml_to_json(v)))
+            .collect(),
+        dice: Dice::new(0),
+        log: Vec::new(),
+        next_stack_seq: 0,
+        commands: 0,
+    };
+    for (cup, chits) in &raw.cups {
+        state.cups.insert(
+            cup.clone(),
+            chits.iter().map(|c| c.get_ref().clone()).collect(),
+        );
+    }
+    for (side, values) in &raw.sides {
+        if !header.sides.contains(side.get_ref()) {
+            cx.err::<()>(
+                side.span(),
+                format!(
+                    "unknown side '{}' (sides are {})",
+                    side.get_ref(),
+                    header.sides.join(", ")
+                ),
+            );
+        }
+        state.side_values.insert(
+            side.get_ref().clone(),
+            values
+                .iter()
+                .map(|(k, v)| (k.clone(), toml_to_json(v)))
+                .collect(),
+        );
+    }
+    for (marker, per_hex) in &raw.markers {
+        for (h, v) in per_hex {
+            if let Some(hex) = hex_of(&mut cx, &map, h) {
+                state
+                    .hex_markers
+                    .entry(hex)
+                    .or_default()
+                    .insert(marker.clone(), *v);
+            }
+        }
+    }
+
+    for ru in &raw.units {
+        let id = ru.id.get_ref().trim().to_string();
+        if id.is_empty() || id.contains(char::is_whitespace) || id.contains(',') {
+            cx.err::<()>(
+                ru.id.span(),
+                format!("unit id '{id}' must be one word without commas"),
+            );
+            continue;
+        }
+        if state.units.contains_key(&id) {
+            cx.err::<()>(ru.id.span(), format!("unit id '{id}' is used twice"));
+            continue;
+        }
+        if !header.sides.contains(ru.side.get_ref()) {
+            cx.err::<()>(
+                ru.side.span(),
+                format!(
+                    "unit {id}: unknown side '{}' (sides are {})",
+                    ru.side.get_ref(),
+                    header.sides.join(", ")
+                ),
+            );
+        }
+        let ty = match &ru.ty {
+            Some(t) => match raw.types.get(t.get_ref()) {
+                Some(t) => t.clone(),
+                None => {
+                    let known: Vec<_> = raw.types.keys().cloned().collect();
+                    cx.err::<()>(
+                        t.span(),
+                        format!(
+                            "unit {id}: unknown type '{}' (types are {})",
+                            t.get_ref(),
+                            known.join(", ")
+                        ),
+                    );
+                    RawType::default()
+                }
+            },
+            None => RawType::default(),
+        };
+        let steps_raw = ru.steps.clone().or(ty.steps.clone()).unwrap_or_default();
+        if steps_raw.is_empty() {
+            cx.err::<()>(
+                ru.id.span(),
+                format!("unit {id} has no steps (give `steps` or a `type` with steps)"),
+            );
+            continue;
+        }
+        let steps: Vec<BTreeMap<String, Value>> = steps_raw
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .map(|(k, v)| (k.clone(), toml_to_json(v)))
+                    .collect()
+            })
+            .collect();
+        let step = match &ru.step {
+            Some(s) if *s.get_ref() >= 1 && *s.get_ref() <= steps.len() => s.get_ref() - 1,
+            Some(s) => {
+                cx.err::<()>(
+                    s.span(),
+                    format!("unit {id}: step {} out of 1..{}", s.get_ref(), steps.len()),
+                );
+                0
+            }
+            None => 0,
+        };
+        let at = ru.at.get_ref();
+        let loc = if let Some(h) = map.grid.parse(at) {
+            if !map.contains(h) {
+                cx.err::<()>(
+                    ru.at.span(),
+                    format!("unit {id}: hex {at} is not on the map"),
+                );
+                continue;
+            }
+            Location::Hex(h)
+        } else if header.boxes.iter().any(|b| b == at) {
+            Location::Box(at.clone())
+        } else if let Ok((_, hexes)) = map.place(at) {
+            Location::Hex(hexes[0])
+        } else {
+            cx.err::<()>(
+                ru.at.span(),
+                format!(
+                    "unit {id}: '{at}' is neither a hex, a place nor a box (boxes are {})",
+                    header.boxes.join(", ")
+                ),
+            );
+            continue;
+        };
+        let mut attrs: BTreeMap<String, Value> = ty
+            .attrs
+            .iter()
+            .map(|(k, v)| (k.clone(), toml_to_json(v)))
+            .collect();
+        attrs.extend(ru.attrs.iter().map(|(k, v)| (k.clone(), toml_to_json(v))));
+        let mut approx = BTreeSet::new();
+        for a in [&ty.approx, &ru.approx].into_iter().flatten() {
+            match a {
+                toml::Value::Boolean(true) => {
+                    approx.extend(steps.iter().flat_map(|s| s.keys().cloned()))
+                }
+                toml::Value::Array(xs) => {
+                    approx.extend(xs.iter().filter_map(|x| x.as_str().map(String::from)))
+                }
+                _ => {}
+            }
+        }
+        state.next_stack_seq += 1;
+        let unit = Unit {
+            id: id.clone(),
+            name: ru.name.clone().unwrap_or_else(|| id.clone()),
+            side: ru.side.get_ref().clone(),
+            kind: ru.kind.clone().or(ty.kind.clone()).unwrap_or_default(),
+            steps,
+            step,
+            loc,
+            stack_seq: state.next_stack_seq,
+            markers: ru.markers.clone(),
+            attrs,
+            approx,
+        };
+        state.units.insert(id, unit);
+    }
+
+    if !cx.errors.is_empty() {
+        return Err(if cx.errors.len() == 1 {
+            Error::Data(cx.errors.remove(0))
+        } else {
+            Error::DataMany(cx.errors)
+        });
+    }
+    Ok(Scenario {
+        id: id.to_string(),
+        name: header.name.clone(),
+        description: header.description.clone(),
+        ruleset: header.ruleset.clone(),
+        path: path.to_path_buf(),
+        options: header.options.clone(),
+        map,
+        initial: state,
+    })
+}
+
+fn hex_of(cx: &mut Ctx, map: &Map, h: &S<String>) -> Option<HexId> {
+    let text = h.get_ref();
+    match map.grid.parse(text) {
+        Some(hex) if map.contains(hex) => Some(hex),
+        Some(_) => cx.err(h.span(), format!("hex {text} is not on the map")),
+        None => match map.place(text) {
+            Ok((_, hexes)) if hexes.len() == 1 => Some(hexes[0]),
+            _ => cx.err(
+                h.span(),
+                format!(
+                    "'{text}' is not a hex id (format {})",
+                    map.grid.format.pattern()
+                ),
+            ),
+        },
+    }
+}
+
+/// A hex, or a rectangle `A..B` (every column from A's to B's, every row from A's to B's).
+fn hexes_of(cx: &mut Ctx, map: &Map, h: &S<String>) -> Vec<HexId> {
+    let text = h.get_ref();
+    if let Some((a, b)) = text.split_once("..") {
+        let (Some(a), Some(b)) = (map.grid.parse(a), map.grid.parse(b)) else {
+            cx.err::<()>(
+                h.span(),
+                format!("bad hex range '{text}' (expected e.g. 0101..0305)"),
+            );
+            return vec![];
+        };
+        let mut out = Vec::new();
+        for c in a.col.min(b.col)..=a.col.max(b.col) {
+            for r in a.row.min(b.row)..=a.row.max(b.row) {
+                let x = HexId::new(c, r);
+                if map.contains(x) {
+                    out.push(x);
+                }
+            }
+        }
+        if out.is_empty() {
+            cx.err::<()>(
+                h.span(),
+                format!("hex range '{text}' holds no hex of the map"),
+            );
+        }
+        return out;
+    }
+    hex_of(cx, map, h).into_iter().collect()
+}
+
+/// A hexside written `A/B` (two adjacent hexes, either may be just off the map).
+fn hexside_of(cx: &mut Ctx, map: &Map, s: &S<String>) -> Option<Hexside> {
+    let text = s.get_ref();
+    let Some((a, b)) = text.split_once('/') else {
+        return cx.err(
+            s.span(),
+            format!("bad hexside '{text}' (expected two adjacent hexes, e.g. 0203/0204)"),
+        );
+    };
+    let (Some(a), Some(b)) = (map.grid.parse(a), map.grid.parse(b)) else {
+        return cx.err(
+            s.span(),
+            format!("bad hexside '{text}' (expected two adjacent hexes, e.g. 0203/0204)"),
+        );
+    };
+    if map.grid.direction(a, b).is_none() {
+        return cx.err(
+            s.span(),
+            format!("hexside {text}: the two hexes are not adjacent"),
+        );
+    }
+    if !map.contains(a) && !map.contains(b) {
+        return cx.err(s.span(), format!("hexside {text} is not on the map"));
+    }
+    Some(Hexside::new(a, b))
+}

@@ -1,0 +1,107 @@
+//! Command scripts (`.ump`): one command per line, `#` comments, a trailing `\` continues a
+//! line. Running one prints each command and its answer and counts the checks.
+
+use crate::session::{Session, Status};
+use std::path::Path;
+
+/// The outcome of running a script.
+#[derive(Debug, Default, Clone)]
+pub struct Outcome {
+    pub transcript: String,
+    pub passed: usize,
+    pub failed: usize,
+    /// Errors of commands outside `expect-error` (counted in `failed`).
+    pub errors: usize,
+}
+
+/// Joins continued lines; returns (line number, command) pairs, comments and blanks included.
+pub fn lines(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut cur: Option<(usize, String)> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let (n, mut acc) = cur.take().unwrap_or((i + 1, String::new()));
+        if !acc.is_empty() {
+            acc.push('\n');
+        }
+        if let Some(stripped) = raw.strip_suffix('\\') {
+            acc.push_str(stripped);
+            cur = Some((n, acc));
+        } else {
+            acc.push_str(raw);
+            out.push((n, acc));
+        }
+    }
+    if let Some(c) = cur {
+        out.push(c);
+    }
+    out
+}
+
+/// Runs `text` in `session`, appending to a transcript. `name` labels failures.
+pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bool) -> Outcome {
+    let mut o = Outcome::default();
+    for (n, line) in lines(text) {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t.starts_with('#') {
+            if echo_comments {
+                o.transcript.push_str(t);
+                o.transcript.push('\n');
+            }
+            continue;
+        }
+        o.transcript.push_str(&format!("> {t}\n"));
+        let r = session.execute(t);
+        for l in &r.out {
+            for sub in l.lines() {
+                o.transcript.push_str(&format!("  {sub}\n"));
+            }
+        }
+        match r.status {
+            Status::Ok | Status::Nothing => {}
+            Status::Quit => break,
+            Status::Error(e) => {
+                o.failed += 1;
+                o.errors += 1;
+                for (k, sub) in e.lines().enumerate() {
+                    if k == 0 {
+                        o.transcript
+                            .push_str(&format!("  error ({name}:{n}): {sub}\n"));
+                    } else {
+                        o.transcript.push_str(&format!("    {sub}\n"));
+                    }
+                }
+            }
+            Status::Check(true) => {
+                o.passed += 1;
+                o.transcript.push_str("  ok\n");
+            }
+            Status::Check(false) => {
+                o.failed += 1;
+                o.transcript.push_str(&format!("  FAILED ({name}:{n})\n"));
+            }
+        }
+    }
+    o
+}
+
+/// Runs a script file in a fresh session rooted at `root`.
+pub fn run_file(root: &Path, path: &Path) -> Outcome {
+    let mut s = Session::with_root(root);
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let name = path.display().to_string();
+            let scratch = tempfile::tempdir().ok();
+            s.scratch = scratch.as_ref().map(|d| d.path().to_path_buf());
+            run_text(&mut s, &name, &text, true)
+        }
+        Err(e) => Outcome {
+            transcript: format!("error: {}: {e}\n", path.display()),
+            failed: 1,
+            errors: 1,
+            ..Default::default()
+        },
+    }
+}

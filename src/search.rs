@@ -1,0 +1,292 @@
+//! Movement reach, path costs and multi-source tracing, computed in Rust on a cost profile
+//! the rules hand over (never calling Lua per hex).
+//!
+//! Costs are kept exactly in 1/60ths of a movement point, so halves, thirds and quarters add
+//! up without rounding.
+
+use crate::hex::{HexId, Hexside};
+use crate::map::Map;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+
+/// Cost units per movement point.
+pub const UNIT: i64 = 60;
+
+/// What it costs to cross a hexside or enter a hex.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cost {
+    /// Costs this many 1/60 MP.
+    Mp(i64),
+    /// Cannot be done.
+    No,
+    /// Ends the move: the mover may enter if it can pay `Mp`, then must stop (0 = free).
+    Stop(i64),
+}
+
+/// A movement or tracing profile. Everything is data; see `map.reach` in docs/lua-api.md.
+#[derive(Clone, Debug, Default)]
+pub struct Profile {
+    /// Cost to enter a hex, by terrain.
+    pub terrain: BTreeMap<String, Cost>,
+    /// Cost to enter a hex holding a feature; combined with the terrain cost by `combine`.
+    pub features: BTreeMap<String, Cost>,
+    /// `max` (default): the dearest of terrain and features; `add`: terrain plus features.
+    pub add_features: bool,
+    /// Extra cost to cross a hexside with a feature (map feature or hexside marker).
+    pub hexsides: BTreeMap<String, Cost>,
+    /// Hexside features followed as paths (`road`): crossing such a hexside costs this instead
+    /// of terrain and hexside costs. With several, the cheapest applies.
+    pub paths: BTreeMap<String, Cost>,
+    /// Only path hexsides may be crossed (rail or strategic movement along roads).
+    pub paths_only: bool,
+    /// Default cost of a hex whose terrain is not listed (None: error).
+    pub default: Option<Cost>,
+    /// Extra cost to enter these hexes (e.g. enemy ZOC).
+    pub enter_extra: BTreeMap<HexId, i64>,
+    /// Extra cost to leave these hexes.
+    pub leave_extra: BTreeMap<HexId, i64>,
+    /// Hexes that cannot be entered.
+    pub blocked: BTreeSet<HexId>,
+    /// Hexes that end movement on entry.
+    pub stop: BTreeSet<HexId>,
+    /// Hexes that may be entered but not passed through... (alias of stop, kept for clarity)
+    /// Maximum cost (None: unlimited).
+    pub max: Option<i64>,
+    /// A mover may always enter one adjacent hex, whatever it costs, if not blocked.
+    pub always_one: bool,
+    /// Hexside features that nothing may cross.
+    pub hexside_markers: BTreeMap<Hexside, BTreeSet<String>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reached {
+    pub cost: i64,
+    pub from: Option<HexId>,
+    /// The mover must stop here.
+    pub stops: bool,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum SearchError {
+    #[error("terrain '{0}' has no cost in this profile")]
+    NoTerrainCost(String),
+}
+
+impl Profile {
+    /// The cost of stepping from `a` into the adjacent `b`, or None if forbidden.
+    /// Returns (cost, must stop).
+    pub fn step(&self, map: &Map, a: HexId, b: HexId) -> Result<Option<(i64, bool)>, SearchError> {
+        let Some(info) = map.hexes.get(&b) else {
+            return Ok(None);
+        };
+        if self.blocked.contains(&b) {
+            return Ok(None);
+        }
+        let side = Hexside::new(a, b);
+        let empty = BTreeSet::new();
+        let map_feats = map.sides.get(&side).unwrap_or(&empty);
+        let mark_feats = self.hexside_markers.get(&side).unwrap_or(&empty);
+        let feats = || map_feats.iter().chain(mark_feats.iter());
+        let mut stop = self.stop.contains(&b);
+        // hexside "No" always wins, even over a path (a blown bridge, an all-sea hexside).
+        let mut side_cost = 0i64;
+        for f in feats() {
+            match self.hexsides.get(f) {
+                Some(Cost::No) => return Ok(None),
+                Some(Cost::Mp(c)) => side_cost += c,
+                Some(Cost::Stop(c)) => {
+                    side_cost += c;
+                    stop = true;
+                }
+                None => {}
+            }
+        }
+        let mut path_cost: Option<(i64, bool)> = None;
+        for f in map_feats.iter() {
+            if let Some(c) = self.paths.get(f) {
+                let c = match c {
+                    Cost::Mp(c) => (*c, false),
+                    Cost::Stop(c) => (*c, true),
+                    Cost::No => continue,
+                };
+                if path_cost.is_none_or(|p| c.0 < p.0) {
+                    path_cost = Some(c);
+                }
+            }
+        }
+        let mut cost = match path_cost {
+            Some((c, s)) => {
+                stop |= s;
+                c
+            }
+            None => {
+                if self.paths_only {
+                    return Ok(None);
+                }
+                let mut c = match self.terrain.get(&info.terrain).or(self.default.as_ref()) {
+                    Some(Cost::No) => return Ok(None),
+                    Some(Cost::Mp(c)) => *c,
+                    Some(Cost::Stop(c)) => {
+                        stop = true;
+                        *c
+                    }
+                    None => return Err(SearchError::NoTerrainCost(info.terrain.clone())),
+                };
+                for f in &info.features {
+                    match self.features.get(f) {
+                        Some(Cost::No) => return Ok(None),
+                        Some(Cost::Mp(x)) | Some(Cost::Stop(x)) => {
+                            if matches!(self.features.get(f), Some(Cost::Stop(_))) {
+                                stop = true;
+                            }
+                            c = if self.add_features { c + x } else { c.max(*x) };
+                        }
+                        None => {}
+                    }
+                }
+                c + side_cost
+            }
+        };
+        cost += self.enter_extra.get(&b).copied().unwrap_or(0);
+        cost += self.leave_extra.get(&a).copied().unwrap_or(0);
+        Ok(Some((cost, stop)))
+    }
+
+    /// Dijkstra from one or more sources (each with a starting cost). Deterministic: ties are
+    /// broken by hex order.
+    pub fn reach(
+        &self,
+        map: &Map,
+        sources: &[(HexId, i64)],
+    ) -> Result<BTreeMap<HexId, Reached>, SearchError> {
+        let mut best: BTreeMap<HexId, Reached> = BTreeMap::new();
+        let mut heap = BinaryHeap::new();
+        for &(h, c) in sources {
+            if map.contains(h) && best.get(&h).is_none_or(|r| c < r.cost) {
+                best.insert(
+                    h,
+                    Reached {
+                        cost: c,
+                        from: None,
+                        stops: false,
+                    },
+                );
+                heap.push(Reverse((c, h)));
+            }
+        }
+        let origin: BTreeSet<HexId> = sources.iter().map(|s| s.0).collect();
+        while let Some(Reverse((c, h))) = heap.pop() {
+            let r = &best[&h];
+            if c > r.cost || r.stops {
+                continue;
+            }
+            for (_, n) in map.neighbours(h) {
+                let Some((step, stop)) = self.step(map, h, n)? else {
+                    continue;
+                };
+                let mut nc = c + step;
+                if let Some(max) = self.max {
+                    if nc > max {
+                        if self.always_one && origin.contains(&h) && c == 0 {
+                            nc = max;
+                        } else {
+                            continue;
+                        }
+                    }
+                }
+                if best.get(&n).is_none_or(|r| nc < r.cost) {
+                    best.insert(
+                        n,
+                        Reached {
+                            cost: nc,
+                            from: Some(h),
+                            stops: stop,
+                        },
+                    );
+                    heap.push(Reverse((nc, n)));
+                }
+            }
+        }
+        Ok(best)
+    }
+
+    /// The cost of following `path` (consecutive adjacent hexes, the first being the start).
+    /// Err(index, reason) names the first hex that cannot be entered.
+    pub fn path_cost(
+        &self,
+        map: &Map,
+        path: &[HexId],
+    ) -> Result<Result<i64, (usize, String)>, SearchError> {
+        let mut total = 0;
+        for i in 1..path.len() {
+            let (a, b) = (path[i - 1], path[i]);
+            if map.grid.direction(a, b).is_none() {
+                return Ok(Err((i, "is not adjacent to the previous hex".into())));
+            }
+            let Some((c, stop)) = self.step(map, a, b)? else {
+                return Ok(Err((i, "cannot be entered".into())));
+            };
+            total += c;
+            if let Some(max) = self.max {
+                if total > max && !(self.always_one && i == 1) {
+                    return Ok(Err((
+                        i,
+                        format!(
+                            "costs {} in all, more than the {} available",
+                            fmt_cost(total),
+                            fmt_cost(max)
+                        ),
+                    )));
+                }
+            }
+            if stop && i + 1 < path.len() {
+                return Ok(Err((
+                    i + 1,
+                    format!("movement must stop in the hex before (entering it ends the move)"),
+                )));
+            }
+        }
+        Ok(Ok(total))
+    }
+}
+
+/// Walks `from` links back to a source.
+pub fn route(reached: &BTreeMap<HexId, Reached>, to: HexId) -> Vec<HexId> {
+    let mut out = vec![to];
+    let mut cur = to;
+    while let Some(Some(p)) = reached.get(&cur).map(|r| r.from) {
+        out.push(p);
+        cur = p;
+    }
+    out.reverse();
+    out
+}
+
+/// Formats a cost in MP: `2`, `1.5`, `2 1/3`.
+pub fn fmt_cost(c: i64) -> String {
+    let whole = c / UNIT;
+    let frac = c % UNIT;
+    if frac == 0 {
+        return whole.to_string();
+    }
+    if frac * 2 == UNIT {
+        return format!("{whole}.5");
+    }
+    let g = gcd(frac, UNIT);
+    if whole == 0 {
+        format!("{}/{}", frac / g, UNIT / g)
+    } else {
+        format!("{whole} {}/{}", frac / g, UNIT / g)
+    }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 { a.abs() } else { gcd(b, a % b) }
+}
+
+/// Converts MP to cost units; None if not a multiple of 1/60.
+pub fn to_units(mp: f64) -> Option<i64> {
+    let u = mp * UNIT as f64;
+    let r = u.round();
+    ((u - r).abs() < 1e-6).then_some(r as i64)
+}

@@ -1,0 +1,1970 @@
+//! A session: at most one game, the command language, transactions, undo/redo, pending
+//! decisions, saves and loads.
+//!
+//! Every state-changing command runs as a transaction: the state is cloned first and put back
+//! if the command is refused or fails, so a failed command leaves the same `hash`.
+
+use crate::error::{Error, Result};
+use crate::hex::HexId;
+use crate::lua::{ArgKind, Host, Limits, Question, Shared, Step, World, display_value};
+use crate::ruleset::{Ruleset, find_root, resolve_scenario};
+use crate::save;
+use crate::scenario::{self, Scenario};
+use crate::search::fmt_cost;
+use crate::state::{GameState, Location};
+use mlua::{Thread, Value};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Built-in commands: (name, usage, one-line help, group).
+pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
+    (
+        "new",
+        "new <scenario> [--seed N] [--option NAME]...",
+        "start a game: <game>, <game>/<scenario> or a .toml path",
+        "files",
+    ),
+    (
+        "load",
+        "load <file>",
+        "load a saved game (replays it, checking hashes)",
+        "files",
+    ),
+    (
+        "save",
+        "save <file>",
+        "save the game as a replayable script with the state",
+        "files",
+    ),
+    (
+        "status",
+        "status",
+        "where the game is: turn, phase, side, pending decision, seed",
+        "view",
+    ),
+    (
+        "show",
+        "show <hex|unit|place>",
+        "a unit's values and markers, or a hex's terrain and stack",
+        "view",
+    ),
+    (
+        "units",
+        "units [side|box|hex|text]",
+        "list units, optionally filtered",
+        "view",
+    ),
+    (
+        "log",
+        "log [n]",
+        "the last n log entries (default 10)",
+        "view",
+    ),
+    (
+        "why",
+        "why",
+        "the last ruling, step by step with rule numbers",
+        "view",
+    ),
+    ("hash", "hash", "a digest of the whole game state", "view"),
+    (
+        "next",
+        "next",
+        "end the current segment and go to the next one",
+        "game",
+    ),
+    (
+        "choose",
+        "choose <answer>",
+        "answer the pending decision",
+        "game",
+    ),
+    (
+        "auto",
+        "auto",
+        "answer the pending decision with the rule's default",
+        "game",
+    ),
+    (
+        "cancel",
+        "cancel",
+        "abandon the command waiting for a decision",
+        "game",
+    ),
+    (
+        "odds",
+        "odds <arguments of the combat verb>",
+        "the odds and every result's probability, no dice used",
+        "game",
+    ),
+    (
+        "dice",
+        "dice <face|name>...",
+        "force the next die rolls or draws (real dice, scripts)",
+        "game",
+    ),
+    (
+        "roll",
+        "roll <NdM> [purpose...]",
+        "roll dice and record it",
+        "game",
+    ),
+    ("seed", "seed <n>", "reseed the game's dice", "game"),
+    (
+        "undo",
+        "undo [n]",
+        "take back the last n commands",
+        "history",
+    ),
+    (
+        "redo",
+        "redo",
+        "re-apply the last undone command",
+        "history",
+    ),
+    (
+        "reload",
+        "reload",
+        "re-read the rule files, keep the game",
+        "designer",
+    ),
+    (
+        "lua",
+        "lua <code>",
+        "run Lua in the rules' environment (changes are a command)",
+        "designer",
+    ),
+    (
+        "=",
+        "= <expression>",
+        "evaluate a Lua expression (read-only)",
+        "designer",
+    ),
+    (
+        "expect",
+        "expect <expression>",
+        "check that a Lua expression is true (read-only)",
+        "designer",
+    ),
+    (
+        "expect-error",
+        "expect-error <command> [~ text]",
+        "check that a command fails (and its message holds text)",
+        "designer",
+    ),
+    (
+        "checkpoint",
+        "checkpoint <hash>",
+        "check the state hash (saves use it to detect divergence)",
+        "designer",
+    ),
+    (
+        "help",
+        "help [command]",
+        "list commands, or explain one",
+        "view",
+    ),
+    ("quit", "quit", "leave", "files"),
+];
+
+/// What a command answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    Ok,
+    /// Comment or blank line.
+    Nothing,
+    Error(String),
+    Check(bool),
+    Quit,
+}
+
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub out: Vec<String>,
+    pub status: Status,
+}
+
+impl Reply {
+    fn ok(out: Vec<String>) -> Reply {
+        Reply {
+            out,
+            status: Status::Ok,
+        }
+    }
+    fn err(e: impl std::fmt::Display) -> Reply {
+        Reply {
+            out: vec![],
+            status: Status::Error(e.to_string()),
+        }
+    }
+    fn check(passed: bool, out: Vec<String>) -> Reply {
+        Reply {
+            out,
+            status: Status::Check(passed),
+        }
+    }
+}
+
+/// One applied command: its lines (the command and the answers to its questions).
+#[derive(Clone)]
+pub struct Entry {
+    pub lines: Vec<String>,
+    pub before: GameState,
+    pub after: GameState,
+}
+
+pub struct Pending {
+    thread: Thread,
+    pub question: Question,
+    before: GameState,
+    lines: Vec<String>,
+}
+
+pub struct Game {
+    pub scenario: Arc<Scenario>,
+    pub ruleset: Ruleset,
+    host: Host,
+    pub shared: Shared,
+    pub new_line: String,
+    pub history: Vec<Entry>,
+    redo: Vec<Entry>,
+    pub pending: Option<Pending>,
+    /// When the game was resumed from a saved state instead of a replay: that state and the
+    /// lines that led to it.
+    pub base: Option<(GameState, Vec<String>)>,
+    /// History length at the last save or load.
+    pub saved_len: usize,
+    /// Answers given to questions asked while the game was being set up (after `new`).
+    pub setup: Vec<String>,
+}
+
+pub struct Session {
+    pub root: PathBuf,
+    pub game: Option<Game>,
+    pub limits: Limits,
+    /// Seed used by `new` without `--seed` (None: from the clock, for real games).
+    pub default_seed: Option<u64>,
+    /// Where `save @/x` and `load @/x` put files (scripts use it for scratch saves).
+    pub scratch: Option<PathBuf>,
+}
+
+impl Game {
+    pub fn state(&self) -> std::cell::Ref<'_, GameState> {
+        std::cell::Ref::map(self.shared.borrow(), |w| &w.state)
+    }
+    fn snapshot(&self) -> GameState {
+        self.shared.borrow().state.clone()
+    }
+    fn restore(&self, s: GameState) {
+        self.shared.borrow_mut().state = s;
+    }
+    fn take_out(&self) -> Vec<String> {
+        std::mem::take(&mut self.shared.borrow_mut().out)
+    }
+    fn fmt_hex(&self, h: HexId) -> String {
+        self.scenario.map.fmt(h)
+    }
+}
+
+/// Resolves a unit as typed: exact id, case-insensitive id, or unique case-insensitive prefix.
+pub fn resolve_unit(state: &GameState, text: &str) -> std::result::Result<String, String> {
+    if state.units.contains_key(text) {
+        return Ok(text.to_string());
+    }
+    let lower = text.to_lowercase();
+    let exact: Vec<&String> = state
+        .units
+        .keys()
+        .filter(|k| k.to_lowercase() == lower)
+        .collect();
+    if exact.len() == 1 {
+        return Ok(exact[0].clone());
+    }
+    let pre: Vec<&String> = state
+        .units
+        .keys()
+        .filter(|k| k.to_lowercase().starts_with(&lower))
+        .collect();
+    match pre.len() {
+        1 => Ok(pre[0].clone()),
+        0 => Err(format!(
+            "no unit '{text}'{}",
+            did_you_mean(text, state.units.keys())
+        )),
+        n => Err(format!(
+            "'{text}' could be {} units: {}{}",
+            n,
+            pre.iter()
+                .take(8)
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if n > 8 { ", ..." } else { "" }
+        )),
+    }
+}
+
+/// Resolves a hex as typed: a printed id (`0418`, `04.18`) or a place name (unique prefix).
+pub fn resolve_hex(map: &crate::map::Map, text: &str) -> std::result::Result<HexId, String> {
+    if let Some(h) = map.grid.parse(text) {
+        return if map.contains(h) {
+            Ok(h)
+        } else {
+            Err(format!("hex {text} is not on the map"))
+        };
+    }
+    match map.place(text) {
+        Ok((_, hexes)) if hexes.len() == 1 => Ok(hexes[0]),
+        Ok((name, hexes)) => Err(format!(
+            "{name} covers {} hexes: {}",
+            hexes.len(),
+            hexes
+                .iter()
+                .map(|h| map.fmt(*h))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        Err(c) if !c.is_empty() => Err(format!("'{text}' could be {}", c.join(", "))),
+        Err(_) => Err(format!(
+            "'{text}' is not a hex id (like {}) nor a place{}",
+            map.fmt(*map.hexes.keys().next().unwrap_or(&HexId::new(1, 1))),
+            did_you_mean(text, map.places.values().map(|(n, _)| n))
+        )),
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.to_lowercase().chars().collect();
+    let b: Vec<char> = b.to_lowercase().chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// ` (did you mean X, Y?)` for the closest names, or nothing.
+pub fn did_you_mean<'a>(text: &str, names: impl Iterator<Item = &'a String>) -> String {
+    let mut scored: Vec<(usize, &String)> = names.map(|n| (edit_distance(text, n), n)).collect();
+    scored.sort();
+    let limit = (text.chars().count() / 2).max(2);
+    let close: Vec<&str> = scored
+        .iter()
+        .filter(|(d, _)| *d <= limit)
+        .take(3)
+        .map(|(_, n)| n.as_str())
+        .collect();
+    if close.is_empty() {
+        String::new()
+    } else {
+        format!(" (did you mean {}?)", close.join(", "))
+    }
+}
+
+fn split_first(line: &str) -> (&str, &str) {
+    let line = line.trim();
+    if let Some(rest) = line.strip_prefix('=') {
+        return ("=", rest.trim());
+    }
+    match line.split_once(char::is_whitespace) {
+        Some((a, b)) => (a, b.trim()),
+        None => (line, ""),
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session {
+            root: find_root(),
+            game: None,
+            limits: Limits::default(),
+            default_seed: None,
+            scratch: None,
+        }
+    }
+
+    pub fn with_root(root: impl Into<PathBuf>) -> Session {
+        Session {
+            root: root.into(),
+            game: None,
+            limits: Limits::default(),
+            default_seed: Some(1),
+            scratch: None,
+        }
+    }
+
+    pub fn hash(&self) -> Option<String> {
+        self.game.as_ref().map(|g| g.state().hash())
+    }
+
+    pub fn has_unsaved(&self) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|g| g.history.len() != g.saved_len || g.pending.is_some())
+    }
+
+    /// Names for completion: built-ins, the ruleset's verbs.
+    pub fn command_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = BUILTINS.iter().map(|b| b.0.to_string()).collect();
+        if let Some(g) = &self.game {
+            v.extend(g.shared.borrow().verbs.keys().cloned());
+        }
+        v.sort();
+        v
+    }
+
+    /// The prompt: where the game is.
+    pub fn prompt(&self) -> String {
+        let Some(g) = &self.game else {
+            return "umpire › ".into();
+        };
+        let s = g.state();
+        let c = &s.clock;
+        let mut parts = vec![format!("T{}", c.turn)];
+        if let Some(side) = &c.side {
+            parts.push(side.clone());
+        }
+        if !c.phase.is_empty() {
+            parts.push(c.phase.clone());
+        }
+        if let Some(over) = &c.over {
+            parts.push(format!("game over: {over}"));
+        }
+        if let Some(p) = &g.pending {
+            parts.push(format!("? {}", p.question.prompt));
+        }
+        format!("{} › ", parts.join(" · "))
+    }
+
+    /// Runs one line (a command, a comment or a blank line).
+    pub fn execute(&mut self, line: &str) -> Reply {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Reply {
+                out: vec![],
+                status: Status::Nothing,
+            };
+        }
+        let (verb, rest) = split_first(line);
+        let r = self.dispatch(verb, rest, line);
+        // output of rules printed during a failed command is kept: it explains the failure
+        match r {
+            Ok(r) => r,
+            Err(e) => {
+                let out = self.game.as_ref().map(|g| g.take_out()).unwrap_or_default();
+                Reply {
+                    out,
+                    status: Status::Error(e.to_string()),
+                }
+            }
+        }
+    }
+
+    fn game(&self) -> Result<&Game> {
+        self.game.as_ref().ok_or_else(|| {
+            Error::Usage("no game: start one with `new <scenario>` or `load <file>`".into())
+        })
+    }
+
+    fn game_mut(&mut self) -> Result<&mut Game> {
+        self.game.as_mut().ok_or_else(|| {
+            Error::Usage("no game: start one with `new <scenario>` or `load <file>`".into())
+        })
+    }
+
+    fn no_pending(&self) -> Result<()> {
+        if let Some(g) = &self.game {
+            if let Some(p) = &g.pending {
+                return Err(Error::Usage(format!(
+                    "a decision is pending: {} — answer with `choose <answer>` or `auto`, or `cancel` the command",
+                    describe_question(&p.question)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn dispatch(&mut self, verb: &str, rest: &str, line: &str) -> Result<Reply> {
+        match verb {
+            "new" => {
+                self.no_pending_or_replace()?;
+                self.cmd_new(rest, line)
+            }
+            "help" => Ok(Reply::ok(self.cmd_help(rest))),
+            "quit" | "exit" => Ok(Reply {
+                out: vec![],
+                status: Status::Quit,
+            }),
+            "status" => self.cmd_status(),
+            "show" => self.cmd_show(rest),
+            "units" => self.cmd_units(rest),
+            "log" => self.cmd_log(rest),
+            "why" => self.cmd_why(),
+            "hash" => Ok(Reply::ok(vec![self.game()?.state().hash()])),
+            "checkpoint" => {
+                let h = self.game()?.state().hash();
+                if h == rest.trim() {
+                    Ok(Reply::check(true, vec![]))
+                } else {
+                    Ok(Reply::check(
+                        false,
+                        vec![format!(
+                            "state hash is {h}, expected {}: the game has diverged here",
+                            rest.trim()
+                        )],
+                    ))
+                }
+            }
+            "undo" => self.cmd_undo(rest),
+            "redo" => self.cmd_redo(),
+            "save" => {
+                let g = self.game_mut()?;
+                let path = rest.trim();
+                if path.is_empty() {
+                    return Err(Error::Usage("usage: save <file>".into()));
+                }
+                let file = scratch_path(&self.scratch, path);
+                let g = self.game_mut()?;
+                save::write(g, &file)?;
+                g.saved_len = g.history.len();
+                Ok(Reply::ok(vec![format!("saved to {path}")]))
+            }
+            "load" => {
+                self.no_pending_or_replace()?;
+                let path = rest.trim();
+                if path.is_empty() {
+                    return Err(Error::Usage("usage: load <file>".into()));
+                }
+                let file = scratch_path(&self.scratch, path);
+                let out = save::load(self, &file)?;
+                Ok(Reply::ok(out))
+            }
+            "seed" => {
+                self.no_pending()?;
+                let n: u64 = rest
+                    .trim()
+                    .parse()
+                    .map_err(|_| Error::Usage("usage: seed <n> (a whole number)".into()))?;
+                self.transact(line, |g| {
+                    g.shared.borrow_mut().state.dice.reseed(n);
+                    Ok(Flow::Done(vec![format!("dice reseeded with {n}")]))
+                })
+            }
+            "dice" => {
+                self.no_pending()?;
+                let words: Vec<&str> = rest.split_whitespace().collect();
+                if words.is_empty() {
+                    let g = self.game()?;
+                    let s = g.state();
+                    let q: Vec<String> = s.dice.forced.iter().map(|f| f.to_string()).collect();
+                    return Ok(Reply::ok(vec![if q.is_empty() {
+                        "no forced results queued".into()
+                    } else {
+                        format!("forced next: {}", q.join(" "))
+                    }]));
+                }
+                for w in &words {
+                    if w.parse::<i64>().is_ok_and(|v| v < 1) {
+                        return Err(Error::Usage(format!(
+                            "'{w}' is not a die face (faces start at 1)"
+                        )));
+                    }
+                }
+                self.transact(line, |g| {
+                    g.shared
+                        .borrow_mut()
+                        .state
+                        .dice
+                        .force(words.iter().copied());
+                    Ok(Flow::Done(vec![format!(
+                        "next results forced: {}",
+                        words.join(" ")
+                    )]))
+                })
+            }
+            "roll" => {
+                self.no_pending()?;
+                let (expr, purpose) = split_first(rest);
+                let (n, m) =
+                    crate::dice::parse_expr(expr).map_err(|e| Error::Usage(e.to_string()))?;
+                let purpose = if purpose.is_empty() {
+                    "roll".to_string()
+                } else {
+                    purpose.to_string()
+                };
+                self.transact(line, |g| {
+                    let faces = g
+                        .shared
+                        .borrow_mut()
+                        .state
+                        .dice
+                        .roll(n, m, &purpose)
+                        .map_err(|e| Error::Usage(e.to_string()))?;
+                    let total: u32 = faces.iter().sum();
+                    let f: Vec<String> = faces.iter().map(|x| x.to_string()).collect();
+                    Ok(Flow::Done(vec![format!(
+                        "{expr} for {purpose}: {total}{}",
+                        if faces.len() > 1 {
+                            format!(" ({})", f.join("+"))
+                        } else {
+                            String::new()
+                        }
+                    )]))
+                })
+            }
+            "next" => {
+                self.no_pending()?;
+                self.transact(line, |g| g.start_thread("next", ()))
+            }
+            "choose" => self.cmd_answer(Some(rest), line),
+            "auto" => self.cmd_answer(None, line),
+            "cancel" => {
+                let g = self.game_mut()?;
+                match g.pending.take() {
+                    Some(p) => {
+                        g.restore(p.before);
+                        g.take_out();
+                        Ok(Reply::ok(vec![format!("cancelled: {}", p.lines[0])]))
+                    }
+                    None => Err(Error::Usage(
+                        "nothing to cancel: no decision is pending".into(),
+                    )),
+                }
+            }
+            "reload" => {
+                self.no_pending()?;
+                let g = self.game_mut()?;
+                let mut rs = Ruleset::load(&g.ruleset.root, &g.ruleset.id)?;
+                rs.rehash();
+                let limits = self.limits;
+                let g = self.game_mut()?;
+                let verbs_before = std::mem::take(&mut g.shared.borrow_mut().verbs);
+                match Host::new(&rs, g.shared.clone(), limits) {
+                    Ok(h) => {
+                        g.host = h;
+                        let changed = if rs.content_hash != g.ruleset.content_hash {
+                            "changed"
+                        } else {
+                            "unchanged"
+                        };
+                        g.ruleset = rs;
+                        g.take_out();
+                        Ok(Reply::ok(vec![format!(
+                            "reloaded {} {} (rule files {changed}); the game is kept",
+                            g.ruleset.name, g.ruleset.version
+                        )]))
+                    }
+                    Err(e) => {
+                        g.shared.borrow_mut().verbs = verbs_before;
+                        g.take_out();
+                        Err(Error::Lua(format!(
+                            "reload failed, the previous rules stay loaded:\n{}",
+                            e.to_string().trim_start_matches("rule error: ")
+                        )))
+                    }
+                }
+            }
+            "lua" => {
+                self.no_pending()?;
+                let code = rest.to_string();
+                self.transact(line, move |g| {
+                    let f = g
+                        .host
+                        .lua
+                        .load(code.as_str())
+                        .set_name("=lua")
+                        .set_mode(mlua::chunk::ChunkMode::Text)
+                        .into_function()
+                        .map_err(crate::lua::convert_error)?;
+                    g.start_thread("run_chunk", f)
+                })
+            }
+            "=" => {
+                let g = self.game()?;
+                let snap = g.snapshot();
+                let r = g.host.eval(&format!("return {rest}"), "=");
+                g.restore(snap);
+                let out = g.take_out();
+                let vals = r?;
+                let mut lines = out;
+                lines.push(
+                    vals.iter()
+                        .map(display_value)
+                        .collect::<Vec<_>>()
+                        .join("\t"),
+                );
+                Ok(Reply::ok(lines))
+            }
+            "expect" => {
+                let g = self.game()?;
+                let snap = g.snapshot();
+                let r = g.host.eval(&format!("return {rest}"), "expect");
+                g.restore(snap);
+                g.take_out();
+                match r {
+                    Ok(v) => {
+                        let first = v.into_iter().next().unwrap_or(Value::Nil);
+                        let pass = !matches!(first, Value::Nil | Value::Boolean(false));
+                        Ok(Reply::check(
+                            pass,
+                            if pass {
+                                vec![]
+                            } else {
+                                vec![format!("expected true, got {}", display_value(&first))]
+                            },
+                        ))
+                    }
+                    Err(e) => Ok(Reply::check(
+                        false,
+                        vec![format!("expect raised an error: {e}")],
+                    )),
+                }
+            }
+            "expect-error" => {
+                let (cmd, want) = match rest.rsplit_once(" ~ ") {
+                    Some((c, w)) => (c.trim(), Some(w.trim().trim_matches('"'))),
+                    None => (rest.trim(), None),
+                };
+                if cmd.is_empty() {
+                    return Err(Error::Usage(
+                        "usage: expect-error <command> [~ text]".into(),
+                    ));
+                }
+                let before = self.hash();
+                let r = self.execute(cmd);
+                let after = self.hash();
+                match r.status {
+                    Status::Error(msg) => {
+                        let mut out = vec![format!("error as expected: {msg}")];
+                        let mut pass = true;
+                        if let Some(w) = want {
+                            if !msg.contains(w) {
+                                pass = false;
+                                out.push(format!("but the message does not contain '{w}'"));
+                            }
+                        }
+                        if before != after {
+                            pass = false;
+                            out.push("but the state changed".into());
+                        }
+                        Ok(Reply::check(pass, out))
+                    }
+                    _ => {
+                        let mut out = r.out;
+                        out.push("expected an error, but the command succeeded".into());
+                        Ok(Reply::check(false, out))
+                    }
+                }
+            }
+            "odds" => {
+                self.no_pending()?;
+                self.cmd_odds(rest)
+            }
+            _ => {
+                self.no_pending()?;
+                let g = self.game()?;
+                let spec = g.shared.borrow().verbs.get(verb).cloned();
+                let Some(spec) = spec else {
+                    let mut names = self.command_names();
+                    names.retain(|n| n != "=");
+                    return Err(Error::Usage(format!(
+                        "unknown command '{verb}'{} — `help` lists commands",
+                        did_you_mean(verb, names.iter())
+                    )));
+                };
+                let args = self.parse_args(&spec, rest)?;
+                let name = spec.name.clone();
+                self.transact(line, move |g| {
+                    g.start_thread("dispatch", (name, mlua::MultiValue::from_vec(args)))
+                })
+            }
+        }
+    }
+
+    fn no_pending_or_replace(&self) -> Result<()> {
+        Ok(())
+    }
+
+    /// Parses a verb's arguments by its usage line, resolving units and hexes.
+    fn parse_args(&self, spec: &crate::lua::VerbSpec, rest: &str) -> Result<Vec<Value>> {
+        let g = self.game()?;
+        let lua = &g.host.lua;
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let mut i = 0;
+        let mut out = Vec::new();
+        let usage = || format!("usage: {}", spec.usage);
+        let w = g.shared.borrow();
+        let one = |kind: &ArgKind, word: &str| -> std::result::Result<Value, String> {
+            let s = |x: String| {
+                lua.create_string(x)
+                    .map(Value::String)
+                    .map_err(|e| e.to_string())
+            };
+            match kind {
+                ArgKind::Unit => {
+                    let id = resolve_unit(&w.state, word)?;
+                    lua.create_userdata(crate::lua::units_ref(id))
+                        .map(Value::UserData)
+                        .map_err(|e| e.to_string())
+                }
+                ArgKind::Units => {
+                    let mut v = Vec::new();
+                    for part in word.split(',').filter(|p| !p.is_empty()) {
+                        let id = resolve_unit(&w.state, part)?;
+                        if v.contains(&id) {
+                            return Err(format!("unit {id} is listed twice"));
+                        }
+                        v.push(id);
+                    }
+                    let t = lua
+                        .create_sequence_from(v.into_iter().map(crate::lua::units_ref))
+                        .map_err(|e| e.to_string())?;
+                    Ok(Value::Table(t))
+                }
+                ArgKind::Hex => s(w.map.fmt(resolve_hex(&w.map, word)?)),
+                ArgKind::Int => word
+                    .parse::<i64>()
+                    .map(Value::Integer)
+                    .map_err(|_| format!("'{word}' is not a whole number")),
+                ArgKind::Number => word
+                    .parse::<f64>()
+                    .map(Value::Number)
+                    .map_err(|_| format!("'{word}' is not a number")),
+                ArgKind::Word => s(word.to_string()),
+                ArgKind::Side => {
+                    let hits: Vec<&String> = w
+                        .state
+                        .sides
+                        .iter()
+                        .filter(|x| x.to_lowercase().starts_with(&word.to_lowercase()))
+                        .collect();
+                    match hits.as_slice() {
+                        [one] => s((*one).clone()),
+                        _ => Err(format!(
+                            "'{word}' is not a side (sides: {})",
+                            w.state.sides.join(", ")
+                        )),
+                    }
+                }
+                ArgKind::Text | ArgKind::Literal(_) => unreachable!(),
+            }
+        };
+        for a in &spec.args {
+            match &a.kind {
+                ArgKind::Literal(l) => {
+                    let present = words.get(i).is_some_and(|x| x.eq_ignore_ascii_case(l));
+                    if present {
+                        i += 1;
+                    } else if !a.optional {
+                        return Err(Error::Usage(format!(
+                            "expected '{l}' {}; {}",
+                            words
+                                .get(i)
+                                .map(|x| format!("where '{x}' is"))
+                                .unwrap_or_else(|| "at the end".into()),
+                            usage()
+                        )));
+                    }
+                    if a.optional {
+                        out.push(Value::Boolean(present));
+                    }
+                }
+                ArgKind::Text => {
+                    let text = words[i.min(words.len())..].join(" ");
+                    i = words.len();
+                    if text.is_empty() && !a.optional {
+                        return Err(Error::Usage(format!("missing <{}>; {}", a.name, usage())));
+                    }
+                    out.push(if text.is_empty() {
+                        Value::Nil
+                    } else {
+                        Value::String(lua.create_string(text).map_err(crate::lua::convert_error)?)
+                    });
+                }
+                kind => {
+                    if a.repeated {
+                        let mut vals = Vec::new();
+                        while i < words.len() {
+                            // stop at a literal that a later spec expects
+                            match one(kind, words[i]) {
+                                Ok(v) => {
+                                    vals.push(v);
+                                    i += 1;
+                                }
+                                Err(e) => return Err(Error::Usage(format!("{e}; {}", usage()))),
+                            }
+                        }
+                        if vals.is_empty() && !a.optional {
+                            return Err(Error::Usage(format!("missing <{}>; {}", a.name, usage())));
+                        }
+                        out.push(Value::Table(
+                            lua.create_sequence_from(vals)
+                                .map_err(crate::lua::convert_error)?,
+                        ));
+                    } else if i < words.len() {
+                        match one(kind, words[i]) {
+                            Ok(v) => {
+                                out.push(v);
+                                i += 1;
+                            }
+                            Err(e) => return Err(Error::Usage(format!("{e}; {}", usage()))),
+                        }
+                    } else if a.optional {
+                        out.push(Value::Nil);
+                    } else {
+                        return Err(Error::Usage(format!("missing <{}>; {}", a.name, usage())));
+                    }
+                }
+            }
+        }
+        if i < words.len() {
+            return Err(Error::Usage(format!(
+                "unexpected '{}'; {}",
+                words[i..].join(" "),
+                usage()
+            )));
+        }
+        Ok(out)
+    }
+
+    /// Runs a state-changing command as a transaction.
+    fn transact(&mut self, line: &str, f: impl FnOnce(&mut Game) -> Result<Flow>) -> Result<Reply> {
+        let g = self.game_mut()?;
+        let before = g.snapshot();
+        g.take_out();
+        let r = f(g);
+        g.finish(r, before, vec![line.to_string()])
+    }
+
+    fn cmd_new(&mut self, rest: &str, line: &str) -> Result<Reply> {
+        let mut words = rest.split_whitespace();
+        let Some(name) = words.next() else {
+            return Err(Error::Usage(format!(
+                "usage: new <scenario> [--seed N] [--option NAME]... (games: {})",
+                crate::ruleset::list_dirs(&self.root.join("scenarios")).join(", ")
+            )));
+        };
+        let mut seed = None;
+        let mut options = Vec::new();
+        while let Some(w) = words.next() {
+            match w {
+                "--seed" => {
+                    seed = Some(
+                        words
+                            .next()
+                            .and_then(|s| s.parse::<u64>().ok())
+                            .ok_or_else(|| Error::Usage("--seed takes a whole number".into()))?,
+                    )
+                }
+                "--option" => options.push(
+                    words
+                        .next()
+                        .ok_or_else(|| Error::Usage("--option takes a name".into()))?
+                        .to_string(),
+                ),
+                other => {
+                    return Err(Error::Usage(format!(
+                        "unexpected '{other}'; usage: new <scenario> [--seed N] [--option NAME]..."
+                    )));
+                }
+            }
+        }
+        let seed = match seed.or(self.default_seed) {
+            Some(s) => s,
+            None => std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64 % 1_000_000)
+                .unwrap_or(1),
+        };
+        let mut canonical = format!("new {name} --seed {seed}");
+        for o in &options {
+            canonical.push_str(&format!(" --option {o}"));
+        }
+        let _ = line;
+        let (game, out) = Game::create(&self.root, name, seed, &options, &canonical, self.limits)?;
+        self.game = Some(game);
+        Ok(Reply::ok(out))
+    }
+
+    fn cmd_answer(&mut self, answer: Option<&str>, line: &str) -> Result<Reply> {
+        let g = self.game_mut()?;
+        let Some(p) = g.pending.take() else {
+            return Err(Error::Usage("no decision is pending".into()));
+        };
+        let value = match answer {
+            Some(a) => match validate_answer(g, &p.question, a) {
+                Ok(v) => v,
+                Err(e) => {
+                    let msg = format!("{e}; {}", describe_question(&p.question));
+                    g.pending = Some(p);
+                    return Err(Error::Usage(msg));
+                }
+            },
+            None => match &p.question.default {
+                Some(d) => d.clone(),
+                None => {
+                    let msg = format!(
+                        "this decision has no default: {}",
+                        describe_question(&p.question)
+                    );
+                    g.pending = Some(p);
+                    return Err(Error::Usage(msg));
+                }
+            },
+        };
+        let _ = line;
+        let mut lines = p.lines.clone();
+        lines.push(format!("choose {value}"));
+        let mut out = vec![format!("→ {value}")];
+        let r = g.host.resume(&p.thread, value.clone()).map(|s| match s {
+            Step::Done(v) => Flow::Done(v.map(|x| vec![x]).unwrap_or_default()),
+            Step::Ask(q) => Flow::Ask(p.thread.clone(), q),
+        });
+        let mut reply = g.finish(r, p.before, lines)?;
+        out.append(&mut reply.out);
+        reply.out = out;
+        Ok(reply)
+    }
+
+    fn cmd_undo(&mut self, rest: &str) -> Result<Reply> {
+        let g = self.game_mut()?;
+        if let Some(p) = g.pending.take() {
+            g.restore(p.before);
+            g.take_out();
+            return Ok(Reply::ok(vec![format!(
+                "cancelled the pending command: {}",
+                p.lines[0]
+            )]));
+        }
+        let n: usize = if rest.trim().is_empty() {
+            1
+        } else {
+            rest.trim()
+                .parse()
+                .map_err(|_| Error::Usage("usage: undo [n]".into()))?
+        };
+        if n == 0 || n > g.history.len() {
+            return Err(Error::Usage(format!(
+                "cannot undo {n}: {} command(s) to undo",
+                g.history.len()
+            )));
+        }
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let e = g.history.pop().expect("checked");
+            g.restore(e.before.clone());
+            out.push(format!("undone: {}", e.lines.join(" / ")));
+            g.redo.push(e);
+        }
+        Ok(Reply::ok(out))
+    }
+
+    fn cmd_redo(&mut self) -> Result<Reply> {
+        self.no_pending()?;
+        let g = self.game_mut()?;
+        let Some(e) = g.redo.pop() else {
+            return Err(Error::Usage("nothing to redo".into()));
+        };
+        g.restore(e.after.clone());
+        let out = vec![format!("redone: {}", e.lines.join(" / "))];
+        g.history.push(e);
+        Ok(Reply::ok(out))
+    }
+
+    fn cmd_help(&self, rest: &str) -> Vec<String> {
+        let verbs: BTreeMap<String, crate::lua::VerbSpec> = self
+            .game
+            .as_ref()
+            .map(|g| g.shared.borrow().verbs.clone())
+            .unwrap_or_default();
+        let topic = rest.trim();
+        if topic.is_empty() {
+            let mut out = Vec::new();
+            if !verbs.is_empty() {
+                out.push("rules (this game):".to_string());
+                for v in verbs.values() {
+                    out.push(format!(
+                        "  {:<36} {}{}",
+                        v.usage,
+                        v.help,
+                        if v.rule.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" [{}]", v.rule)
+                        }
+                    ));
+                }
+            }
+            for group in ["game", "view", "history", "files", "designer"] {
+                out.push(format!("{group}:"));
+                for b in BUILTINS.iter().filter(|b| b.3 == group) {
+                    out.push(format!("  {:<36} {}", b.1, b.2));
+                }
+            }
+            out.push("Unit and hex ids may be abbreviated to a unique prefix; hexes may be named by place.".into());
+            return out;
+        }
+        if let Some(v) = verbs.get(topic) {
+            let mut out = vec![format!("usage: {}", v.usage), v.help.clone()];
+            if !v.rule.is_empty() {
+                out.push(format!("rules: {}", v.rule));
+            }
+            if !v.phases.is_empty() {
+                out.push(format!("allowed in: {}", v.phases.join(", ")));
+            }
+            return out;
+        }
+        if let Some(b) = BUILTINS.iter().find(|b| b.0 == topic) {
+            return vec![format!("usage: {}", b.1), b.2.to_string()];
+        }
+        let names = self.command_names();
+        vec![format!(
+            "no command '{topic}'{}",
+            did_you_mean(topic, names.iter())
+        )]
+    }
+
+    fn cmd_status(&self) -> Result<Reply> {
+        let g = self.game()?;
+        let s = g.state();
+        let c = &s.clock;
+        let mut out = vec![
+            format!(
+                "{} ({}) — rules {} {}",
+                g.scenario.name, g.scenario.id, g.ruleset.name, g.ruleset.version
+            ),
+            format!(
+                "turn {}{}{}",
+                c.turn,
+                if c.phase.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {}", c.phase)
+                },
+                c.side
+                    .as_ref()
+                    .map(|s| format!(", {s} to act"))
+                    .unwrap_or_default()
+            ),
+        ];
+        if let Some(o) = &c.over {
+            out.push(format!("game over: {o}"));
+        }
+        if let Some(p) = &g.pending {
+            out.push(format!(
+                "waiting for a decision: {}",
+                describe_question(&p.question)
+            ));
+        }
+        if !s.options.is_empty() {
+            out.push(format!(
+                "options: {}",
+                s.options.iter().cloned().collect::<Vec<_>>().join(", ")
+            ));
+        }
+        out.push(format!(
+            "seed {}, {} roll(s) so far{}",
+            s.dice.seed,
+            s.dice.rolls.len(),
+            if s.dice.forced.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", forced next: {}",
+                    s.dice
+                        .forced
+                        .iter()
+                        .map(|f| f.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            }
+        ));
+        out.push(format!(
+            "{} command(s) in history, {} to redo",
+            g.history.len(),
+            g.redo.len()
+        ));
+        for (k, v) in &s.tracks {
+            out.push(format!("track {k}: {v}"));
+        }
+        Ok(Reply::ok(out))
+    }
+
+    fn cmd_show(&self, rest: &str) -> Result<Reply> {
+        let g = self.game()?;
+        let text = rest.trim();
+        if text.is_empty() {
+            return Err(Error::Usage("usage: show <hex|unit|place>".into()));
+        }
+        let s = g.state();
+        let map = &g.scenario.map;
+        let unit = resolve_unit(&s, text);
+        let hex = resolve_hex(map, text);
+        match (unit, hex) {
+            (Ok(id), _) => {
+                let u = &s.units[&id];
+                let mut out = vec![format!(
+                    "{} — {} ({}{})",
+                    u.id,
+                    u.name,
+                    u.side,
+                    if u.kind.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {}", u.kind)
+                    }
+                )];
+                out.push(match &u.loc {
+                    Location::Hex(h) => format!(
+                        "at {}{}",
+                        g.fmt_hex(*h),
+                        map.hexes
+                            .get(h)
+                            .and_then(|i| i.name.clone())
+                            .map(|n| format!(" ({n})"))
+                            .unwrap_or_default()
+                    ),
+                    Location::Box(b) => format!("in box {b}"),
+                });
+                out.push(format!("step {} of {}", u.step + 1, u.steps.len()));
+                let vals: Vec<String> = u
+                    .values()
+                    .iter()
+                    .map(|(k, v)| {
+                        format!(
+                            "{k} {}{}",
+                            json_text(v),
+                            if u.approx.contains(k) {
+                                " (approx.)"
+                            } else {
+                                ""
+                            }
+                        )
+                    })
+                    .collect();
+                out.push(format!("printed: {}", vals.join(", ")));
+                if !u.markers.is_empty() {
+                    out.push(format!(
+                        "markers: {}",
+                        u.markers
+                            .iter()
+                            .map(|(k, v)| if *v == 1 {
+                                k.clone()
+                            } else {
+                                format!("{k} {v}")
+                            })
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                if !u.attrs.is_empty() {
+                    out.push(format!(
+                        "{}",
+                        u.attrs
+                            .iter()
+                            .map(|(k, v)| format!("{k} {}", json_text(v)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                if !u.approx.is_empty() {
+                    out.push(format!(
+                        "approximated values (not in the rulebook): {}",
+                        u.approx.iter().cloned().collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                Ok(Reply::ok(out))
+            }
+            (Err(_), Ok(h)) => {
+                let info = &map.hexes[&h];
+                let mut out = vec![format!(
+                    "hex {}{}: {}",
+                    g.fmt_hex(h),
+                    info.name
+                        .as_ref()
+                        .map(|n| format!(" ({n})"))
+                        .unwrap_or_default(),
+                    info.terrain
+                )];
+                if !info.features.is_empty() {
+                    out.push(format!(
+                        "features: {}",
+                        info.features.iter().cloned().collect::<Vec<_>>().join(", ")
+                    ));
+                }
+                for (k, v) in &info.values {
+                    out.push(format!("{k}: {v}"));
+                }
+                for (d, n) in map.neighbours(h) {
+                    let mut f: Vec<String> = map
+                        .side_features(h, n)
+                        .map(|x| x.iter().cloned().collect())
+                        .unwrap_or_default();
+                    if let Some(m) = s.side_markers.get(&crate::hex::Hexside::new(h, n)) {
+                        f.extend(m.keys().cloned());
+                    }
+                    if !f.is_empty() {
+                        out.push(format!(
+                            "hexside {} (to {}): {}",
+                            d.name(),
+                            g.fmt_hex(n),
+                            f.join(", ")
+                        ));
+                    }
+                }
+                if let Some(m) = s.hex_markers.get(&h) {
+                    out.push(format!(
+                        "markers: {}",
+                        m.iter()
+                            .map(|(k, v)| if *v == 1 {
+                                k.clone()
+                            } else {
+                                format!("{k} {v}")
+                            })
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                let stack = s.stack(h);
+                if stack.is_empty() {
+                    out.push("no units".into());
+                } else {
+                    out.push(format!(
+                        "stack (top first): {}",
+                        stack
+                            .iter()
+                            .map(|u| format!("{} [{}]", u.id, u.side))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                Ok(Reply::ok(out))
+            }
+            (Err(ue), Err(he)) => Err(Error::Usage(format!("{ue}; {he}"))),
+        }
+    }
+
+    fn cmd_units(&self, rest: &str) -> Result<Reply> {
+        let g = self.game()?;
+        let s = g.state();
+        let f = rest.trim().to_lowercase();
+        let mut out = Vec::new();
+        for u in s.units.values() {
+            let loc = match &u.loc {
+                Location::Hex(h) => g.fmt_hex(*h),
+                Location::Box(b) => format!("[{b}]"),
+            };
+            let keep = f.is_empty()
+                || u.side.to_lowercase() == f
+                || matches!(&u.loc, Location::Box(b) if b.to_lowercase() == f)
+                || loc == f
+                || u.id.to_lowercase().contains(&f)
+                || u.name.to_lowercase().contains(&f)
+                || u.kind.to_lowercase() == f;
+            if keep {
+                let vals: Vec<String> = u
+                    .values()
+                    .iter()
+                    .map(|(k, v)| format!("{k} {}", json_text(v)))
+                    .collect();
+                out.push(format!(
+                    "{:<10} {:<8} {:<10} step {}/{}  {}",
+                    u.id,
+                    u.side,
+                    loc,
+                    u.step + 1,
+                    u.steps.len(),
+                    vals.join(" ")
+                ));
+            }
+        }
+        if out.is_empty() {
+            out.push(format!("no unit matches '{}'", rest.trim()));
+        }
+        Ok(Reply::ok(out))
+    }
+
+    fn cmd_log(&self, rest: &str) -> Result<Reply> {
+        let g = self.game()?;
+        let n: usize = if rest.trim().is_empty() {
+            10
+        } else {
+            rest.trim()
+                .parse()
+                .map_err(|_| Error::Usage("usage: log [n]".into()))?
+        };
+        let s = g.state();
+        let start = s.log.len().saturating_sub(n);
+        Ok(Reply::ok(
+            s.log[start..]
+                .iter()
+                .map(|e| {
+                    format!(
+                        "#{:<4} {}{}",
+                        e.command,
+                        e.rule
+                            .as_ref()
+                            .map(|r| format!("[{r}] "))
+                            .unwrap_or_default(),
+                        e.text
+                    )
+                })
+                .collect(),
+        ))
+    }
+
+    fn cmd_why(&self) -> Result<Reply> {
+        let g = self.game()?;
+        let s = g.state();
+        let Some(last) = s
+            .log
+            .iter()
+            .rev()
+            .find(|e| e.rule.is_some())
+            .map(|e| e.command)
+        else {
+            return Ok(Reply::ok(vec!["no ruling yet".into()]));
+        };
+        let entries: Vec<_> = s.log.iter().filter(|e| e.command == last).collect();
+        let mut out = vec![format!("ruling of command #{last}:")];
+        for (i, e) in entries.iter().enumerate() {
+            out.push(format!(
+                "{:>3}. {:<10} {}",
+                i + 1,
+                e.rule.clone().unwrap_or_default(),
+                e.text
+            ));
+        }
+        Ok(Reply::ok(out))
+    }
+
+    /// Enumerates every outcome of a combat verb (marked `odds = true`) by forcing each
+    /// sequence of die faces in turn; nothing is committed.
+    fn cmd_odds(&mut self, rest: &str) -> Result<Reply> {
+        let g = self.game()?;
+        let verbs: Vec<crate::lua::VerbSpec> = g
+            .shared
+            .borrow()
+            .verbs
+            .values()
+            .filter(|v| v.odds)
+            .cloned()
+            .collect();
+        let (spec, args_text) = match verbs.as_slice() {
+            [] => {
+                return Err(Error::Usage(
+                    "this ruleset has no verb that `odds` can evaluate".into(),
+                ));
+            }
+            [one] => {
+                let (first, tail) = split_first(rest);
+                if first == one.name {
+                    (one.clone(), tail.to_string())
+                } else {
+                    (one.clone(), rest.to_string())
+                }
+            }
+            many => {
+                let (first, tail) = split_first(rest);
+                match many.iter().find(|v| v.name == first) {
+                    Some(v) => (v.clone(), tail.to_string()),
+                    None => {
+                        return Err(Error::Usage(format!(
+                            "odds <{}> <arguments>",
+                            many.iter()
+                                .map(|v| v.name.clone())
+                                .collect::<Vec<_>>()
+                                .join("|")
+                        )));
+                    }
+                }
+            }
+        };
+        let g = self.game()?;
+        let before = g.snapshot();
+        let mut prefix: Vec<u32> = Vec::new();
+        let mut results: BTreeMap<String, f64> = BTreeMap::new();
+        let mut order: Vec<String> = Vec::new();
+        let mut explanation: Vec<String> = Vec::new();
+        let mut runs = 0;
+        let outcome = loop {
+            runs += 1;
+            if runs > 20_000 {
+                break Err(Error::Usage(
+                    "odds: too many outcomes to enumerate (over 20000 dice sequences)".into(),
+                ));
+            }
+            let args = match self.parse_args(&spec, &args_text) {
+                Ok(a) => a,
+                Err(e) => break Err(e),
+            };
+            let g = self.game()?;
+            {
+                let mut w = g.shared.borrow_mut();
+                w.state = before.clone();
+                w.state.dice.forced = prefix
+                    .iter()
+                    .map(|&v| crate::dice::Forced::Face(v))
+                    .collect();
+                w.state.dice.probe = Some(Vec::new());
+                w.probe = true;
+                w.probe_first_roll_log = None;
+                w.out.clear();
+            }
+            let log_start = before.log.len();
+            let mut step = g.host.start(
+                "dispatch",
+                (spec.name.clone(), mlua::MultiValue::from_vec(args)),
+            );
+            // answer questions with their defaults
+            let mut guard = 0;
+            let result = loop {
+                match step {
+                    Ok((t, Step::Ask(q))) if guard < 100 => {
+                        guard += 1;
+                        let ans = q.default.clone().unwrap_or_default();
+                        step = g.host.resume(&t, ans).map(|s| (t, s));
+                    }
+                    Ok((_, Step::Ask(q))) => {
+                        break Err(Error::Usage(format!(
+                            "odds: too many questions ({})",
+                            q.prompt
+                        )));
+                    }
+                    Ok((_, Step::Done(v))) => break Ok(v.unwrap_or_else(|| "(no result)".into())),
+                    Err(e) => break Err(e),
+                }
+            };
+            let (faces, first_roll) = {
+                let w = g.shared.borrow();
+                (
+                    w.state.dice.probe.clone().unwrap_or_default(),
+                    w.probe_first_roll_log,
+                )
+            };
+            let result = match result {
+                Ok(r) => r,
+                Err(e) => break Err(e),
+            };
+            if runs == 1 {
+                let w = g.shared.borrow();
+                let end = first_roll.unwrap_or(w.state.log.len());
+                explanation = w.state.log[log_start..end]
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{}{}",
+                            e.rule
+                                .as_ref()
+                                .map(|r| format!("[{r}] "))
+                                .unwrap_or_default(),
+                            e.text
+                        )
+                    })
+                    .collect();
+            }
+            // the probability of this sequence, and the next sequence (odometer over faces)
+            let mut values: Vec<u32> = prefix.clone();
+            values.resize(faces.len(), 1);
+            let p: f64 = faces.iter().map(|&f| 1.0 / f as f64).product();
+            if !results.contains_key(&result) {
+                order.push(result.clone());
+            }
+            *results.entry(result).or_insert(0.0) += p;
+            let mut next = None;
+            for i in (0..faces.len()).rev() {
+                if values[i] < faces[i] {
+                    let mut v = values[..i].to_vec();
+                    v.push(values[i] + 1);
+                    next = Some(v);
+                    break;
+                }
+            }
+            match next {
+                Some(n) => prefix = n,
+                None => break Ok(()),
+            }
+        };
+        let g = self.game()?;
+        {
+            let mut w = g.shared.borrow_mut();
+            w.state = before;
+            w.probe = false;
+            w.out.clear();
+        }
+        outcome?;
+        let mut out = explanation;
+        out.push(format!("{:<24} {:>9}", "result", "chance"));
+        for r in &order {
+            let p = results[r];
+            out.push(format!("{:<24} {:>8.2}%  ({})", r, p * 100.0, fraction(p)));
+        }
+        Ok(Reply::ok(out))
+    }
+}
+
+/// `@/name` is a file in the session's scratch folder (scripts); anything else a plain path.
+fn scratch_path(scratch: &Option<PathBuf>, p: &str) -> PathBuf {
+    match (p.strip_prefix("@/"), scratch) {
+        (Some(rest), Some(dir)) => dir.join(rest),
+        _ => PathBuf::from(p),
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+/// Probability as a fraction over 6^k or 36 when exact, e.g. `7/36`.
+fn fraction(p: f64) -> String {
+    for d in [6u64, 36, 216, 1296, 10, 20, 100, 2, 3, 4, 8, 12, 24, 48] {
+        let n = p * d as f64;
+        if (n - n.round()).abs() < 1e-9 {
+            let n = n.round() as u64;
+            let g = gcd(n, d);
+            return format!("{}/{}", n / g, d / g);
+        }
+    }
+    format!("{p:.4}")
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+pub fn json_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+pub fn describe_question(q: &Question) -> String {
+    let mut s = q.prompt.clone();
+    if let Some(r) = &q.rule {
+        s = format!("{s} [{r}]");
+    }
+    if !q.options.is_empty() {
+        s.push_str(&format!(" — options: {}", q.options.join(", ")));
+    } else if q.kind != "text" {
+        s.push_str(&format!(" — a {}", q.kind));
+    }
+    if let Some(d) = &q.default {
+        s.push_str(&format!(" (auto: {d})"));
+    }
+    s
+}
+
+fn validate_answer(g: &Game, q: &Question, a: &str) -> std::result::Result<String, String> {
+    let a = a.trim();
+    if a.is_empty() {
+        return Err("choose what?".into());
+    }
+    if !q.options.is_empty() {
+        if let Some(o) = q.options.iter().find(|o| o.as_str() == a) {
+            return Ok(o.clone());
+        }
+        let lower = a.to_lowercase();
+        let hits: Vec<&String> = q
+            .options
+            .iter()
+            .filter(|o| o.to_lowercase().starts_with(&lower))
+            .collect();
+        return match hits.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(format!("'{a}' is not one of the options")),
+            _ => Err(format!(
+                "'{a}' could be {}",
+                hits.iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        };
+    }
+    let w = g.shared.borrow();
+    match q.kind.as_str() {
+        "unit" => resolve_unit(&w.state, a),
+        "hex" => resolve_hex(&w.map, a).map(|h| w.map.fmt(h)),
+        "number" => a
+            .parse::<f64>()
+            .map(|_| a.to_string())
+            .map_err(|_| format!("'{a}' is not a number")),
+        "yesno" => match a.to_lowercase().as_str() {
+            "y" | "yes" => Ok("yes".into()),
+            "n" | "no" => Ok("no".into()),
+            _ => Err("answer yes or no".into()),
+        },
+        _ => Ok(a.to_string()),
+    }
+}
+
+/// What a rule thread did.
+pub enum Flow {
+    Done(Vec<String>),
+    Ask(Thread, Question),
+}
+
+impl Game {
+    /// Creates a game from a scenario name: loads scenario and ruleset, runs the ruleset's
+    /// start (which may ask set-up questions).
+    pub fn create(
+        root: &Path,
+        name: &str,
+        seed: u64,
+        options: &[String],
+        new_line: &str,
+        limits: Limits,
+    ) -> Result<(Game, Vec<String>)> {
+        let (file, lib, id) = resolve_scenario(root, name)?;
+        let scen = scenario::load(&file, &id)?;
+        for o in options {
+            if !scen.options.contains_key(o) {
+                return Err(Error::Usage(format!(
+                    "scenario {} has no option '{o}' (options: {})",
+                    scen.id,
+                    if scen.options.is_empty() {
+                        "none".to_string()
+                    } else {
+                        scen.options.keys().cloned().collect::<Vec<_>>().join(", ")
+                    }
+                )));
+            }
+        }
+        let ruleset = Ruleset::load(&lib, &scen.ruleset)?;
+        let mut state = scen.initial.clone();
+        state.dice = crate::dice::Dice::new(seed);
+        state.options = options.iter().cloned().collect();
+        let mut g = Game::assemble(Arc::new(scen), ruleset, state, new_line, limits)?;
+        let before = g.snapshot();
+        let r = g.start_thread("start", ());
+        let reply = g.finish(r, before, vec![new_line.to_string()])?;
+        let mut out = vec![format!(
+            "{} — {} (rules {} {}), seed {seed}",
+            g.scenario.name, g.scenario.id, g.ruleset.name, g.ruleset.version
+        )];
+        out.extend(reply.out);
+        Ok((g, out))
+    }
+
+    pub fn assemble(
+        scenario: Arc<Scenario>,
+        ruleset: Ruleset,
+        state: GameState,
+        new_line: &str,
+        limits: Limits,
+    ) -> Result<Game> {
+        let world = World {
+            state,
+            map: Arc::new(scenario.map.clone()),
+            scenario: scenario.clone(),
+            out: vec![],
+            verbs: BTreeMap::new(),
+            probe: false,
+            probe_first_roll_log: None,
+        };
+        let shared: Shared = Rc::new(RefCell::new(world));
+        let host = Host::new(&ruleset, shared.clone(), limits)?;
+        shared.borrow_mut().out.clear();
+        Ok(Game {
+            scenario,
+            ruleset,
+            host,
+            shared,
+            new_line: new_line.to_string(),
+            history: vec![],
+            redo: vec![],
+            pending: None,
+            base: None,
+            saved_len: 0,
+            setup: vec![],
+        })
+    }
+
+    fn start_thread(&mut self, entry: &str, args: impl mlua::IntoLuaMulti) -> Result<Flow> {
+        self.shared.borrow_mut().state.commands += 1;
+        match self.host.start(entry, args)? {
+            (_, Step::Done(v)) => Ok(Flow::Done(v.map(|x| vec![x]).unwrap_or_default())),
+            (t, Step::Ask(q)) => Ok(Flow::Ask(t, q)),
+        }
+    }
+
+    /// Commits, suspends or rolls back a command.
+    fn finish(&mut self, r: Result<Flow>, before: GameState, lines: Vec<String>) -> Result<Reply> {
+        match r {
+            Err(e) => {
+                let out = self.take_out();
+                self.restore(before);
+                self.shared.borrow_mut().out = out;
+                Err(e)
+            }
+            Ok(Flow::Ask(thread, q)) => {
+                let mut out = self.take_out();
+                out.push(format!("? {}", describe_question(&q)));
+                self.pending = Some(Pending {
+                    thread,
+                    question: q,
+                    before,
+                    lines,
+                });
+                Ok(Reply::ok(out))
+            }
+            Ok(Flow::Done(extra)) => {
+                let mut out = self.take_out();
+                out.extend(
+                    extra
+                        .into_iter()
+                        .filter(|l| !l.is_empty())
+                        .map(|l| format!("= {l}")),
+                );
+                {
+                    let mut w = self.shared.borrow_mut();
+                    if w.state.commands == before.commands {
+                        w.state.commands += 1;
+                    }
+                }
+                if self.history.is_empty()
+                    && !self.new_line.is_empty()
+                    && lines.first() == Some(&self.new_line)
+                {
+                    // the set-up after `new` is the game's origin, not an undoable command
+                    self.setup = lines[1..].to_vec();
+                } else {
+                    let after = self.snapshot();
+                    self.history.push(Entry {
+                        lines,
+                        before,
+                        after,
+                    });
+                    self.redo.clear();
+                }
+                Ok(Reply::ok(out))
+            }
+        }
+    }
+
+    /// Lines of the pending command so far (for saves).
+    pub fn pending_lines(&self) -> Vec<String> {
+        self.pending
+            .as_ref()
+            .map(|p| p.lines.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn format_cost(c: i64) -> String {
+        fmt_cost(c)
+    }
+}
+
+/// `umpire check PATH`: validates a ruleset folder (its Lua compiles, its scenarios load and
+/// start) or a scenario file, without playing. Every problem is reported.
+pub fn check_path(p: &Path) -> Result<Vec<String>> {
+    let mut ok = Vec::new();
+    let mut problems: Vec<String> = Vec::new();
+    let limits = Limits::default();
+    if p.is_dir() && p.join("ruleset.toml").is_file() {
+        let dir = p.canonicalize().map_err(|e| Error::io(p, e))?;
+        let id = dir
+            .file_name()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let root = dir
+            .parent()
+            .and_then(|d| d.parent())
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        let rs = Ruleset::load(&root, &id)?;
+        // every Lua file compiles
+        let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::new())
+            .map_err(crate::lua::convert_error)?;
+        let mut files = Vec::new();
+        collect_lua(&dir, &mut files);
+        files.sort();
+        for f in &files {
+            let src = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
+            let name = crate::lua::display_path(&root, f);
+            if let Err(e) = lua
+                .load(src)
+                .set_name(format!("@{name}"))
+                .set_mode(mlua::chunk::ChunkMode::Text)
+                .into_function()
+            {
+                problems.push(
+                    crate::lua::convert_error(e)
+                        .to_string()
+                        .trim_start_matches("rule error: ")
+                        .to_string(),
+                );
+            }
+        }
+        ok.push(format!(
+            "ok: ruleset {} {} ({} Lua files)",
+            rs.name,
+            rs.version,
+            files.len()
+        ));
+        // every scenario of this game loads and starts
+        let sdir = root.join("scenarios").join(&id);
+        let mut scen: Vec<PathBuf> = std::fs::read_dir(&sdir)
+            .map(|rd| {
+                rd.flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        scen.sort();
+        for s in scen {
+            match Game::create(&root, &s.display().to_string(), 1, &[], "new", limits) {
+                Ok(_) => ok.push(format!("ok: scenario {}", s.display())),
+                Err(e) => problems.push(e.to_string()),
+            }
+        }
+    } else if p.is_file() {
+        let root = find_root();
+        match Game::create(&root, &p.display().to_string(), 1, &[], "new", limits) {
+            Ok((g, _)) => ok.push(format!(
+                "ok: scenario {} ({} units, {} hexes)",
+                g.scenario.id,
+                g.state().units.len(),
+                g.scenario.map.hexes.len()
+            )),
+            Err(e) => problems.push(e.to_string()),
+        }
+    } else {
+        return Err(Error::NotFound(format!(
+            "{}: neither a ruleset folder (with ruleset.toml) nor a scenario file",
+            p.display()
+        )));
+    }
+    if problems.is_empty() {
+        Ok(ok)
+    } else {
+        Err(Error::State(problems.join("\n")))
+    }
+}
+
+fn collect_lua(dir: &Path, out: &mut Vec<PathBuf>) {
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                collect_lua(&p, out);
+            } else if p.extension().is_some_and(|x| x == "lua") {
+                out.push(p);
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! The game state: everything that changes during play, and nothing else.
+//!
+//! A `GameState` is plain data (ordered maps only, so serialisation and the state hash are
+//! canonical). It is cloned before every command and restored if the command fails, and it
+//! is what a save carries so a game can resume even if its rule files changed.
+
+use crate::dice::Dice;
+use crate::hex::{HexId, Hexside};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a unit is: on a hex, or in an off-map box (dead pile, holding box, reinforcements...).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Location {
+    Hex(HexId),
+    Box(String),
+}
+
+/// A counter on the map or in a box.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    pub id: String,
+    pub name: String,
+    pub side: String,
+    pub kind: String,
+    /// Printed values of each step, full strength first.
+    pub steps: Vec<BTreeMap<String, Value>>,
+    /// Index into `steps` of the current step (0 = full strength).
+    pub step: usize,
+    pub loc: Location,
+    /// Position in its stack: higher is nearer the top.
+    pub stack_seq: u64,
+    pub markers: BTreeMap<String, i64>,
+    /// Further scenario data (formation, HQ, nationality, arrival turn...).
+    pub attrs: BTreeMap<String, Value>,
+    /// Names of values that are approximated rather than taken from the rulebook.
+    pub approx: BTreeSet<String>,
+}
+
+impl Unit {
+    pub fn hex(&self) -> Option<HexId> {
+        match self.loc {
+            Location::Hex(h) => Some(h),
+            Location::Box(_) => None,
+        }
+    }
+
+    pub fn values(&self) -> &BTreeMap<String, Value> {
+        &self.steps[self.step]
+    }
+}
+
+/// One entry of the game log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// Index of the command (in the game's history) that wrote it.
+    pub command: usize,
+    /// The rule number the entry applies, if any.
+    pub rule: Option<String>,
+    pub text: String,
+}
+
+/// Where the game is in its sequence of play, as the ruleset last described it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Clock {
+    pub turn: i64,
+    /// Human label of the current phase/segment chain (`Movement Phase`).
+    pub phase: String,
+    /// Id of the current leaf step of the sequence (`movement`).
+    pub step: String,
+    /// The side whose phase it is, if any.
+    pub side: Option<String>,
+    /// Ruleset-maintained position in the sequence (opaque to the core).
+    pub position: Value,
+    /// Set when the game has ended, with the result.
+    pub over: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameState {
+    /// `game/scenario` id.
+    pub scenario: String,
+    pub options: BTreeSet<String>,
+    pub sides: Vec<String>,
+    pub clock: Clock,
+    pub units: BTreeMap<String, Unit>,
+    pub hex_markers: BTreeMap<HexId, BTreeMap<String, i64>>,
+    pub side_markers: BTreeMap<Hexside, BTreeMap<String, i64>>,
+    pub boxes: BTreeSet<String>,
+    pub cups: BTreeMap<String, Vec<String>>,
+    pub tracks: BTreeMap<String, i64>,
+    pub side_values: BTreeMap<String, BTreeMap<String, Value>>,
+    /// Free-form persistent data of the ruleset (`vars.get/set`).
+    pub vars: BTreeMap<String, Value>,
+    pub dice: Dice,
+    pub log: Vec<LogEntry>,
+    pub next_stack_seq: u64,
+    /// Number of state-changing commands applied so far.
+    pub commands: usize,
+}
+
+impl GameState {
+    /// Units in a hex, top of the stack first.
+    pub fn stack(&self, h: HexId) -> Vec<&Unit> {
+        let mut v: Vec<&Unit> = self
+            .units
+            .values()
+            .filter(|u| u.loc == Location::Hex(h))
+            .collect();
+        v.sort_by(|a, b| b.stack_seq.cmp(&a.stack_seq).then(a.id.cmp(&b.id)));
+        v
+    }
+
+    /// Units in a box, in the order they were put there.
+    pub fn in_box(&self, name: &str) -> Vec<&Unit> {
+        let mut v: Vec<&Unit> = self
+            .units
+            .values()
+            .filter(|u| matches!(&u.loc, Location::Box(b) if b == name))
+            .collect();
+        v.sort_by(|a, b| a.stack_seq.cmp(&b.stack_seq).then(a.id.cmp(&b.id)));
+        v
+    }
+
+    /// Moves a unit to a location, on top of the stack there.
+    pub fn place(&mut self, id: &str, loc: Location) {
+        self.next_stack_seq += 1;
+        let seq = self.next_stack_seq;
+        if let Some(u) = self.units.get_mut(id) {
+            u.loc = loc;
+            u.stack_seq = seq;
+        }
+    }
+
+    /// A digest of the whole state (16 hex digits), the same on every run and platform.
+    pub fn hash(&self) -> String {
+        let json = serde_json::to_vec(self).expect("state serialises");
+        let d = Sha256::digest(&json);
+        d.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    }
+}
