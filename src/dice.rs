@@ -67,13 +67,7 @@ pub enum DiceError {
 
 impl Dice {
     pub fn new(seed: u64) -> Dice {
-        Dice {
-            seed,
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            forced: VecDeque::new(),
-            rolls: Vec::new(),
-            probe: None,
-        }
+        Dice { seed, rng: ChaCha8Rng::seed_from_u64(seed), forced: VecDeque::new(), rolls: Vec::new(), probe: None }
     }
 
     /// Reseeds the generator (forced results stay queued).
@@ -154,11 +148,8 @@ impl Dice {
             Some(Forced::Name(name)) => {
                 let found = items.iter().position(|i| i == &name).or_else(|| {
                     let lower = name.to_lowercase();
-                    let hits: Vec<_> = items
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, i)| i.to_lowercase().starts_with(&lower))
-                        .collect();
+                    let hits: Vec<_> =
+                        items.iter().enumerate().filter(|(_, i)| i.to_lowercase().starts_with(&lower)).collect();
                     (hits.len() == 1).then(|| hits[0].0)
                 });
                 match found {
@@ -204,16 +195,8 @@ impl Dice {
 /// Parses `NdM` (`d6` means `1d6`).
 pub fn parse_expr(s: &str) -> Result<(u32, u32), DiceError> {
     let bad = || DiceError::BadExpr(s.to_string());
-    let (n, m) = s
-        .to_ascii_lowercase()
-        .split_once('d')
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .ok_or_else(bad)?;
-    let n: u32 = if n.is_empty() {
-        1
-    } else {
-        n.parse().map_err(|_| bad())?
-    };
+    let (n, m) = s.to_ascii_lowercase().split_once('d').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(bad)?;
+    let n: u32 = if n.is_empty() { 1 } else { n.parse().map_err(|_| bad())? };
     let m: u32 = m.parse().map_err(|_| bad())?;
     if n == 0 || n > 100 || m == 0 || m > 1000 {
         return Err(bad());
@@ -265,10 +248,7 @@ mod tests {
         assert_eq!(d.draw("cup", &cup, "chit").unwrap(), 1);
         assert_eq!(d.draw("cup", &cup, "chit").unwrap(), 2);
         d.force(["Nope"]);
-        assert!(matches!(
-            d.draw("cup", &cup, "chit"),
-            Err(DiceError::NotInCup(..))
-        ));
+        assert!(matches!(d.draw("cup", &cup, "chit"), Err(DiceError::NotInCup(..))));
     }
 
     #[test]

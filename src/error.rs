@@ -23,22 +23,12 @@ impl std::fmt::Display for Located {
 
 impl Located {
     /// Locates a byte span of `src` as line and column (1-based).
-    pub fn at(
-        file: &str,
-        src: &str,
-        span: Option<std::ops::Range<usize>>,
-        msg: impl Into<String>,
-    ) -> Located {
+    pub fn at(file: &str, src: &str, span: Option<std::ops::Range<usize>>, msg: impl Into<String>) -> Located {
         let (line, col) = match span {
             Some(s) => line_col(src, s.start),
             None => (0, 0),
         };
-        Located {
-            file: file.to_string(),
-            line,
-            col,
-            msg: msg.into(),
-        }
+        Located { file: file.to_string(), line, col, msg: msg.into() }
     }
 }
 
@@ -57,10 +47,7 @@ pub enum Error {
     #[error("{}", .0.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("\n"))]
     DataMany(Vec<Located>),
     #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     #[error("{0}")]
     NotFound(String),
     /// A rule refused the command; `rule` is the rulebook case that forbids it.
@@ -82,9 +69,6 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Io { path: path.into(), source }
     }
 }

@@ -58,9 +58,7 @@ impl Dir {
     }
 
     pub fn parse(s: &str) -> Option<Dir> {
-        Dir::ALL
-            .into_iter()
-            .find(|d| d.name().eq_ignore_ascii_case(s))
+        Dir::ALL.into_iter().find(|d| d.name().eq_ignore_ascii_case(s))
     }
 
     pub fn opposite(self) -> Dir {
@@ -84,38 +82,20 @@ impl HexFormat {
         let rest = &p[cols..];
         let rows = rest.chars().rev().take_while(|&c| c == 'R').count();
         let sep = &rest[..rest.len() - rows];
-        if cols == 0
-            || rows == 0
-            || sep
-                .chars()
-                .any(|c| c == 'C' || c == 'R' || c.is_ascii_digit())
-        {
+        if cols == 0 || rows == 0 || sep.chars().any(|c| c == 'C' || c == 'R' || c.is_ascii_digit()) {
             return None;
         }
-        Some(HexFormat {
-            col_digits: cols,
-            row_digits: rows,
-            separator: sep.to_string(),
-        })
+        Some(HexFormat { col_digits: cols, row_digits: rows, separator: sep.to_string() })
     }
 
     pub fn pattern(&self) -> String {
-        format!(
-            "{}{}{}",
-            "C".repeat(self.col_digits),
-            self.separator,
-            "R".repeat(self.row_digits)
-        )
+        format!("{}{}{}", "C".repeat(self.col_digits), self.separator, "R".repeat(self.row_digits))
     }
 }
 
 impl Default for HexFormat {
     fn default() -> Self {
-        HexFormat {
-            col_digits: 2,
-            row_digits: 2,
-            separator: String::new(),
-        }
+        HexFormat { col_digits: 2, row_digits: 2, separator: String::new() }
     }
 }
 
@@ -128,10 +108,7 @@ pub struct Grid {
 
 impl Default for Grid {
     fn default() -> Self {
-        Grid {
-            shift: Shift::Odd,
-            format: HexFormat::default(),
-        }
+        Grid { shift: Shift::Odd, format: HexFormat::default() }
     }
 }
 
@@ -209,14 +186,7 @@ impl Grid {
     /// Formats a hex as printed on the map.
     pub fn format(&self, h: HexId) -> String {
         let f = &self.format;
-        format!(
-            "{:0cw$}{}{:0rw$}",
-            h.col,
-            f.separator,
-            h.row,
-            cw = f.col_digits,
-            rw = f.row_digits
-        )
+        format!("{:0cw$}{}{:0rw$}", h.col, f.separator, h.row, cw = f.col_digits, rw = f.row_digits)
     }
 
     /// Parses a printed hex id. Accepts the map's own format and, whatever the map's format,
@@ -283,10 +253,7 @@ impl<'de> Deserialize<'de> for HexId {
 
 impl Serialize for Hexside {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&format!(
-            "{}.{}/{}.{}",
-            self.0.col, self.0.row, self.1.col, self.1.row
-        ))
+        s.serialize_str(&format!("{}.{}/{}.{}", self.0.col, self.0.row, self.1.col, self.1.row))
     }
 }
 
@@ -295,9 +262,6 @@ impl<'de> Deserialize<'de> for Hexside {
         let s = String::deserialize(d)?;
         let bad = || serde::de::Error::custom(format!("bad hexside '{s}'"));
         let (a, b) = s.split_once('/').ok_or_else(bad)?;
-        Ok(Hexside::new(
-            parse_dotted(a).ok_or_else(bad)?,
-            parse_dotted(b).ok_or_else(bad)?,
-        ))
+        Ok(Hexside::new(parse_dotted(a).ok_or_else(bad)?, parse_dotted(b).ok_or_else(bad)?))
     }
 }

@@ -8,11 +8,7 @@ use umpire::script;
 use umpire::session::{Session, Status};
 
 #[derive(Parser)]
-#[command(
-    name = "umpire",
-    version,
-    about = "An umpire for hex-and-counter wargames"
-)]
+#[command(name = "umpire", version, about = "An umpire for hex-and-counter wargames")]
 struct Cli {
     /// More diagnostics on stderr (-v, -vv); RUST_LOG works too.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
@@ -58,10 +54,7 @@ fn main() {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
     let code = match run(cli) {
         Ok(c) => c,
         Err(e) => {
@@ -79,7 +72,8 @@ fn run(cli: Cli) -> Result<i32> {
             let (mut passed, mut failed) = (0, 0);
             for s in &scripts {
                 tracing::info!(script = %s.display(), "running");
-                let o = script::run_file(&root, s);
+                let lib = script::library_of(s).unwrap_or_else(|| root.clone());
+                let o = script::run_file(&lib, s);
                 if !quiet {
                     print!("{}", o.transcript);
                 } else if o.failed > 0 {
@@ -115,11 +109,7 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(if bad > 0 { 1 } else { 0 })
         }
-        Cmd::Play {
-            scenario,
-            seed,
-            options,
-        } => play(scenario, seed, options),
+        Cmd::Play { scenario, seed, options } => play(scenario, seed, options),
     }
 }
 
@@ -143,10 +133,7 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Re
             return Ok(1);
         }
     } else if tty {
-        println!(
-            "umpire {} — `help` lists commands, `new <game>` starts one.",
-            env!("CARGO_PKG_VERSION")
-        );
+        println!("umpire {} — `help` lists commands, `new <game>` starts one.", env!("CARGO_PKG_VERSION"));
     }
     let mut rl = rustyline::DefaultEditor::new().context("cannot start the line editor")?;
     let history = history_file();

@@ -43,10 +43,7 @@ impl Map {
 
     /// On-map neighbours, clockwise from north.
     pub fn neighbours(&self, h: HexId) -> impl Iterator<Item = (Dir, HexId)> + '_ {
-        Dir::ALL
-            .into_iter()
-            .map(move |d| (d, self.grid.neighbour(h, d)))
-            .filter(|(_, n)| self.contains(*n))
+        Dir::ALL.into_iter().map(move |d| (d, self.grid.neighbour(h, d))).filter(|(_, n)| self.contains(*n))
     }
 
     pub fn side_features(&self, a: HexId, b: HexId) -> Option<&BTreeSet<String>> {
@@ -84,11 +81,7 @@ impl Map {
         if let Some(p) = self.places.get(&key) {
             return Ok(p.clone());
         }
-        let hits: Vec<_> = self
-            .places
-            .iter()
-            .filter(|(k, _)| k.starts_with(&key))
-            .collect();
+        let hits: Vec<_> = self.places.iter().filter(|(k, _)| k.starts_with(&key)).collect();
         if hits.len() == 1 {
             return Ok(hits[0].1.clone());
         }

@@ -92,10 +92,7 @@ impl Ruleset {
 }
 
 pub fn valid_id(id: &str) -> bool {
-    !id.is_empty()
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
 pub fn list_dirs(p: &Path) -> Vec<String> {
@@ -132,22 +129,12 @@ fn hash_files(dirs: &[PathBuf]) -> String {
     files.sort();
     let mut h = Sha256::new();
     for f in files {
-        h.update(
-            f.to_string_lossy()
-                .rsplit("rulesets")
-                .next()
-                .unwrap_or_default()
-                .as_bytes(),
-        );
+        h.update(f.to_string_lossy().rsplit("rulesets").next().unwrap_or_default().as_bytes());
         h.update([0]);
         h.update(std::fs::read(&f).unwrap_or_default());
         h.update([0]);
     }
-    h.finalize()
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 /// Where rulesets and scenarios are looked up: `$UMPIRE_HOME`, then the current folder and its
@@ -173,27 +160,15 @@ pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, St
     let p = Path::new(name);
     if name.ends_with(".toml") || p.is_file() {
         if !p.is_file() {
-            return Err(Error::NotFound(format!(
-                "scenario file {name} does not exist"
-            )));
+            return Err(Error::NotFound(format!("scenario file {name} does not exist")));
         }
         let abs = p.canonicalize().map_err(|e| Error::io(p, e))?;
         // <root>/scenarios/<game>/<file>.toml
         let game_dir = abs.parent().unwrap_or(Path::new("."));
-        let game = game_dir
-            .file_name()
-            .and_then(|s| s.to_str())
-            .unwrap_or("local")
-            .to_string();
-        let lib = game_dir
-            .parent()
-            .and_then(|s| s.parent())
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| root.to_path_buf());
-        let stem = abs
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("scenario");
+        let game = game_dir.file_name().and_then(|s| s.to_str()).unwrap_or("local").to_string();
+        let lib =
+            game_dir.parent().and_then(|s| s.parent()).map(Path::to_path_buf).unwrap_or_else(|| root.to_path_buf());
+        let stem = abs.file_stem().and_then(|s| s.to_str()).unwrap_or("scenario");
         return Ok((p.to_path_buf(), lib, format!("{game}/{stem}")));
     }
     let (game, scen) = match name.split_once('/') {
@@ -207,10 +182,7 @@ pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, St
     let game = match games.iter().find(|g| g.eq_ignore_ascii_case(&game)) {
         Some(g) => g.clone(),
         None => {
-            let hits: Vec<_> = games
-                .iter()
-                .filter(|g| g.to_lowercase().starts_with(&game.to_lowercase()))
-                .collect();
+            let hits: Vec<_> = games.iter().filter(|g| g.to_lowercase().starts_with(&game.to_lowercase())).collect();
             match hits.as_slice() {
                 [one] => (*one).clone(),
                 _ => {
@@ -225,25 +197,13 @@ pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, St
     };
     let scen = match scen {
         Some(s) => s,
-        None => Ruleset::load(root, &game)
-            .map(|r| r.default_scenario)
-            .unwrap_or_else(|_| game.clone()),
+        None => Ruleset::load(root, &game).map(|r| r.default_scenario).unwrap_or_else(|_| game.clone()),
     };
-    let file = root
-        .join("scenarios")
-        .join(&game)
-        .join(format!("{scen}.toml"));
+    let file = root.join("scenarios").join(&game).join(format!("{scen}.toml"));
     if !file.is_file() {
         let mut names: Vec<String> = std::fs::read_dir(root.join("scenarios").join(&game))
             .map(|rd| {
-                rd.flatten()
-                    .filter_map(|e| {
-                        e.path()
-                            .file_stem()
-                            .and_then(|s| s.to_str())
-                            .map(String::from)
-                    })
-                    .collect()
+                rd.flatten().filter_map(|e| e.path().file_stem().and_then(|s| s.to_str()).map(String::from)).collect()
             })
             .unwrap_or_default();
         names.sort();

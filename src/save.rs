@@ -29,20 +29,14 @@ pub fn render(g: &Game) -> String {
     s.push_str("# umpire save: `umpire run FILE` replays it, `load FILE` resumes it\n");
     s.push_str(HEADER);
     s.push('\n');
-    s.push_str(&format!(
-        "#@ruleset {} {} {}\n",
-        g.ruleset.id, g.ruleset.version, g.ruleset.content_hash
-    ));
+    s.push_str(&format!("#@ruleset {} {} {}\n", g.ruleset.id, g.ruleset.version, g.ruleset.content_hash));
     s.push_str(&format!("#@scenario {}\n", g.scenario.id));
     if let Some((base, prior)) = &g.base {
         s.push_str("# resumed from a saved state after the rules changed; earlier commands:\n");
         for l in prior {
             s.push_str(&format!("#| {l}\n"));
         }
-        s.push_str(&format!(
-            "#@base {}\n",
-            serde_json::to_string(base).expect("state serialises")
-        ));
+        s.push_str(&format!("#@base {}\n", serde_json::to_string(base).expect("state serialises")));
     } else {
         s.push_str(&g.new_line);
         s.push('\n');
@@ -66,10 +60,7 @@ pub fn render(g: &Game) -> String {
             s.push('\n');
         }
     }
-    s.push_str(&format!(
-        "#@state {}\n",
-        serde_json::to_string(&*g.state()).expect("state serialises")
-    ));
+    s.push_str(&format!("#@state {}\n", serde_json::to_string(&*g.state()).expect("state serialises")));
     s
 }
 
@@ -104,9 +95,7 @@ fn parse(path: &Path, text: &str) -> Result<Parsed> {
     let name = path.display();
     let corrupt = |line: usize, msg: String| Error::Save(format!("{name}:{line}: {msg}"));
     if !text.lines().take(5).any(|l| l.trim() == HEADER) {
-        return Err(Error::Save(format!(
-            "{name}: not an umpire save (no `{HEADER}` line at the top)"
-        )));
+        return Err(Error::Save(format!("{name}: not an umpire save (no `{HEADER}` line at the top)")));
     }
     let mut ruleset = None;
     let mut state = None;
@@ -124,8 +113,7 @@ fn parse(path: &Path, text: &str) -> Result<Parsed> {
             ruleset = Some((parts[2].to_string(), format!("{} {}", parts[0], parts[1])));
         } else if let Some(j) = l.strip_prefix("#@state ") {
             state = Some(
-                serde_json::from_str::<GameState>(j)
-                    .map_err(|e| corrupt(n, format!("saved state is corrupt: {e}")))?,
+                serde_json::from_str::<GameState>(j).map_err(|e| corrupt(n, format!("saved state is corrupt: {e}")))?,
             );
         } else if let Some(j) = l.strip_prefix("#@base ") {
             base = Some(
@@ -140,22 +128,13 @@ fn parse(path: &Path, text: &str) -> Result<Parsed> {
             lines.push((n, l.to_string()));
         }
     }
-    let (ruleset_hash, ruleset_desc) =
-        ruleset.ok_or_else(|| Error::Save(format!("{name}: no #@ruleset line")))?;
-    let state =
-        state.ok_or_else(|| Error::Save(format!("{name}: no #@state line (truncated file?)")))?;
-    Ok(Parsed {
-        ruleset_hash,
-        ruleset_desc,
-        state,
-        base,
-        prior,
-        lines,
-    })
+    let (ruleset_hash, ruleset_desc) = ruleset.ok_or_else(|| Error::Save(format!("{name}: no #@ruleset line")))?;
+    let state = state.ok_or_else(|| Error::Save(format!("{name}: no #@state line (truncated file?)")))?;
+    Ok(Parsed { ruleset_hash, ruleset_desc, state, base, prior, lines })
 }
 
 /// Loads a save into the session. On any error the session is unchanged.
-pub fn load(session: &mut Session, path: &Path) -> Result<Vec<String>> {
+pub fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let p = parse(path, &text)?;
     let (file, lib, id) = resolve_scenario(&session.root, &p.state.scenario)?;
@@ -187,28 +166,20 @@ pub fn load(session: &mut Session, path: &Path) -> Result<Vec<String>> {
             }
         }
         if diverged.is_none() && replay.hash().as_deref() != Some(&p.state.hash()) {
-            diverged =
-                Some("the replayed game ends on a different state than the saved one".into());
+            diverged = Some("the replayed game ends on a different state than the saved one".into());
         }
         match diverged {
             None => {
-                let mut g = replay
-                    .game
-                    .take()
-                    .ok_or_else(|| Error::Save(format!("{}: no `new` line", path.display())))?;
+                let mut g =
+                    replay.game.take().ok_or_else(|| Error::Save(format!("{}: no `new` line", path.display())))?;
                 g.saved_len = g.history.len();
-                out.push(format!(
-                    "loaded {} ({} commands replayed, state {})",
-                    path.display(),
-                    g.history.len(),
-                    g.state().hash()
-                ));
+                out.push(format!("loaded {shown} ({} commands replayed, state {})", g.history.len(), g.state().hash()));
                 session.game = Some(g);
                 return Ok(out);
             }
-            Some(why) => out.push(format!(
-                "replay diverged: {why}; resuming from the saved state (undo history starts here)"
-            )),
+            Some(why) => {
+                out.push(format!("replay diverged: {why}; resuming from the saved state (undo history starts here)"))
+            }
         }
     } else if p.base.is_none() {
         out.push(format!(
@@ -222,12 +193,7 @@ pub fn load(session: &mut Session, path: &Path) -> Result<Vec<String>> {
     let start = p.base.clone().unwrap_or_else(|| p.state.clone());
     let mut g = Game::assemble(scen, ruleset, start, "", session.limits)?;
     let mut prior = p.prior.clone();
-    prior.extend(
-        p.lines
-            .iter()
-            .map(|(_, l)| l.clone())
-            .filter(|l| !l.starts_with("checkpoint ")),
-    );
+    prior.extend(p.lines.iter().map(|(_, l)| l.clone()).filter(|l| !l.starts_with("checkpoint ")));
     if let Some(base) = p.base {
         // replay what came after the base with the current rules
         let mut tmp = Session {
@@ -240,10 +206,7 @@ pub fn load(session: &mut Session, path: &Path) -> Result<Vec<String>> {
         for (n, l) in &p.lines {
             let r = tmp.execute(l);
             if let Status::Error(e) = &r.status {
-                return Err(Error::Save(format!(
-                    "{}:{n}: `{l}` failed on replay: {e}",
-                    path.display()
-                )));
+                return Err(Error::Save(format!("{}:{n}: `{l}` failed on replay: {e}", path.display())));
             }
         }
         g = tmp.game.take().expect("game");
@@ -252,11 +215,7 @@ pub fn load(session: &mut Session, path: &Path) -> Result<Vec<String>> {
         g.base = Some((p.state.clone(), prior));
     }
     g.saved_len = g.history.len();
-    out.push(format!(
-        "loaded {} (state {})",
-        path.display(),
-        g.state().hash()
-    ));
+    out.push(format!("loaded {shown} (state {})", g.state().hash()));
     session.game = Some(g);
     Ok(out)
 }

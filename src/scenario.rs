@@ -152,13 +152,8 @@ struct Ctx<'a> {
 
 impl Ctx<'_> {
     fn err<T>(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) -> Option<T> {
-        let span = if span.is_empty() && span.start == 0 {
-            None
-        } else {
-            Some(span)
-        };
-        self.errors
-            .push(Located::at(&self.file, self.src, span, msg));
+        let span = if span.is_empty() && span.start == 0 { None } else { Some(span) };
+        self.errors.push(Located::at(&self.file, self.src, span, msg));
         None
     }
 }
@@ -171,12 +166,7 @@ pub fn toml_to_json(v: &toml::Value) -> Value {
 pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<(T, String)> {
     let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let t = toml::from_str::<T>(&src).map_err(|e| {
-        Error::Data(Located::at(
-            &path.display().to_string(),
-            &src,
-            e.span(),
-            e.message().trim().to_string(),
-        ))
+        Error::Data(Located::at(&path.display().to_string(), &src, e.span(), e.message().trim().to_string()))
     })?;
     Ok((t, src))
 }
@@ -184,51 +174,26 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<(T, Str
 /// Loads a scenario file. `id` is the name it is known by (`game/scenario`).
 pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     let (raw, src): (RawFile, String) = parse_toml(path)?;
-    let mut cx = Ctx {
-        file: path.display().to_string(),
-        src: &src,
-        errors: Vec::new(),
-    };
+    let mut cx = Ctx { file: path.display().to_string(), src: &src, errors: Vec::new() };
 
     // --- map
     let m = &raw.map;
     let format = HexFormat::from_pattern(m.format.get_ref()).or_else(|| {
-        cx.err(
-            m.format.span(),
-            format!(
-                "bad hex format '{}' (expected e.g. CCRR or CC.RR)",
-                m.format.get_ref()
-            ),
-        )
+        cx.err(m.format.span(), format!("bad hex format '{}' (expected e.g. CCRR or CC.RR)", m.format.get_ref()))
     });
     let shift = match m.shift.get_ref().as_str() {
         "odd" => Shift::Odd,
         "even" => Shift::Even,
         other => {
-            cx.err::<()>(
-                m.shift.span(),
-                format!("bad shift '{other}' (expected \"odd\" or \"even\")"),
-            );
+            cx.err::<()>(m.shift.span(), format!("bad shift '{other}' (expected \"odd\" or \"even\")"));
             Shift::Odd
         }
     };
-    let grid = Grid {
-        shift,
-        format: format.unwrap_or_default(),
-    };
-    let mut map = Map {
-        grid: grid.clone(),
-        ..Default::default()
-    };
+    let grid = Grid { shift, format: format.unwrap_or_default() };
+    let mut map = Map { grid: grid.clone(), ..Default::default() };
     for c in m.cols[0]..=m.cols[1] {
         for r in m.rows[0]..=m.rows[1] {
-            map.hexes.insert(
-                HexId::new(c, r),
-                HexInfo {
-                    terrain: m.terrain.clone(),
-                    ..Default::default()
-                },
-            );
+            map.hexes.insert(HexId::new(c, r), HexInfo { terrain: m.terrain.clone(), ..Default::default() });
         }
     }
     for h in &m.off {
@@ -246,11 +211,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     for (feature, list) in &m.features {
         for h in list {
             for hex in hexes_of(&mut cx, &map, h) {
-                map.hexes
-                    .get_mut(&hex)
-                    .unwrap()
-                    .features
-                    .insert(feature.clone());
+                map.hexes.get_mut(&hex).unwrap().features.insert(feature.clone());
             }
         }
     }
@@ -277,10 +238,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
                             ),
                         );
                     } else {
-                        map.sides
-                            .entry(Hexside::new(*a, *b))
-                            .or_default()
-                            .insert(feature.clone());
+                        map.sides.entry(Hexside::new(*a, *b)).or_default().insert(feature.clone());
                     }
                 }
             }
@@ -291,24 +249,16 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         for hex in &hexes {
             map.hexes.get_mut(hex).unwrap().name = Some(name.clone());
         }
-        map.places
-            .insert(name.to_lowercase(), (name.clone(), hexes));
+        map.places.insert(name.to_lowercase(), (name.clone(), hexes));
     }
     for (area, list) in &m.areas {
-        let set: BTreeSet<HexId> = list
-            .iter()
-            .flat_map(|h| hexes_of(&mut cx, &map, h))
-            .collect();
+        let set: BTreeSet<HexId> = list.iter().flat_map(|h| hexes_of(&mut cx, &map, h)).collect();
         map.areas.insert(area.clone(), set);
     }
     for (key, per_hex) in &m.values {
         for (h, v) in per_hex {
             if let Some(hex) = hex_of(&mut cx, &map, h) {
-                map.hexes
-                    .get_mut(&hex)
-                    .unwrap()
-                    .values
-                    .insert(key.clone(), *v);
+                map.hexes.get_mut(&hex).unwrap().values.insert(key.clone(), *v);
             }
         }
     }
@@ -328,49 +278,30 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         cups: BTreeMap::new(),
         tracks: raw.tracks.clone(),
         side_values: BTreeMap::new(),
-        vars: raw
-            .vars
-            .iter()
-            .map(|(k, v)| (k.clone(), toml_to_json(v)))
-            .collect(),
+        vars: raw.vars.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect(),
         dice: Dice::new(0),
         log: Vec::new(),
         next_stack_seq: 0,
         commands: 0,
     };
     for (cup, chits) in &raw.cups {
-        state.cups.insert(
-            cup.clone(),
-            chits.iter().map(|c| c.get_ref().clone()).collect(),
-        );
+        state.cups.insert(cup.clone(), chits.iter().map(|c| c.get_ref().clone()).collect());
     }
     for (side, values) in &raw.sides {
         if !header.sides.contains(side.get_ref()) {
             cx.err::<()>(
                 side.span(),
-                format!(
-                    "unknown side '{}' (sides are {})",
-                    side.get_ref(),
-                    header.sides.join(", ")
-                ),
+                format!("unknown side '{}' (sides are {})", side.get_ref(), header.sides.join(", ")),
             );
         }
-        state.side_values.insert(
-            side.get_ref().clone(),
-            values
-                .iter()
-                .map(|(k, v)| (k.clone(), toml_to_json(v)))
-                .collect(),
-        );
+        state
+            .side_values
+            .insert(side.get_ref().clone(), values.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect());
     }
     for (marker, per_hex) in &raw.markers {
         for (h, v) in per_hex {
             if let Some(hex) = hex_of(&mut cx, &map, h) {
-                state
-                    .hex_markers
-                    .entry(hex)
-                    .or_default()
-                    .insert(marker.clone(), *v);
+                state.hex_markers.entry(hex).or_default().insert(marker.clone(), *v);
             }
         }
     }
@@ -378,10 +309,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     for ru in &raw.units {
         let id = ru.id.get_ref().trim().to_string();
         if id.is_empty() || id.contains(char::is_whitespace) || id.contains(',') {
-            cx.err::<()>(
-                ru.id.span(),
-                format!("unit id '{id}' must be one word without commas"),
-            );
+            cx.err::<()>(ru.id.span(), format!("unit id '{id}' must be one word without commas"));
             continue;
         }
         if state.units.contains_key(&id) {
@@ -391,11 +319,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         if !header.sides.contains(ru.side.get_ref()) {
             cx.err::<()>(
                 ru.side.span(),
-                format!(
-                    "unit {id}: unknown side '{}' (sides are {})",
-                    ru.side.get_ref(),
-                    header.sides.join(", ")
-                ),
+                format!("unit {id}: unknown side '{}' (sides are {})", ru.side.get_ref(), header.sides.join(", ")),
             );
         }
         let ty = match &ru.ty {
@@ -405,11 +329,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
                     let known: Vec<_> = raw.types.keys().cloned().collect();
                     cx.err::<()>(
                         t.span(),
-                        format!(
-                            "unit {id}: unknown type '{}' (types are {})",
-                            t.get_ref(),
-                            known.join(", ")
-                        ),
+                        format!("unit {id}: unknown type '{}' (types are {})", t.get_ref(), known.join(", ")),
                     );
                     RawType::default()
                 }
@@ -418,27 +338,15 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         };
         let steps_raw = ru.steps.clone().or(ty.steps.clone()).unwrap_or_default();
         if steps_raw.is_empty() {
-            cx.err::<()>(
-                ru.id.span(),
-                format!("unit {id} has no steps (give `steps` or a `type` with steps)"),
-            );
+            cx.err::<()>(ru.id.span(), format!("unit {id} has no steps (give `steps` or a `type` with steps)"));
             continue;
         }
-        let steps: Vec<BTreeMap<String, Value>> = steps_raw
-            .iter()
-            .map(|s| {
-                s.iter()
-                    .map(|(k, v)| (k.clone(), toml_to_json(v)))
-                    .collect()
-            })
-            .collect();
+        let steps: Vec<BTreeMap<String, Value>> =
+            steps_raw.iter().map(|s| s.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect()).collect();
         let step = match &ru.step {
             Some(s) if *s.get_ref() >= 1 && *s.get_ref() <= steps.len() => s.get_ref() - 1,
             Some(s) => {
-                cx.err::<()>(
-                    s.span(),
-                    format!("unit {id}: step {} out of 1..{}", s.get_ref(), steps.len()),
-                );
+                cx.err::<()>(s.span(), format!("unit {id}: step {} out of 1..{}", s.get_ref(), steps.len()));
                 0
             }
             None => 0,
@@ -446,10 +354,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         let at = ru.at.get_ref();
         let loc = if let Some(h) = map.grid.parse(at) {
             if !map.contains(h) {
-                cx.err::<()>(
-                    ru.at.span(),
-                    format!("unit {id}: hex {at} is not on the map"),
-                );
+                cx.err::<()>(ru.at.span(), format!("unit {id}: hex {at} is not on the map"));
                 continue;
             }
             Location::Hex(h)
@@ -467,21 +372,13 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
             );
             continue;
         };
-        let mut attrs: BTreeMap<String, Value> = ty
-            .attrs
-            .iter()
-            .map(|(k, v)| (k.clone(), toml_to_json(v)))
-            .collect();
+        let mut attrs: BTreeMap<String, Value> = ty.attrs.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect();
         attrs.extend(ru.attrs.iter().map(|(k, v)| (k.clone(), toml_to_json(v))));
         let mut approx = BTreeSet::new();
         for a in [&ty.approx, &ru.approx].into_iter().flatten() {
             match a {
-                toml::Value::Boolean(true) => {
-                    approx.extend(steps.iter().flat_map(|s| s.keys().cloned()))
-                }
-                toml::Value::Array(xs) => {
-                    approx.extend(xs.iter().filter_map(|x| x.as_str().map(String::from)))
-                }
+                toml::Value::Boolean(true) => approx.extend(steps.iter().flat_map(|s| s.keys().cloned())),
+                toml::Value::Array(xs) => approx.extend(xs.iter().filter_map(|x| x.as_str().map(String::from))),
                 _ => {}
             }
         }
@@ -503,11 +400,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     }
 
     if !cx.errors.is_empty() {
-        return Err(if cx.errors.len() == 1 {
-            Error::Data(cx.errors.remove(0))
-        } else {
-            Error::DataMany(cx.errors)
-        });
+        return Err(if cx.errors.len() == 1 { Error::Data(cx.errors.remove(0)) } else { Error::DataMany(cx.errors) });
     }
     Ok(Scenario {
         id: id.to_string(),
@@ -528,13 +421,7 @@ fn hex_of(cx: &mut Ctx, map: &Map, h: &S<String>) -> Option<HexId> {
         Some(_) => cx.err(h.span(), format!("hex {text} is not on the map")),
         None => match map.place(text) {
             Ok((_, hexes)) if hexes.len() == 1 => Some(hexes[0]),
-            _ => cx.err(
-                h.span(),
-                format!(
-                    "'{text}' is not a hex id (format {})",
-                    map.grid.format.pattern()
-                ),
-            ),
+            _ => cx.err(h.span(), format!("'{text}' is not a hex id (format {})", map.grid.format.pattern())),
         },
     }
 }
@@ -544,10 +431,7 @@ fn hexes_of(cx: &mut Ctx, map: &Map, h: &S<String>) -> Vec<HexId> {
     let text = h.get_ref();
     if let Some((a, b)) = text.split_once("..") {
         let (Some(a), Some(b)) = (map.grid.parse(a), map.grid.parse(b)) else {
-            cx.err::<()>(
-                h.span(),
-                format!("bad hex range '{text}' (expected e.g. 0101..0305)"),
-            );
+            cx.err::<()>(h.span(), format!("bad hex range '{text}' (expected e.g. 0101..0305)"));
             return vec![];
         };
         let mut out = Vec::new();
@@ -560,10 +444,7 @@ fn hexes_of(cx: &mut Ctx, map: &Map, h: &S<String>) -> Vec<HexId> {
             }
         }
         if out.is_empty() {
-            cx.err::<()>(
-                h.span(),
-                format!("hex range '{text}' holds no hex of the map"),
-            );
+            cx.err::<()>(h.span(), format!("hex range '{text}' holds no hex of the map"));
         }
         return out;
     }
@@ -574,22 +455,13 @@ fn hexes_of(cx: &mut Ctx, map: &Map, h: &S<String>) -> Vec<HexId> {
 fn hexside_of(cx: &mut Ctx, map: &Map, s: &S<String>) -> Option<Hexside> {
     let text = s.get_ref();
     let Some((a, b)) = text.split_once('/') else {
-        return cx.err(
-            s.span(),
-            format!("bad hexside '{text}' (expected two adjacent hexes, e.g. 0203/0204)"),
-        );
+        return cx.err(s.span(), format!("bad hexside '{text}' (expected two adjacent hexes, e.g. 0203/0204)"));
     };
     let (Some(a), Some(b)) = (map.grid.parse(a), map.grid.parse(b)) else {
-        return cx.err(
-            s.span(),
-            format!("bad hexside '{text}' (expected two adjacent hexes, e.g. 0203/0204)"),
-        );
+        return cx.err(s.span(), format!("bad hexside '{text}' (expected two adjacent hexes, e.g. 0203/0204)"));
     };
     if map.grid.direction(a, b).is_none() {
-        return cx.err(
-            s.span(),
-            format!("hexside {text}: the two hexes are not adjacent"),
-        );
+        return cx.err(s.span(), format!("hexside {text}: the two hexes are not adjacent"));
     }
     if !map.contains(a) && !map.contains(b) {
         return cx.err(s.span(), format!("hexside {text} is not on the map"));

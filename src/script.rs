@@ -67,8 +67,7 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
                 o.errors += 1;
                 for (k, sub) in e.lines().enumerate() {
                     if k == 0 {
-                        o.transcript
-                            .push_str(&format!("  error ({name}:{n}): {sub}\n"));
+                        o.transcript.push_str(&format!("  error ({name}:{n}): {sub}\n"));
                     } else {
                         o.transcript.push_str(&format!("    {sub}\n"));
                     }
@@ -85,6 +84,13 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
         }
     }
     o
+}
+
+/// The library a script belongs to: the nearest folder above it holding `rulesets/` and
+/// `scenarios/`, if any.
+pub fn library_of(script: &Path) -> Option<std::path::PathBuf> {
+    let abs = script.canonicalize().ok()?;
+    abs.ancestors().skip(1).find(|a| a.join("rulesets").is_dir() && a.join("scenarios").is_dir()).map(Path::to_path_buf)
 }
 
 /// Runs a script file in a fresh session rooted at `root`.

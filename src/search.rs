@@ -154,23 +154,12 @@ impl Profile {
 
     /// Dijkstra from one or more sources (each with a starting cost). Deterministic: ties are
     /// broken by hex order.
-    pub fn reach(
-        &self,
-        map: &Map,
-        sources: &[(HexId, i64)],
-    ) -> Result<BTreeMap<HexId, Reached>, SearchError> {
+    pub fn reach(&self, map: &Map, sources: &[(HexId, i64)]) -> Result<BTreeMap<HexId, Reached>, SearchError> {
         let mut best: BTreeMap<HexId, Reached> = BTreeMap::new();
         let mut heap = BinaryHeap::new();
         for &(h, c) in sources {
             if map.contains(h) && best.get(&h).is_none_or(|r| c < r.cost) {
-                best.insert(
-                    h,
-                    Reached {
-                        cost: c,
-                        from: None,
-                        stops: false,
-                    },
-                );
+                best.insert(h, Reached { cost: c, from: None, stops: false });
                 heap.push(Reverse((c, h)));
             }
         }
@@ -195,14 +184,7 @@ impl Profile {
                     }
                 }
                 if best.get(&n).is_none_or(|r| nc < r.cost) {
-                    best.insert(
-                        n,
-                        Reached {
-                            cost: nc,
-                            from: Some(h),
-                            stops: stop,
-                        },
-                    );
+                    best.insert(n, Reached { cost: nc, from: Some(h), stops: stop });
                     heap.push(Reverse((nc, n)));
                 }
             }
@@ -211,39 +193,29 @@ impl Profile {
     }
 
     /// The cost of following `path` (consecutive adjacent hexes, the first being the start).
-    /// Err(index, reason) names the first hex that cannot be entered.
-    pub fn path_cost(
-        &self,
-        map: &Map,
-        path: &[HexId],
-    ) -> Result<Result<i64, (usize, String)>, SearchError> {
+    /// Err(index, reason) names the first step that cannot be made.
+    pub fn path_cost(&self, map: &Map, path: &[HexId]) -> Result<Result<i64, (usize, String)>, SearchError> {
         let mut total = 0;
         for i in 1..path.len() {
             let (a, b) = (path[i - 1], path[i]);
+            let (fa, fb) = (map.fmt(a), map.fmt(b));
             if map.grid.direction(a, b).is_none() {
-                return Ok(Err((i, "is not adjacent to the previous hex".into())));
+                return Ok(Err((i, format!("{fb} is not adjacent to {fa}"))));
             }
             let Some((c, stop)) = self.step(map, a, b)? else {
-                return Ok(Err((i, "cannot be entered".into())));
+                return Ok(Err((i, format!("{fb} cannot be entered from {fa}"))));
             };
             total += c;
             if let Some(max) = self.max {
                 if total > max && !(self.always_one && i == 1) {
                     return Ok(Err((
                         i,
-                        format!(
-                            "costs {} in all, more than the {} available",
-                            fmt_cost(total),
-                            fmt_cost(max)
-                        ),
+                        format!("reaching {fb} costs {} MP, more than the {} available", fmt_cost(total), fmt_cost(max)),
                     )));
                 }
             }
             if stop && i + 1 < path.len() {
-                return Ok(Err((
-                    i + 1,
-                    format!("movement must stop in the hex before (entering it ends the move)"),
-                )));
+                return Ok(Err((i + 1, format!("the move must end in {fb}: entering it ends movement"))));
             }
         }
         Ok(Ok(total))
@@ -273,11 +245,7 @@ pub fn fmt_cost(c: i64) -> String {
         return format!("{whole}.5");
     }
     let g = gcd(frac, UNIT);
-    if whole == 0 {
-        format!("{}/{}", frac / g, UNIT / g)
-    } else {
-        format!("{whole} {}/{}", frac / g, UNIT / g)
-    }
+    if whole == 0 { format!("{}/{}", frac / g, UNIT / g) } else { format!("{whole} {}/{}", frac / g, UNIT / g) }
 }
 
 fn gcd(a: i64, b: i64) -> i64 {

@@ -27,146 +27,37 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
         "start a game: <game>, <game>/<scenario> or a .toml path",
         "files",
     ),
-    (
-        "load",
-        "load <file>",
-        "load a saved game (replays it, checking hashes)",
-        "files",
-    ),
-    (
-        "save",
-        "save <file>",
-        "save the game as a replayable script with the state",
-        "files",
-    ),
-    (
-        "status",
-        "status",
-        "where the game is: turn, phase, side, pending decision, seed",
-        "view",
-    ),
-    (
-        "show",
-        "show <hex|unit|place>",
-        "a unit's values and markers, or a hex's terrain and stack",
-        "view",
-    ),
-    (
-        "units",
-        "units [side|box|hex|text]",
-        "list units, optionally filtered",
-        "view",
-    ),
-    (
-        "log",
-        "log [n]",
-        "the last n log entries (default 10)",
-        "view",
-    ),
-    (
-        "why",
-        "why",
-        "the last ruling, step by step with rule numbers",
-        "view",
-    ),
+    ("load", "load <file>", "load a saved game (replays it, checking hashes)", "files"),
+    ("save", "save <file>", "save the game as a replayable script with the state", "files"),
+    ("status", "status", "where the game is: turn, phase, side, pending decision, seed", "view"),
+    ("show", "show <hex|unit|place>", "a unit's values and markers, or a hex's terrain and stack", "view"),
+    ("units", "units [side|box|hex|text]", "list units, optionally filtered", "view"),
+    ("log", "log [n]", "the last n log entries (default 10)", "view"),
+    ("why", "why", "the last ruling, step by step with rule numbers", "view"),
     ("hash", "hash", "a digest of the whole game state", "view"),
-    (
-        "next",
-        "next",
-        "end the current segment and go to the next one",
-        "game",
-    ),
-    (
-        "choose",
-        "choose <answer>",
-        "answer the pending decision",
-        "game",
-    ),
-    (
-        "auto",
-        "auto",
-        "answer the pending decision with the rule's default",
-        "game",
-    ),
-    (
-        "cancel",
-        "cancel",
-        "abandon the command waiting for a decision",
-        "game",
-    ),
-    (
-        "odds",
-        "odds <arguments of the combat verb>",
-        "the odds and every result's probability, no dice used",
-        "game",
-    ),
-    (
-        "dice",
-        "dice <face|name>...",
-        "force the next die rolls or draws (real dice, scripts)",
-        "game",
-    ),
-    (
-        "roll",
-        "roll <NdM> [purpose...]",
-        "roll dice and record it",
-        "game",
-    ),
+    ("next", "next", "end the current segment and go to the next one", "game"),
+    ("choose", "choose <answer>", "answer the pending decision", "game"),
+    ("auto", "auto", "answer the pending decision with the rule's default", "game"),
+    ("cancel", "cancel", "abandon the command waiting for a decision", "game"),
+    ("odds", "odds <arguments of the combat verb>", "the odds and every result's probability, no dice used", "game"),
+    ("dice", "dice <face|name>...", "force the next die rolls or draws (real dice, scripts)", "game"),
+    ("roll", "roll <NdM> [purpose...]", "roll dice and record it", "game"),
     ("seed", "seed <n>", "reseed the game's dice", "game"),
-    (
-        "undo",
-        "undo [n]",
-        "take back the last n commands",
-        "history",
-    ),
-    (
-        "redo",
-        "redo",
-        "re-apply the last undone command",
-        "history",
-    ),
-    (
-        "reload",
-        "reload",
-        "re-read the rule files, keep the game",
-        "designer",
-    ),
-    (
-        "lua",
-        "lua <code>",
-        "run Lua in the rules' environment (changes are a command)",
-        "designer",
-    ),
-    (
-        "=",
-        "= <expression>",
-        "evaluate a Lua expression (read-only)",
-        "designer",
-    ),
-    (
-        "expect",
-        "expect <expression>",
-        "check that a Lua expression is true (read-only)",
-        "designer",
-    ),
+    ("undo", "undo [n]", "take back the last n commands", "history"),
+    ("redo", "redo", "re-apply the last undone command", "history"),
+    ("reload", "reload", "re-read the rule files, keep the game", "designer"),
+    ("lua", "lua <code>", "run Lua in the rules' environment (changes are a command)", "designer"),
+    ("=", "= <expression>", "evaluate a Lua expression (read-only)", "designer"),
+    ("expect", "expect <expression>", "check that a Lua expression is true (read-only)", "designer"),
     (
         "expect-error",
         "expect-error <command> [~ text]",
         "check that a command fails (and its message holds text)",
         "designer",
     ),
-    (
-        "checkpoint",
-        "checkpoint <hash>",
-        "check the state hash (saves use it to detect divergence)",
-        "designer",
-    ),
-    (
-        "help",
-        "help [command]",
-        "list commands, or explain one",
-        "view",
-    ),
+    ("expect-ok", "expect-ok <command> [~ text]", "check that a command succeeds (and its output holds text)", "designer"),
+    ("checkpoint", "checkpoint <hash>", "check the state hash (saves use it to detect divergence)", "designer"),
+    ("help", "help [command]", "list commands, or explain one", "view"),
     ("quit", "quit", "leave", "files"),
 ];
 
@@ -189,22 +80,13 @@ pub struct Reply {
 
 impl Reply {
     fn ok(out: Vec<String>) -> Reply {
-        Reply {
-            out,
-            status: Status::Ok,
-        }
+        Reply { out, status: Status::Ok }
     }
     fn err(e: impl std::fmt::Display) -> Reply {
-        Reply {
-            out: vec![],
-            status: Status::Error(e.to_string()),
-        }
+        Reply { out: vec![], status: Status::Error(e.to_string()) }
     }
     fn check(passed: bool, out: Vec<String>) -> Reply {
-        Reply {
-            out,
-            status: Status::Check(passed),
-        }
+        Reply { out, status: Status::Check(passed) }
     }
 }
 
@@ -275,33 +157,18 @@ pub fn resolve_unit(state: &GameState, text: &str) -> std::result::Result<String
         return Ok(text.to_string());
     }
     let lower = text.to_lowercase();
-    let exact: Vec<&String> = state
-        .units
-        .keys()
-        .filter(|k| k.to_lowercase() == lower)
-        .collect();
+    let exact: Vec<&String> = state.units.keys().filter(|k| k.to_lowercase() == lower).collect();
     if exact.len() == 1 {
         return Ok(exact[0].clone());
     }
-    let pre: Vec<&String> = state
-        .units
-        .keys()
-        .filter(|k| k.to_lowercase().starts_with(&lower))
-        .collect();
+    let pre: Vec<&String> = state.units.keys().filter(|k| k.to_lowercase().starts_with(&lower)).collect();
     match pre.len() {
         1 => Ok(pre[0].clone()),
-        0 => Err(format!(
-            "no unit '{text}'{}",
-            did_you_mean(text, state.units.keys())
-        )),
+        0 => Err(format!("no unit '{text}'{}", did_you_mean(text, state.units.keys()))),
         n => Err(format!(
             "'{text}' could be {} units: {}{}",
             n,
-            pre.iter()
-                .take(8)
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            pre.iter().take(8).map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
             if n > 8 { ", ..." } else { "" }
         )),
     }
@@ -310,22 +177,14 @@ pub fn resolve_unit(state: &GameState, text: &str) -> std::result::Result<String
 /// Resolves a hex as typed: a printed id (`0418`, `04.18`) or a place name (unique prefix).
 pub fn resolve_hex(map: &crate::map::Map, text: &str) -> std::result::Result<HexId, String> {
     if let Some(h) = map.grid.parse(text) {
-        return if map.contains(h) {
-            Ok(h)
-        } else {
-            Err(format!("hex {text} is not on the map"))
-        };
+        return if map.contains(h) { Ok(h) } else { Err(format!("hex {text} is not on the map")) };
     }
     match map.place(text) {
         Ok((_, hexes)) if hexes.len() == 1 => Ok(hexes[0]),
         Ok((name, hexes)) => Err(format!(
             "{name} covers {} hexes: {}",
             hexes.len(),
-            hexes
-                .iter()
-                .map(|h| map.fmt(*h))
-                .collect::<Vec<_>>()
-                .join(", ")
+            hexes.iter().map(|h| map.fmt(*h)).collect::<Vec<_>>().join(", ")
         )),
         Err(c) if !c.is_empty() => Err(format!("'{text}' could be {}", c.join(", "))),
         Err(_) => Err(format!(
@@ -356,17 +215,8 @@ pub fn did_you_mean<'a>(text: &str, names: impl Iterator<Item = &'a String>) -> 
     let mut scored: Vec<(usize, &String)> = names.map(|n| (edit_distance(text, n), n)).collect();
     scored.sort();
     let limit = (text.chars().count() / 2).max(2);
-    let close: Vec<&str> = scored
-        .iter()
-        .filter(|(d, _)| *d <= limit)
-        .take(3)
-        .map(|(_, n)| n.as_str())
-        .collect();
-    if close.is_empty() {
-        String::new()
-    } else {
-        format!(" (did you mean {}?)", close.join(", "))
-    }
+    let close: Vec<&str> = scored.iter().filter(|(d, _)| *d <= limit).take(3).map(|(_, n)| n.as_str()).collect();
+    if close.is_empty() { String::new() } else { format!(" (did you mean {}?)", close.join(", ")) }
 }
 
 fn split_first(line: &str) -> (&str, &str) {
@@ -382,23 +232,11 @@ fn split_first(line: &str) -> (&str, &str) {
 
 impl Session {
     pub fn new() -> Session {
-        Session {
-            root: find_root(),
-            game: None,
-            limits: Limits::default(),
-            default_seed: None,
-            scratch: None,
-        }
+        Session { root: find_root(), game: None, limits: Limits::default(), default_seed: None, scratch: None }
     }
 
     pub fn with_root(root: impl Into<PathBuf>) -> Session {
-        Session {
-            root: root.into(),
-            game: None,
-            limits: Limits::default(),
-            default_seed: Some(1),
-            scratch: None,
-        }
+        Session { root: root.into(), game: None, limits: Limits::default(), default_seed: Some(1), scratch: None }
     }
 
     pub fn hash(&self) -> Option<String> {
@@ -406,9 +244,7 @@ impl Session {
     }
 
     pub fn has_unsaved(&self) -> bool {
-        self.game
-            .as_ref()
-            .is_some_and(|g| g.history.len() != g.saved_len || g.pending.is_some())
+        self.game.as_ref().is_some_and(|g| g.history.len() != g.saved_len || g.pending.is_some())
     }
 
     /// Names for completion: built-ins, the ruleset's verbs.
@@ -448,10 +284,7 @@ impl Session {
     pub fn execute(&mut self, line: &str) -> Reply {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
-            return Reply {
-                out: vec![],
-                status: Status::Nothing,
-            };
+            return Reply { out: vec![], status: Status::Nothing };
         }
         let (verb, rest) = split_first(line);
         let r = self.dispatch(verb, rest, line);
@@ -460,24 +293,21 @@ impl Session {
             Ok(r) => r,
             Err(e) => {
                 let out = self.game.as_ref().map(|g| g.take_out()).unwrap_or_default();
-                Reply {
-                    out,
-                    status: Status::Error(e.to_string()),
-                }
+                Reply { out, status: Status::Error(e.to_string()) }
             }
         }
     }
 
     fn game(&self) -> Result<&Game> {
-        self.game.as_ref().ok_or_else(|| {
-            Error::Usage("no game: start one with `new <scenario>` or `load <file>`".into())
-        })
+        self.game
+            .as_ref()
+            .ok_or_else(|| Error::Usage("no game: start one with `new <scenario>` or `load <file>`".into()))
     }
 
     fn game_mut(&mut self) -> Result<&mut Game> {
-        self.game.as_mut().ok_or_else(|| {
-            Error::Usage("no game: start one with `new <scenario>` or `load <file>`".into())
-        })
+        self.game
+            .as_mut()
+            .ok_or_else(|| Error::Usage("no game: start one with `new <scenario>` or `load <file>`".into()))
     }
 
     fn no_pending(&self) -> Result<()> {
@@ -499,10 +329,7 @@ impl Session {
                 self.cmd_new(rest, line)
             }
             "help" => Ok(Reply::ok(self.cmd_help(rest))),
-            "quit" | "exit" => Ok(Reply {
-                out: vec![],
-                status: Status::Quit,
-            }),
+            "quit" | "exit" => Ok(Reply { out: vec![], status: Status::Quit }),
             "status" => self.cmd_status(),
             "show" => self.cmd_show(rest),
             "units" => self.cmd_units(rest),
@@ -516,10 +343,7 @@ impl Session {
                 } else {
                     Ok(Reply::check(
                         false,
-                        vec![format!(
-                            "state hash is {h}, expected {}: the game has diverged here",
-                            rest.trim()
-                        )],
+                        vec![format!("state hash is {h}, expected {}: the game has diverged here", rest.trim())],
                     ))
                 }
             }
@@ -544,15 +368,13 @@ impl Session {
                     return Err(Error::Usage("usage: load <file>".into()));
                 }
                 let file = scratch_path(&self.scratch, path);
-                let out = save::load(self, &file)?;
+                let out = save::load(self, &file, path)?;
                 Ok(Reply::ok(out))
             }
             "seed" => {
                 self.no_pending()?;
-                let n: u64 = rest
-                    .trim()
-                    .parse()
-                    .map_err(|_| Error::Usage("usage: seed <n> (a whole number)".into()))?;
+                let n: u64 =
+                    rest.trim().parse().map_err(|_| Error::Usage("usage: seed <n> (a whole number)".into()))?;
                 self.transact(line, |g| {
                     g.shared.borrow_mut().state.dice.reseed(n);
                     Ok(Flow::Done(vec![format!("dice reseeded with {n}")]))
@@ -573,33 +395,19 @@ impl Session {
                 }
                 for w in &words {
                     if w.parse::<i64>().is_ok_and(|v| v < 1) {
-                        return Err(Error::Usage(format!(
-                            "'{w}' is not a die face (faces start at 1)"
-                        )));
+                        return Err(Error::Usage(format!("'{w}' is not a die face (faces start at 1)")));
                     }
                 }
                 self.transact(line, |g| {
-                    g.shared
-                        .borrow_mut()
-                        .state
-                        .dice
-                        .force(words.iter().copied());
-                    Ok(Flow::Done(vec![format!(
-                        "next results forced: {}",
-                        words.join(" ")
-                    )]))
+                    g.shared.borrow_mut().state.dice.force(words.iter().copied());
+                    Ok(Flow::Done(vec![format!("next results forced: {}", words.join(" "))]))
                 })
             }
             "roll" => {
                 self.no_pending()?;
                 let (expr, purpose) = split_first(rest);
-                let (n, m) =
-                    crate::dice::parse_expr(expr).map_err(|e| Error::Usage(e.to_string()))?;
-                let purpose = if purpose.is_empty() {
-                    "roll".to_string()
-                } else {
-                    purpose.to_string()
-                };
+                let (n, m) = crate::dice::parse_expr(expr).map_err(|e| Error::Usage(e.to_string()))?;
+                let purpose = if purpose.is_empty() { "roll".to_string() } else { purpose.to_string() };
                 self.transact(line, |g| {
                     let faces = g
                         .shared
@@ -612,11 +420,7 @@ impl Session {
                     let f: Vec<String> = faces.iter().map(|x| x.to_string()).collect();
                     Ok(Flow::Done(vec![format!(
                         "{expr} for {purpose}: {total}{}",
-                        if faces.len() > 1 {
-                            format!(" ({})", f.join("+"))
-                        } else {
-                            String::new()
-                        }
+                        if faces.len() > 1 { format!(" ({})", f.join("+")) } else { String::new() }
                     )]))
                 })
             }
@@ -634,9 +438,7 @@ impl Session {
                         g.take_out();
                         Ok(Reply::ok(vec![format!("cancelled: {}", p.lines[0])]))
                     }
-                    None => Err(Error::Usage(
-                        "nothing to cancel: no decision is pending".into(),
-                    )),
+                    None => Err(Error::Usage("nothing to cancel: no decision is pending".into())),
                 }
             }
             "reload" => {
@@ -650,11 +452,7 @@ impl Session {
                 match Host::new(&rs, g.shared.clone(), limits) {
                     Ok(h) => {
                         g.host = h;
-                        let changed = if rs.content_hash != g.ruleset.content_hash {
-                            "changed"
-                        } else {
-                            "unchanged"
-                        };
+                        let changed = if rs.content_hash != g.ruleset.content_hash { "changed" } else { "unchanged" };
                         g.ruleset = rs;
                         g.take_out();
                         Ok(Reply::ok(vec![format!(
@@ -695,12 +493,7 @@ impl Session {
                 let out = g.take_out();
                 let vals = r?;
                 let mut lines = out;
-                lines.push(
-                    vals.iter()
-                        .map(display_value)
-                        .collect::<Vec<_>>()
-                        .join("\t"),
-                );
+                lines.push(vals.iter().map(display_value).collect::<Vec<_>>().join("\t"));
                 Ok(Reply::ok(lines))
             }
             "expect" => {
@@ -715,17 +508,10 @@ impl Session {
                         let pass = !matches!(first, Value::Nil | Value::Boolean(false));
                         Ok(Reply::check(
                             pass,
-                            if pass {
-                                vec![]
-                            } else {
-                                vec![format!("expected true, got {}", display_value(&first))]
-                            },
+                            if pass { vec![] } else { vec![format!("expected true, got {}", display_value(&first))] },
                         ))
                     }
-                    Err(e) => Ok(Reply::check(
-                        false,
-                        vec![format!("expect raised an error: {e}")],
-                    )),
+                    Err(e) => Ok(Reply::check(false, vec![format!("expect raised an error: {e}")])),
                 }
             }
             "expect-error" => {
@@ -734,9 +520,7 @@ impl Session {
                     None => (rest.trim(), None),
                 };
                 if cmd.is_empty() {
-                    return Err(Error::Usage(
-                        "usage: expect-error <command> [~ text]".into(),
-                    ));
+                    return Err(Error::Usage("usage: expect-error <command> [~ text]".into()));
                 }
                 let before = self.hash();
                 let r = self.execute(cmd);
@@ -764,6 +548,30 @@ impl Session {
                     }
                 }
             }
+            "expect-ok" => {
+                let (cmd, want) = match rest.rsplit_once(" ~ ") {
+                    Some((c, w)) => (c.trim(), Some(w.trim().trim_matches('"'))),
+                    None => (rest.trim(), None),
+                };
+                if cmd.is_empty() {
+                    return Err(Error::Usage("usage: expect-ok <command> [~ text]".into()));
+                }
+                let r = self.execute(cmd);
+                let mut out = r.out.clone();
+                match r.status {
+                    Status::Error(msg) => {
+                        out.push(format!("expected success, got: {msg}"));
+                        Ok(Reply::check(false, out))
+                    }
+                    _ => {
+                        let pass = want.is_none_or(|w| r.out.iter().any(|l| l.contains(w)));
+                        if !pass {
+                            out.push(format!("the output does not contain '{}'", want.unwrap_or_default()));
+                        }
+                        Ok(Reply::check(pass, out))
+                    }
+                }
+            }
             "odds" => {
                 self.no_pending()?;
                 self.cmd_odds(rest)
@@ -782,9 +590,7 @@ impl Session {
                 };
                 let args = self.parse_args(&spec, rest)?;
                 let name = spec.name.clone();
-                self.transact(line, move |g| {
-                    g.start_thread("dispatch", (name, mlua::MultiValue::from_vec(args)))
-                })
+                self.transact(line, move |g| g.start_thread("dispatch", (name, mlua::MultiValue::from_vec(args))))
             }
         }
     }
@@ -803,17 +609,11 @@ impl Session {
         let usage = || format!("usage: {}", spec.usage);
         let w = g.shared.borrow();
         let one = |kind: &ArgKind, word: &str| -> std::result::Result<Value, String> {
-            let s = |x: String| {
-                lua.create_string(x)
-                    .map(Value::String)
-                    .map_err(|e| e.to_string())
-            };
+            let s = |x: String| lua.create_string(x).map(Value::String).map_err(|e| e.to_string());
             match kind {
                 ArgKind::Unit => {
                     let id = resolve_unit(&w.state, word)?;
-                    lua.create_userdata(crate::lua::units_ref(id))
-                        .map(Value::UserData)
-                        .map_err(|e| e.to_string())
+                    lua.create_userdata(crate::lua::units_ref(id)).map(Value::UserData).map_err(|e| e.to_string())
                 }
                 ArgKind::Units => {
                     let mut v = Vec::new();
@@ -830,28 +630,19 @@ impl Session {
                     Ok(Value::Table(t))
                 }
                 ArgKind::Hex => s(w.map.fmt(resolve_hex(&w.map, word)?)),
-                ArgKind::Int => word
-                    .parse::<i64>()
-                    .map(Value::Integer)
-                    .map_err(|_| format!("'{word}' is not a whole number")),
-                ArgKind::Number => word
-                    .parse::<f64>()
-                    .map(Value::Number)
-                    .map_err(|_| format!("'{word}' is not a number")),
+                ArgKind::Int => {
+                    word.parse::<i64>().map(Value::Integer).map_err(|_| format!("'{word}' is not a whole number"))
+                }
+                ArgKind::Number => {
+                    word.parse::<f64>().map(Value::Number).map_err(|_| format!("'{word}' is not a number"))
+                }
                 ArgKind::Word => s(word.to_string()),
                 ArgKind::Side => {
-                    let hits: Vec<&String> = w
-                        .state
-                        .sides
-                        .iter()
-                        .filter(|x| x.to_lowercase().starts_with(&word.to_lowercase()))
-                        .collect();
+                    let hits: Vec<&String> =
+                        w.state.sides.iter().filter(|x| x.to_lowercase().starts_with(&word.to_lowercase())).collect();
                     match hits.as_slice() {
                         [one] => s((*one).clone()),
-                        _ => Err(format!(
-                            "'{word}' is not a side (sides: {})",
-                            w.state.sides.join(", ")
-                        )),
+                        _ => Err(format!("'{word}' is not a side (sides: {})", w.state.sides.join(", "))),
                     }
                 }
                 ArgKind::Text | ArgKind::Literal(_) => unreachable!(),
@@ -866,10 +657,7 @@ impl Session {
                     } else if !a.optional {
                         return Err(Error::Usage(format!(
                             "expected '{l}' {}; {}",
-                            words
-                                .get(i)
-                                .map(|x| format!("where '{x}' is"))
-                                .unwrap_or_else(|| "at the end".into()),
+                            words.get(i).map(|x| format!("where '{x}' is")).unwrap_or_else(|| "at the end".into()),
                             usage()
                         )));
                     }
@@ -905,10 +693,7 @@ impl Session {
                         if vals.is_empty() && !a.optional {
                             return Err(Error::Usage(format!("missing <{}>; {}", a.name, usage())));
                         }
-                        out.push(Value::Table(
-                            lua.create_sequence_from(vals)
-                                .map_err(crate::lua::convert_error)?,
-                        ));
+                        out.push(Value::Table(lua.create_sequence_from(vals).map_err(crate::lua::convert_error)?));
                     } else if i < words.len() {
                         match one(kind, words[i]) {
                             Ok(v) => {
@@ -926,11 +711,7 @@ impl Session {
             }
         }
         if i < words.len() {
-            return Err(Error::Usage(format!(
-                "unexpected '{}'; {}",
-                words[i..].join(" "),
-                usage()
-            )));
+            return Err(Error::Usage(format!("unexpected '{}'; {}", words[i..].join(" "), usage())));
         }
         Ok(out)
     }
@@ -964,12 +745,9 @@ impl Session {
                             .ok_or_else(|| Error::Usage("--seed takes a whole number".into()))?,
                     )
                 }
-                "--option" => options.push(
-                    words
-                        .next()
-                        .ok_or_else(|| Error::Usage("--option takes a name".into()))?
-                        .to_string(),
-                ),
+                "--option" => {
+                    options.push(words.next().ok_or_else(|| Error::Usage("--option takes a name".into()))?.to_string())
+                }
                 other => {
                     return Err(Error::Usage(format!(
                         "unexpected '{other}'; usage: new <scenario> [--seed N] [--option NAME]..."
@@ -1011,10 +789,7 @@ impl Session {
             None => match &p.question.default {
                 Some(d) => d.clone(),
                 None => {
-                    let msg = format!(
-                        "this decision has no default: {}",
-                        describe_question(&p.question)
-                    );
+                    let msg = format!("this decision has no default: {}", describe_question(&p.question));
                     g.pending = Some(p);
                     return Err(Error::Usage(msg));
                 }
@@ -1025,7 +800,7 @@ impl Session {
         lines.push(format!("choose {value}"));
         let mut out = vec![format!("→ {value}")];
         let r = g.host.resume(&p.thread, value.clone()).map(|s| match s {
-            Step::Done(v) => Flow::Done(v.map(|x| vec![x]).unwrap_or_default()),
+            Step::Done(v) => Flow::Done(v.map(|x| vec![format!("result: {x}")]).unwrap_or_default()),
             Step::Ask(q) => Flow::Ask(p.thread.clone(), q),
         });
         let mut reply = g.finish(r, p.before, lines)?;
@@ -1039,23 +814,15 @@ impl Session {
         if let Some(p) = g.pending.take() {
             g.restore(p.before);
             g.take_out();
-            return Ok(Reply::ok(vec![format!(
-                "cancelled the pending command: {}",
-                p.lines[0]
-            )]));
+            return Ok(Reply::ok(vec![format!("cancelled the pending command: {}", p.lines[0])]));
         }
         let n: usize = if rest.trim().is_empty() {
             1
         } else {
-            rest.trim()
-                .parse()
-                .map_err(|_| Error::Usage("usage: undo [n]".into()))?
+            rest.trim().parse().map_err(|_| Error::Usage("usage: undo [n]".into()))?
         };
         if n == 0 || n > g.history.len() {
-            return Err(Error::Usage(format!(
-                "cannot undo {n}: {} command(s) to undo",
-                g.history.len()
-            )));
+            return Err(Error::Usage(format!("cannot undo {n}: {} command(s) to undo", g.history.len())));
         }
         let mut out = Vec::new();
         for _ in 0..n {
@@ -1080,11 +847,8 @@ impl Session {
     }
 
     fn cmd_help(&self, rest: &str) -> Vec<String> {
-        let verbs: BTreeMap<String, crate::lua::VerbSpec> = self
-            .game
-            .as_ref()
-            .map(|g| g.shared.borrow().verbs.clone())
-            .unwrap_or_default();
+        let verbs: BTreeMap<String, crate::lua::VerbSpec> =
+            self.game.as_ref().map(|g| g.shared.borrow().verbs.clone()).unwrap_or_default();
         let topic = rest.trim();
         if topic.is_empty() {
             let mut out = Vec::new();
@@ -1095,11 +859,7 @@ impl Session {
                         "  {:<36} {}{}",
                         v.usage,
                         v.help,
-                        if v.rule.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" [{}]", v.rule)
-                        }
+                        if v.rule.is_empty() { String::new() } else { format!(" [{}]", v.rule) }
                     ));
                 }
             }
@@ -1126,10 +886,7 @@ impl Session {
             return vec![format!("usage: {}", b.1), b.2.to_string()];
         }
         let names = self.command_names();
-        vec![format!(
-            "no command '{topic}'{}",
-            did_you_mean(topic, names.iter())
-        )]
+        vec![format!("no command '{topic}'{}", did_you_mean(topic, names.iter()))]
     }
 
     fn cmd_status(&self) -> Result<Reply> {
@@ -1137,38 +894,22 @@ impl Session {
         let s = g.state();
         let c = &s.clock;
         let mut out = vec![
-            format!(
-                "{} ({}) — rules {} {}",
-                g.scenario.name, g.scenario.id, g.ruleset.name, g.ruleset.version
-            ),
+            format!("{} ({}) — rules {} {}", g.scenario.name, g.scenario.id, g.ruleset.name, g.ruleset.version),
             format!(
                 "turn {}{}{}",
                 c.turn,
-                if c.phase.is_empty() {
-                    String::new()
-                } else {
-                    format!(", {}", c.phase)
-                },
-                c.side
-                    .as_ref()
-                    .map(|s| format!(", {s} to act"))
-                    .unwrap_or_default()
+                if c.phase.is_empty() { String::new() } else { format!(", {}", c.phase) },
+                c.side.as_ref().map(|s| format!(", {s} to act")).unwrap_or_default()
             ),
         ];
         if let Some(o) = &c.over {
             out.push(format!("game over: {o}"));
         }
         if let Some(p) = &g.pending {
-            out.push(format!(
-                "waiting for a decision: {}",
-                describe_question(&p.question)
-            ));
+            out.push(format!("waiting for a decision: {}", describe_question(&p.question)));
         }
         if !s.options.is_empty() {
-            out.push(format!(
-                "options: {}",
-                s.options.iter().cloned().collect::<Vec<_>>().join(", ")
-            ));
+            out.push(format!("options: {}", s.options.iter().cloned().collect::<Vec<_>>().join(", ")));
         }
         out.push(format!(
             "seed {}, {} roll(s) so far{}",
@@ -1177,22 +918,10 @@ impl Session {
             if s.dice.forced.is_empty() {
                 String::new()
             } else {
-                format!(
-                    ", forced next: {}",
-                    s.dice
-                        .forced
-                        .iter()
-                        .map(|f| f.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                )
+                format!(", forced next: {}", s.dice.forced.iter().map(|f| f.to_string()).collect::<Vec<_>>().join(" "))
             }
         ));
-        out.push(format!(
-            "{} command(s) in history, {} to redo",
-            g.history.len(),
-            g.redo.len()
-        ));
+        out.push(format!("{} command(s) in history, {} to redo", g.history.len(), g.redo.len()));
         for (k, v) in &s.tracks {
             out.push(format!("track {k}: {v}"));
         }
@@ -1217,21 +946,13 @@ impl Session {
                     u.id,
                     u.name,
                     u.side,
-                    if u.kind.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", {}", u.kind)
-                    }
+                    if u.kind.is_empty() { String::new() } else { format!(", {}", u.kind) }
                 )];
                 out.push(match &u.loc {
                     Location::Hex(h) => format!(
                         "at {}{}",
                         g.fmt_hex(*h),
-                        map.hexes
-                            .get(h)
-                            .and_then(|i| i.name.clone())
-                            .map(|n| format!(" ({n})"))
-                            .unwrap_or_default()
+                        map.hexes.get(h).and_then(|i| i.name.clone()).map(|n| format!(" ({n})")).unwrap_or_default()
                     ),
                     Location::Box(b) => format!("in box {b}"),
                 });
@@ -1240,15 +961,7 @@ impl Session {
                     .values()
                     .iter()
                     .map(|(k, v)| {
-                        format!(
-                            "{k} {}{}",
-                            json_text(v),
-                            if u.approx.contains(k) {
-                                " (approx.)"
-                            } else {
-                                ""
-                            }
-                        )
+                        format!("{k} {}{}", json_text(v), if u.approx.contains(k) { " (approx.)" } else { "" })
                     })
                     .collect();
                 out.push(format!("printed: {}", vals.join(", ")));
@@ -1257,11 +970,7 @@ impl Session {
                         "markers: {}",
                         u.markers
                             .iter()
-                            .map(|(k, v)| if *v == 1 {
-                                k.clone()
-                            } else {
-                                format!("{k} {v}")
-                            })
+                            .map(|(k, v)| if *v == 1 { k.clone() } else { format!("{k} {v}") })
                             .collect::<Vec<_>>()
                             .join(", ")
                     ));
@@ -1269,11 +978,7 @@ impl Session {
                 if !u.attrs.is_empty() {
                     out.push(format!(
                         "{}",
-                        u.attrs
-                            .iter()
-                            .map(|(k, v)| format!("{k} {}", json_text(v)))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        u.attrs.iter().map(|(k, v)| format!("{k} {}", json_text(v))).collect::<Vec<_>>().join(", ")
                     ));
                 }
                 if !u.approx.is_empty() {
@@ -1289,47 +994,30 @@ impl Session {
                 let mut out = vec![format!(
                     "hex {}{}: {}",
                     g.fmt_hex(h),
-                    info.name
-                        .as_ref()
-                        .map(|n| format!(" ({n})"))
-                        .unwrap_or_default(),
+                    info.name.as_ref().map(|n| format!(" ({n})")).unwrap_or_default(),
                     info.terrain
                 )];
                 if !info.features.is_empty() {
-                    out.push(format!(
-                        "features: {}",
-                        info.features.iter().cloned().collect::<Vec<_>>().join(", ")
-                    ));
+                    out.push(format!("features: {}", info.features.iter().cloned().collect::<Vec<_>>().join(", ")));
                 }
                 for (k, v) in &info.values {
                     out.push(format!("{k}: {v}"));
                 }
                 for (d, n) in map.neighbours(h) {
-                    let mut f: Vec<String> = map
-                        .side_features(h, n)
-                        .map(|x| x.iter().cloned().collect())
-                        .unwrap_or_default();
+                    let mut f: Vec<String> =
+                        map.side_features(h, n).map(|x| x.iter().cloned().collect()).unwrap_or_default();
                     if let Some(m) = s.side_markers.get(&crate::hex::Hexside::new(h, n)) {
                         f.extend(m.keys().cloned());
                     }
                     if !f.is_empty() {
-                        out.push(format!(
-                            "hexside {} (to {}): {}",
-                            d.name(),
-                            g.fmt_hex(n),
-                            f.join(", ")
-                        ));
+                        out.push(format!("hexside {} (to {}): {}", d.name(), g.fmt_hex(n), f.join(", ")));
                     }
                 }
                 if let Some(m) = s.hex_markers.get(&h) {
                     out.push(format!(
                         "markers: {}",
                         m.iter()
-                            .map(|(k, v)| if *v == 1 {
-                                k.clone()
-                            } else {
-                                format!("{k} {v}")
-                            })
+                            .map(|(k, v)| if *v == 1 { k.clone() } else { format!("{k} {v}") })
                             .collect::<Vec<_>>()
                             .join(", ")
                     ));
@@ -1340,11 +1028,7 @@ impl Session {
                 } else {
                     out.push(format!(
                         "stack (top first): {}",
-                        stack
-                            .iter()
-                            .map(|u| format!("{} [{}]", u.id, u.side))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        stack.iter().map(|u| format!("{} [{}]", u.id, u.side)).collect::<Vec<_>>().join(", ")
                     ));
                 }
                 Ok(Reply::ok(out))
@@ -1367,15 +1051,10 @@ impl Session {
                 || u.side.to_lowercase() == f
                 || matches!(&u.loc, Location::Box(b) if b.to_lowercase() == f)
                 || loc == f
-                || u.id.to_lowercase().contains(&f)
-                || u.name.to_lowercase().contains(&f)
+                || u.id.to_lowercase().starts_with(&f)
                 || u.kind.to_lowercase() == f;
             if keep {
-                let vals: Vec<String> = u
-                    .values()
-                    .iter()
-                    .map(|(k, v)| format!("{k} {}", json_text(v)))
-                    .collect();
+                let vals: Vec<String> = u.values().iter().map(|(k, v)| format!("{k} {}", json_text(v))).collect();
                 out.push(format!(
                     "{:<10} {:<8} {:<10} step {}/{}  {}",
                     u.id,
@@ -1398,9 +1077,7 @@ impl Session {
         let n: usize = if rest.trim().is_empty() {
             10
         } else {
-            rest.trim()
-                .parse()
-                .map_err(|_| Error::Usage("usage: log [n]".into()))?
+            rest.trim().parse().map_err(|_| Error::Usage("usage: log [n]".into()))?
         };
         let s = g.state();
         let start = s.log.len().saturating_sub(n);
@@ -1411,10 +1088,7 @@ impl Session {
                     format!(
                         "#{:<4} {}{}",
                         e.command,
-                        e.rule
-                            .as_ref()
-                            .map(|r| format!("[{r}] "))
-                            .unwrap_or_default(),
+                        e.rule.as_ref().map(|r| format!("[{r}] ")).unwrap_or_default(),
                         e.text
                     )
                 })
@@ -1425,24 +1099,13 @@ impl Session {
     fn cmd_why(&self) -> Result<Reply> {
         let g = self.game()?;
         let s = g.state();
-        let Some(last) = s
-            .log
-            .iter()
-            .rev()
-            .find(|e| e.rule.is_some())
-            .map(|e| e.command)
-        else {
+        let Some(last) = s.log.iter().rev().find(|e| e.rule.is_some()).map(|e| e.command) else {
             return Ok(Reply::ok(vec!["no ruling yet".into()]));
         };
         let entries: Vec<_> = s.log.iter().filter(|e| e.command == last).collect();
         let mut out = vec![format!("ruling of command #{last}:")];
         for (i, e) in entries.iter().enumerate() {
-            out.push(format!(
-                "{:>3}. {:<10} {}",
-                i + 1,
-                e.rule.clone().unwrap_or_default(),
-                e.text
-            ));
+            out.push(format!("{:>3}. {:<10} {}", i + 1, e.rule.clone().unwrap_or_default(), e.text));
         }
         Ok(Reply::ok(out))
     }
@@ -1451,27 +1114,14 @@ impl Session {
     /// sequence of die faces in turn; nothing is committed.
     fn cmd_odds(&mut self, rest: &str) -> Result<Reply> {
         let g = self.game()?;
-        let verbs: Vec<crate::lua::VerbSpec> = g
-            .shared
-            .borrow()
-            .verbs
-            .values()
-            .filter(|v| v.odds)
-            .cloned()
-            .collect();
+        let verbs: Vec<crate::lua::VerbSpec> = g.shared.borrow().verbs.values().filter(|v| v.odds).cloned().collect();
         let (spec, args_text) = match verbs.as_slice() {
             [] => {
-                return Err(Error::Usage(
-                    "this ruleset has no verb that `odds` can evaluate".into(),
-                ));
+                return Err(Error::Usage("this ruleset has no verb that `odds` can evaluate".into()));
             }
             [one] => {
                 let (first, tail) = split_first(rest);
-                if first == one.name {
-                    (one.clone(), tail.to_string())
-                } else {
-                    (one.clone(), rest.to_string())
-                }
+                if first == one.name { (one.clone(), tail.to_string()) } else { (one.clone(), rest.to_string()) }
             }
             many => {
                 let (first, tail) = split_first(rest);
@@ -1480,10 +1130,7 @@ impl Session {
                     None => {
                         return Err(Error::Usage(format!(
                             "odds <{}> <arguments>",
-                            many.iter()
-                                .map(|v| v.name.clone())
-                                .collect::<Vec<_>>()
-                                .join("|")
+                            many.iter().map(|v| v.name.clone()).collect::<Vec<_>>().join("|")
                         )));
                     }
                 }
@@ -1499,9 +1146,7 @@ impl Session {
         let outcome = loop {
             runs += 1;
             if runs > 20_000 {
-                break Err(Error::Usage(
-                    "odds: too many outcomes to enumerate (over 20000 dice sequences)".into(),
-                ));
+                break Err(Error::Usage("odds: too many outcomes to enumerate (over 20000 dice sequences)".into()));
             }
             let args = match self.parse_args(&spec, &args_text) {
                 Ok(a) => a,
@@ -1511,20 +1156,14 @@ impl Session {
             {
                 let mut w = g.shared.borrow_mut();
                 w.state = before.clone();
-                w.state.dice.forced = prefix
-                    .iter()
-                    .map(|&v| crate::dice::Forced::Face(v))
-                    .collect();
+                w.state.dice.forced = prefix.iter().map(|&v| crate::dice::Forced::Face(v)).collect();
                 w.state.dice.probe = Some(Vec::new());
                 w.probe = true;
                 w.probe_first_roll_log = None;
                 w.out.clear();
             }
             let log_start = before.log.len();
-            let mut step = g.host.start(
-                "dispatch",
-                (spec.name.clone(), mlua::MultiValue::from_vec(args)),
-            );
+            let mut step = g.host.start("dispatch", (spec.name.clone(), mlua::MultiValue::from_vec(args)));
             // answer questions with their defaults
             let mut guard = 0;
             let result = loop {
@@ -1535,10 +1174,7 @@ impl Session {
                         step = g.host.resume(&t, ans).map(|s| (t, s));
                     }
                     Ok((_, Step::Ask(q))) => {
-                        break Err(Error::Usage(format!(
-                            "odds: too many questions ({})",
-                            q.prompt
-                        )));
+                        break Err(Error::Usage(format!("odds: too many questions ({})", q.prompt)));
                     }
                     Ok((_, Step::Done(v))) => break Ok(v.unwrap_or_else(|| "(no result)".into())),
                     Err(e) => break Err(e),
@@ -1546,10 +1182,7 @@ impl Session {
             };
             let (faces, first_roll) = {
                 let w = g.shared.borrow();
-                (
-                    w.state.dice.probe.clone().unwrap_or_default(),
-                    w.probe_first_roll_log,
-                )
+                (w.state.dice.probe.clone().unwrap_or_default(), w.probe_first_roll_log)
             };
             let result = match result {
                 Ok(r) => r,
@@ -1560,16 +1193,7 @@ impl Session {
                 let end = first_roll.unwrap_or(w.state.log.len());
                 explanation = w.state.log[log_start..end]
                     .iter()
-                    .map(|e| {
-                        format!(
-                            "{}{}",
-                            e.rule
-                                .as_ref()
-                                .map(|r| format!("[{r}] "))
-                                .unwrap_or_default(),
-                            e.text
-                        )
-                    })
+                    .map(|e| format!("{}{}", e.rule.as_ref().map(|r| format!("[{r}] ")).unwrap_or_default(), e.text))
                     .collect();
             }
             // the probability of this sequence, and the next sequence (odometer over faces)
@@ -1676,31 +1300,18 @@ fn validate_answer(g: &Game, q: &Question, a: &str) -> std::result::Result<Strin
             return Ok(o.clone());
         }
         let lower = a.to_lowercase();
-        let hits: Vec<&String> = q
-            .options
-            .iter()
-            .filter(|o| o.to_lowercase().starts_with(&lower))
-            .collect();
+        let hits: Vec<&String> = q.options.iter().filter(|o| o.to_lowercase().starts_with(&lower)).collect();
         return match hits.as_slice() {
             [one] => Ok((*one).clone()),
             [] => Err(format!("'{a}' is not one of the options")),
-            _ => Err(format!(
-                "'{a}' could be {}",
-                hits.iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+            _ => Err(format!("'{a}' could be {}", hits.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))),
         };
     }
     let w = g.shared.borrow();
     match q.kind.as_str() {
         "unit" => resolve_unit(&w.state, a),
         "hex" => resolve_hex(&w.map, a).map(|h| w.map.fmt(h)),
-        "number" => a
-            .parse::<f64>()
-            .map(|_| a.to_string())
-            .map_err(|_| format!("'{a}' is not a number")),
+        "number" => a.parse::<f64>().map(|_| a.to_string()).map_err(|_| format!("'{a}' is not a number")),
         "yesno" => match a.to_lowercase().as_str() {
             "y" | "yes" => Ok("yes".into()),
             "n" | "no" => Ok("no".into()),
@@ -1795,7 +1406,7 @@ impl Game {
     fn start_thread(&mut self, entry: &str, args: impl mlua::IntoLuaMulti) -> Result<Flow> {
         self.shared.borrow_mut().state.commands += 1;
         match self.host.start(entry, args)? {
-            (_, Step::Done(v)) => Ok(Flow::Done(v.map(|x| vec![x]).unwrap_or_default())),
+            (_, Step::Done(v)) => Ok(Flow::Done(v.map(|x| vec![format!("result: {x}")]).unwrap_or_default())),
             (t, Step::Ask(q)) => Ok(Flow::Ask(t, q)),
         }
     }
@@ -1812,41 +1423,24 @@ impl Game {
             Ok(Flow::Ask(thread, q)) => {
                 let mut out = self.take_out();
                 out.push(format!("? {}", describe_question(&q)));
-                self.pending = Some(Pending {
-                    thread,
-                    question: q,
-                    before,
-                    lines,
-                });
+                self.pending = Some(Pending { thread, question: q, before, lines });
                 Ok(Reply::ok(out))
             }
             Ok(Flow::Done(extra)) => {
                 let mut out = self.take_out();
-                out.extend(
-                    extra
-                        .into_iter()
-                        .filter(|l| !l.is_empty())
-                        .map(|l| format!("= {l}")),
-                );
+                out.extend(extra.into_iter().filter(|l| !l.is_empty()));
                 {
                     let mut w = self.shared.borrow_mut();
                     if w.state.commands == before.commands {
                         w.state.commands += 1;
                     }
                 }
-                if self.history.is_empty()
-                    && !self.new_line.is_empty()
-                    && lines.first() == Some(&self.new_line)
-                {
+                if self.history.is_empty() && !self.new_line.is_empty() && lines.first() == Some(&self.new_line) {
                     // the set-up after `new` is the game's origin, not an undoable command
                     self.setup = lines[1..].to_vec();
                 } else {
                     let after = self.snapshot();
-                    self.history.push(Entry {
-                        lines,
-                        before,
-                        after,
-                    });
+                    self.history.push(Entry { lines, before, after });
                     self.redo.clear();
                 }
                 Ok(Reply::ok(out))
@@ -1856,10 +1450,7 @@ impl Game {
 
     /// Lines of the pending command so far (for saves).
     pub fn pending_lines(&self) -> Vec<String> {
-        self.pending
-            .as_ref()
-            .map(|p| p.lines.clone())
-            .unwrap_or_default()
+        self.pending.as_ref().map(|p| p.lines.clone()).unwrap_or_default()
     }
 
     pub fn format_cost(c: i64) -> String {
@@ -1875,55 +1466,29 @@ pub fn check_path(p: &Path) -> Result<Vec<String>> {
     let limits = Limits::default();
     if p.is_dir() && p.join("ruleset.toml").is_file() {
         let dir = p.canonicalize().map_err(|e| Error::io(p, e))?;
-        let id = dir
-            .file_name()
-            .and_then(|s| s.to_str())
-            .unwrap_or_default()
-            .to_string();
-        let root = dir
-            .parent()
-            .and_then(|d| d.parent())
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
+        let id = dir.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+        let root = dir.parent().and_then(|d| d.parent()).map(Path::to_path_buf).unwrap_or_default();
         let rs = Ruleset::load(&root, &id)?;
         // every Lua file compiles
-        let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::new())
-            .map_err(crate::lua::convert_error)?;
+        let lua =
+            mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::new()).map_err(crate::lua::convert_error)?;
         let mut files = Vec::new();
         collect_lua(&dir, &mut files);
         files.sort();
         for f in &files {
             let src = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
             let name = crate::lua::display_path(&root, f);
-            if let Err(e) = lua
-                .load(src)
-                .set_name(format!("@{name}"))
-                .set_mode(mlua::chunk::ChunkMode::Text)
-                .into_function()
+            if let Err(e) =
+                lua.load(src).set_name(format!("@{name}")).set_mode(mlua::chunk::ChunkMode::Text).into_function()
             {
-                problems.push(
-                    crate::lua::convert_error(e)
-                        .to_string()
-                        .trim_start_matches("rule error: ")
-                        .to_string(),
-                );
+                problems.push(crate::lua::convert_error(e).to_string().trim_start_matches("rule error: ").to_string());
             }
         }
-        ok.push(format!(
-            "ok: ruleset {} {} ({} Lua files)",
-            rs.name,
-            rs.version,
-            files.len()
-        ));
+        ok.push(format!("ok: ruleset {} {} ({} Lua files)", rs.name, rs.version, files.len()));
         // every scenario of this game loads and starts
         let sdir = root.join("scenarios").join(&id);
         let mut scen: Vec<PathBuf> = std::fs::read_dir(&sdir)
-            .map(|rd| {
-                rd.flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-                    .collect()
-            })
+            .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
             .unwrap_or_default();
         scen.sort();
         for s in scen {
@@ -1949,11 +1514,7 @@ pub fn check_path(p: &Path) -> Result<Vec<String>> {
             p.display()
         )));
     }
-    if problems.is_empty() {
-        Ok(ok)
-    } else {
-        Err(Error::State(problems.join("\n")))
-    }
+    if problems.is_empty() { Ok(ok) } else { Err(Error::State(problems.join("\n"))) }
 }
 
 fn collect_lua(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -104,22 +104,15 @@ pub struct GameState {
 impl GameState {
     /// Units in a hex, top of the stack first.
     pub fn stack(&self, h: HexId) -> Vec<&Unit> {
-        let mut v: Vec<&Unit> = self
-            .units
-            .values()
-            .filter(|u| u.loc == Location::Hex(h))
-            .collect();
+        let mut v: Vec<&Unit> = self.units.values().filter(|u| u.loc == Location::Hex(h)).collect();
         v.sort_by(|a, b| b.stack_seq.cmp(&a.stack_seq).then(a.id.cmp(&b.id)));
         v
     }
 
     /// Units in a box, in the order they were put there.
     pub fn in_box(&self, name: &str) -> Vec<&Unit> {
-        let mut v: Vec<&Unit> = self
-            .units
-            .values()
-            .filter(|u| matches!(&u.loc, Location::Box(b) if b == name))
-            .collect();
+        let mut v: Vec<&Unit> =
+            self.units.values().filter(|u| matches!(&u.loc, Location::Box(b) if b == name)).collect();
         v.sort_by(|a, b| a.stack_seq.cmp(&b.stack_seq).then(a.id.cmp(&b.id)));
         v
     }

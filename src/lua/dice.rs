@@ -10,17 +10,15 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set(
         "roll",
         lua.create_function(|lua, (expr, purpose): (String, Option<String>)| {
-            let (n, m) =
-                parse_expr(&expr).map_err(|e| mlua::Error::runtime(format!("dice.roll: {e}")))?;
+            let (n, m) = parse_expr(&expr).map_err(|e| mlua::Error::runtime(format!("dice.roll: {e}")))?;
             let w = world(lua);
             let mut w = w.borrow_mut();
             let purpose = purpose.unwrap_or_else(|| expr.clone());
-            let faces = w.state.dice.roll(n, m, &purpose).map_err(|e| {
-                mlua::Error::external(Refusal {
-                    rule: "dice".into(),
-                    msg: e.to_string(),
-                })
-            })?;
+            let faces = w
+                .state
+                .dice
+                .roll(n, m, &purpose)
+                .map_err(|e| mlua::Error::external(Refusal { rule: "dice".into(), msg: e.to_string() }))?;
             let total: u32 = faces.iter().sum();
             let forced = w.state.dice.rolls.last().is_some_and(|r| r.forced);
             if w.probe_first_roll_log.is_none() {
@@ -29,19 +27,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let shown = if faces.len() == 1 {
                 total.to_string()
             } else {
-                format!(
-                    "{total} ({})",
-                    faces
-                        .iter()
-                        .map(|f| f.to_string())
-                        .collect::<Vec<_>>()
-                        .join("+")
-                )
+                format!("{total} ({})", faces.iter().map(|f| f.to_string()).collect::<Vec<_>>().join("+"))
             };
-            w.out.push(format!(
-                "roll {expr} for {purpose}: {shown}{}",
-                if forced { " (forced)" } else { "" }
-            ));
+            w.out.push(format!("roll {expr} for {purpose}: {shown}{}", if forced { " (forced)" } else { "" }));
             Ok((total, faces))
         })?,
     )?;
@@ -57,14 +45,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set(
         "pending",
         lua.create_function(|lua, ()| {
-            Ok(world(lua)
-                .borrow()
-                .state
-                .dice
-                .forced
-                .iter()
-                .map(|f| f.to_string())
-                .collect::<Vec<_>>())
+            Ok(world(lua).borrow().state.dice.forced.iter().map(|f| f.to_string()).collect::<Vec<_>>())
         })?,
     )?;
     t.set(

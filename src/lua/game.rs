@@ -50,10 +50,7 @@ pub fn parse_usage(usage: &str) -> Result<(String, Vec<ArgSpec>), String> {
             Some(i) => (true, i),
             None => (false, w),
         };
-        let (repeated, inner) = match inner
-            .strip_suffix("...")
-            .or_else(|| inner.strip_suffix('…'))
-        {
+        let (repeated, inner) = match inner.strip_suffix("...").or_else(|| inner.strip_suffix('…')) {
             Some(i) => (true, i),
             None => (false, inner),
         };
@@ -78,23 +75,11 @@ pub fn parse_usage(usage: &str) -> Result<(String, Vec<ArgSpec>), String> {
             }
             None => ArgKind::Literal(inner.to_string()),
         };
-        let name = inner
-            .trim_matches(|c| c == '<' || c == '>')
-            .split(':')
-            .next()
-            .unwrap_or("")
-            .to_string();
+        let name = inner.trim_matches(|c| c == '<' || c == '>').split(':').next().unwrap_or("").to_string();
         if kind == ArgKind::Text && repeated {
-            return Err(format!(
-                "<text> takes the rest of the line and cannot repeat ({usage})"
-            ));
+            return Err(format!("<text> takes the rest of the line and cannot repeat ({usage})"));
         }
-        args.push(ArgSpec {
-            kind,
-            optional,
-            repeated,
-            name,
-        });
+        args.push(ArgSpec { kind, optional, repeated, name });
     }
     Ok((name, args))
 }
@@ -112,18 +97,15 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
 
     um.set(
         "refuse",
-        lua.create_function(|_, (rule, msg): (String, String)| -> mlua::Result<()> {
-            Err(refuse(rule, msg))
-        })?,
+        lua.create_function(|_, (rule, msg): (String, String)| -> mlua::Result<()> { Err(refuse(rule, msg)) })?,
     )?;
 
     let verbs: Table = internal.get("verbs")?;
     um.set(
         "command",
         lua.create_function(move |lua, spec: Table| {
-            let usage: String = spec.get("usage").map_err(|_| {
-                mlua::Error::runtime("umpire.command: `usage` (string) is required")
-            })?;
+            let usage: String =
+                spec.get("usage").map_err(|_| mlua::Error::runtime("umpire.command: `usage` (string) is required"))?;
             let (name, args) = parse_usage(&usage).map_err(mlua::Error::runtime)?;
             if let Some(n) = spec.get::<Option<String>>("name")? {
                 if n != name {
@@ -132,15 +114,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                     )));
                 }
             }
-            let run: Function = spec.get("run").map_err(|_| {
-                mlua::Error::runtime(format!(
-                    "umpire.command '{name}': `run` (function) is required"
-                ))
-            })?;
+            let run: Function = spec
+                .get("run")
+                .map_err(|_| mlua::Error::runtime(format!("umpire.command '{name}': `run` (function) is required")))?;
             if crate::session::BUILTINS.iter().any(|b| b.0 == name) {
-                return Err(mlua::Error::runtime(format!(
-                    "umpire.command: '{name}' is a built-in command"
-                )));
+                return Err(mlua::Error::runtime(format!("umpire.command: '{name}' is a built-in command")));
             }
             let phases: Vec<String> = match spec.get::<Value>("phases")? {
                 Value::Nil => vec![],
@@ -210,9 +188,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let mut w = w.borrow_mut();
             if let Some(s) = &side {
                 if !w.state.sides.contains(s) {
-                    return Err(mlua::Error::runtime(format!(
-                        "umpire.set_side: unknown side '{s}'"
-                    )));
+                    return Err(mlua::Error::runtime(format!("umpire.set_side: unknown side '{s}'")));
                 }
             }
             w.state.clock.side = side;
@@ -229,16 +205,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(())
         })?,
     )?;
-    um.set(
-        "option",
-        lua.create_function(|lua, name: String| {
-            Ok(world(lua).borrow().state.options.contains(&name))
-        })?,
-    )?;
-    um.set(
-        "is_probe",
-        lua.create_function(|lua, ()| Ok(world(lua).borrow().probe))?,
-    )?;
+    um.set("option", lua.create_function(|lua, name: String| Ok(world(lua).borrow().state.options.contains(&name)))?)?;
+    um.set("is_probe", lua.create_function(|lua, ()| Ok(world(lua).borrow().probe))?)?;
     um.set(
         "scenario",
         lua.create_function(|lua, ()| {
@@ -247,10 +215,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let t = lua.create_table()?;
             t.set("id", w.scenario.id.as_str())?;
             t.set("name", w.scenario.name.as_str())?;
-            t.set(
-                "options",
-                w.state.options.iter().cloned().collect::<Vec<_>>(),
-            )?;
+            t.set("options", w.state.options.iter().cloned().collect::<Vec<_>>())?;
             Ok(t)
         })?,
     )?;
@@ -272,8 +237,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     vars.set(
         "set",
         lua.create_function(|lua, (key, v): (String, Value)| {
-            let j = from_lua(&v)
-                .map_err(|e| mlua::Error::runtime(format!("vars.set('{key}'): {e}")))?;
+            let j = from_lua(&v).map_err(|e| mlua::Error::runtime(format!("vars.set('{key}'): {e}")))?;
             let w = world(lua);
             let mut w = w.borrow_mut();
             if j.is_null() {
@@ -290,15 +254,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     let tracks = lua.create_table()?;
     tracks.set(
         "get",
-        lua.create_function(|lua, name: String| {
-            Ok(world(lua)
-                .borrow()
-                .state
-                .tracks
-                .get(&name)
-                .copied()
-                .unwrap_or(0))
-        })?,
+        lua.create_function(|lua, name: String| Ok(world(lua).borrow().state.tracks.get(&name).copied().unwrap_or(0)))?,
     )?;
     tracks.set(
         "set",
@@ -321,10 +277,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
 
     // sides
     let sides = lua.create_table()?;
-    sides.set(
-        "list",
-        lua.create_function(|lua, ()| Ok(world(lua).borrow().state.sides.clone()))?,
-    )?;
+    sides.set("list", lua.create_function(|lua, ()| Ok(world(lua).borrow().state.sides.clone()))?)?;
     sides.set(
         "other",
         lua.create_function(|lua, side: String| {
@@ -333,16 +286,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let others: Vec<&String> = w.state.sides.iter().filter(|s| **s != side).collect();
             match others.as_slice() {
                 [one] if w.state.sides.contains(&side) => Ok((*one).clone()),
-                _ => Err(mlua::Error::runtime(format!(
-                    "sides.other('{side}'): not one of two sides"
-                ))),
+                _ => Err(mlua::Error::runtime(format!("sides.other('{side}'): not one of two sides"))),
             }
         })?,
     )?;
-    sides.set(
-        "active",
-        lua.create_function(|lua, ()| Ok(world(lua).borrow().state.clock.side.clone()))?,
-    )?;
+    sides.set("active", lua.create_function(|lua, ()| Ok(world(lua).borrow().state.clock.side.clone()))?)?;
     sides.set(
         "get",
         lua.create_function(|lua, (side, key): (String, String)| {
@@ -361,9 +309,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let mut w = w.borrow_mut();
             if !w.state.sides.contains(&side) {
-                return Err(mlua::Error::runtime(format!(
-                    "sides.set: unknown side '{side}'"
-                )));
+                return Err(mlua::Error::runtime(format!("sides.set: unknown side '{side}'")));
             }
             let m = w.state.side_values.entry(side).or_default();
             if j.is_null() {
@@ -389,25 +335,13 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     cups.set(
         "count",
         lua.create_function(|lua, name: String| {
-            Ok(world(lua)
-                .borrow()
-                .state
-                .cups
-                .get(&name)
-                .map(|c| c.len())
-                .unwrap_or(0))
+            Ok(world(lua).borrow().state.cups.get(&name).map(|c| c.len()).unwrap_or(0))
         })?,
     )?;
     cups.set(
         "add",
         lua.create_function(|lua, (name, chit): (String, String)| {
-            world(lua)
-                .borrow_mut()
-                .state
-                .cups
-                .entry(name)
-                .or_default()
-                .push(chit);
+            world(lua).borrow_mut().state.cups.entry(name).or_default().push(chit);
             Ok(())
         })?,
     )?;
@@ -440,24 +374,14 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let mut w = w.borrow_mut();
             let items = w.state.cups.get(&name).cloned().unwrap_or_default();
             if items.is_empty() {
-                return Ok((
-                    Value::Nil,
-                    Value::String(lua.create_string(format!("cup {name} is empty"))?),
-                ));
+                return Ok((Value::Nil, Value::String(lua.create_string(format!("cup {name} is empty"))?)));
             }
             let purpose = purpose.unwrap_or_else(|| format!("draw from {name}"));
-            let idx = w
-                .state
-                .dice
-                .draw(&name, &items, &purpose)
-                .map_err(|e| refuse("dice".into(), e.to_string()))?;
+            let idx = w.state.dice.draw(&name, &items, &purpose).map_err(|e| refuse("dice".into(), e.to_string()))?;
             let chit = items[idx].clone();
             w.state.cups.get_mut(&name).unwrap().remove(idx);
             let forced = w.state.dice.rolls.last().map(|r| r.forced).unwrap_or(false);
-            w.out.push(format!(
-                "draw from {name}: {chit}{}",
-                if forced { " (forced)" } else { "" }
-            ));
+            w.out.push(format!("draw from {name}: {chit}{}", if forced { " (forced)" } else { "" }));
             Ok((Value::String(lua.create_string(chit)?), Value::Nil))
         })?,
     )?;

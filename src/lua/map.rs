@@ -11,21 +11,14 @@ use std::collections::{BTreeMap, BTreeSet};
 fn hex_arg(map: &Map, s: &str, what: &str) -> mlua::Result<HexId> {
     match map.grid.parse(s) {
         Some(h) if map.contains(h) => Ok(h),
-        Some(_) => Err(mlua::Error::runtime(format!(
-            "{what}: hex {s} is not on the map"
-        ))),
-        None => Err(mlua::Error::runtime(format!(
-            "{what}: '{s}' is not a hex id"
-        ))),
+        Some(_) => Err(mlua::Error::runtime(format!("{what}: hex {s} is not on the map"))),
+        None => Err(mlua::Error::runtime(format!("{what}: '{s}' is not a hex id"))),
     }
 }
 
 fn cost_of(v: &Value, what: &str) -> mlua::Result<Cost> {
-    let units = |n: f64| {
-        to_units(n).ok_or_else(|| {
-            mlua::Error::runtime(format!("{what}: cost {n} is not a multiple of 1/60"))
-        })
-    };
+    let units =
+        |n: f64| to_units(n).ok_or_else(|| mlua::Error::runtime(format!("{what}: cost {n} is not a multiple of 1/60")));
     match v {
         Value::Integer(i) => Ok(Cost::Mp(*i * UNIT)),
         Value::Number(n) => Ok(Cost::Mp(units(*n)?)),
@@ -67,9 +60,7 @@ fn hex_set(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeSet<Hex
             let (k, v) = p?;
             let s = match (&k, &v) {
                 (Value::Integer(_), Value::String(s)) => s.to_str()?.to_string(),
-                (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => {
-                    s.to_str()?.to_string()
-                }
+                (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s.to_str()?.to_string(),
                 _ => continue,
             };
             out.insert(hex_arg(map, &s, what)?);
@@ -83,9 +74,8 @@ fn hex_amounts(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeMap
     if let Some(t) = v {
         for p in t.pairs::<String, f64>() {
             let (k, n) = p?;
-            let c = to_units(n).ok_or_else(|| {
-                mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60"))
-            })?;
+            let c =
+                to_units(n).ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))?;
             *out.entry(hex_arg(map, &k, what)?).or_insert(0) += c;
         }
     }
@@ -110,18 +100,11 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
         blocked: hex_set(map, t.get("blocked")?, "blocked")?,
         stop: hex_set(map, t.get("stop")?, "stop")?,
         max: match t.get::<Option<f64>>("mp")? {
-            Some(m) => Some(
-                to_units(m).ok_or_else(|| mlua::Error::runtime("mp is not a multiple of 1/60"))?,
-            ),
+            Some(m) => Some(to_units(m).ok_or_else(|| mlua::Error::runtime("mp is not a multiple of 1/60"))?),
             None => None,
         },
         always_one: t.get::<Option<bool>>("always_one")?.unwrap_or(false),
-        hexside_markers: w
-            .state
-            .side_markers
-            .iter()
-            .map(|(s, m)| (*s, m.keys().cloned().collect()))
-            .collect(),
+        hexside_markers: w.state.side_markers.iter().map(|(s, m)| (*s, m.keys().cloned().collect())).collect(),
     };
     if p.terrain.is_empty() && p.default.is_none() {
         p.default = Some(Cost::Mp(UNIT)); // plain tracing: one per hex
@@ -136,10 +119,7 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
         }
         Value::Nil => {}
         other => {
-            return Err(mlua::Error::runtime(format!(
-                "from: a hex or a list of hexes, not {}",
-                other.type_name()
-            )));
+            return Err(mlua::Error::runtime(format!("from: a hex or a list of hexes, not {}", other.type_name())));
         }
     }
     Ok((p, sources))
@@ -163,16 +143,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let r = lua.create_table()?;
             r.set("id", w.fmt_hex(h))?;
             r.set("terrain", info.terrain.as_str())?;
-            r.set(
-                "features",
-                info.features.iter().cloned().collect::<Vec<_>>(),
-            )?;
+            r.set("features", info.features.iter().cloned().collect::<Vec<_>>())?;
             r.set("name", info.name.clone())?;
             r.set("values", info.values.clone())?;
-            r.set(
-                "markers",
-                w.state.hex_markers.get(&h).cloned().unwrap_or_default(),
-            )?;
+            r.set("markers", w.state.hex_markers.get(&h).cloned().unwrap_or_default())?;
             Ok((Value::Table(r), None))
         })?,
     )?;
@@ -181,11 +155,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, s: String| {
             let w = world(lua);
             let w = w.borrow();
-            Ok(w.map
-                .grid
-                .parse(&s)
-                .filter(|h| w.map.contains(*h))
-                .map(|h| w.fmt_hex(h)))
+            Ok(w.map.grid.parse(&s).filter(|h| w.map.contains(*h)).map(|h| w.fmt_hex(h)))
         })?,
     )?;
     t.set(
@@ -213,10 +183,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let w = w.borrow();
             let h = hex_arg(&w.map, &s, "map.neighbours")?;
-            Ok(w.map
-                .neighbours(h)
-                .map(|(_, n)| w.fmt_hex(n))
-                .collect::<Vec<_>>())
+            Ok(w.map.neighbours(h).map(|(_, n)| w.fmt_hex(n)).collect::<Vec<_>>())
         })?,
     )?;
     t.set(
@@ -224,10 +191,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, (a, b): (String, String)| {
             let w = world(lua);
             let w = w.borrow();
-            let (a, b) = (
-                hex_arg(&w.map, &a, "map.distance")?,
-                hex_arg(&w.map, &b, "map.distance")?,
-            );
+            let (a, b) = (hex_arg(&w.map, &a, "map.distance")?, hex_arg(&w.map, &b, "map.distance")?);
             Ok(w.map.grid.distance(a, b))
         })?,
     )?;
@@ -236,10 +200,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, (a, b): (String, String)| {
             let w = world(lua);
             let w = w.borrow();
-            let (a, b) = (
-                hex_arg(&w.map, &a, "map.direction")?,
-                hex_arg(&w.map, &b, "map.direction")?,
-            );
+            let (a, b) = (hex_arg(&w.map, &a, "map.direction")?, hex_arg(&w.map, &b, "map.direction")?);
             Ok(w.map.grid.direction(a, b).map(|d| d.name()))
         })?,
     )?;
@@ -263,11 +224,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, ()| {
             let w = world(lua);
             let w = w.borrow();
-            Ok(w.map
-                .hexes
-                .keys()
-                .map(|h| w.fmt_hex(*h))
-                .collect::<Vec<_>>())
+            Ok(w.map.hexes.keys().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>())
         })?,
     )?;
     // features of the hexside between two adjacent hexes, including markers placed in play
@@ -277,23 +234,15 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let w = w.borrow();
             let (Some(ha), Some(hb)) = (w.map.grid.parse(&a), w.map.grid.parse(&b)) else {
-                return Err(mlua::Error::runtime(format!(
-                    "map.hexside: '{a}'/'{b}' are not hexes"
-                )));
+                return Err(mlua::Error::runtime(format!("map.hexside: '{a}'/'{b}' are not hexes")));
             };
             if w.map.grid.direction(ha, hb).is_none() {
-                return Err(mlua::Error::runtime(format!(
-                    "map.hexside: {a} and {b} are not adjacent"
-                )));
+                return Err(mlua::Error::runtime(format!("map.hexside: {a} and {b} are not adjacent")));
             }
             let side = Hexside::new(ha, hb);
             let mut f: BTreeSet<String> = w.map.sides.get(&side).cloned().unwrap_or_default();
             f.extend(
-                w.state
-                    .side_markers
-                    .get(&side)
-                    .map(|m| m.keys().cloned().collect::<Vec<_>>())
-                    .unwrap_or_default(),
+                w.state.side_markers.get(&side).map(|m| m.keys().cloned().collect::<Vec<_>>()).unwrap_or_default(),
             );
             Ok(f.into_iter().collect::<Vec<_>>())
         })?,
@@ -304,10 +253,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let w = w.borrow();
             match w.map.place(&name) {
-                Ok((_, hexes)) => Ok((
-                    Some(hexes.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()),
-                    None,
-                )),
+                Ok((_, hexes)) => Ok((Some(hexes.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()), None)),
                 Err(c) if c.is_empty() => Ok((None, Some(format!("no place named '{name}'")))),
                 Err(c) => Ok((None, Some(format!("'{name}' could be {}", c.join(", "))))),
             }
@@ -319,10 +265,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let w = w.borrow();
             match w.map.areas.get(&name) {
-                Some(s) => Ok((
-                    Some(s.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()),
-                    None,
-                )),
+                Some(s) => Ok((Some(s.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()), None)),
                 None => Ok((
                     None,
                     Some(format!(
@@ -348,11 +291,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let w = w.borrow();
             let h = hex_arg(&w.map, &s, "map.marker")?;
-            Ok(w.state
-                .hex_markers
-                .get(&h)
-                .and_then(|m| m.get(&name))
-                .copied())
+            Ok(w.state.hex_markers.get(&h).and_then(|m| m.get(&name)).copied())
         })?,
     )?;
     t.set(
@@ -382,46 +321,35 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, name: String| {
             let w = world(lua);
             let w = w.borrow();
-            let out: BTreeMap<String, i64> = w
-                .state
-                .hex_markers
-                .iter()
-                .filter_map(|(h, m)| m.get(&name).map(|v| (w.fmt_hex(*h), *v)))
-                .collect();
+            let out: BTreeMap<String, i64> =
+                w.state.hex_markers.iter().filter_map(|(h, m)| m.get(&name).map(|v| (w.fmt_hex(*h), *v))).collect();
             Ok(out)
         })?,
     )?;
     t.set(
         "set_side_marker",
-        lua.create_function(
-            |lua, (a, b, name, v): (String, String, String, Option<i64>)| {
-                let w = world(lua);
-                let mut w = w.borrow_mut();
-                let (ha, hb) = (
-                    hex_arg(&w.map, &a, "map.set_side_marker")?,
-                    hex_arg(&w.map, &b, "map.set_side_marker")?,
-                );
-                if w.map.grid.direction(ha, hb).is_none() {
-                    return Err(mlua::Error::runtime(format!(
-                        "map.set_side_marker: {a} and {b} are not adjacent"
-                    )));
+        lua.create_function(|lua, (a, b, name, v): (String, String, String, Option<i64>)| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            let (ha, hb) = (hex_arg(&w.map, &a, "map.set_side_marker")?, hex_arg(&w.map, &b, "map.set_side_marker")?);
+            if w.map.grid.direction(ha, hb).is_none() {
+                return Err(mlua::Error::runtime(format!("map.set_side_marker: {a} and {b} are not adjacent")));
+            }
+            let side = Hexside::new(ha, hb);
+            let m = w.state.side_markers.entry(side).or_default();
+            match v {
+                Some(v) => {
+                    m.insert(name, v);
                 }
-                let side = Hexside::new(ha, hb);
-                let m = w.state.side_markers.entry(side).or_default();
-                match v {
-                    Some(v) => {
-                        m.insert(name, v);
-                    }
-                    None => {
-                        m.remove(&name);
-                        if m.is_empty() {
-                            w.state.side_markers.remove(&side);
-                        }
+                None => {
+                    m.remove(&name);
+                    if m.is_empty() {
+                        w.state.side_markers.remove(&side);
                     }
                 }
-                Ok(())
-            },
-        )?,
+            }
+            Ok(())
+        })?,
     )?;
 
     // searches
@@ -434,9 +362,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             if sources.is_empty() {
                 return Err(mlua::Error::runtime("map.reach: `from` is required"));
             }
-            let r = p
-                .reach(&w.map, &sources)
-                .map_err(|e| mlua::Error::runtime(format!("map.reach: {e}")))?;
+            let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.reach: {e}")))?;
             let costs = lua.create_table()?;
             let from = lua.create_table()?;
             for (h, x) in &r {
@@ -455,24 +381,13 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = w.borrow();
             let (p, sources) = profile_from(&w, &spec)?;
             let to = hex_arg(&w.map, &to, "map.route")?;
-            let r = p
-                .reach(&w.map, &sources)
-                .map_err(|e| mlua::Error::runtime(format!("map.route: {e}")))?;
+            let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.route: {e}")))?;
             match r.get(&to) {
                 Some(x) => {
-                    let path: Vec<String> =
-                        route(&r, to).into_iter().map(|h| w.fmt_hex(h)).collect();
-                    Ok((
-                        Some(mp(x.cost)),
-                        Value::Table(lua.create_sequence_from(path)?),
-                    ))
+                    let path: Vec<String> = route(&r, to).into_iter().map(|h| w.fmt_hex(h)).collect();
+                    Ok((Some(mp(x.cost)), Value::Table(lua.create_sequence_from(path)?)))
                 }
-                None => Ok((
-                    None,
-                    Value::String(
-                        lua.create_string(format!("{} cannot be reached", w.fmt_hex(to)))?,
-                    ),
-                )),
+                None => Ok((None, Value::String(lua.create_string(format!("{} cannot be reached", w.fmt_hex(to)))?))),
             }
         })?,
     )?;
@@ -482,31 +397,19 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let w = w.borrow();
             let (p, _) = profile_from(&w, &spec)?;
-            let hexes: Vec<HexId> = path
-                .iter()
-                .map(|s| hex_arg(&w.map, s, "map.path_cost"))
-                .collect::<mlua::Result<_>>()?;
-            match p
-                .path_cost(&w.map, &hexes)
-                .map_err(|e| mlua::Error::runtime(format!("map.path_cost: {e}")))?
-            {
+            let hexes: Vec<HexId> =
+                path.iter().map(|s| hex_arg(&w.map, s, "map.path_cost")).collect::<mlua::Result<_>>()?;
+            match p.path_cost(&w.map, &hexes).map_err(|e| mlua::Error::runtime(format!("map.path_cost: {e}")))? {
                 Ok(c) => Ok((Some(mp(c)), None, None)),
-                Err((i, why)) => Ok((
-                    None,
-                    Some(format!(
-                        "{} {why}",
-                        w.fmt_hex(hexes[i.min(hexes.len() - 1)])
-                    )),
-                    Some(i + 1),
-                )),
+                Err((i, why)) => {
+                    Ok((None, Some(why), Some(i + 1)))
+                }
             }
         })?,
     )?;
     t.set(
         "fmt_cost",
-        lua.create_function(|_, c: f64| {
-            Ok(to_units(c).map(fmt_cost).unwrap_or_else(|| c.to_string()))
-        })?,
+        lua.create_function(|_, c: f64| Ok(to_units(c).map(fmt_cost).unwrap_or_else(|| c.to_string())))?,
     )?;
     lua.globals().set("map", t)?;
     Ok(())

@@ -56,11 +56,7 @@ impl World {
         };
         self.out.push(line);
         let command = self.state.commands;
-        self.state.log.push(LogEntry {
-            command,
-            rule,
-            text,
-        });
+        self.state.log.push(LogEntry { command, rule, text });
     }
 
     pub fn fmt_hex(&self, h: crate::hex::HexId) -> String {
@@ -79,10 +75,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            instructions: 200_000_000,
-            memory: 256 << 20,
-        }
+        Limits { instructions: 200_000_000, memory: 256 << 20 }
     }
 }
 
@@ -115,9 +108,7 @@ pub struct Host {
 const PRELUDE: &str = include_str!("prelude.lua");
 
 fn world(lua: &Lua) -> Shared {
-    lua.app_data_ref::<Shared>()
-        .expect("world registered")
-        .clone()
+    lua.app_data_ref::<Shared>().expect("world registered").clone()
 }
 
 /// A rule refused an action; carried through Lua as an external error.
@@ -147,23 +138,49 @@ fn find_refusal(e: &mlua::Error) -> Option<Refusal> {
 /// else is a rule bug reported with file:line and traceback.
 pub fn convert_error(e: mlua::Error) -> Error {
     if let Some(r) = find_refusal(&e) {
-        return Error::Refused {
-            rule: r.rule,
-            msg: r.msg,
-        };
+        return Error::Refused { rule: r.rule, msg: r.msg };
     }
-    Error::Lua(clean_message(&e))
+    Error::Lua(tidy_traceback(&clean_message(&e)))
+}
+
+/// Keeps one traceback and only the frames of rule code (not the prelude's plumbing).
+fn tidy_traceback(msg: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut in_tb = false;
+    let mut seen_tb = false;
+    for l in msg.lines() {
+        let t = l.trim();
+        if t == "stack traceback:" {
+            if seen_tb {
+                break;
+            }
+            seen_tb = true;
+            in_tb = true;
+            out.push(l);
+            continue;
+        }
+        if in_tb
+            && (t.contains("<umpire prelude>")
+                || t.starts_with("[C]: in function 'error'")
+                || t.starts_with("[C]: in function 'xpcall'")
+                || t.starts_with("[C]: in ?")
+                || t == "(...tail calls...)")
+        {
+            continue;
+        }
+        out.push(l);
+    }
+    if out.last().is_some_and(|l| l.trim() == "stack traceback:") {
+        out.pop();
+    }
+    out.join("\n")
 }
 
 fn clean_message(e: &mlua::Error) -> String {
     match e {
         mlua::Error::CallbackError { traceback, cause } => {
             let inner = clean_message(cause);
-            if inner.contains("stack traceback:") {
-                inner
-            } else {
-                format!("{inner}\n{traceback}")
-            }
+            if inner.contains("stack traceback:") { inner } else { format!("{inner}\n{traceback}") }
         }
         mlua::Error::WithContext { context, cause } => {
             format!("{context}: {}", clean_message(cause))
@@ -183,31 +200,27 @@ impl Host {
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(convert_error)?;
         lua.set_app_data(shared.clone());
         let budget = Rc::new(Cell::new(0u64));
-        let host = Host {
-            lua,
-            shared,
-            budget,
-            limits,
-        };
+        let host = Host { lua, shared, budget, limits };
         host.sandbox(ruleset).map_err(convert_error)?;
         game::register(&host.lua).map_err(convert_error)?;
         units::register(&host.lua).map_err(convert_error)?;
         map::register(&host.lua).map_err(convert_error)?;
         dice::register(&host.lua).map_err(convert_error)?;
-        host.lua
-            .load(PRELUDE)
-            .set_name("@<umpire prelude>")
-            .set_mode(ChunkMode::Text)
-            .exec()
+        host.lua.load(PRELUDE).set_name("@<umpire prelude>").set_mode(ChunkMode::Text).exec().map_err(convert_error)?;
+        // the message handler of rule calls adds a traceback of the failing coroutine
+        let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
+        internal
+            .set(
+                "traceback",
+                host.lua
+                    .create_function(|lua, msg: String| Ok(lua.traceback(Some(&msg), 1)?))
+                    .map_err(convert_error)?,
+            )
             .map_err(convert_error)?;
         host.reset_budget();
         let entry = ruleset.dir.join(&ruleset.entry);
         let require: Function = host.lua.globals().get("require").map_err(convert_error)?;
-        let module = entry
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("main")
-            .to_string();
+        let module = entry.file_stem().and_then(|s| s.to_str()).unwrap_or("main").to_string();
         require.call::<Value>(module).map_err(convert_error)?;
         Ok(host)
     }
@@ -215,15 +228,7 @@ impl Host {
     fn sandbox(&self, ruleset: &Ruleset) -> mlua::Result<()> {
         let lua = &self.lua;
         let g = lua.globals();
-        for name in [
-            "dofile",
-            "loadfile",
-            "collectgarbage",
-            "io",
-            "os",
-            "debug",
-            "package",
-        ] {
+        for name in ["dofile", "loadfile", "collectgarbage", "io", "os", "debug", "package"] {
             g.set(name, Value::Nil)?;
         }
         let math: Table = g.get("math")?;
@@ -248,30 +253,16 @@ impl Host {
         g.set(
             "load",
             lua.create_function(
-                move |_,
-                      (chunk, name, _mode, e): (
-                    Value,
-                    Option<String>,
-                    Option<String>,
-                    Option<Table>,
-                )| {
+                move |_, (chunk, name, _mode, e): (Value, Option<String>, Option<String>, Option<Table>)| {
                     let env = e.unwrap_or_else(|| env.clone());
-                    raw_load.call::<mlua::MultiValue>((
-                        chunk,
-                        name.unwrap_or_else(|| "=(load)".into()),
-                        "t",
-                        env,
-                    ))
+                    raw_load.call::<mlua::MultiValue>((chunk, name.unwrap_or_else(|| "=(load)".into()), "t", env))
                 },
             )?,
         )?;
 
         // require: only inside the ruleset folder and rulesets/lib, text only, cached.
         let loaded = lua.create_table()?;
-        let dirs: Vec<PathBuf> = vec![
-            ruleset.dir.clone(),
-            ruleset.root.join("rulesets").join("lib"),
-        ];
+        let dirs: Vec<PathBuf> = vec![ruleset.dir.clone(), ruleset.root.join("rulesets").join("lib")];
         let root = ruleset.root.clone();
         g.set(
             "require",
@@ -280,15 +271,11 @@ impl Host {
                     return Ok(v);
                 }
                 let file = resolve_module(&dirs, &name).map_err(mlua::Error::runtime)?;
-                let src = std::fs::read_to_string(&file).map_err(|e| {
-                    mlua::Error::runtime(format!("require '{name}': {}: {e}", file.display()))
-                })?;
+                let src = std::fs::read_to_string(&file)
+                    .map_err(|e| mlua::Error::runtime(format!("require '{name}': {}: {e}", file.display())))?;
                 let chunk_name = display_path(&root, &file);
-                let v: Value = lua
-                    .load(src)
-                    .set_name(format!("@{chunk_name}"))
-                    .set_mode(ChunkMode::Text)
-                    .call(name.clone())?;
+                let v: Value =
+                    lua.load(src).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).call(name.clone())?;
                 let v = if v.is_nil() { Value::Boolean(true) } else { v };
                 loaded.set(name.as_str(), v.clone())?;
                 Ok(v)
@@ -320,11 +307,7 @@ impl Host {
     }
 
     /// Runs `__umpire.<entry>(args...)` in a new coroutine.
-    pub fn start(
-        &self,
-        entry: &str,
-        args: impl mlua::IntoLuaMulti,
-    ) -> Result<(Thread, Step), Error> {
+    pub fn start(&self, entry: &str, args: impl mlua::IntoLuaMulti) -> Result<(Thread, Step), Error> {
         let f: Function = self.prelude_fn(entry)?;
         let thread = self.lua.create_thread(f).map_err(convert_error)?;
         let step = self.resume(&thread, args)?;
@@ -343,9 +326,7 @@ impl Host {
         let first = v.into_iter().next().unwrap_or(Value::Nil);
         if thread.status() == mlua::thread::ThreadStatus::Resumable {
             let Value::Table(q) = first else {
-                return Err(Error::Lua(
-                    "a rule yielded without asking a question (use umpire.ask)".into(),
-                ));
+                return Err(Error::Lua("a rule yielded without asking a question (use umpire.ask)".into()));
             };
             return Ok(Step::Ask(question_from(&q).map_err(convert_error)?));
         }
@@ -358,20 +339,12 @@ impl Host {
     /// Evaluates a Lua expression or chunk typed by a user (`=`, `expect`, `lua`).
     pub fn eval(&self, code: &str, name: &str) -> Result<mlua::MultiValue, Error> {
         self.reset_budget();
-        let chunk = self
-            .lua
-            .load(code)
-            .set_name(format!("={name}"))
-            .set_mode(ChunkMode::Text);
+        let chunk = self.lua.load(code).set_name(format!("={name}")).set_mode(ChunkMode::Text);
         chunk.eval::<mlua::MultiValue>().map_err(convert_error)
     }
 
     /// Calls a function registered under `__umpire.<name>` directly (no yielding).
-    pub fn call<R: mlua::FromLuaMulti>(
-        &self,
-        name: &str,
-        args: impl mlua::IntoLuaMulti,
-    ) -> Result<R, Error> {
+    pub fn call<R: mlua::FromLuaMulti>(&self, name: &str, args: impl mlua::IntoLuaMulti) -> Result<R, Error> {
         self.reset_budget();
         self.prelude_fn(name)?.call(args).map_err(convert_error)
     }
@@ -379,21 +352,13 @@ impl Host {
 
 fn question_from(q: &Table) -> mlua::Result<Question> {
     let options: Vec<String> = q.get::<Option<Vec<String>>>("options")?.unwrap_or_default();
-    let kind = q.get::<Option<String>>("kind")?.unwrap_or_else(|| {
-        if options.is_empty() {
-            "text".into()
-        } else {
-            "choice".into()
-        }
-    });
+    let kind = q
+        .get::<Option<String>>("kind")?
+        .unwrap_or_else(|| if options.is_empty() { "text".into() } else { "choice".into() });
     Ok(Question {
-        prompt: q
-            .get::<Option<String>>("prompt")?
-            .unwrap_or_else(|| "choose".into()),
+        prompt: q.get::<Option<String>>("prompt")?.unwrap_or_else(|| "choose".into()),
         rule: q.get::<Option<String>>("rule")?,
-        default: q
-            .get::<Option<String>>("default")?
-            .or_else(|| options.first().cloned()),
+        default: q.get::<Option<String>>("default")?.or_else(|| options.first().cloned()),
         options,
         kind,
     })
@@ -402,11 +367,9 @@ fn question_from(q: &Table) -> mlua::Result<Question> {
 /// Finds `name` (dots are folders) in `dirs`, refusing anything that could leave them.
 fn resolve_module(dirs: &[PathBuf], name: &str) -> Result<PathBuf, String> {
     let ok = !name.is_empty()
-        && name.split('.').all(|p| {
-            !p.is_empty()
-                && p.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        });
+        && name
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
     if !ok {
         return Err(format!(
             "require '{name}': module names are dotted words (a.b.c) resolved inside the ruleset and rulesets/lib only"
@@ -419,17 +382,12 @@ fn resolve_module(dirs: &[PathBuf], name: &str) -> Result<PathBuf, String> {
             return Ok(p);
         }
     }
-    Err(format!(
-        "require '{name}': no {rel} in the ruleset folder or rulesets/lib"
-    ))
+    Err(format!("require '{name}': no {rel} in the ruleset folder or rulesets/lib"))
 }
 
 /// A path relative to the library root, for chunk names (`rulesets/x/main.lua`).
 pub fn display_path(root: &Path, file: &Path) -> String {
-    file.strip_prefix(root)
-        .unwrap_or(file)
-        .display()
-        .to_string()
+    file.strip_prefix(root).unwrap_or(file).display().to_string()
 }
 
 /// Renders a Lua value for people: tables with sorted keys, handles by their `__tostring`.
@@ -452,8 +410,7 @@ pub fn display_value(v: &Value) -> String {
                     out.push_str("{…}");
                     return;
                 }
-                let mut entries: Vec<(Value, Value)> =
-                    t.pairs::<Value, Value>().filter_map(|p| p.ok()).collect();
+                let mut entries: Vec<(Value, Value)> = t.pairs::<Value, Value>().filter_map(|p| p.ok()).collect();
                 let len = t.raw_len();
                 entries.sort_by(|a, b| key_order(&a.0, &b.0));
                 out.push('{');
@@ -541,9 +498,7 @@ pub fn from_lua(v: &Value) -> mlua::Result<serde_json::Value> {
         Value::Nil => J::Null,
         Value::Boolean(b) => J::Bool(*b),
         Value::Integer(i) => J::from(*i),
-        Value::Number(n) => serde_json::Number::from_f64(*n)
-            .map(J::Number)
-            .unwrap_or(J::Null),
+        Value::Number(n) => serde_json::Number::from_f64(*n).map(J::Number).unwrap_or(J::Null),
         Value::String(s) => J::String(s.to_str()?.to_string()),
         Value::Table(t) => {
             let len = t.raw_len();
@@ -577,16 +532,11 @@ pub fn from_lua(v: &Value) -> mlua::Result<serde_json::Value> {
             if let Ok(u) = ud.borrow::<units::UnitRef>() {
                 J::String(u.0.clone())
             } else {
-                return Err(mlua::Error::runtime(
-                    "cannot store userdata in the game state",
-                ));
+                return Err(mlua::Error::runtime("cannot store userdata in the game state"));
             }
         }
         other => {
-            return Err(mlua::Error::runtime(format!(
-                "cannot store a {} in the game state",
-                other.type_name()
-            )));
+            return Err(mlua::Error::runtime(format!("cannot store a {} in the game state", other.type_name())));
         }
     })
 }

@@ -200,6 +200,8 @@ local function advance(frames, turn, leaving)
             frames[d + 1] = { i = 0 }
           elseif not node.auto then
             publish(frames, turn)
+            local c = U.clock()
+            log.say(c.side and (c.side .. ": " .. c.phase) or c.phase)
             return
           elseif node.leave then
             node.leave()

@@ -9,26 +9,14 @@ use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Va
 #[derive(Clone, Debug)]
 pub struct UnitRef(pub String);
 
-fn with_unit<R>(
-    lua: &Lua,
-    id: &str,
-    f: impl FnOnce(&Unit, &super::World) -> mlua::Result<R>,
-) -> mlua::Result<R> {
+fn with_unit<R>(lua: &Lua, id: &str, f: impl FnOnce(&Unit, &super::World) -> mlua::Result<R>) -> mlua::Result<R> {
     let w = world(lua);
     let w = w.borrow();
-    let u = w
-        .state
-        .units
-        .get(id)
-        .ok_or_else(|| mlua::Error::runtime(format!("unit {id} no longer exists")))?;
+    let u = w.state.units.get(id).ok_or_else(|| mlua::Error::runtime(format!("unit {id} no longer exists")))?;
     f(u, &w)
 }
 
-fn with_unit_mut<R>(
-    lua: &Lua,
-    id: &str,
-    f: impl FnOnce(&mut super::World) -> mlua::Result<R>,
-) -> mlua::Result<R> {
+fn with_unit_mut<R>(lua: &Lua, id: &str, f: impl FnOnce(&mut super::World) -> mlua::Result<R>) -> mlua::Result<R> {
     let w = world(lua);
     let mut w = w.borrow_mut();
     if !w.state.units.contains_key(id) {
@@ -44,18 +32,10 @@ fn unit_mut<'a>(w: &'a mut super::World, id: &str) -> &'a mut Unit {
 impl UserData for UnitRef {
     fn add_fields<F: UserDataFields<Self>>(f: &mut F) {
         f.add_field_method_get("id", |_, this| Ok(this.0.clone()));
-        f.add_field_method_get("name", |lua, this| {
-            with_unit(lua, &this.0, |u, _| Ok(u.name.clone()))
-        });
-        f.add_field_method_get("side", |lua, this| {
-            with_unit(lua, &this.0, |u, _| Ok(u.side.clone()))
-        });
-        f.add_field_method_get("kind", |lua, this| {
-            with_unit(lua, &this.0, |u, _| Ok(u.kind.clone()))
-        });
-        f.add_field_method_get("hex", |lua, this| {
-            with_unit(lua, &this.0, |u, w| Ok(u.hex().map(|h| w.fmt_hex(h))))
-        });
+        f.add_field_method_get("name", |lua, this| with_unit(lua, &this.0, |u, _| Ok(u.name.clone())));
+        f.add_field_method_get("side", |lua, this| with_unit(lua, &this.0, |u, _| Ok(u.side.clone())));
+        f.add_field_method_get("kind", |lua, this| with_unit(lua, &this.0, |u, _| Ok(u.kind.clone())));
+        f.add_field_method_get("hex", |lua, this| with_unit(lua, &this.0, |u, w| Ok(u.hex().map(|h| w.fmt_hex(h)))));
         f.add_field_method_get("box", |lua, this| {
             with_unit(lua, &this.0, |u, _| {
                 Ok(match &u.loc {
@@ -65,26 +45,15 @@ impl UserData for UnitRef {
             })
         });
         // 1-based current step, number of steps, steps left
-        f.add_field_method_get("step", |lua, this| {
-            with_unit(lua, &this.0, |u, _| Ok(u.step + 1))
-        });
-        f.add_field_method_get("steps", |lua, this| {
-            with_unit(lua, &this.0, |u, _| Ok(u.steps.len()))
-        });
-        f.add_field_method_get("steps_left", |lua, this| {
-            with_unit(lua, &this.0, |u, _| Ok(u.steps.len() - u.step))
-        });
-        f.add_field_method_get("exists", |lua, this| {
-            Ok(world(lua).borrow().state.units.contains_key(&this.0))
-        });
+        f.add_field_method_get("step", |lua, this| with_unit(lua, &this.0, |u, _| Ok(u.step + 1)));
+        f.add_field_method_get("steps", |lua, this| with_unit(lua, &this.0, |u, _| Ok(u.steps.len())));
+        f.add_field_method_get("steps_left", |lua, this| with_unit(lua, &this.0, |u, _| Ok(u.steps.len() - u.step)));
+        f.add_field_method_get("exists", |lua, this| Ok(world(lua).borrow().state.units.contains_key(&this.0)));
     }
 
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
         m.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(this.0.clone()));
-        m.add_meta_method(
-            MetaMethod::Eq,
-            |_, this, other: mlua::UserDataRef<UnitRef>| Ok(this.0 == other.0),
-        );
+        m.add_meta_method(MetaMethod::Eq, |_, this, other: mlua::UserDataRef<UnitRef>| Ok(this.0 == other.0));
         // printed value of the current step (nil if the counter has none)
         m.add_method("value", |lua, this, key: String| {
             with_unit(lua, &this.0, |u, _| match u.values().get(&key) {
@@ -93,13 +62,9 @@ impl UserData for UnitRef {
             })
         });
         m.add_method("values", |lua, this, ()| {
-            with_unit(lua, &this.0, |u, _| {
-                to_lua(lua, &serde_json::to_value(u.values()).unwrap())
-            })
+            with_unit(lua, &this.0, |u, _| to_lua(lua, &serde_json::to_value(u.values()).unwrap()))
         });
-        m.add_method("is_approx", |lua, this, key: String| {
-            with_unit(lua, &this.0, |u, _| Ok(u.approx.contains(&key)))
-        });
+        m.add_method("is_approx", |lua, this, key: String| with_unit(lua, &this.0, |u, _| Ok(u.approx.contains(&key))));
         m.add_method("attr", |lua, this, key: String| {
             with_unit(lua, &this.0, |u, _| match u.attrs.get(&key) {
                 Some(v) => to_lua(lua, v),
@@ -121,41 +86,34 @@ impl UserData for UnitRef {
         m.add_method("marker", |lua, this, name: String| {
             with_unit(lua, &this.0, |u, _| Ok(u.markers.get(&name).copied()))
         });
-        m.add_method("markers", |lua, this, ()| {
-            with_unit(lua, &this.0, |u, _| Ok(u.markers.clone()))
-        });
-        m.add_method(
-            "set_marker",
-            |lua, this, (name, v): (String, Option<Value>)| {
-                let v = match v {
-                    None | Some(Value::Nil) | Some(Value::Boolean(false)) => None,
-                    Some(Value::Boolean(true)) => Some(1),
-                    Some(Value::Integer(i)) => Some(i),
-                    Some(Value::Number(n)) if n.fract() == 0.0 => Some(n as i64),
-                    Some(other) => {
-                        return Err(mlua::Error::runtime(format!(
-                            "set_marker: value must be an integer, true or nil, not {}",
-                            other.type_name()
-                        )));
-                    }
+        m.add_method("markers", |lua, this, ()| with_unit(lua, &this.0, |u, _| Ok(u.markers.clone())));
+        m.add_method("set_marker", |lua, this, (name, v): (String, Option<Value>)| {
+            let v = match v {
+                None | Some(Value::Nil) | Some(Value::Boolean(false)) => None,
+                Some(Value::Boolean(true)) => Some(1),
+                Some(Value::Integer(i)) => Some(i),
+                Some(Value::Number(n)) if n.fract() == 0.0 => Some(n as i64),
+                Some(other) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "set_marker: value must be an integer, true or nil, not {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            with_unit_mut(lua, &this.0, |w| {
+                let u = unit_mut(w, &this.0);
+                match v {
+                    Some(v) => u.markers.insert(name, v),
+                    None => u.markers.remove(&name),
                 };
-                with_unit_mut(lua, &this.0, |w| {
-                    let u = unit_mut(w, &this.0);
-                    match v {
-                        Some(v) => u.markers.insert(name, v),
-                        None => u.markers.remove(&name),
-                    };
-                    Ok(())
-                })
-            },
-        );
+                Ok(())
+            })
+        });
         m.add_method("move_to", |lua, this, hex: String| {
             with_unit_mut(lua, &this.0, |w| {
                 let h = w.map.grid.parse(&hex).filter(|h| w.map.contains(*h));
                 let Some(h) = h else {
-                    return Err(mlua::Error::runtime(format!(
-                        "move_to: '{hex}' is not a hex of the map"
-                    )));
+                    return Err(mlua::Error::runtime(format!("move_to: '{hex}' is not a hex of the map")));
                 };
                 w.state.place(&this.0, Location::Hex(h));
                 Ok(())
@@ -196,11 +154,7 @@ impl UserData for UnitRef {
             with_unit_mut(lua, &this.0, |w| {
                 let u = unit_mut(w, &this.0);
                 if s == 0 || s > u.steps.len() {
-                    return Err(mlua::Error::runtime(format!(
-                        "set_step: {} has steps 1..{}",
-                        u.id,
-                        u.steps.len()
-                    )));
+                    return Err(mlua::Error::runtime(format!("set_step: {} has steps 1..{}", u.id, u.steps.len())));
                 }
                 u.step = s - 1;
                 Ok(())
@@ -246,9 +200,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let ids: Vec<String> = {
                 let w = w.borrow();
                 let Some(h) = w.map.grid.parse(&hex) else {
-                    return Err(mlua::Error::runtime(format!(
-                        "units.at: '{hex}' is not a hex"
-                    )));
+                    return Err(mlua::Error::runtime(format!("units.at: '{hex}' is not a hex")));
                 };
                 w.state.stack(h).into_iter().map(|u| u.id.clone()).collect()
             };
@@ -259,13 +211,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         "in_box",
         lua.create_function(|lua, name: String| {
             let w = world(lua);
-            let ids: Vec<String> = w
-                .borrow()
-                .state
-                .in_box(&name)
-                .into_iter()
-                .map(|u| u.id.clone())
-                .collect();
+            let ids: Vec<String> = w.borrow().state.in_box(&name).into_iter().map(|u| u.id.clone()).collect();
             refs(lua, ids)
         })?,
     )?;
@@ -274,22 +220,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         "all",
         lua.create_function(|lua, filter: Option<Table>| {
             let w = world(lua);
-            let side: Option<String> = filter
-                .as_ref()
-                .map(|f| f.get("side"))
-                .transpose()?
-                .flatten();
-            let kind: Option<String> = filter
-                .as_ref()
-                .map(|f| f.get("kind"))
-                .transpose()?
-                .flatten();
+            let side: Option<String> = filter.as_ref().map(|f| f.get("side")).transpose()?.flatten();
+            let kind: Option<String> = filter.as_ref().map(|f| f.get("kind")).transpose()?.flatten();
             let bx: Option<String> = filter.as_ref().map(|f| f.get("box")).transpose()?.flatten();
-            let on_map: Option<bool> = filter
-                .as_ref()
-                .map(|f| f.get("on_map"))
-                .transpose()?
-                .flatten();
+            let on_map: Option<bool> = filter.as_ref().map(|f| f.get("on_map")).transpose()?.flatten();
             let ids: Vec<String> = w
                 .borrow()
                 .state
@@ -297,10 +231,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 .values()
                 .filter(|u| side.as_ref().is_none_or(|s| &u.side == s))
                 .filter(|u| kind.as_ref().is_none_or(|k| &u.kind == k))
-                .filter(|u| {
-                    bx.as_ref()
-                        .is_none_or(|b| matches!(&u.loc, Location::Box(x) if x == b))
-                })
+                .filter(|u| bx.as_ref().is_none_or(|b| matches!(&u.loc, Location::Box(x) if x == b)))
                 .filter(|u| on_map.is_none_or(|m| u.hex().is_some() == m))
                 .map(|u| u.id.clone())
                 .collect();

@@ -1,0 +1,82 @@
+//! The `umpire` binary: exit statuses, the summary line, `check` diagnostics.
+
+use std::process::Command;
+
+fn umpire() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_umpire"));
+    c.current_dir(super::repo());
+    c.env_remove("RUST_LOG");
+    c
+}
+
+#[test]
+fn run_reports_and_fails_on_a_failed_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bad.ump");
+    std::fs::write(&script, "new tests/fixtures/scenarios/fixture/basic.toml --seed 1\nauto\nexpect units.get('B1').hex == '0808'\nexpect true\nmove Nobody 0101\n").unwrap();
+    let out = umpire().arg("run").arg(&script).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.trim_end().ends_with("1 passed, 2 failed"), "{text}");
+    assert!(text.contains("no unit 'Nobody'"), "{text}");
+}
+
+#[test]
+fn run_passes_on_a_good_script_and_is_deterministic() {
+    let script = super::fixtures().join("scripts/kernel.ump");
+    let a = umpire().arg("run").arg(&script).output().unwrap();
+    let b = umpire().arg("run").arg(&script).output().unwrap();
+    assert_eq!(a.status.code(), Some(0), "{}", String::from_utf8_lossy(&a.stdout));
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn check_reports_file_line_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path();
+    std::fs::create_dir_all(lib.join("scenarios/fixture")).unwrap();
+    let good = std::fs::read_to_string(super::fixtures().join("scenarios/fixture/basic.toml")).unwrap();
+    let bad = lib.join("scenarios/fixture/bad.toml");
+    std::fs::write(&bad, good.replace("at = \"0404\"", "at = \"0909\"").replace("cols = [1, 8]", "cols = [1, 8")).unwrap();
+    let out = umpire().arg("check").arg(&bad).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("bad.toml:"), "{text}");
+    // a TOML syntax error has line and column
+    let line = text.lines().next().unwrap();
+    let parts: Vec<&str> = line.split(':').collect();
+    assert!(parts.len() >= 3 && parts[1].parse::<usize>().is_ok() && parts[2].parse::<usize>().is_ok(), "{text}");
+
+    // semantic errors: every one is reported, each with its line
+    std::fs::write(&bad, good.replace("at = \"0404\"", "at = \"0909\"").replace("type = \"armor\"", "type = \"tank\"")).unwrap();
+    let out = umpire().arg("check").arg(&bad).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("hex 0909 is not on the map"), "{text}");
+    assert!(text.contains("unknown type 'tank'"), "{text}");
+}
+
+#[test]
+fn check_accepts_the_fixture_ruleset() {
+    let out = umpire().arg("check").arg(super::fixtures().join("rulesets/fixture")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("ok: scenario"), "{text}");
+}
+
+#[test]
+fn piped_play_echoes_commands() {
+    use std::io::Write;
+    let mut child = umpire()
+        .args(["play", "tests/fixtures/scenarios/fixture/basic.toml", "--seed", "2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"auto\nmove B1 0302\nstatus\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("> move B1 0302"), "{text}");
+    assert!(text.contains("B1 moves 0202 → 0302"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}

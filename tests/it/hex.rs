@@ -1,0 +1,135 @@
+//! Hex math against hand-made neighbour and distance tables, for both column parities.
+
+use umpire::hex::{Dir, Grid, HexFormat, HexId, Shift};
+
+fn grid(shift: Shift) -> Grid {
+    Grid { shift, format: HexFormat::default() }
+}
+
+fn h(s: &str) -> HexId {
+    grid(Shift::Odd).parse(s).unwrap()
+}
+
+fn ring(g: &Grid, hex: &str) -> Vec<String> {
+    g.neighbours(h(hex)).iter().map(|x| g.format(*x)).collect()
+}
+
+#[test]
+fn neighbours_odd_columns_low() {
+    let g = grid(Shift::Odd);
+    // clockwise from north: N, NE, SE, S, SW, NW
+    assert_eq!(ring(&g, "0606"), ["0605", "0705", "0706", "0607", "0506", "0505"]);
+    assert_eq!(ring(&g, "0505"), ["0504", "0605", "0606", "0506", "0406", "0405"]);
+    // Fortress Stalingrad 5.3: 1606 touches 1705, 1605, 1505 and 1706, 1607, 1506
+    let mut n = ring(&g, "1606");
+    n.sort();
+    assert_eq!(n, ["1505", "1506", "1605", "1607", "1705", "1706"]);
+}
+
+#[test]
+fn neighbours_even_columns_low() {
+    let g = grid(Shift::Even);
+    assert_eq!(ring(&g, "0606"), ["0605", "0706", "0707", "0607", "0507", "0506"]);
+    assert_eq!(ring(&g, "0505"), ["0504", "0604", "0605", "0506", "0405", "0404"]);
+}
+
+#[test]
+fn red_storm_paths_are_adjacent_chains() {
+    // Red Storm examples (fuel, retreat, overrun, the Oder chain) only connect with odd columns low.
+    let g = grid(Shift::Odd);
+    for chain in [
+        &["3937", "3838"][..],
+        &["4527", "4428"],
+        &["2637", "2638", "2738", "2839", "2939", "3040"],
+        &["4640", "4540", "4441", "4340"],
+    ] {
+        for w in chain.windows(2) {
+            assert_eq!(g.distance(h(w[0]), h(w[1])), 1, "{} - {}", w[0], w[1]);
+            assert!(g.direction(h(w[0]), h(w[1])).is_some());
+        }
+    }
+    // and the Oder chain does not connect with even columns low
+    let e = grid(Shift::Even);
+    assert!(["2637", "2638", "2738", "2839", "2939", "3040"].windows(2).any(|w| e.distance(h(w[0]), h(w[1])) != 1));
+}
+
+#[test]
+fn distance_table() {
+    let odd = grid(Shift::Odd);
+    let even = grid(Shift::Even);
+    for (a, b, d_odd, d_even) in [
+        ("0101", "0101", 0, 0),
+        ("0101", "0103", 2, 2),
+        ("0101", "0301", 2, 2),
+        ("0101", "0201", 1, 1),
+        ("0101", "0202", 1, 2),
+        ("0102", "0201", 2, 1),
+        ("0505", "0808", 4, 5),
+        ("1005", "0110", 10, 9),
+        ("3814", "3811", 3, 3),
+    ] {
+        assert_eq!(odd.distance(h(a), h(b)), d_odd, "odd {a}-{b}");
+        assert_eq!(odd.distance(h(b), h(a)), d_odd, "odd {b}-{a}");
+        assert_eq!(even.distance(h(a), h(b)), d_even, "even {a}-{b}");
+    }
+}
+
+/// Distance agrees with a breadth-first search over neighbours, on both parities.
+#[test]
+fn distance_matches_bfs() {
+    for shift in [Shift::Odd, Shift::Even] {
+        let g = grid(shift);
+        let start = HexId::new(7, 7);
+        let mut dist = std::collections::BTreeMap::new();
+        dist.insert(start, 0);
+        let mut frontier = vec![start];
+        for d in 1..=8 {
+            let mut next = vec![];
+            for x in frontier {
+                for n in g.neighbours(x) {
+                    if let std::collections::btree_map::Entry::Vacant(e) = dist.entry(n) {
+                        e.insert(d);
+                        next.push(n);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        for (hex, d) in &dist {
+            assert_eq!(g.distance(start, *hex), *d, "{shift:?} {hex:?}");
+        }
+        assert_eq!(g.within(start, 3).len(), 37);
+    }
+}
+
+#[test]
+fn directions_are_mutual() {
+    for shift in [Shift::Odd, Shift::Even] {
+        let g = grid(shift);
+        for c in 1..6 {
+            for r in 1..6 {
+                let a = HexId::new(c, r);
+                for d in Dir::ALL {
+                    let b = g.neighbour(a, d);
+                    assert_eq!(g.neighbour(b, d.opposite()), a);
+                    assert_eq!(g.direction(a, b), Some(d));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn printed_ids() {
+    let g = grid(Shift::Odd);
+    assert_eq!(g.parse("0418"), Some(HexId::new(4, 18)));
+    assert_eq!(g.parse("04.18"), Some(HexId::new(4, 18)));
+    assert_eq!(g.parse("3427"), Some(HexId::new(34, 27)));
+    assert_eq!(g.parse("418"), None);
+    assert_eq!(g.parse("Stargard"), None);
+    let dotted = Grid { shift: Shift::Odd, format: HexFormat::from_pattern("CC.RR").unwrap() };
+    assert_eq!(dotted.format(HexId::new(4, 18)), "04.18");
+    assert_eq!(dotted.parse("0418"), Some(HexId::new(4, 18)));
+    assert_eq!(HexFormat::from_pattern("CCRR").unwrap().pattern(), "CCRR");
+    assert!(HexFormat::from_pattern("RRCC").is_none());
+}

@@ -1,0 +1,29 @@
+//! umpire's integration tests: one binary, a module per area.
+
+mod cli;
+mod hex;
+mod sandbox;
+mod saves;
+mod scripts;
+
+use std::path::PathBuf;
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The fixture library (tests/fixtures with rulesets/ and scenarios/).
+pub fn fixtures() -> PathBuf {
+    repo().join("tests").join("fixtures")
+}
+
+/// A session on the fixture library with a started game (set-up answered by `auto`).
+pub fn fixture_game(seed: u64) -> umpire::Session {
+    let mut s = umpire::Session::with_root(fixtures());
+    let r = s.execute(&format!("new fixture --seed {seed}"));
+    assert_eq!(r.status, umpire::Status::Ok, "{r:?}");
+    let r = s.execute("auto");
+    assert_eq!(r.status, umpire::Status::Ok, "{r:?}");
+    s
+}

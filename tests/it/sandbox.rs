@@ -1,0 +1,90 @@
+//! The Lua sandbox: no io/os/debug/loadfile, no binary chunks, `require` confined to the
+//! ruleset and rulesets/lib, and runaway or hostile code stopped with file:line.
+
+use std::time::{Duration, Instant};
+use umpire::session::Status;
+
+fn error_of(r: &umpire::Reply) -> String {
+    match &r.status {
+        Status::Error(e) => e.clone(),
+        other => panic!("expected an error, got {other:?}: {:?}", r.out),
+    }
+}
+
+#[test]
+fn dangerous_libraries_are_absent() {
+    let mut s = super::fixture_game(1);
+    for expr in ["io", "os", "debug", "loadfile", "dofile", "package", "math.random", "math.randomseed", "string.dump", "collectgarbage"] {
+        let r = s.execute(&format!("expect {expr} == nil"));
+        assert_eq!(r.status, Status::Check(true), "{expr} is reachable: {r:?}");
+    }
+}
+
+#[test]
+fn runaway_loop_is_stopped_within_two_seconds() {
+    let mut s = super::fixture_game(1);
+    let before = s.hash();
+    let t = Instant::now();
+    let r = s.execute("lua while true do end");
+    let took = t.elapsed();
+    let e = error_of(&r);
+    assert!(e.contains("instruction limit"), "{e}");
+    assert!(e.contains("lua:1"), "no file:line in {e}");
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert_eq!(s.hash(), before);
+}
+
+#[test]
+fn memory_bomb_is_stopped() {
+    let mut s = super::fixture_game(1);
+    let before = s.hash();
+    let t = Instant::now();
+    let r = s.execute("lua local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 4096) .. i end");
+    let e = error_of(&r);
+    assert!(e.contains("memory") || e.contains("instruction limit"), "{e}");
+    assert!(t.elapsed() < Duration::from_secs(5), "took {:?}", t.elapsed());
+    assert_eq!(s.hash(), before);
+    // the game goes on afterwards
+    assert_eq!(s.execute("move B1 0302").status, Status::Ok);
+}
+
+#[test]
+fn require_stays_inside_the_ruleset() {
+    let mut s = super::fixture_game(1);
+    for m in ["../../x", "/etc/passwd", "..", "a/../../b", "nonexistent"] {
+        let r = s.execute(&format!("lua require {m:?}"));
+        let e = error_of(&r);
+        assert!(e.contains("require"), "{m}: {e}");
+    }
+    // modules of the ruleset and of rulesets/lib do load
+    assert_eq!(s.execute("expect require('util').contains({1, 2}, 2)").status, Status::Check(true));
+    assert_eq!(s.execute("expect require('combat').column(4, 4) == 2").status, Status::Check(true));
+}
+
+#[test]
+fn binary_chunks_are_refused() {
+    let mut s = super::fixture_game(1);
+    let r = s.execute(r#"lua local f, e = load("\27Lua\84\0\25\147\13\10\26\10") assert(f == nil and e:find("binary"), e)"#);
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    let r = s.execute(r#"expect select(2, load("\27Lua")) ~= nil"#);
+    assert_eq!(r.status, Status::Check(true));
+}
+
+#[test]
+fn lua_errors_carry_file_line_and_traceback() {
+    let mut s = super::fixture_game(1);
+    let r = s.execute("lua local t = nil\nreturn t.x");
+    let e = error_of(&r);
+    assert!(e.contains("lua:2"), "{e}");
+    // an error inside a rule file names the file
+    let r = s.execute("lua require('combat').attack('0404', {})");
+    let e = error_of(&r);
+    assert!(e.contains("combat.lua:") || e.contains("refused"), "{e}");
+}
+
+#[test]
+fn pairs_order_is_fixed() {
+    let mut s = super::fixture_game(1);
+    let r = s.execute("= (function() local t = {zeta=1, alpha=2, [3]=3, [1]=4, mid=5} local ks = {} for k in pairs(t) do ks[#ks+1] = tostring(k) end return table.concat(ks, ',') end)()");
+    assert_eq!(r.out.last().unwrap(), "1,3,alpha,mid,zeta");
+}

@@ -1,0 +1,145 @@
+//! Save → load → continue ends on the same hash as the uninterrupted run, for every script;
+//! corrupt and foreign files change nothing.
+
+use std::path::Path;
+use umpire::session::{Session, Status};
+
+/// Runs `lines` and returns the final hash.
+fn run(s: &mut Session, lines: &[(usize, String)]) {
+    for (_, l) in lines {
+        let t = l.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        s.execute(t);
+    }
+}
+
+#[test]
+fn save_load_continue_matches_uninterrupted_run_for_every_script() {
+    std::env::set_current_dir(super::repo()).unwrap();
+    let mut checked = 0;
+    for (path, root) in super::scripts::all_scripts() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<(usize, String)> = umpire::script::lines(&text)
+            .into_iter()
+            .filter(|(_, l)| !l.trim().is_empty() && !l.trim().starts_with('#'))
+            .collect();
+        let last_new = lines.iter().rposition(|(_, l)| l.trim_start().starts_with("new ") || l.trim_start().starts_with("load "));
+        let Some(first) = last_new else { continue };
+        let scratch = tempfile::tempdir().unwrap();
+        let mut whole = Session::with_root(&root);
+        whole.scratch = Some(scratch.path().to_path_buf());
+        run(&mut whole, &lines);
+        let want = whole.hash();
+        let candidates = [first + 1 + (lines.len() - first - 1) / 2, first + 1 + (lines.len() - first - 1) * 3 / 4];
+        for split in candidates {
+            if split >= lines.len() {
+                continue;
+            }
+            let mut a = Session::with_root(&root);
+            a.scratch = Some(scratch.path().to_path_buf());
+            run(&mut a, &lines[..split]);
+            if a.game.is_none() {
+                continue;
+            }
+            let file = scratch.path().join("split.sav");
+            let r = a.execute(&format!("save {}", file.display()));
+            assert_eq!(r.status, Status::Ok, "{}: save failed: {r:?}", path.display());
+            let mut b = Session::with_root(&root);
+            b.scratch = Some(scratch.path().to_path_buf());
+            let r = b.execute(&format!("load {}", file.display()));
+            assert_eq!(r.status, Status::Ok, "{}: load failed: {r:?}", path.display());
+            assert_eq!(a.hash(), b.hash(), "{}: hash after load differs (split at line {})", path.display(), lines[split].0);
+            run(&mut b, &lines[split..]);
+            assert_eq!(b.hash(), want, "{}: save at line {} → load → continue differs from the uninterrupted run", path.display(), lines[split].0);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn corrupt_or_foreign_files_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = super::fixture_game(5);
+    s.execute("move B1 0302");
+    let before = s.hash();
+    let good = dir.path().join("good.sav");
+    assert_eq!(s.execute(&format!("save {}", good.display())).status, Status::Ok);
+    let text = std::fs::read_to_string(&good).unwrap();
+
+    let foreign = dir.path().join("foreign.txt");
+    std::fs::write(&foreign, "hello\n").unwrap();
+    let truncated = dir.path().join("truncated.sav");
+    std::fs::write(&truncated, &text[..text.find("#@state").unwrap()]).unwrap();
+    let garbled = dir.path().join("garbled.sav");
+    std::fs::write(&garbled, text.replace("#@state {", "#@state {{")).unwrap();
+    for (f, want) in [(&foreign, "not an umpire save"), (&truncated, "no #@state"), (&garbled, "corrupt"), (&dir.path().join("missing.sav"), "missing.sav")] {
+        let r = s.execute(&format!("load {}", f.display()));
+        match &r.status {
+            Status::Error(e) => assert!(e.contains(want), "{e}"),
+            other => panic!("{}: expected an error, got {other:?}", f.display()),
+        }
+        assert_eq!(s.hash(), before, "a failed load changed the game");
+    }
+}
+
+#[test]
+fn changed_rules_resume_from_the_saved_state() {
+    // copy the fixture library, save, edit a rule file, load: resumes from the state
+    let lib = tempfile::tempdir().unwrap();
+    copy_dir(&super::fixtures(), lib.path());
+    let mut s = Session::with_root(lib.path());
+    s.execute("new fixture --seed 9");
+    s.execute("auto");
+    s.execute("move B1 0302");
+    let h = s.hash();
+    let file = lib.path().join("game.sav");
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    let main = lib.path().join("rulesets/fixture/main.lua");
+    let src = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(&main, src.replace("moves %s → %s for %s MP", "marches %s → %s for %s MP")).unwrap();
+    let mut t = Session::with_root(lib.path());
+    let r = t.execute(&format!("load {}", file.display()));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(r.out.iter().any(|l| l.contains("rule files changed")), "{:?}", r.out);
+    assert_eq!(t.hash(), h);
+    // the game goes on with the new rules, and saves again
+    let r = t.execute("move B2 0303");
+    assert!(r.out.iter().any(|l| l.contains("marches")), "{r:?}");
+    let again = lib.path().join("again.sav");
+    assert_eq!(t.execute(&format!("save {}", again.display())).status, Status::Ok);
+    let mut u = Session::with_root(lib.path());
+    assert_eq!(u.execute(&format!("load {}", again.display())).status, Status::Ok);
+    assert_eq!(u.hash(), t.hash());
+}
+
+#[test]
+fn saves_are_written_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = super::fixture_game(5);
+    let file = dir.path().join("g.sav");
+    std::fs::write(&file, "old contents").unwrap();
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    // no temporary file is left beside it
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+    assert!(std::fs::read_to_string(&file).unwrap().contains("#@umpire-save 1"));
+    // a save into a folder that does not exist fails and says where
+    let r = s.execute(&format!("save {}", dir.path().join("no/such/dir/g.sav").display()));
+    assert!(matches!(r.status, Status::Error(_)));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        let t = to.join(e.file_name());
+        if p.is_dir() {
+            copy_dir(&p, &t);
+        } else {
+            std::fs::copy(&p, &t).unwrap();
+        }
+    }
+}
