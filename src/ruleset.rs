@@ -57,19 +57,15 @@ impl Ruleset {
         let file = dir.join("ruleset.toml");
         if !file.is_file() {
             return Err(Error::NotFound(format!(
-                "no ruleset '{id}': {} does not exist (rulesets are {})",
-                file.display(),
+                "no ruleset '{id}': rulesets/{id}/ruleset.toml does not exist (rulesets are {})",
                 list_dirs(&root.join("rulesets")).join(", ")
             )));
         }
-        let (raw, _): (RawRuleset, _) = parse_toml(&file)?;
+        let shown = format!("rulesets/{id}/ruleset.toml");
+        let (raw, _): (RawRuleset, _) = parse_toml(&file, &shown)?;
         let entry = dir.join(&raw.ruleset.entry);
         if !entry.is_file() {
-            return Err(Error::NotFound(format!(
-                "{}: entry script {} does not exist",
-                file.display(),
-                entry.display()
-            )));
+            return Err(Error::NotFound(format!("{shown}: entry script {} does not exist", raw.ruleset.entry)));
         }
         let content_hash = hash_files(&[dir.clone(), root.join("rulesets").join("lib")]);
         Ok(Ruleset {
@@ -187,8 +183,7 @@ pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, St
                 [one] => (*one).clone(),
                 _ => {
                     return Err(Error::NotFound(format!(
-                        "no game '{game}' under {} (games are {})",
-                        root.join("scenarios").display(),
+                        "no game '{game}' (games are {})",
                         games.join(", ")
                     )));
                 }

@@ -163,18 +163,18 @@ pub fn toml_to_json(v: &toml::Value) -> Value {
 }
 
 /// Reads and parses a TOML file, with `file:line:column` on a syntax or shape error.
-pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<(T, String)> {
-    let src = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let t = toml::from_str::<T>(&src).map_err(|e| {
-        Error::Data(Located::at(&path.display().to_string(), &src, e.span(), e.message().trim().to_string()))
-    })?;
+pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, shown: &str) -> Result<(T, String)> {
+    let src = std::fs::read_to_string(path).map_err(|e| Error::io(shown, e))?;
+    let t = toml::from_str::<T>(&src)
+        .map_err(|e| Error::Data(Located::at(shown, &src, e.span(), e.message().trim().to_string())))?;
     Ok((t, src))
 }
 
 /// Loads a scenario file. `id` is the name it is known by (`game/scenario`).
 pub fn load(path: &Path, id: &str) -> Result<Scenario> {
-    let (raw, src): (RawFile, String) = parse_toml(path)?;
-    let mut cx = Ctx { file: path.display().to_string(), src: &src, errors: Vec::new() };
+    let shown = shown_path(path);
+    let (raw, src): (RawFile, String) = parse_toml(path, &shown)?;
+    let mut cx = Ctx { file: shown, src: &src, errors: Vec::new() };
 
     // --- map
     let m = &raw.map;
@@ -412,6 +412,18 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         map,
         initial: state,
     })
+}
+
+/// How a scenario file is named in messages: relative, from its `scenarios/` folder when it
+/// is inside a library (so transcripts do not depend on where the project is checked out).
+fn shown_path(path: &Path) -> String {
+    let text = path.display().to_string();
+    if path.is_absolute() {
+        if let Some(i) = text.rfind("/scenarios/") {
+            return text[i + 1..].to_string();
+        }
+    }
+    text
 }
 
 fn hex_of(cx: &mut Ctx, map: &Map, h: &S<String>) -> Option<HexId> {
