@@ -182,10 +182,7 @@ pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, St
             match hits.as_slice() {
                 [one] => (*one).clone(),
                 _ => {
-                    return Err(Error::NotFound(format!(
-                        "no game '{game}' (games are {})",
-                        games.join(", ")
-                    )));
+                    return Err(Error::NotFound(format!("no game '{game}' (games are {})", games.join(", "))));
                 }
             }
         }

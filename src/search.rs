@@ -210,7 +210,11 @@ impl Profile {
                 if total > max && !(self.always_one && i == 1) {
                     return Ok(Err((
                         i,
-                        format!("reaching {fb} costs {} MP, more than the {} available", fmt_cost(total), fmt_cost(max)),
+                        format!(
+                            "reaching {fb} costs {} MP, more than the {} available",
+                            fmt_cost(total),
+                            fmt_cost(max)
+                        ),
                     )));
                 }
             }

@@ -55,7 +55,12 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
         "check that a command fails (and its message holds text)",
         "designer",
     ),
-    ("expect-ok", "expect-ok <command> [~ text]", "check that a command succeeds (and its output holds text)", "designer"),
+    (
+        "expect-ok",
+        "expect-ok <command> [~ text]",
+        "check that a command succeeds (and its output holds text)",
+        "designer",
+    ),
     ("checkpoint", "checkpoint <hash>", "check the state hash (saves use it to detect divergence)", "designer"),
     ("help", "help [command]", "list commands, or explain one", "view"),
     ("quit", "quit", "leave", "files"),

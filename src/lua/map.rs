@@ -401,9 +401,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 path.iter().map(|s| hex_arg(&w.map, s, "map.path_cost")).collect::<mlua::Result<_>>()?;
             match p.path_cost(&w.map, &hexes).map_err(|e| mlua::Error::runtime(format!("map.path_cost: {e}")))? {
                 Ok(c) => Ok((Some(mp(c)), None, None)),
-                Err((i, why)) => {
-                    Ok((None, Some(why), Some(i + 1)))
-                }
+                Err((i, why)) => Ok((None, Some(why), Some(i + 1))),
             }
         })?,
     )?;

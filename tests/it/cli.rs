@@ -37,7 +37,8 @@ fn check_reports_file_line_column() {
     std::fs::create_dir_all(lib.join("scenarios/fixture")).unwrap();
     let good = std::fs::read_to_string(super::fixtures().join("scenarios/fixture/basic.toml")).unwrap();
     let bad = lib.join("scenarios/fixture/bad.toml");
-    std::fs::write(&bad, good.replace("at = \"0404\"", "at = \"0909\"").replace("cols = [1, 8]", "cols = [1, 8")).unwrap();
+    std::fs::write(&bad, good.replace("at = \"0404\"", "at = \"0909\"").replace("cols = [1, 8]", "cols = [1, 8"))
+        .unwrap();
     let out = umpire().arg("check").arg(&bad).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
@@ -48,7 +49,8 @@ fn check_reports_file_line_column() {
     assert!(parts.len() >= 3 && parts[1].parse::<usize>().is_ok() && parts[2].parse::<usize>().is_ok(), "{text}");
 
     // semantic errors: every one is reported, each with its line
-    std::fs::write(&bad, good.replace("at = \"0404\"", "at = \"0909\"").replace("type = \"armor\"", "type = \"tank\"")).unwrap();
+    std::fs::write(&bad, good.replace("at = \"0404\"", "at = \"0909\"").replace("type = \"armor\"", "type = \"tank\""))
+        .unwrap();
     let out = umpire().arg("check").arg(&bad).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");

@@ -2,6 +2,7 @@
 
 mod cli;
 mod hex;
+mod perf;
 mod sandbox;
 mod saves;
 mod scripts;

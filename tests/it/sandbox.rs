@@ -14,7 +14,18 @@ fn error_of(r: &umpire::Reply) -> String {
 #[test]
 fn dangerous_libraries_are_absent() {
     let mut s = super::fixture_game(1);
-    for expr in ["io", "os", "debug", "loadfile", "dofile", "package", "math.random", "math.randomseed", "string.dump", "collectgarbage"] {
+    for expr in [
+        "io",
+        "os",
+        "debug",
+        "loadfile",
+        "dofile",
+        "package",
+        "math.random",
+        "math.randomseed",
+        "string.dump",
+        "collectgarbage",
+    ] {
         let r = s.execute(&format!("expect {expr} == nil"));
         assert_eq!(r.status, Status::Check(true), "{expr} is reachable: {r:?}");
     }
@@ -64,7 +75,8 @@ fn require_stays_inside_the_ruleset() {
 #[test]
 fn binary_chunks_are_refused() {
     let mut s = super::fixture_game(1);
-    let r = s.execute(r#"lua local f, e = load("\27Lua\84\0\25\147\13\10\26\10") assert(f == nil and e:find("binary"), e)"#);
+    let r = s
+        .execute(r#"lua local f, e = load("\27Lua\84\0\25\147\13\10\26\10") assert(f == nil and e:find("binary"), e)"#);
     assert_eq!(r.status, Status::Ok, "{r:?}");
     let r = s.execute(r#"expect select(2, load("\27Lua")) ~= nil"#);
     assert_eq!(r.status, Status::Check(true));

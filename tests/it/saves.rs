@@ -25,7 +25,8 @@ fn save_load_continue_matches_uninterrupted_run_for_every_script() {
             .into_iter()
             .filter(|(_, l)| !l.trim().is_empty() && !l.trim().starts_with('#'))
             .collect();
-        let last_new = lines.iter().rposition(|(_, l)| l.trim_start().starts_with("new ") || l.trim_start().starts_with("load "));
+        let last_new =
+            lines.iter().rposition(|(_, l)| l.trim_start().starts_with("new ") || l.trim_start().starts_with("load "));
         let Some(first) = last_new else { continue };
         let scratch = tempfile::tempdir().unwrap();
         let mut whole = Session::with_root(&root);
@@ -50,9 +51,21 @@ fn save_load_continue_matches_uninterrupted_run_for_every_script() {
             b.scratch = Some(scratch.path().to_path_buf());
             let r = b.execute(&format!("load {}", file.display()));
             assert_eq!(r.status, Status::Ok, "{}: load failed: {r:?}", path.display());
-            assert_eq!(a.hash(), b.hash(), "{}: hash after load differs (split at line {})", path.display(), lines[split].0);
+            assert_eq!(
+                a.hash(),
+                b.hash(),
+                "{}: hash after load differs (split at line {})",
+                path.display(),
+                lines[split].0
+            );
             run(&mut b, &lines[split..]);
-            assert_eq!(b.hash(), want, "{}: save at line {} → load → continue differs from the uninterrupted run", path.display(), lines[split].0);
+            assert_eq!(
+                b.hash(),
+                want,
+                "{}: save at line {} → load → continue differs from the uninterrupted run",
+                path.display(),
+                lines[split].0
+            );
             checked += 1;
         }
     }
@@ -75,7 +88,12 @@ fn corrupt_or_foreign_files_change_nothing() {
     std::fs::write(&truncated, &text[..text.find("#@state").unwrap()]).unwrap();
     let garbled = dir.path().join("garbled.sav");
     std::fs::write(&garbled, text.replace("#@state {", "#@state {{")).unwrap();
-    for (f, want) in [(&foreign, "not an umpire save"), (&truncated, "no #@state"), (&garbled, "corrupt"), (&dir.path().join("missing.sav"), "missing.sav")] {
+    for (f, want) in [
+        (&foreign, "not an umpire save"),
+        (&truncated, "no #@state"),
+        (&garbled, "corrupt"),
+        (&dir.path().join("missing.sav"), "missing.sav"),
+    ] {
         let r = s.execute(&format!("load {}", f.display()));
         match &r.status {
             Status::Error(e) => assert!(e.contains(want), "{e}"),
@@ -131,7 +149,7 @@ fn saves_are_written_atomically() {
     assert!(matches!(r.status, Status::Error(_)));
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap().flatten() {
         let p = e.path();

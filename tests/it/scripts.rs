@@ -54,8 +54,15 @@ fn every_script_passes_and_matches_its_snapshot() {
         } else {
             match std::fs::read_to_string(&snap) {
                 Ok(want) if want == got => {}
-                Ok(want) => problems.push(format!("{}: transcript differs from {}\n{}", rel(path), rel(&snap), diff(&want, &got))),
-                Err(_) => problems.push(format!("{}: no snapshot {} (run with UPDATE_SNAPSHOTS=1)", rel(path), rel(&snap))),
+                Ok(want) => problems.push(format!(
+                    "{}: transcript differs from {}\n{}",
+                    rel(path),
+                    rel(&snap),
+                    diff(&want, &got)
+                )),
+                Err(_) => {
+                    problems.push(format!("{}: no snapshot {} (run with UPDATE_SNAPSHOTS=1)", rel(path), rel(&snap)))
+                }
             }
         }
     }
@@ -67,7 +74,12 @@ fn diff(want: &str, got: &str) -> String {
     let g: Vec<&str> = got.lines().collect();
     for i in 0..w.len().max(g.len()) {
         if w.get(i) != g.get(i) {
-            return format!("first difference at line {}:\n  want: {}\n  got:  {}", i + 1, w.get(i).unwrap_or(&"<end>"), g.get(i).unwrap_or(&"<end>"));
+            return format!(
+                "first difference at line {}:\n  want: {}\n  got:  {}",
+                i + 1,
+                w.get(i).unwrap_or(&"<end>"),
+                g.get(i).unwrap_or(&"<end>")
+            );
         }
     }
     String::new()
