@@ -49,12 +49,16 @@ fn main() {
     let cli = Cli::parse();
     let level = match cli.verbose {
         0 => "warn",
-        1 => "info",
-        _ => "debug",
+        1 => "umpire=info",
+        _ => "umpire=debug",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none())
+        .init();
     let code = match run(cli) {
         Ok(c) => c,
         Err(e) => {

@@ -87,9 +87,6 @@ impl Reply {
     fn ok(out: Vec<String>) -> Reply {
         Reply { out, status: Status::Ok }
     }
-    fn err(e: impl std::fmt::Display) -> Reply {
-        Reply { out: vec![], status: Status::Error(e.to_string()) }
-    }
     fn check(passed: bool, out: Vec<String>) -> Reply {
         Reply { out, status: Status::Check(passed) }
     }
@@ -292,7 +289,9 @@ impl Session {
             return Reply { out: vec![], status: Status::Nothing };
         }
         let (verb, rest) = split_first(line);
+        let started = std::time::Instant::now();
         let r = self.dispatch(verb, rest, line);
+        tracing::debug!(command = verb, ms = started.elapsed().as_secs_f64() * 1000.0, ok = r.is_ok(), "command");
         // output of rules printed during a failed command is kept: it explains the failure
         match r {
             Ok(r) => r,
@@ -355,7 +354,7 @@ impl Session {
             "undo" => self.cmd_undo(rest),
             "redo" => self.cmd_redo(),
             "save" => {
-                let g = self.game_mut()?;
+                self.game()?;
                 let path = rest.trim();
                 if path.is_empty() {
                     return Err(Error::Usage("usage: save <file>".into()));

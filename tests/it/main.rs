@@ -1,6 +1,7 @@
 //! umpire's integration tests: one binary, a module per area.
 
 mod cli;
+mod designer;
 mod hex;
 mod perf;
 mod sandbox;

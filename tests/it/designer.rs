@@ -1,0 +1,88 @@
+//! The designer's loop: edit the rules, `reload`, keep the game; a broken edit keeps the old
+//! rules and says where the error is. And determinism: the same commands give the same hash
+//! after every command.
+
+use umpire::session::{Session, Status};
+
+#[test]
+fn reload_keeps_the_game_and_reports_broken_rules() {
+    let lib = tempfile::tempdir().unwrap();
+    super::saves::copy_dir(&super::fixtures(), lib.path());
+    let mut s = Session::with_root(lib.path());
+    s.execute("new fixture --seed 3");
+    s.execute("auto");
+    assert_eq!(s.execute("move B1 0302").status, Status::Ok);
+    let h = s.hash();
+    let main = lib.path().join("rulesets/fixture/main.lua");
+    let src = std::fs::read_to_string(&main).unwrap();
+
+    // a good edit: the game is kept, the new rule applies at once
+    std::fs::write(&main, src.replace("moves %s → %s for %s MP", "marches %s → %s for %s MP")).unwrap();
+    let r = s.execute("reload");
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(r.out[0].contains("changed"), "{r:?}");
+    assert_eq!(s.hash(), h, "reload changed the game");
+    let r = s.execute("move B2 0303");
+    assert!(r.out.iter().any(|l| l.contains("B2 marches")), "{r:?}");
+
+    // a syntax error: reported with file:line, the previous rules stay loaded
+    std::fs::write(&main, src.replace("local function mp_of(u)", "local function mp_of(u) )")).unwrap();
+    let r = s.execute("reload");
+    match &r.status {
+        Status::Error(e) => {
+            assert!(e.contains("rulesets/fixture/main.lua:") && e.contains("previous rules stay"), "{e}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let r = s.execute("undo");
+    assert_eq!(r.status, Status::Ok);
+    let r = s.execute("move B2 0303");
+    assert!(r.out.iter().any(|l| l.contains("B2 marches")), "old rules lost: {r:?}");
+
+    // a runtime error while loading: same
+    std::fs::write(&main, format!("{src}\nlocal x = nil; x.y = 1\n")).unwrap();
+    let r = s.execute("reload");
+    assert!(matches!(&r.status, Status::Error(e) if e.contains("main.lua:")), "{r:?}");
+    assert!(s.command_names().contains(&"move".to_string()));
+}
+
+#[test]
+fn same_commands_same_hash_after_every_command() {
+    let text = std::fs::read_to_string(super::fixtures().join("scripts/kernel.ump")).unwrap();
+    let run = || {
+        let mut s = Session::with_root(super::fixtures());
+        s.scratch = Some(tempfile::tempdir().unwrap().keep());
+        let mut hashes = Vec::new();
+        for (_, l) in umpire::script::lines(&text) {
+            s.execute(&l);
+            hashes.push(s.hash());
+        }
+        hashes
+    };
+    let a = run();
+    let b = run();
+    assert_eq!(a, b);
+    assert!(a.iter().flatten().count() > 20);
+}
+
+#[test]
+fn a_failed_command_leaves_the_same_hash() {
+    let mut s = super::fixture_game(4);
+    s.execute("move B1 0303");
+    for bad in [
+        "move B1 0302",                                               // refused by a rule
+        "move R1 0405",                                               // wrong side
+        "move Q 0101",                                                // unknown unit
+        "attack 0404 with B1",                                        // wrong phase
+        "crash",                                                      // Lua error in the rules
+        "lua units.get('B2'):move_to('0302'); error('late failure')", // changes, then fails
+        "roll 1x6",
+        "dice 0",
+    ] {
+        let before = s.hash();
+        let r = s.execute(bad);
+        assert!(matches!(r.status, Status::Error(_)), "{bad}: {r:?}");
+        assert_eq!(s.hash(), before, "{bad} changed the state");
+    }
+    assert_eq!(s.execute("expect units.get('B2').hex == '0203'").status, Status::Check(true));
+}
