@@ -7,6 +7,7 @@ pub mod error;
 pub mod hex;
 pub mod lua;
 pub mod map;
+pub mod render;
 pub mod ruleset;
 pub mod save;
 pub mod scenario;

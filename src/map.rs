@@ -30,6 +30,8 @@ pub struct Map {
     pub places: BTreeMap<String, (String, Vec<HexId>)>,
     /// Named sets of hexes: entry areas, supply sources, edges (`edge:N`, `edge:S`, ...).
     pub areas: BTreeMap<String, BTreeSet<HexId>>,
+    /// Colours of terrains for pictures (`#8dbb78`), by terrain name.
+    pub colors: BTreeMap<String, String>,
 }
 
 impl Map {

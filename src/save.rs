@@ -143,13 +143,7 @@ pub fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<Strin
 
     if p.base.is_none() && ruleset.content_hash == p.ruleset_hash {
         // same rules: replay, checking every checkpoint
-        let mut replay = Session {
-            root: session.root.clone(),
-            game: None,
-            limits: session.limits,
-            default_seed: Some(1),
-            scratch: session.scratch.clone(),
-        };
+        let mut replay = session.sibling(None);
         let mut diverged = None;
         for (n, l) in &p.lines {
             let r = replay.execute(l);
@@ -196,13 +190,7 @@ pub fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<Strin
     prior.extend(p.lines.iter().map(|(_, l)| l.clone()).filter(|l| !l.starts_with("checkpoint ")));
     if let Some(base) = p.base {
         // replay what came after the base with the current rules
-        let mut tmp = Session {
-            root: session.root.clone(),
-            game: Some(g),
-            limits: session.limits,
-            default_seed: Some(1),
-            scratch: session.scratch.clone(),
-        };
+        let mut tmp = session.sibling(Some(g));
         for (n, l) in &p.lines {
             let r = tmp.execute(l);
             if let Status::Error(e) = &r.status {

@@ -79,6 +79,8 @@ struct RawMap {
     areas: BTreeMap<String, Vec<S<String>>>,
     #[serde(default)]
     values: BTreeMap<String, BTreeMap<S<String>, f64>>,
+    #[serde(default)]
+    colors: BTreeMap<String, String>,
 }
 
 fn default_format() -> S<String> {
@@ -262,6 +264,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
             }
         }
     }
+    map.colors = m.colors.clone();
     map.compute_edges();
 
     // --- state

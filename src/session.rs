@@ -29,6 +29,12 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
     ),
     ("load", "load <file>", "load a saved game (replays it, checking hashes)", "files"),
     ("save", "save <file>", "save the game as a replayable script with the state", "files"),
+    (
+        "map",
+        "map [<hex|unit|place> [radius]] | map <overlay> <args> | map --svg FILE [<overlay> <args>]",
+        "the map as text around a place, with an overlay, or as an SVG picture",
+        "view",
+    ),
     ("status", "status", "where the game is: turn, phase, side, pending decision, seed", "view"),
     ("show", "show <hex|unit|place>", "a unit's values and markers, or a hex's terrain and stack", "view"),
     ("units", "units [side|box|hex|text]", "list units, optionally filtered", "view"),
@@ -133,6 +139,10 @@ pub struct Session {
     pub default_seed: Option<u64>,
     /// Where `save @/x` and `load @/x` put files (scripts use it for scratch saves).
     pub scratch: Option<PathBuf>,
+    /// Columns available for `map` (the terminal's width; 100 without a terminal).
+    pub width: usize,
+    /// ANSI colours in output (a terminal without NO_COLOR).
+    pub color: bool,
 }
 
 impl Game {
@@ -234,11 +244,41 @@ fn split_first(line: &str) -> (&str, &str) {
 
 impl Session {
     pub fn new() -> Session {
-        Session { root: find_root(), game: None, limits: Limits::default(), default_seed: None, scratch: None }
+        Session {
+            root: find_root(),
+            game: None,
+            limits: Limits::default(),
+            default_seed: None,
+            scratch: None,
+            width: 100,
+            color: false,
+        }
     }
 
     pub fn with_root(root: impl Into<PathBuf>) -> Session {
-        Session { root: root.into(), game: None, limits: Limits::default(), default_seed: Some(1), scratch: None }
+        Session {
+            root: root.into(),
+            game: None,
+            limits: Limits::default(),
+            default_seed: Some(1),
+            scratch: None,
+            width: 100,
+            color: false,
+        }
+    }
+
+    /// A session with the same library, limits and settings, holding `game` (used to replay
+    /// saves without touching this one).
+    pub fn sibling(&self, game: Option<Game>) -> Session {
+        Session {
+            root: self.root.clone(),
+            game,
+            limits: self.limits,
+            default_seed: Some(1),
+            scratch: self.scratch.clone(),
+            width: self.width,
+            color: self.color,
+        }
     }
 
     pub fn hash(&self) -> Option<String> {
@@ -335,6 +375,7 @@ impl Session {
             "help" => Ok(Reply::ok(self.cmd_help(rest))),
             "quit" | "exit" => Ok(Reply { out: vec![], status: Status::Quit }),
             "status" => self.cmd_status(),
+            "map" => self.cmd_map(rest),
             "show" => self.cmd_show(rest),
             "units" => self.cmd_units(rest),
             "log" => self.cmd_log(rest),
@@ -893,6 +934,108 @@ impl Session {
         vec![format!("no command '{topic}'{}", did_you_mean(topic, names.iter()))]
     }
 
+    fn cmd_map(&mut self, rest: &str) -> Result<Reply> {
+        let mut words: Vec<&str> = rest.split_whitespace().collect();
+        let mut svg = None;
+        if words.first() == Some(&"--svg") {
+            let f = words.get(1).ok_or_else(|| Error::Usage("usage: map --svg FILE [<overlay> <args>]".into()))?;
+            svg = Some(scratch_path(&self.scratch, f));
+            words.drain(..2);
+        }
+        let g = self.game()?;
+        let overlays = g.shared.borrow().overlays.clone();
+        let map = g.scenario.map.clone();
+        let mut center = None;
+        let mut radius = 3;
+        let mut labels = BTreeMap::new();
+        let mut title = g.scenario.name.clone();
+        if let Some(spec) = words.first().and_then(|w| overlays.get(*w)) {
+            let args = self.parse_args(spec, &words[1..].join(" "))?;
+            let g = self.game()?;
+            for a in &args {
+                if center.is_some() {
+                    break;
+                }
+                match a {
+                    Value::String(s) => center = map.grid.parse(&s.to_string_lossy()),
+                    Value::UserData(u) => {
+                        if let Ok(r) = u.borrow::<crate::lua::UnitRef>() {
+                            center = g.state().units.get(&r.0).and_then(|u| u.hex());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let snap = g.snapshot();
+            let r = g.host.overlay(&spec.name, args);
+            g.restore(snap);
+            g.take_out();
+            for (k, v) in r? {
+                let h = map
+                    .grid
+                    .parse(&k)
+                    .ok_or_else(|| Error::Lua(format!("overlay {}: '{k}' is not a hex", spec.name)))?;
+                labels.insert(h, v);
+            }
+            title = format!("{title} — {}", words.join(" "));
+            radius = 4;
+        } else if let Some(w) = words.first() {
+            let g = self.game()?;
+            let s = g.state();
+            center = Some(match resolve_unit(&s, w) {
+                Ok(id) => s.units[&id].hex().ok_or_else(|| Error::Usage(format!("{id} is not on the map")))?,
+                Err(ue) => resolve_hex(&map, w).map_err(|he| {
+                    let names: Vec<String> = overlays.keys().cloned().collect();
+                    Error::Usage(format!(
+                        "{ue}; {he}{}",
+                        if names.is_empty() { String::new() } else { format!("; overlays: {}", names.join(", ")) }
+                    ))
+                })?,
+            });
+            if let Some(r) = words.get(1) {
+                radius = r.parse().map_err(|_| Error::Usage(format!("'{r}' is not a radius (a whole number)")))?;
+            }
+        }
+        let g = self.game()?;
+        let state = g.state();
+        if let Some(file) = svg {
+            let pic = crate::render::svg::SvgMap {
+                map: &map,
+                state: &state,
+                overlay: labels,
+                hidden: Default::default(),
+                colors: &map.colors,
+                title,
+            };
+            save::write_atomic(&file, pic.render().as_bytes())?;
+            return Ok(Reply::ok(vec![format!("map drawn to {}", rest.split_whitespace().nth(1).unwrap_or_default())]));
+        }
+        let hexes = match center {
+            Some(c) => crate::render::text::around(&map, c, radius, self.width),
+            None => {
+                // the whole map if it fits, else the part around the middle
+                let all: std::collections::BTreeSet<HexId> = map.hexes.keys().copied().collect();
+                let cols =
+                    all.iter().map(|h| h.col).max().unwrap_or(0) - all.iter().map(|h| h.col).min().unwrap_or(0) + 1;
+                if (cols as usize) * 6 + 3 <= self.width {
+                    all
+                } else {
+                    let mid = *all.iter().nth(all.len() / 2).unwrap_or(&HexId::new(1, 1));
+                    crate::render::text::around(&map, mid, 30, self.width)
+                }
+            }
+        };
+        let tm = crate::render::text::TextMap {
+            map: &map,
+            state: &state,
+            hexes,
+            overlay: labels,
+            hidden: Default::default(),
+            color: self.color,
+        };
+        Ok(Reply::ok(tm.render()))
+    }
+
     fn cmd_status(&self) -> Result<Reply> {
         let g = self.game()?;
         let s = g.state();
@@ -1386,6 +1529,7 @@ impl Game {
             scenario: scenario.clone(),
             out: vec![],
             verbs: BTreeMap::new(),
+            overlays: BTreeMap::new(),
             probe: false,
             probe_first_roll_log: None,
         };

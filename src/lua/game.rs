@@ -93,6 +93,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     let um = lua.create_table()?;
     let internal = lua.create_table()?;
     internal.set("verbs", lua.create_table()?)?;
+    internal.set("overlays", lua.create_table()?)?;
     g.set("__umpire", internal.clone())?;
 
     um.set(
@@ -141,6 +142,31 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         })?,
     )?;
 
+    // map overlays: umpire.overlay{ usage = "zoc <side>", help =, run = function(...) return {[hex] = label} end }
+    let overlays: Table = internal.get("overlays")?;
+    um.set(
+        "overlay",
+        lua.create_function(move |lua, spec: Table| {
+            let usage: String =
+                spec.get("usage").map_err(|_| mlua::Error::runtime("umpire.overlay: `usage` (string) is required"))?;
+            let (name, args) = parse_usage(&usage).map_err(mlua::Error::runtime)?;
+            let run: Function = spec
+                .get("run")
+                .map_err(|_| mlua::Error::runtime(format!("umpire.overlay '{name}': `run` (function) is required")))?;
+            overlays.set(name.as_str(), run)?;
+            let vs = VerbSpec {
+                name: name.clone(),
+                usage: format!("map {usage}"),
+                help: spec.get::<Option<String>>("help")?.unwrap_or_default(),
+                rule: spec.get::<Option<String>>("rule")?.unwrap_or_default(),
+                phases: vec![],
+                args,
+                odds: false,
+            };
+            world(lua).borrow_mut().overlays.insert(name, vs);
+            Ok(())
+        })?,
+    )?;
     um.set(
         "clock",
         lua.create_function(|lua, ()| {

@@ -29,6 +29,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 pub use game::{ArgKind, ArgSpec, VerbSpec};
+pub use units::UnitRef;
 
 /// Everything the rules can reach, shared between the session and the Lua API.
 pub struct World {
@@ -39,6 +40,8 @@ pub struct World {
     pub out: Vec<String>,
     /// Verbs registered by the ruleset (`umpire.command`).
     pub verbs: BTreeMap<String, VerbSpec>,
+    /// Map overlays registered by the ruleset (`umpire.overlay`).
+    pub overlays: BTreeMap<String, VerbSpec>,
     /// True while `odds` enumerates a command's outcomes: nothing is committed.
     pub probe: bool,
     /// Rolls made so far in this probe run (index into the dice record).
@@ -341,6 +344,37 @@ impl Host {
         self.reset_budget();
         let chunk = self.lua.load(code).set_name(format!("={name}")).set_mode(ChunkMode::Text);
         chunk.eval::<mlua::MultiValue>().map_err(convert_error)
+    }
+
+    /// Runs an overlay: a table of labels by hex (read-only use; the caller restores state).
+    pub fn overlay(&self, name: &str, args: Vec<Value>) -> Result<BTreeMap<String, String>, Error> {
+        self.reset_budget();
+        let t: Table = self
+            .lua
+            .globals()
+            .get::<Table>("__umpire")
+            .and_then(|t| t.get::<Table>("overlays"))
+            .map_err(convert_error)?;
+        let f: Function = t.get(name).map_err(convert_error)?;
+        let r: Value = f.call(mlua::MultiValue::from_vec(args)).map_err(convert_error)?;
+        let mut out = BTreeMap::new();
+        if let Value::Table(t) = r {
+            for p in t.pairs::<String, Value>() {
+                let (k, v) = p.map_err(convert_error)?;
+                let label = match v {
+                    Value::Number(n) if n.fract() == 0.0 => format!("{}", n as i64),
+                    Value::Boolean(true) => "•".to_string(),
+                    other => display_value(&other),
+                };
+                out.insert(k, label);
+            }
+        } else if !r.is_nil() {
+            return Err(Error::Lua(format!(
+                "overlay {name} must return a table of labels by hex, not {}",
+                r.type_name()
+            )));
+        }
+        Ok(out)
     }
 
     /// Calls a function registered under `__umpire.<name>` directly (no yielding).

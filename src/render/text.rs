@@ -1,0 +1,232 @@
+//! The map as text: flat-topped hexes in ASCII, six columns apart, four lines high, with
+//! hexside features drawn on the sides (`~` river, `=` road, `#` rail, `|` other) and each
+//! hex's id, terrain, features, top counter and an overlay label inside.
+
+use crate::hex::{Dir, HexId, Hexside};
+use crate::map::Map;
+use crate::state::GameState;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What to draw.
+pub struct TextMap<'a> {
+    pub map: &'a Map,
+    pub state: &'a GameState,
+    /// Hexes to draw.
+    pub hexes: BTreeSet<HexId>,
+    /// Short labels from an overlay (ZOC, reach cost, supply...), by hex.
+    pub overlay: BTreeMap<HexId, String>,
+    /// Units the viewer may not see, other than the top of their stack (fog of war).
+    pub hidden: BTreeSet<String>,
+    pub color: bool,
+}
+
+const ANSI_RESET: &str = "\x1b[0m";
+
+fn terrain_code(t: &str) -> String {
+    let mut s: String = t.chars().filter(|c| c.is_alphanumeric()).take(3).collect();
+    if s.is_empty() {
+        s = "?".into();
+    }
+    s
+}
+
+fn terrain_ansi(t: &str) -> &'static str {
+    match t {
+        "clear" | "open" => "\x1b[37m",
+        "forest" | "woods" => "\x1b[32m",
+        "swamp" | "marsh" => "\x1b[36m",
+        "city" | "town" | "village" => "\x1b[1;37m",
+        "water" | "lake" | "sea" => "\x1b[34m",
+        "rough" | "hills" | "mountain" => "\x1b[33m",
+        _ => "\x1b[37m",
+    }
+}
+
+fn side_ansi(i: usize) -> &'static str {
+    ["\x1b[1;34m", "\x1b[1;31m", "\x1b[1;32m", "\x1b[1;35m"][i % 4]
+}
+
+/// Characters for a hexside: (first, second) for diagonal sides, one for N/S sides.
+fn side_glyph(feats: &BTreeSet<String>) -> Option<char> {
+    let has = |s: &str| feats.iter().any(|f| f.contains(s));
+    if has("river") || has("water") || has("lake") || has("sea") {
+        if has("road") || has("rail") || has("bridge") { Some('H') } else { Some('~') }
+    } else if has("rail") {
+        Some('#')
+    } else if has("road") || has("trail") || has("bahn") {
+        Some('=')
+    } else if feats.is_empty() {
+        None
+    } else {
+        Some('|')
+    }
+}
+
+struct Canvas {
+    w: usize,
+    cells: Vec<Vec<(char, Option<&'static str>)>>,
+}
+
+impl Canvas {
+    fn new(w: usize, h: usize) -> Canvas {
+        Canvas { w, cells: vec![vec![(' ', None); w]; h] }
+    }
+    fn put(&mut self, x: i64, y: i64, c: char, color: Option<&'static str>) {
+        if x >= 0 && y >= 0 && (y as usize) < self.cells.len() && (x as usize) < self.w {
+            self.cells[y as usize][x as usize] = (c, color);
+        }
+    }
+    fn text(&mut self, x: i64, y: i64, s: &str, width: usize, color: Option<&'static str>) {
+        for (i, c) in s.chars().take(width).enumerate() {
+            self.put(x + i as i64, y, c, color);
+        }
+    }
+    fn render(&self, color: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        for row in &self.cells {
+            let mut line = String::new();
+            let mut cur: Option<&'static str> = None;
+            for &(c, col) in row {
+                if color && col != cur {
+                    line.push_str(ANSI_RESET);
+                    if let Some(code) = col {
+                        line.push_str(code);
+                    }
+                    cur = col;
+                }
+                line.push(c);
+            }
+            if color && cur.is_some() {
+                line.push_str(ANSI_RESET);
+            }
+            out.push(line.trim_end().to_string());
+        }
+        while out.last().is_some_and(|l| l.is_empty()) {
+            out.pop();
+        }
+        out
+    }
+}
+
+impl TextMap<'_> {
+    pub fn render(&self) -> Vec<String> {
+        if self.hexes.is_empty() {
+            return vec!["(no hex to draw)".into()];
+        }
+        let min_c = self.hexes.iter().map(|h| h.col).min().unwrap();
+        let max_c = self.hexes.iter().map(|h| h.col).max().unwrap();
+        let min_r = self.hexes.iter().map(|h| h.row).min().unwrap();
+        let max_r = self.hexes.iter().map(|h| h.row).max().unwrap();
+        let grid = &self.map.grid;
+        // a low column is drawn 2 lines further down
+        let low = |c: i32| grid.neighbour(HexId::new(c, 0), Dir::SE).row == 1;
+        let origin = |h: HexId| -> (i64, i64) {
+            let x = 6 * (h.col - min_c) as i64;
+            let y = 4 * (h.row - min_r) as i64 + if low(h.col) { 2 } else { 0 };
+            (x, y)
+        };
+        let width = 6 * (max_c - min_c + 1) as usize + 3;
+        let height = 4 * (max_r - min_r + 1) as usize + 4;
+        let mut cv = Canvas::new(width, height);
+        let color = |c: &'static str| if self.color { Some(c) } else { None };
+        let sides = &self.state.sides;
+        for &h in &self.hexes {
+            let (x, y) = origin(h);
+            let info = self.map.hexes.get(&h);
+            let side_feats = |d: Dir| -> BTreeSet<String> {
+                let n = grid.neighbour(h, d);
+                let s = Hexside::new(h, n);
+                let mut f = self.map.sides.get(&s).cloned().unwrap_or_default();
+                if let Some(m) = self.state.side_markers.get(&s) {
+                    f.extend(m.keys().cloned());
+                }
+                f
+            };
+            let blue = color("\x1b[1;34m");
+            // N and S sides
+            for (d, yy) in [(Dir::N, y), (Dir::S, y + 4)] {
+                let g = side_glyph(&side_feats(d));
+                let (c, col) = match g {
+                    Some(g) => (g, blue),
+                    None => ('_', None),
+                };
+                for i in 2..=5 {
+                    cv.put(x + i, yy, c, col);
+                }
+            }
+            // diagonal sides: NW, NE, SW, SE
+            for (d, pts, base) in [
+                (Dir::NW, [(x + 1, y + 1), (x, y + 2)], '/'),
+                (Dir::NE, [(x + 6, y + 1), (x + 7, y + 2)], '\\'),
+                (Dir::SW, [(x, y + 3), (x + 1, y + 4)], '\\'),
+                (Dir::SE, [(x + 7, y + 3), (x + 6, y + 4)], '/'),
+            ] {
+                let g = side_glyph(&side_feats(d));
+                for (px, py) in pts {
+                    match g {
+                        Some(c) => cv.put(px, py, c, blue),
+                        None => cv.put(px, py, base, None),
+                    }
+                }
+            }
+            // inside: id, terrain + features, top counter, overlay
+            let id: String = self.map.fmt(h).chars().filter(|c| c.is_ascii_digit()).collect();
+            cv.text(x + 2, y + 1, &id, 4, None);
+            if let Some(info) = info {
+                let mut t = terrain_code(&info.terrain);
+                for f in &info.features {
+                    if let Some(c) = f.chars().next() {
+                        t.push(c.to_ascii_uppercase());
+                    }
+                }
+                if let Some(m) = self.state.hex_markers.get(&h) {
+                    if !m.is_empty() {
+                        t.push('*');
+                    }
+                }
+                cv.text(x + 1, y + 2, &t, 6, color(terrain_ansi(&info.terrain)));
+            }
+            let stack = self.state.stack(h);
+            if let Some(top) = stack.first() {
+                let more = stack.len() - 1;
+                let label = if more > 0 { format!("{}+{more}", top.id) } else { top.id.clone() };
+                let label: String = if label.chars().count() > 6 {
+                    let keep = if more > 0 { 4 } else { 6 };
+                    let mut s: String = top.id.chars().take(keep).collect();
+                    if more > 0 {
+                        s.push_str(&format!("+{more}"));
+                    }
+                    s
+                } else {
+                    label
+                };
+                let si = sides.iter().position(|s| *s == top.side).unwrap_or(0);
+                cv.text(x + 1, y + 3, &label, 6, color(side_ansi(si)));
+            } else if let Some(o) = self.overlay.get(&h) {
+                cv.text(x + 1, y + 3, o, 6, color("\x1b[1;33m"));
+            }
+            if !stack.is_empty() {
+                if let Some(o) = self.overlay.get(&h) {
+                    // overlay shown after the id line when the counter line is taken
+                    let n = o.chars().count().min(3) as i64;
+                    cv.text(x + 7 - n, y + 2, o, 3, color("\x1b[1;33m"));
+                }
+            }
+        }
+        let mut out = cv.render(self.color);
+        out.push(legend());
+        out
+    }
+}
+
+fn legend() -> String {
+    "sides: ~ river  = road  # rail  H bridge  | other; inside: id, terrain+FEATURES (* marker), top counter+under it"
+        .into()
+}
+
+/// The hexes within `radius` of `center` that are on the map, limited to what fits `width`.
+pub fn around(map: &Map, center: HexId, radius: i32, width: usize) -> BTreeSet<HexId> {
+    let max_radius = ((width.saturating_sub(3)) / 6).saturating_sub(1) as i32 / 2;
+    let r = radius.min(max_radius.max(1));
+    map.grid.within(center, r).into_iter().filter(|h| map.contains(*h)).collect()
+}
