@@ -908,6 +908,14 @@ impl Session {
                     ));
                 }
             }
+            let overlays: Vec<crate::lua::VerbSpec> =
+                self.game.as_ref().map(|g| g.shared.borrow().overlays.values().cloned().collect()).unwrap_or_default();
+            if !overlays.is_empty() {
+                out.push("map overlays (this game):".to_string());
+                for v in &overlays {
+                    out.push(format!("  {:<36} {}", v.usage, v.help));
+                }
+            }
             for group in ["game", "view", "history", "files", "designer"] {
                 out.push(format!("{group}:"));
                 for b in BUILTINS.iter().filter(|b| b.3 == group) {

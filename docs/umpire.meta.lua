@@ -1,0 +1,553 @@
+---@meta
+-- LuaLS: list the folder holding this file in "workspace.library" of your .luarc.json: { "workspace.library": ["/path/to/umpire/docs"] }.
+
+-- Type stubs for the umpire Lua API (docs/lua-api.md). Nothing here runs: umpire provides
+-- these globals itself. Also useful in .luarc.json, since the sandbox removes these:
+--   "runtime.version": "Lua 5.4",
+--   "runtime.builtin": { "io": "disable", "os": "disable", "debug": "disable", "package": "disable" }
+
+---A hex id as printed on the map ("0418"). Inputs may also be "04.18" or "04-18";
+---results are always in the printed form.
+---@alias Umpire.Hex string
+
+---A value the game state can store: nil (removes), boolean, number, string, a table of
+---these (sequence -> array, otherwise string keys), or a UnitRef (stored as its id).
+---@alias Umpire.Storable nil|boolean|number|string|table|UnitRef
+
+---A movement cost: MP (an integer or a multiple of 1/60), "no"/false (prohibited),
+---"stop" (free, ends the move) or { cost = n, stop = true }.
+---@alias Umpire.Cost number|false|"no"|"stop"|{ cost?: number, stop?: boolean }
+
+---@alias Umpire.Direction "N"|"NE"|"SE"|"S"|"SW"|"NW"
+
+---@alias Umpire.QuestionKind "choice"|"text"|"unit"|"hex"|"number"|"yesno"
+
+-- ---------------------------------------------------------------- standard globals
+
+---Writes one line to the command's output (not the log); values joined by tabs, tables
+---shown with their contents.
+---@param ... any
+function print(...) end
+
+---Compiles a text chunk (binary chunks are refused; `mode` is ignored, always "t").
+---@param chunk string|function
+---@param chunkname? string default "=(load)"
+---@param mode? string ignored
+---@param env? table default: the rules' globals
+---@return function|nil f
+---@return string|nil err
+function load(chunk, chunkname, mode, env) end
+
+---Loads a module once (cached): dotted words resolved as <ruleset>/a/b.lua, then
+---rulesets/lib/a/b.lua. The chunk gets the name as `...`; a nil result is cached as true.
+---@param name string
+---@return any
+function require(name) end
+
+---Deterministic pairs: numbers ascending, then strings, then false, true, then others by
+---tostring. Honours __pairs.
+---@generic K, V
+---@param t table<K, V>
+---@return fun(): K, V
+---@return table<K, V>
+---@return nil
+function pairs(t) end
+
+-- ---------------------------------------------------------------- records
+
+---@class Umpire.Clock
+---@field turn integer
+---@field phase string names of the current node chain joined by " › "
+---@field step string id of the current node (verb `phases` match this)
+---@field side string|nil
+---@field over string|nil the result once the game has ended
+---@field position any the sequence walker's opaque position
+
+---@class Umpire.ClockUpdate
+---@field turn? integer
+---@field phase? string
+---@field step? string
+---@field side? string a nil side leaves the side unchanged (use umpire.set_side(nil))
+---@field position? Umpire.Storable
+
+---@class Umpire.Question
+---@field prompt string
+---@field rule? string
+---@field options? string[] non-empty if given; answers must match one (or a unique prefix)
+---@field default? string what `auto` answers; defaults to options[1]
+---@field kind? Umpire.QuestionKind default "choice" with options, "text" without
+
+---@class Umpire.CommandSpec
+---@field usage string e.g. "move <units> <hex> [<hex>...]"; the first word is the verb
+---@field run fun(...: any): any? receives the parsed arguments; a non-nil first result is shown as `result: x`
+---@field name? string must equal the verb of `usage`
+---@field help? string
+---@field rule? string
+---@field phases? string|string[] sequence step ids where the verb is allowed (nil: anywhere)
+---@field odds? boolean `odds` may enumerate this verb's outcomes
+
+---@class Umpire.SequenceNode
+---@field id string
+---@field name? string
+---@field rule? string informational only
+---@field side? string
+---@field sides? string[]|fun(): string[] groups run their children once per side
+---@field skip_if? fun(): boolean
+---@field repeat_while? fun(): boolean groups only
+---@field enter? fun()
+---@field leave? fun()
+---@field auto? boolean leaves only: do not wait for the players
+---@field steps? Umpire.SequenceNode[]
+
+---@class Umpire.SequenceSpec
+---@field steps Umpire.SequenceNode[]
+---@field turns? integer|fun(): integer nil: no limit
+---@field first_turn? integer default 1
+---@field start? fun() run once at `new`; may ask set-up questions
+---@field turn_start? fun(turn: integer)
+---@field turn_end? fun(turn: integer)
+---@field finish? fun(): string? the game's result after the last turn (default "no result")
+
+---@class Umpire.ScenarioInfo
+---@field id string "game/scenario"
+---@field name string
+---@field options string[] options switched on
+
+---@class Umpire.HexInfo
+---@field id Umpire.Hex
+---@field terrain string
+---@field features string[]
+---@field name string|nil
+---@field values table<string, number>
+---@field markers table<string, integer>
+
+---@class Umpire.UnitFilter
+---@field side? string
+---@field kind? string
+---@field box? string
+---@field on_map? boolean
+
+---A movement or tracing profile for map.reach / map.route / map.path_cost.
+---@class Umpire.Profile
+---@field from? Umpire.Hex|Umpire.Hex[] sources at cost 0 (reach, route)
+---@field mp? number maximum cost (nil: unlimited)
+---@field terrain? table<string, Umpire.Cost> cost to enter, by terrain (empty and no default: 1 per hex)
+---@field default? Umpire.Cost cost of terrains not listed
+---@field features? table<string, Umpire.Cost> cost of hex features
+---@field combine? "max"|"add" features vs terrain (default "max")
+---@field hexsides? table<string, Umpire.Cost> extra cost of crossing a hexside feature or marker
+---@field paths? table<string, Umpire.Cost> hexside map features followed as paths (replace other costs)
+---@field paths_only? boolean only path hexsides may be crossed
+---@field enter_extra? table<Umpire.Hex, number> extra MP to enter
+---@field leave_extra? table<Umpire.Hex, number> extra MP to leave
+---@field blocked? Umpire.Hex[]|table<Umpire.Hex, boolean> cannot be entered
+---@field stop? Umpire.Hex[]|table<Umpire.Hex, boolean> entering ends the move
+---@field always_one? boolean may always move one hex from a source
+
+-- ---------------------------------------------------------------- UnitRef
+
+---A unit handle: holds only the id, resolved against the game state on every use.
+---`tostring(u)` is the id; `u1 == u2` compares ids. Fields are read-only.
+---@class UnitRef
+---@field id string
+---@field exists boolean
+---@field name string
+---@field side string
+---@field kind string
+---@field hex Umpire.Hex|nil nil when in a box
+---@field box string|nil nil when on the map
+---@field step integer current step, 1 = full strength
+---@field steps integer number of steps
+---@field steps_left integer steps - step + 1
+local UnitRef = {}
+
+---A printed value of the current step.
+---@param key string
+---@return any
+function UnitRef:value(key) end
+
+---All printed values of the current step.
+---@return table<string, any>
+function UnitRef:values() end
+
+---True if the scenario marks this value as approximated.
+---@param key string
+---@return boolean
+function UnitRef:is_approx(key) end
+
+---@param key string
+---@return any
+function UnitRef:attr(key) end
+
+---@param key string
+---@param value Umpire.Storable nil removes
+function UnitRef:set_attr(key, value) end
+
+---@param name string
+---@return integer|nil
+function UnitRef:marker(name) end
+
+---@return table<string, integer>
+function UnitRef:markers() end
+
+---@param name string
+---@param v integer|boolean|nil true stores 1; false/nil remove
+function UnitRef:set_marker(name, v) end
+
+---Places the unit on top of the stack in a hex of the map.
+---@param hex Umpire.Hex
+function UnitRef:move_to(hex) end
+
+---Moves the unit into an off-map box (created if new).
+---@param box string
+function UnitRef:put_in(box) end
+
+---Loses n steps (default 1). Returns true and steps_left when the unit has no step left
+---(it stays where it is, on its last step); otherwise false and n.
+---@param n? integer
+---@return boolean eliminated
+---@return integer lost
+function UnitRef:lose_steps(n) end
+
+---Moves up to n steps (default 1) back toward full strength.
+---@param n? integer
+---@return integer restored
+function UnitRef:restore_steps(n) end
+
+---@param s integer 1..steps
+function UnitRef:set_step(s) end
+
+-- ---------------------------------------------------------------- umpire
+
+---@class umpirelib
+umpire = {}
+
+---Registers a verb.
+---@param spec Umpire.CommandSpec
+function umpire.command(spec) end
+
+---Declares the sequence of play.
+---@param spec Umpire.SequenceSpec
+function umpire.sequence(spec) end
+
+---Refuses the current command with a rule number; does not return.
+---@param rule string
+---@param msg string
+function umpire.refuse(rule, msg) end
+
+---Refuses with `rule` unless `ok`; the message is msg:format(...) when extra arguments are given.
+---@generic T
+---@param ok T
+---@param rule string
+---@param msg string
+---@param ... any
+---@return T
+function umpire.check(ok, rule, msg, ...) end
+
+---Asks a player and waits for `choose` or `auto`. Must run inside the command's coroutine.
+---Returns a string (option, unit id, printed hex, text), a number for kind "number", a
+---boolean for kind "yesno".
+---@param q Umpire.Question
+---@return string|number|boolean|nil
+function umpire.ask(q) end
+
+---@return Umpire.Clock
+function umpire.clock() end
+
+---@param t Umpire.ClockUpdate
+function umpire.set_clock(t) end
+
+---@param side string|nil
+function umpire.set_side(side) end
+
+---Ends the game and logs "Game over: <result>".
+---@param result string
+function umpire.game_over(result) end
+
+---@param name string
+---@return boolean
+function umpire.option(name) end
+
+---@return Umpire.ScenarioInfo
+function umpire.scenario() end
+
+---True while `odds` enumerates outcomes (nothing is committed).
+---@return boolean
+function umpire.is_probe() end
+
+-- ---------------------------------------------------------------- vars
+
+---@class varslib
+vars = {}
+
+---@param key string
+---@return any
+function vars.get(key) end
+
+---@param key string
+---@param value Umpire.Storable nil removes
+function vars.set(key, value) end
+
+-- ---------------------------------------------------------------- tracks
+
+---@class trackslib
+tracks = {}
+
+---@param name string
+---@return integer value 0 if unset
+function tracks.get(name) end
+
+---@param name string
+---@param n integer
+function tracks.set(name, n) end
+
+---@param name string
+---@param delta integer
+---@return integer new_value
+function tracks.add(name, delta) end
+
+-- ---------------------------------------------------------------- sides
+
+---@class sideslib
+sides = {}
+
+---@return string[]
+function sides.list() end
+
+---The other side of a two-sided game (errors otherwise).
+---@param side string
+---@return string
+function sides.other(side) end
+
+---@return string|nil
+function sides.active() end
+
+---@param side string
+---@param key string
+---@return any
+function sides.get(side, key) end
+
+---@param side string
+---@param key string
+---@param value Umpire.Storable nil removes
+function sides.set(side, key, value) end
+
+-- ---------------------------------------------------------------- cups
+
+---@class cupslib
+cups = {}
+
+---@param name string
+---@return string[]
+function cups.contents(name) end
+
+---@param name string
+---@return integer
+function cups.count(name) end
+
+---@param name string
+---@param chit string
+function cups.add(name, chit) end
+
+---Removes the first chit equal to `chit`.
+---@param name string
+---@param chit string
+---@return boolean found
+function cups.remove(name, chit) end
+
+---@param name string
+function cups.clear(name) end
+
+---Draws and removes a chit at random (or as forced); nil and a message if the cup is empty.
+---@param name string
+---@param purpose? string default "draw from <name>"
+---@return string|nil chit
+---@return string|nil err
+function cups.draw(name, purpose) end
+
+-- ---------------------------------------------------------------- log
+
+---@class loglib
+log = {}
+
+---Appends a log entry with a rule number; echoed as "[rule] text".
+---@param rule string
+---@param text string
+function log.rule(rule, text) end
+
+---Appends a log entry without a rule.
+---@param text string
+function log.say(text) end
+
+-- ---------------------------------------------------------------- units
+
+---@class unitslib
+units = {}
+
+---@param id string exact id
+---@return UnitRef|nil unit
+---@return string|nil err
+function units.get(id) end
+
+---Resolves typed text: exact id, case-insensitive id, or unique case-insensitive prefix.
+---@param text string
+---@return UnitRef|nil unit
+---@return string|nil err
+function units.find(text) end
+
+---The stack in a hex, top first.
+---@param hex Umpire.Hex
+---@return UnitRef[]
+function units.at(hex) end
+
+---Units in a box, in the order they were put there.
+---@param name string
+---@return UnitRef[]
+function units.in_box(name) end
+
+---All units sorted by id, optionally filtered.
+---@param filter? Umpire.UnitFilter
+---@return UnitRef[]
+function units.all(filter) end
+
+-- ---------------------------------------------------------------- map
+
+---@class maplib
+map = {}
+
+---@param hex Umpire.Hex
+---@return Umpire.HexInfo|nil info
+---@return string|nil err
+function map.hex(hex) end
+
+---The printed id if `text` is a hex of the map, else nil.
+---@param text string
+---@return Umpire.Hex|nil
+function map.is_hex(text) end
+
+---@return Umpire.Hex[]
+function map.hexes() end
+
+---@param hex Umpire.Hex
+---@return string
+function map.terrain(hex) end
+
+---True if the hex's terrain is `name` or it has the feature `name`.
+---@param hex Umpire.Hex
+---@param name string
+---@return boolean
+function map.has(hex, name) end
+
+---On-map neighbours, clockwise from north.
+---@param hex Umpire.Hex
+---@return Umpire.Hex[]
+function map.neighbours(hex) end
+
+---@param a Umpire.Hex
+---@param b Umpire.Hex
+---@return integer
+function map.distance(a, b) end
+
+---@param a Umpire.Hex
+---@param b Umpire.Hex
+---@return Umpire.Direction|nil
+function map.direction(a, b) end
+
+---On-map hexes within r of hex (including it).
+---@param hex Umpire.Hex
+---@param r integer
+---@return Umpire.Hex[]
+function map.within(hex, r) end
+
+---Features of the hexside between two adjacent hexes, including hexside markers.
+---@param a Umpire.Hex
+---@param b Umpire.Hex
+---@return string[]
+function map.hexside(a, b) end
+
+---@param a Umpire.Hex
+---@param b Umpire.Hex
+---@param name string
+---@param v? integer nil removes
+function map.set_side_marker(a, b, name, v) end
+
+---@param name string case-insensitive, unique prefix accepted
+---@return Umpire.Hex[]|nil hexes
+---@return string|nil err
+function map.place(name) end
+
+---@param name string an area of the scenario or edge:N, edge:S, edge:E, edge:W
+---@return Umpire.Hex[]|nil hexes
+---@return string|nil err
+function map.area(name) end
+
+---@param name string
+---@param hex Umpire.Hex
+---@return boolean
+function map.in_area(name, hex) end
+
+---@param hex Umpire.Hex
+---@param name string
+---@return integer|nil
+function map.marker(hex, name) end
+
+---@param hex Umpire.Hex
+---@param name string
+---@param v? integer nil removes
+function map.set_marker(hex, name, v) end
+
+---Every hex carrying the marker, with its value.
+---@param name string
+---@return table<Umpire.Hex, integer>
+function map.marked(name) end
+
+---Every hex reachable from profile.from: cost in MP, and the previous hex on the path.
+---@param profile Umpire.Profile
+---@return table<Umpire.Hex, number> costs
+---@return table<Umpire.Hex, Umpire.Hex> from
+function map.reach(profile) end
+
+---The cheapest path from the nearest source to `to` (both included).
+---@param profile Umpire.Profile
+---@param to Umpire.Hex
+---@return number|nil cost
+---@return Umpire.Hex[]|string path_or_err
+function map.route(profile, to) end
+
+---The cost of following `path` (path[1] is the start); on failure nil, the reason and the
+---1-based index of the offending hex.
+---@param profile Umpire.Profile
+---@param path Umpire.Hex[]
+---@return number|nil cost
+---@return string|nil why
+---@return integer|nil index
+function map.path_cost(profile, path) end
+
+---Formats MP: "2", "1.5", "2 1/3".
+---@param mp number
+---@return string
+function map.fmt_cost(mp) end
+
+-- ---------------------------------------------------------------- dice
+
+---@class dicelib
+dice = {}
+
+---Rolls NdM ("2d6", "d10") with the game's generator (or forced results); recorded with its purpose.
+---@param expr string
+---@param purpose? string default: expr
+---@return integer total
+---@return integer[] faces
+function dice.roll(expr, purpose) end
+
+---@param purpose? string
+---@return integer
+function dice.d6(purpose) end
+
+---Forced results still queued.
+---@return string[]
+function dice.pending() end
+
+---The result of the last roll or draw, as a string (a total or a chit).
+---@return string|nil
+function dice.last() end
