@@ -7,6 +7,19 @@ use std::path::PathBuf;
 use umpire::script;
 use umpire::session::{Session, Status};
 
+/// Prints a line; a closed pipe (`umpire run x | head`) ends the program quietly.
+macro_rules! outln {
+    ($($arg:tt)*) => { out_raw(&format!("{}\n", format!($($arg)*))) };
+}
+
+fn out_raw(s: &str) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    if o.write_all(s.as_bytes()).and_then(|_| o.flush()).is_err() {
+        std::process::exit(0);
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "umpire", version, about = "An umpire for hex-and-counter wargames")]
 struct Cli {
@@ -62,7 +75,7 @@ fn main() {
     let code = match run(cli) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("umpire: {e:#}");
+            eoutln!("umpire: {e:#}");
             2
         }
     };
@@ -79,21 +92,20 @@ fn run(cli: Cli) -> Result<i32> {
                 let lib = script::library_of(s).unwrap_or_else(|| root.clone());
                 let o = script::run_file(&lib, s);
                 if !quiet {
-                    print!("{}", o.transcript);
+                    out_raw(&o.transcript);
                 } else if o.failed > 0 {
-                    print!(
-                        "{}",
-                        o.transcript
-                            .lines()
-                            .filter(|l| l.contains("FAILED") || l.contains("error ("))
-                            .map(|l| format!("{l}\n"))
-                            .collect::<String>()
-                    );
+                    let failures: String = o
+                        .transcript
+                        .lines()
+                        .filter(|l| l.contains("FAILED") || l.contains("error ("))
+                        .map(|l| format!("{l}\n"))
+                        .collect();
+                    out_raw(&failures);
                 }
                 passed += o.passed;
                 failed += o.failed;
             }
-            println!("{passed} passed, {failed} failed");
+            outln!("{passed} passed, {failed} failed");
             Ok(if failed > 0 { 1 } else { 0 })
         }
         Cmd::Check { paths } => {
@@ -102,12 +114,12 @@ fn run(cli: Cli) -> Result<i32> {
                 match umpire::session::check_path(p) {
                     Ok(lines) => {
                         for l in lines {
-                            println!("{l}");
+                            outln!("{l}");
                         }
                     }
                     Err(e) => {
                         bad += 1;
-                        println!("{e}");
+                        outln!("{e}");
                     }
                 }
             }
@@ -129,7 +141,7 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Re
             line.push_str(&format!(" --option {o}"));
         }
         if !tty {
-            println!("> {line}");
+            outln!("> {line}");
         }
         let r = session.execute(&line);
         print_reply(&r);
@@ -137,7 +149,7 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Re
             return Ok(1);
         }
     } else if tty {
-        println!("umpire {} — `help` lists commands, `new <game>` starts one.", env!("CARGO_PKG_VERSION"));
+        outln!("umpire {} — `help` lists commands, `new <game>` starts one.", env!("CARGO_PKG_VERSION"));
     }
     let mut rl = rustyline::DefaultEditor::new().context("cannot start the line editor")?;
     let history = history_file();
@@ -156,7 +168,7 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Re
                 if tty {
                     let _ = rl.add_history_entry(t);
                 } else if !t.starts_with('#') {
-                    println!("> {t}");
+                    outln!("> {t}");
                 }
                 let r = session.execute(t);
                 print_reply(&r);
@@ -184,13 +196,13 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Re
 fn print_reply(r: &umpire::Reply) {
     for l in &r.out {
         for sub in l.lines() {
-            println!("  {sub}");
+            outln!("  {sub}");
         }
     }
     match &r.status {
-        Status::Error(e) => println!("  error: {e}"),
-        Status::Check(true) => println!("  ok"),
-        Status::Check(false) => println!("  FAILED"),
+        Status::Error(e) => outln!("  error: {e}"),
+        Status::Check(true) => outln!("  ok"),
+        Status::Check(false) => outln!("  FAILED"),
         _ => {}
     }
 }
