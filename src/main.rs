@@ -75,7 +75,7 @@ fn main() {
     let code = match run(cli) {
         Ok(c) => c,
         Err(e) => {
-            eoutln!("umpire: {e:#}");
+            eprintln!("umpire: {e:#}");
             2
         }
     };
