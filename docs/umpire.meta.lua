@@ -86,6 +86,12 @@ function pairs(t) end
 ---@field phases? string|string[] sequence step ids where the verb is allowed (nil: anywhere)
 ---@field odds? boolean `odds` may enumerate this verb's outcomes
 
+---@class Umpire.OverlaySpec
+---@field usage string e.g. "reach <unit>"; the first word is the overlay's name (`map reach B1`)
+---@field run fun(...: any): table<Umpire.Hex, any>? labels by hex (called outside any coroutine; the state is restored afterwards)
+---@field help? string
+---@field rule? string
+
 ---@class Umpire.SequenceNode
 ---@field id string
 ---@field name? string
@@ -225,6 +231,10 @@ umpire = {}
 ---Registers a verb.
 ---@param spec Umpire.CommandSpec
 function umpire.command(spec) end
+
+---Registers a map overlay, shown with `map <name> <args>`.
+---@param spec Umpire.OverlaySpec
+function umpire.overlay(spec) end
 
 ---Declares the sequence of play.
 ---@param spec Umpire.SequenceSpec

@@ -8,6 +8,7 @@ pub mod hex;
 pub mod lua;
 pub mod map;
 pub mod render;
+pub mod repl;
 pub mod ruleset;
 pub mod save;
 pub mod scenario;

@@ -151,10 +151,25 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Re
     } else if tty {
         outln!("umpire {} — `help` lists commands, `new <game>` starts one.", env!("CARGO_PKG_VERSION"));
     }
-    let mut rl = rustyline::DefaultEditor::new().context("cannot start the line editor")?;
+    let words = std::rc::Rc::new(std::cell::RefCell::new(umpire::repl::Words::from_session(&session)));
+    let config = rustyline::Config::builder()
+        .completion_type(rustyline::CompletionType::List)
+        .auto_add_history(false)
+        .max_history_size(5000)
+        .context("line editor settings")?
+        .build();
+    let mut rl: rustyline::Editor<umpire::repl::ReplHelper, rustyline::history::DefaultHistory> =
+        rustyline::Editor::with_config(config).context("cannot start the line editor")?;
+    rl.set_helper(Some(umpire::repl::ReplHelper::new(words.clone())));
     let history = history_file();
     if let Some(h) = &history {
         let _ = rl.load_history(h);
+    }
+    if tty {
+        session.color = std::env::var_os("NO_COLOR").is_none();
+        if let Some((cols, _)) = rl.dimensions() {
+            session.width = cols as usize;
+        }
     }
     let mut failed = false;
     loop {
@@ -167,20 +182,28 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Re
                 }
                 if tty {
                     let _ = rl.add_history_entry(t);
+                    if let Some((cols, _)) = rl.dimensions() {
+                        session.width = cols as usize;
+                    }
                 } else if !t.starts_with('#') {
                     outln!("> {t}");
                 }
                 let r = session.execute(t);
                 print_reply(&r);
+                *words.borrow_mut() = umpire::repl::Words::from_session(&session);
                 if matches!(r.status, Status::Error(_) | Status::Check(false)) {
                     failed = true;
                 }
-                if r.status == Status::Quit {
+                if r.status == Status::Quit && confirm_leave(&mut rl, &session, tty) {
                     break;
                 }
             }
             Err(rustyline::error::ReadlineError::Interrupted) => continue,
-            Err(rustyline::error::ReadlineError::Eof) => break,
+            Err(rustyline::error::ReadlineError::Eof) => {
+                if confirm_leave(&mut rl, &session, tty) {
+                    break;
+                }
+            }
             Err(e) => return Err(e).context("reading input"),
         }
     }
@@ -191,6 +214,21 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Re
         let _ = rl.save_history(h);
     }
     Ok(if failed && !tty { 1 } else { 0 })
+}
+
+/// At a terminal, leaving with unsaved commands asks first.
+fn confirm_leave<H: rustyline::Helper>(
+    rl: &mut rustyline::Editor<H, rustyline::history::DefaultHistory>,
+    session: &Session,
+    tty: bool,
+) -> bool {
+    if !tty || !session.has_unsaved() {
+        return true;
+    }
+    match rl.readline("The game has unsaved commands. Leave anyway? [y/N] ") {
+        Ok(a) => matches!(a.trim().to_lowercase().as_str(), "y" | "yes"),
+        Err(_) => true,
+    }
 }
 
 fn print_reply(r: &umpire::Reply) {

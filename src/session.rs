@@ -299,6 +299,29 @@ impl Session {
         v
     }
 
+    /// Scenario names for completion: `<game>` and `<game>/<scenario>`.
+    pub fn scenario_names(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        for game in crate::ruleset::list_dirs(&self.root.join("scenarios")) {
+            if let Ok(rd) = std::fs::read_dir(self.root.join("scenarios").join(&game)) {
+                let mut names: Vec<String> = rd
+                    .flatten()
+                    .filter_map(|e| {
+                        let p = e.path();
+                        (p.extension().is_some_and(|x| x == "toml"))
+                            .then(|| p.file_stem()?.to_str().map(String::from))
+                            .flatten()
+                    })
+                    .map(|s| format!("{game}/{s}"))
+                    .collect();
+                names.sort();
+                v.push(game);
+                v.extend(names);
+            }
+        }
+        v
+    }
+
     /// The prompt: where the game is.
     pub fn prompt(&self) -> String {
         let Some(g) = &self.game else {

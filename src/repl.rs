@@ -1,0 +1,213 @@
+//! The interactive line editor's helper: completion of commands (the ruleset's verbs too),
+//! unit ids, hex ids and place names (a place completes to its hex), scenario and option
+//! names, file paths for `save`/`load`/`map --svg`; hints from history; multi-line `lua`
+//! input that continues while the chunk is incomplete.
+
+use crate::session::Session;
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
+use rustyline::highlight::Highlighter;
+use rustyline::hint::{Hinter, HistoryHinter};
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
+use rustyline::{Context, Helper};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// What can be completed, refreshed from the session after every command.
+#[derive(Clone, Debug, Default)]
+pub struct Words {
+    pub commands: Vec<String>,
+    pub units: Vec<String>,
+    pub hexes: Vec<String>,
+    /// (place name, its hex)
+    pub places: Vec<(String, String)>,
+    pub overlays: Vec<String>,
+    pub scenarios: Vec<String>,
+    pub options: Vec<String>,
+}
+
+impl Words {
+    pub fn from_session(s: &Session) -> Words {
+        let mut w = Words { commands: s.command_names(), scenarios: s.scenario_names(), ..Default::default() };
+        if let Some(g) = &s.game {
+            let st = g.state();
+            w.units = st.units.keys().cloned().collect();
+            let map = &g.scenario.map;
+            w.hexes = map.hexes.keys().map(|h| map.fmt(*h)).collect();
+            w.places = map.places.values().filter_map(|(n, hs)| hs.first().map(|h| (n.clone(), map.fmt(*h)))).collect();
+            w.overlays = g.shared.borrow().overlays.keys().cloned().collect();
+            w.options = g.scenario.options.keys().cloned().collect();
+        }
+        w
+    }
+
+    /// Completion candidates for the word being typed at the end of `line`.
+    /// Returns the byte offset where the word starts and the candidates.
+    pub fn complete(&self, line: &str) -> (usize, Vec<Pair>) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at_new_word = line.ends_with(char::is_whitespace) || line.is_empty();
+        let index = if at_new_word { words.len() } else { words.len() - 1 };
+        let mut start = if at_new_word { line.len() } else { line.len() - words.last().map_or(0, |w| w.len()) };
+        let mut typed = if at_new_word { "" } else { words[words.len() - 1] };
+        // unit lists: complete after the last comma
+        if let Some(i) = typed.rfind(',') {
+            start += i + 1;
+            typed = &typed[i + 1..];
+        }
+        let lower = typed.to_lowercase();
+        let pairs = |items: &mut dyn Iterator<Item = String>| -> Vec<Pair> {
+            items
+                .filter(|c| c.to_lowercase().starts_with(&lower))
+                .map(|c| Pair { display: c.clone(), replacement: c })
+                .collect()
+        };
+        if index == 0 {
+            return (start, pairs(&mut self.commands.iter().cloned()));
+        }
+        let verb = words[0];
+        match verb {
+            "help" => return (start, pairs(&mut self.commands.iter().cloned())),
+            "new" => {
+                if words.get(index.wrapping_sub(1)) == Some(&"--option") {
+                    return (start, pairs(&mut self.options.iter().cloned()));
+                }
+                if typed.starts_with('-') {
+                    return (start, pairs(&mut ["--seed", "--option"].iter().map(|s| s.to_string())));
+                }
+                return (start, pairs(&mut self.scenarios.iter().cloned()));
+            }
+            _ => {}
+        }
+        let mut out: Vec<Pair> = Vec::new();
+        if verb == "map" && index == 1 {
+            out.extend(pairs(&mut self.overlays.iter().cloned()));
+        }
+        out.extend(pairs(&mut self.units.iter().cloned()));
+        if !typed.is_empty() {
+            out.extend(pairs(&mut self.hexes.iter().cloned()));
+            let mut places: Vec<Pair> = self
+                .places
+                .iter()
+                .filter(|(n, _)| n.to_lowercase().starts_with(&lower))
+                .map(|(n, h)| Pair { display: format!("{n} ({h})"), replacement: h.clone() })
+                .collect();
+            out.append(&mut places);
+        }
+        (start, out)
+    }
+}
+
+pub struct ReplHelper {
+    pub words: Rc<RefCell<Words>>,
+    hinter: HistoryHinter,
+    files: FilenameCompleter,
+    lua: mlua::Lua,
+}
+
+impl ReplHelper {
+    pub fn new(words: Rc<RefCell<Words>>) -> ReplHelper {
+        let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::new()).expect("a bare Lua state");
+        ReplHelper { words, hinter: HistoryHinter::new(), files: FilenameCompleter::new(), lua }
+    }
+
+    /// True when `line` is `lua ...` (or `= ...`) whose chunk is not finished yet.
+    pub fn lua_incomplete(&self, line: &str) -> bool {
+        let t = line.trim_start();
+        let code = if let Some(c) = t.strip_prefix("lua ") {
+            c.to_string()
+        } else if let Some(c) = t.strip_prefix('=') {
+            format!("return {c}")
+        } else {
+            return false;
+        };
+        matches!(
+            self.lua.load(code.as_str()).set_name("=check").into_function(),
+            Err(mlua::Error::SyntaxError { incomplete_input: true, .. })
+        )
+    }
+}
+
+impl Completer for ReplHelper {
+    type Candidate = Pair;
+    fn complete(&self, line: &str, pos: usize, ctx: &Context<'_>) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let head = &line[..pos];
+        let words: Vec<&str> = head.split_whitespace().collect();
+        let wants_file = matches!(words.first(), Some(&"save") | Some(&"load"))
+            || (words.first() == Some(&"map")
+                && words.get(1) == Some(&"--svg")
+                && (words.len() == 3 || head.ends_with(' ') && words.len() == 2));
+        if wants_file && (words.len() > 1 || head.ends_with(' ')) {
+            return self.files.complete(line, pos, ctx);
+        }
+        Ok(self.words.borrow().complete(head))
+    }
+}
+
+impl Hinter for ReplHelper {
+    type Hint = String;
+    fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<String> {
+        self.hinter.hint(line, pos, ctx)
+    }
+}
+
+impl Highlighter for ReplHelper {}
+
+impl Validator for ReplHelper {
+    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+        if self.lua_incomplete(ctx.input()) {
+            return Ok(ValidationResult::Incomplete);
+        }
+        Ok(ValidationResult::Valid(None))
+    }
+}
+
+impl Helper for ReplHelper {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words() -> Words {
+        Words {
+            commands: vec!["move".into(), "map".into(), "new".into(), "next".into(), "help".into()],
+            units: vec!["3SS".into(), "39PzK".into(), "B1".into()],
+            hexes: vec!["17.14".into(), "17.15".into()],
+            places: vec![("Stargard".into(), "17.14".into()), ("Stettin".into(), "04.18".into())],
+            overlays: vec!["zoc".into(), "reach".into()],
+            scenarios: vec!["stargard-solstice".into(), "fixture".into()],
+            options: vec!["op16_1".into()],
+        }
+    }
+
+    fn replacements(line: &str) -> Vec<String> {
+        words().complete(line).1.into_iter().map(|p| p.replacement).collect()
+    }
+
+    #[test]
+    fn commands_then_arguments() {
+        assert_eq!(replacements("mo"), ["move"]);
+        assert_eq!(replacements("n"), ["new", "next"]);
+        assert_eq!(replacements("move 3"), ["3SS", "39PzK"]);
+        assert_eq!(replacements("move 3SS,b"), ["B1"]);
+        assert_eq!(words().complete("move 3SS,b").0, 9);
+        // a place completes to its hex
+        assert_eq!(replacements("move 3SS Starg"), ["17.14"]);
+        let (_, p) = words().complete("move 3SS Starg");
+        assert_eq!(p[0].display, "Stargard (17.14)");
+        assert_eq!(replacements("move 3SS 17.1"), ["17.14", "17.15"]);
+        assert_eq!(replacements("new st"), ["stargard-solstice"]);
+        assert_eq!(replacements("new stargard-solstice --option o"), ["op16_1"]);
+        assert_eq!(replacements("map z"), ["zoc"]);
+        assert_eq!(replacements("help ma"), ["map"]);
+    }
+
+    #[test]
+    fn multi_line_lua() {
+        let h = ReplHelper::new(Rc::new(RefCell::new(words())));
+        assert!(h.lua_incomplete("lua for i = 1, 3 do"));
+        assert!(h.lua_incomplete("lua function f()\n  return 1"));
+        assert!(!h.lua_incomplete("lua for i = 1, 3 do end"));
+        assert!(!h.lua_incomplete("lua x = = 1"));
+        assert!(h.lua_incomplete("= {1, 2"));
+        assert!(!h.lua_incomplete("move B1 0101"));
+    }
+}
