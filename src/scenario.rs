@@ -203,9 +203,23 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
             map.hexes.remove(&hex);
         }
     }
+    // places first, so that the tables below may name hexes by place
+    for (name, h) in &m.places {
+        let hexes = hexes_of(&mut cx, &map, h);
+        for hex in &hexes {
+            map.hexes.get_mut(hex).unwrap().name = Some(name.clone());
+        }
+        map.places.insert(name.to_lowercase(), (name.clone(), hexes));
+    }
+    let mut terrain_of: BTreeMap<HexId, &str> = BTreeMap::new();
     for (terrain, list) in &m.terrains {
         for h in list {
             for hex in hexes_of(&mut cx, &map, h) {
+                if let Some(other) = terrain_of.insert(hex, terrain) {
+                    if other != terrain {
+                        cx.err::<()>(h.span(), format!("hex {} is listed as both {other} and {terrain}", map.fmt(hex)));
+                    }
+                }
                 map.hexes.get_mut(&hex).unwrap().terrain = terrain.clone();
             }
         }
@@ -245,13 +259,6 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
                 }
             }
         }
-    }
-    for (name, h) in &m.places {
-        let hexes = hexes_of(&mut cx, &map, h);
-        for hex in &hexes {
-            map.hexes.get_mut(hex).unwrap().name = Some(name.clone());
-        }
-        map.places.insert(name.to_lowercase(), (name.clone(), hexes));
     }
     for (area, list) in &m.areas {
         let set: BTreeSet<HexId> = list.iter().flat_map(|h| hexes_of(&mut cx, &map, h)).collect();
@@ -363,7 +370,12 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
             Location::Hex(h)
         } else if header.boxes.iter().any(|b| b == at) {
             Location::Box(at.clone())
-        } else if let Ok((_, hexes)) = map.place(at) {
+        } else if let Ok((name, hexes)) = map.place(at) {
+            if hexes.len() != 1 {
+                let list: Vec<String> = hexes.iter().map(|h| map.fmt(*h)).collect();
+                cx.err::<()>(ru.at.span(), format!("unit {id}: {name} covers several hexes ({}); give one", list.join(", ")));
+                continue;
+            }
             Location::Hex(hexes[0])
         } else {
             cx.err::<()>(

@@ -35,7 +35,8 @@ pub struct Profile {
     /// Extra cost to cross a hexside with a feature (map feature or hexside marker).
     pub hexsides: BTreeMap<String, Cost>,
     /// Hexside features followed as paths (`road`): crossing such a hexside costs this instead
-    /// of terrain and hexside costs. With several, the cheapest applies.
+    /// of terrain and hexside costs. With several, the cheapest applies; a path priced `No`
+    /// is not usable (the crossing is then priced as if there were no path).
     pub paths: BTreeMap<String, Cost>,
     /// Only path hexsides may be crossed (rail or strategic movement along roads).
     pub paths_only: bool,
@@ -49,21 +50,25 @@ pub struct Profile {
     pub blocked: BTreeSet<HexId>,
     /// Hexes that end movement on entry.
     pub stop: BTreeSet<HexId>,
-    /// Hexes that may be entered but not passed through... (alias of stop, kept for clarity)
     /// Maximum cost (None: unlimited).
     pub max: Option<i64>,
     /// A mover may always enter one adjacent hex, whatever it costs, if not blocked.
     pub always_one: bool,
-    /// Hexside features that nothing may cross.
+    /// Markers placed on hexsides during play (a blown bridge); priced by `hexsides` like the
+    /// map's own hexside features.
     pub hexside_markers: BTreeMap<Hexside, BTreeSet<String>>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Reached {
+    /// The cheapest cost to arrive here.
     pub cost: i64,
+    /// Where that cheapest arrival came from.
     pub from: Option<HexId>,
-    /// The mover must stop here.
+    /// The cheapest arrival ends the move here.
     pub stops: bool,
+    /// Where the cheapest arrival that may go on came from (for routes through this hex).
+    pub go_from: Option<HexId>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -154,25 +159,27 @@ impl Profile {
 
     /// Dijkstra from one or more sources (each with a starting cost). Deterministic: ties are
     /// broken by hex order.
+    ///
+    /// Two arrivals are kept per hex: the cheapest one from which the mover may go on, and the
+    /// cheapest one that ends the move (a stop hex, a stopping hexside or path). A dearer arrival
+    /// that can go on is never hidden by a cheaper one that must stop.
     pub fn reach(&self, map: &Map, sources: &[(HexId, i64)]) -> Result<BTreeMap<HexId, Reached>, SearchError> {
-        let mut best: BTreeMap<HexId, Reached> = BTreeMap::new();
+        let mut go: BTreeMap<HexId, (i64, Option<HexId>)> = BTreeMap::new();
+        let mut stop: BTreeMap<HexId, (i64, Option<HexId>)> = BTreeMap::new();
         let mut heap = BinaryHeap::new();
         for &(h, c) in sources {
-            if map.contains(h) && best.get(&h).is_none_or(|r| c < r.cost) {
-                best.insert(h, Reached { cost: c, from: None, stops: false });
+            if map.contains(h) && go.get(&h).is_none_or(|r| c < r.0) {
+                go.insert(h, (c, None));
                 heap.push(Reverse((c, h)));
             }
         }
         let origin: BTreeSet<HexId> = sources.iter().map(|s| s.0).collect();
         while let Some(Reverse((c, h))) = heap.pop() {
-            let r = &best[&h];
-            if c > r.cost || r.stops {
+            if c > go[&h].0 {
                 continue;
             }
             for (_, n) in map.neighbours(h) {
-                let Some((step, stop)) = self.step(map, h, n)? else {
-                    continue;
-                };
+                let Some((step, stops)) = self.step(map, h, n)? else { continue };
                 let mut nc = c + step;
                 if let Some(max) = self.max {
                     if nc > max {
@@ -183,13 +190,34 @@ impl Profile {
                         }
                     }
                 }
-                if best.get(&n).is_none_or(|r| nc < r.cost) {
-                    best.insert(n, Reached { cost: nc, from: Some(h), stops: stop });
+                if stops {
+                    if stop.get(&n).is_none_or(|r| nc < r.0) {
+                        stop.insert(n, (nc, Some(h)));
+                    }
+                } else if go.get(&n).is_none_or(|r| nc < r.0) {
+                    go.insert(n, (nc, Some(h)));
                     heap.push(Reverse((nc, n)));
                 }
             }
         }
-        Ok(best)
+        let mut out = BTreeMap::new();
+        for (&h, &(c, from)) in &go {
+            out.insert(h, Reached { cost: c, from, stops: false, go_from: from });
+        }
+        for (&h, &(c, from)) in &stop {
+            match out.get_mut(&h) {
+                Some(r) if r.cost <= c => {}
+                Some(r) => {
+                    r.cost = c;
+                    r.from = from;
+                    r.stops = true;
+                }
+                None => {
+                    out.insert(h, Reached { cost: c, from, stops: true, go_from: None });
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// The cost of following `path` (consecutive adjacent hexes, the first being the start).
@@ -226,13 +254,17 @@ impl Profile {
     }
 }
 
-/// Walks `from` links back to a source.
+/// The cheapest path to `to`, from its source: the last step is the cheapest arrival at
+/// `to`, the earlier ones follow arrivals that may go on.
 pub fn route(reached: &BTreeMap<HexId, Reached>, to: HexId) -> Vec<HexId> {
     let mut out = vec![to];
-    let mut cur = to;
-    while let Some(Some(p)) = reached.get(&cur).map(|r| r.from) {
+    let mut next = reached.get(&to).and_then(|r| r.from);
+    while let Some(p) = next {
         out.push(p);
-        cur = p;
+        next = reached.get(&p).and_then(|r| r.go_from);
+        if out.len() > reached.len() + 1 {
+            break; // cannot happen with positive costs; guards against a zero-cost cycle
+        }
     }
     out.reverse();
     out
@@ -261,4 +293,49 @@ pub fn to_units(mp: f64) -> Option<i64> {
     let u = mp * UNIT as f64;
     let r = u.round();
     ((u - r).abs() < 1e-6).then_some(r as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::map::HexInfo;
+
+    fn map(hexes: &[(i32, i32)]) -> Map {
+        let mut m = Map::default();
+        for &(c, r) in hexes {
+            m.hexes.insert(HexId::new(c, r), HexInfo { terrain: "clear".into(), ..Default::default() });
+        }
+        m
+    }
+
+    #[test]
+    fn a_stopping_arrival_does_not_hide_one_that_goes_on() {
+        // A=0101 → B=0102 across a ford that ends the move (cheap), or round by D=0202 (dearer);
+        // C=0103 lies beyond B and can only be reached through the dearer arrival.
+        let (a, b, c, d) = (HexId::new(1, 1), HexId::new(1, 2), HexId::new(1, 3), HexId::new(2, 2));
+        let mut m = map(&[(1, 1), (1, 2), (1, 3), (2, 2)]);
+        m.sides.entry(Hexside::new(a, b)).or_default().insert("ford".into());
+        let p = Profile {
+            terrain: [("clear".to_string(), Cost::Mp(UNIT))].into(),
+            hexsides: [("ford".to_string(), Cost::Stop(0))].into(),
+            ..Default::default()
+        };
+        let r = p.reach(&m, &[(a, 0)]).unwrap();
+        assert_eq!(r[&b].cost, UNIT);
+        assert!(r[&b].stops);
+        assert_eq!(r[&c].cost, 3 * UNIT);
+        assert_eq!(route(&r, c), vec![a, d, b, c]);
+        assert_eq!(route(&r, b), vec![a, b]);
+    }
+
+    #[test]
+    fn costs_add_exactly_in_sixtieths() {
+        assert_eq!(to_units(0.5), Some(30));
+        assert_eq!(to_units(1.0 / 3.0), Some(20));
+        assert_eq!(to_units(0.01), None);
+        assert_eq!(fmt_cost(90), "1.5");
+        assert_eq!(fmt_cost(80), "1 1/3");
+        assert_eq!(fmt_cost(20), "1/3");
+        assert_eq!(fmt_cost(120), "2");
+    }
 }

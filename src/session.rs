@@ -516,8 +516,13 @@ impl Session {
                 rs.rehash();
                 let limits = self.limits;
                 let g = self.game_mut()?;
+                // loading rules must not change the game: keep the state as it is
+                let state = g.snapshot();
                 let verbs_before = std::mem::take(&mut g.shared.borrow_mut().verbs);
-                match Host::new(&rs, g.shared.clone(), limits) {
+                let overlays_before = std::mem::take(&mut g.shared.borrow_mut().overlays);
+                let loaded = Host::new(&rs, g.shared.clone(), limits);
+                g.restore(state);
+                match loaded {
                     Ok(h) => {
                         g.host = h;
                         let changed = if rs.content_hash != g.ruleset.content_hash { "changed" } else { "unchanged" };
@@ -530,6 +535,7 @@ impl Session {
                     }
                     Err(e) => {
                         g.shared.borrow_mut().verbs = verbs_before;
+                        g.shared.borrow_mut().overlays = overlays_before;
                         g.take_out();
                         Err(Error::Lua(format!(
                             "reload failed, the previous rules stay loaded:\n{}",
@@ -716,7 +722,7 @@ impl Session {
                 ArgKind::Text | ArgKind::Literal(_) => unreachable!(),
             }
         };
-        for a in &spec.args {
+        for (idx, a) in spec.args.iter().enumerate() {
             match &a.kind {
                 ArgKind::Literal(l) => {
                     let present = words.get(i).is_some_and(|x| x.eq_ignore_ascii_case(l));
@@ -748,8 +754,12 @@ impl Session {
                 kind => {
                     if a.repeated {
                         let mut vals = Vec::new();
-                        while i < words.len() {
-                            // stop at a literal that a later spec expects
+                        // a repetition stops at a keyword that a later argument expects
+                        let stop: Vec<&str> = spec.args[idx + 1..]
+                            .iter()
+                            .filter_map(|x| if let ArgKind::Literal(l) = &x.kind { Some(l.as_str()) } else { None })
+                            .collect();
+                        while i < words.len() && !stop.iter().any(|l| l.eq_ignore_ascii_case(words[i])) {
                             match one(kind, words[i]) {
                                 Ok(v) => {
                                     vals.push(v);
@@ -855,7 +865,14 @@ impl Session {
                 }
             },
             None => match &p.question.default {
-                Some(d) => d.clone(),
+                Some(d) => match validate_answer(g, &p.question, d) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        let msg = format!("the rule's default answer is not valid ({e}): a bug in the ruleset; choose instead: {}", describe_question(&p.question));
+                        g.pending = Some(p);
+                        return Err(Error::Lua(msg));
+                    }
+                },
                 None => {
                     let msg = format!("this decision has no default: {}", describe_question(&p.question));
                     g.pending = Some(p);
@@ -1489,7 +1506,10 @@ fn validate_answer(g: &Game, q: &Question, a: &str) -> std::result::Result<Strin
     match q.kind.as_str() {
         "unit" => resolve_unit(&w.state, a),
         "hex" => resolve_hex(&w.map, a).map(|h| w.map.fmt(h)),
-        "number" => a.parse::<f64>().map(|_| a.to_string()).map_err(|_| format!("'{a}' is not a number")),
+        "number" => match a.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(a.to_string()),
+            _ => Err(format!("'{a}' is not a number")),
+        },
         "yesno" => match a.to_lowercase().as_str() {
             "y" | "yes" => Ok("yes".into()),
             "n" | "no" => Ok("no".into()),

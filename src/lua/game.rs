@@ -188,6 +188,25 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, t: Table| {
             let w = world(lua);
             let mut w = w.borrow_mut();
+            // `side = false` clears the active side (nil would mean "unchanged")
+            let side = match t.get::<Value>("side")? {
+                Value::Nil => None,
+                Value::Boolean(false) => Some(None),
+                Value::String(s) => {
+                    let s = s.to_str()?.to_string();
+                    if !w.state.sides.contains(&s) {
+                        return Err(mlua::Error::runtime(format!("umpire.set_clock: unknown side '{s}'")));
+                    }
+                    Some(Some(s))
+                }
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "umpire.set_clock: side must be a side's name or false, not {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            let position = if t.contains_key("position")? { Some(from_lua(&t.get::<Value>("position")?)?) } else { None };
             let c = &mut w.state.clock;
             if let Some(v) = t.get::<Option<i64>>("turn")? {
                 c.turn = v;
@@ -198,11 +217,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             if let Some(v) = t.get::<Option<String>>("step")? {
                 c.step = v;
             }
-            if t.contains_key("side")? {
-                c.side = t.get::<Option<String>>("side")?;
+            if let Some(s) = side {
+                c.side = s;
             }
-            if t.contains_key("position")? {
-                c.position = from_lua(&t.get::<Value>("position")?)?;
+            if let Some(p) = position {
+                c.position = p;
             }
             Ok(())
         })?,
@@ -263,7 +282,13 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     vars.set(
         "set",
         lua.create_function(|lua, (key, v): (String, Value)| {
-            let j = from_lua(&v).map_err(|e| mlua::Error::runtime(format!("vars.set('{key}'): {e}")))?;
+            let j = from_lua(&v).map_err(|e| {
+                let msg = match &e {
+                    mlua::Error::RuntimeError(m) => m.clone(),
+                    other => other.to_string(),
+                };
+                mlua::Error::runtime(format!("vars.set('{key}'): {msg}"))
+            })?;
             let w = world(lua);
             let mut w = w.borrow_mut();
             if j.is_null() {
@@ -404,6 +429,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             }
             let purpose = purpose.unwrap_or_else(|| format!("draw from {name}"));
             let idx = w.state.dice.draw(&name, &items, &purpose).map_err(|e| refuse("dice".into(), e.to_string()))?;
+            if w.probe_first_roll_log.is_none() {
+                w.probe_first_roll_log = Some(w.state.log.len());
+            }
             let chit = items[idx].clone();
             w.state.cups.get_mut(&name).unwrap().remove(idx);
             let forced = w.state.dice.rolls.last().map(|r| r.forced).unwrap_or(false);

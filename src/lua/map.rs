@@ -296,7 +296,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "set_marker",
-        lua.create_function(|lua, (s, name, v): (String, String, Option<i64>)| {
+        lua.create_function(|lua, (s, name, v): (String, String, Value)| {
+            let v = super::units::marker_value(v, "map.set_marker")?;
             let w = world(lua);
             let mut w = w.borrow_mut();
             let h = hex_arg(&w.map, &s, "map.set_marker")?;
@@ -328,7 +329,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "set_side_marker",
-        lua.create_function(|lua, (a, b, name, v): (String, String, String, Option<i64>)| {
+        lua.create_function(|lua, (a, b, name, v): (String, String, String, Value)| {
+            let v = super::units::marker_value(v, "map.set_side_marker")?;
             let w = world(lua);
             let mut w = w.borrow_mut();
             let (ha, hb) = (hex_arg(&w.map, &a, "map.set_side_marker")?, hex_arg(&w.map, &b, "map.set_side_marker")?);
@@ -375,11 +377,23 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         })?,
     )?;
     t.set(
+        "side_marker",
+        lua.create_function(|lua, (a, b, name): (String, String, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let (ha, hb) = (hex_arg(&w.map, &a, "map.side_marker")?, hex_arg(&w.map, &b, "map.side_marker")?);
+            Ok(w.state.side_markers.get(&Hexside::new(ha, hb)).and_then(|m| m.get(&name)).copied())
+        })?,
+    )?;
+    t.set(
         "route",
         lua.create_function(|lua, (spec, to): (Table, String)| {
             let w = world(lua);
             let w = w.borrow();
             let (p, sources) = profile_from(&w, &spec)?;
+            if sources.is_empty() {
+                return Err(mlua::Error::runtime("map.route: `from` is required"));
+            }
             let to = hex_arg(&w.map, &to, "map.route")?;
             let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.route: {e}")))?;
             match r.get(&to) {

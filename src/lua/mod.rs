@@ -223,7 +223,12 @@ impl Host {
         host.reset_budget();
         let entry = ruleset.dir.join(&ruleset.entry);
         let require: Function = host.lua.globals().get("require").map_err(convert_error)?;
-        let module = entry.file_stem().and_then(|s| s.to_str()).unwrap_or("main").to_string();
+        // the entry script is required by its path in the ruleset (`main.lua` -> `main`,
+        // `src/main.lua` -> `src.main`)
+        let module = ruleset.entry.trim_end_matches(".lua").replace(['/', '\\'], ".");
+        if !entry.is_file() {
+            return Err(Error::NotFound(format!("entry script {} does not exist", entry.display())));
+        }
         require.call::<Value>(module).map_err(convert_error)?;
         Ok(host)
     }
@@ -532,7 +537,10 @@ pub fn from_lua(v: &Value) -> mlua::Result<serde_json::Value> {
         Value::Nil => J::Null,
         Value::Boolean(b) => J::Bool(*b),
         Value::Integer(i) => J::from(*i),
-        Value::Number(n) => serde_json::Number::from_f64(*n).map(J::Number).unwrap_or(J::Null),
+        Value::Number(n) => match serde_json::Number::from_f64(*n) {
+            Some(x) => J::Number(x),
+            None => return Err(mlua::Error::runtime(format!("cannot store {n} in the game state (not a finite number)"))),
+        },
         Value::String(s) => J::String(s.to_str()?.to_string()),
         Value::Table(t) => {
             let len = t.raw_len();

@@ -70,8 +70,8 @@ function I.dispatch(name, ...)
   if not spec then error("unknown verb " .. tostring(name)) end
   local clock = U.clock()
   if clock.over then U.refuse("end", "the game is over: " .. clock.over) end
-  if spec.phases then
-    local phases = type(spec.phases) == "table" and spec.phases or { spec.phases }
+  local phases = type(spec.phases) == "table" and spec.phases or { spec.phases }
+  if spec.phases and #phases > 0 then
     local ok = false
     for _, p in ipairs(phases) do if p == clock.step then ok = true end end
     if not ok then
@@ -96,6 +96,9 @@ local function check_nodes(list, where)
     if type(n) ~= "table" or type(n.id) ~= "string" then
       error(("umpire.sequence: %s.steps[%d] needs an id"):format(where, i), 3)
     end
+    if n.sides and not n.steps then
+      error(("umpire.sequence: step %s has sides but no steps (sides belong to groups)"):format(n.id), 3)
+    end
     if n.steps then check_nodes(n.steps, n.id) end
   end
 end
@@ -115,7 +118,7 @@ local function last_turn()
   return resolve(seq.turns) or math.huge
 end
 
--- frames[d] = { i = index in its parent's steps, s = side index (groups with sides) }
+-- frames[d] = { i = index in its parent's steps, sides = list, s = index } (sides on groups)
 local function node_at(frames, d)
   local group, node = seq, nil
   for k = 1, d do node = group.steps[frames[k].i]; group = node end
@@ -124,24 +127,27 @@ end
 
 local function sides_of(node)
   local s = resolve(node.sides)
-  if s ~= nil and type(s) ~= "table" then error("sequence node " .. node.id .. ": sides must be a list") end
+  if type(s) ~= "table" then error("sequence step " .. node.id .. ": sides must be a list (or a function returning one)") end
   return s
 end
 
+-- Publishes the position: phase label, leaf id, active side (the innermost `sides` group's
+-- current side, or a step's fixed `side`), and the frames for the next `next`.
 local function publish(frames, turn)
   local names, side, leaf = {}, nil, nil
   for d = 1, #frames do
     local n = node_at(frames, d)
     if n then
       names[#names + 1] = n.name or n.id
-      if n.sides and frames[d].sides then side = frames[d].sides[frames[d].s] end
+      if frames[d].sides then side = frames[d].sides[frames[d].s] end
       if n.side then side = n.side end
       leaf = n
     end
   end
   local pos = {}
   for d, f in ipairs(frames) do pos[d] = { i = f.i, s = f.s, sides = f.sides } end
-  U.set_clock { turn = turn, phase = table.concat(names, " › "), step = leaf and leaf.id or "", side = side, position = { frames = pos } }
+  U.set_clock { turn = turn, phase = table.concat(names, " › "), step = leaf and leaf.id or "",
+    side = side or false, position = { frames = pos } }
 end
 
 local function load_frames()
@@ -154,8 +160,18 @@ local function load_frames()
   return frames, c.turn
 end
 
+local function game_end(turn)
+  U.set_clock { turn = turn, phase = "end of game", step = "", side = false, position = { frames = {} } }
+  local result = seq.finish and seq.finish() or "no result"
+  if not U.clock().over then U.game_over(result) end
+end
+
 -- Walks to the next step that waits for the players. `leaving` is true when the current leaf
 -- must be left first (the `next` command).
+--   entering a step: resolve its sides (groups), publish, skip_if, enter, then either descend
+--   (group), stop (a leaf that waits) or leave at once (an `auto` leaf);
+--   when a group's steps are done: leave, then the next side, or repeat_while, or move on;
+--   enter and leave bracket every pass of a group (each side, each repetition).
 local function advance(frames, turn, leaving)
   if leaving and #frames > 0 then
     local leaf = node_at(frames, #frames)
@@ -167,68 +183,66 @@ local function advance(frames, turn, leaving)
       -- the turn is over
       if seq.turn_end then seq.turn_end(turn) end
       if U.clock().over then publish(frames, turn); return end
+      if turn + 1 > last_turn() then return game_end(turn) end
       turn = turn + 1
-      if turn > last_turn() then
-        U.set_clock { turn = turn - 1, phase = "end of game", step = "", side = nil, position = { frames = {} } }
-        local result = seq.finish and seq.finish() or "no result"
-        if not U.clock().over then U.game_over(result) end
-        return
-      end
       U.set_clock { turn = turn }
       log.say(("Turn %d"):format(turn))
       if seq.turn_start then seq.turn_start(turn) end
+      if U.clock().over then return end
       frames[1] = { i = 0 }
     else
       local parent = d == 1 and seq or node_at(frames, d - 1)
       local f = frames[d]
       f.i = f.i + 1
+      f.sides, f.s = nil, nil
       local node = parent.steps[f.i]
       if node then
-        publish(frames, turn)
-        if node.skip_if and node.skip_if() then
-          -- skipped: try the next sibling
-        else
-          local sides = node.sides and sides_of(node)
-          if sides then
-            if #sides == 0 then goto continue end
-            f.sides, f.s = sides, 1
-            publish(frames, turn)
-          end
-          if node.enter then node.enter() end
-          if U.clock().over then return end
-          if node.steps then
-            frames[d + 1] = { i = 0 }
-          elseif not node.auto then
-            publish(frames, turn)
-            local c = U.clock()
-            log.say(c.side and (c.side .. ": " .. c.phase) or c.phase)
-            return
-          elseif node.leave then
-            node.leave()
+        local sides = node.sides and sides_of(node)
+        if sides == nil or #sides > 0 then
+          if sides then f.sides, f.s = sides, 1 end
+          publish(frames, turn)
+          if node.skip_if and node.skip_if() then
+            f.sides, f.s = nil, nil
+          else
+            if node.enter then node.enter() end
+            if U.clock().over then return end
+            if node.steps then
+              frames[d + 1] = { i = 0 }
+            elseif not node.auto then
+              publish(frames, turn)
+              local c = U.clock()
+              log.say(c.side and (c.side .. ": " .. c.phase) or c.phase)
+              return
+            elseif node.leave then
+              node.leave()
+            end
           end
         end
       else
-        -- parent's children are done: next side, repeat, or leave the parent
+        -- the parent group's steps are done
         frames[d] = nil
-        if d == 1 then
-          -- the top-level list is done: end of turn (loop handles it)
-        else
+        if d > 1 then
           local pf = frames[d - 1]
+          if parent.leave then parent.leave() end
+          local again = false
           if pf.sides and pf.s < #pf.sides then
             pf.s = pf.s + 1
+            again = true
+          elseif parent.repeat_while and parent.repeat_while() then
+            if pf.sides then pf.s = 1 end
+            again = true
+          end
+          if again then
             frames[d] = { i = 0 }
             publish(frames, turn)
             if parent.enter then parent.enter() end
-          elseif parent.repeat_while and parent.repeat_while() then
-            frames[d] = { i = 0 }
+            if U.clock().over then return end
           else
             pf.sides, pf.s = nil, nil
-            if parent.leave then parent.leave() end
           end
         end
       end
     end
-    ::continue::
   end
 end
 
@@ -237,6 +251,7 @@ function I.start()
   local turn = (seq.first_turn or 1)
   U.set_clock { turn = turn }
   if seq.start then protected(seq.start) end
+  if turn > last_turn() then return protected(game_end, turn) end
   log.say(("Turn %d"):format(turn))
   if seq.turn_start then protected(seq.turn_start, turn) end
   local frames = { { i = 0 } }

@@ -163,6 +163,22 @@ impl UserData for UnitRef {
     }
 }
 
+/// A marker's value: an integer, `true` (1), or `nil`/`false` to remove it.
+pub fn marker_value(v: Value, what: &str) -> mlua::Result<Option<i64>> {
+    Ok(match v {
+        Value::Nil | Value::Boolean(false) => None,
+        Value::Boolean(true) => Some(1),
+        Value::Integer(i) => Some(i),
+        Value::Number(n) if n.fract() == 0.0 && n.is_finite() => Some(n as i64),
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "{what}: value must be an integer, true, false or nil, not {}",
+                other.type_name()
+            )));
+        }
+    })
+}
+
 fn refs(lua: &Lua, ids: Vec<String>) -> mlua::Result<Table> {
     lua.create_sequence_from(ids.into_iter().map(UnitRef))
 }
@@ -224,6 +240,13 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let kind: Option<String> = filter.as_ref().map(|f| f.get("kind")).transpose()?.flatten();
             let bx: Option<String> = filter.as_ref().map(|f| f.get("box")).transpose()?.flatten();
             let on_map: Option<bool> = filter.as_ref().map(|f| f.get("on_map")).transpose()?.flatten();
+            let mut attrs: Vec<(String, serde_json::Value)> = Vec::new();
+            if let Some(t) = filter.as_ref().map(|f| f.get::<Option<Table>>("attr")).transpose()?.flatten() {
+                for p in t.pairs::<String, Value>() {
+                    let (k, v) = p?;
+                    attrs.push((k, from_lua(&v)?));
+                }
+            }
             let ids: Vec<String> = w
                 .borrow()
                 .state
@@ -233,6 +256,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 .filter(|u| kind.as_ref().is_none_or(|k| &u.kind == k))
                 .filter(|u| bx.as_ref().is_none_or(|b| matches!(&u.loc, Location::Box(x) if x == b)))
                 .filter(|u| on_map.is_none_or(|m| u.hex().is_some() == m))
+                .filter(|u| attrs.iter().all(|(k, v)| u.attrs.get(k) == Some(v)))
                 .map(|u| u.id.clone())
                 .collect();
             refs(lua, ids)
