@@ -43,6 +43,14 @@ enum Cmd {
         #[arg(long = "option")]
         options: Vec<String>,
     },
+    /// Like `play`, for designers: undo is free (it may take back dice rolls).
+    Sandbox {
+        scenario: Option<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+        #[arg(long = "option")]
+        options: Vec<String>,
+    },
     /// Run command scripts (.ump) and report `N passed, N failed`.
     Run {
         #[arg(required = true)]
@@ -125,12 +133,14 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(if bad > 0 { 1 } else { 0 })
         }
-        Cmd::Play { scenario, seed, options } => play(scenario, seed, options),
+        Cmd::Play { scenario, seed, options } => play(scenario, seed, options, false),
+        Cmd::Sandbox { scenario, seed, options } => play(scenario, seed, options, true),
     }
 }
 
-fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>) -> Result<i32> {
+fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>, sandbox: bool) -> Result<i32> {
     let mut session = Session::new();
+    session.free_undo = sandbox;
     let tty = std::io::stdin().is_terminal();
     if let Some(name) = scenario {
         let mut line = format!("new {name}");

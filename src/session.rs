@@ -49,7 +49,7 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
     ("dice", "dice <face|name>...", "force the next die rolls or draws (real dice, scripts)", "game"),
     ("roll", "roll <NdM> [purpose...]", "roll dice and record it", "game"),
     ("seed", "seed <n>", "reseed the game's dice", "game"),
-    ("undo", "undo [n]", "take back the last n commands", "history"),
+    ("undo", "undo [--past-dice] [n]", "take back the last n commands (past seen dice only with --past-dice)", "history"),
     ("redo", "redo", "re-apply the last undone command", "history"),
     ("reload", "reload", "re-read the rule files, keep the game", "designer"),
     ("lua", "lua <code>", "run Lua in the rules' environment (changes are a command)", "designer"),
@@ -141,6 +141,8 @@ pub struct Session {
     pub scratch: Option<PathBuf>,
     /// Columns available for `map` (the terminal's width; 100 without a terminal).
     pub width: usize,
+    /// Designer's sandbox: `undo` may take back dice rolls without `--past-dice`.
+    pub free_undo: bool,
     /// ANSI colours in output (a terminal without NO_COLOR).
     pub color: bool,
 }
@@ -252,6 +254,7 @@ impl Session {
             scratch: None,
             width: 100,
             color: false,
+            free_undo: false,
         }
     }
 
@@ -264,6 +267,7 @@ impl Session {
             scratch: None,
             width: 100,
             color: false,
+            free_undo: false,
         }
     }
 
@@ -278,6 +282,7 @@ impl Session {
             scratch: self.scratch.clone(),
             width: self.width,
             color: self.color,
+            free_undo: self.free_undo,
         }
     }
 
@@ -415,7 +420,7 @@ impl Session {
                     ))
                 }
             }
-            "undo" => self.cmd_undo(rest),
+            "undo" => self.cmd_undo(rest, line),
             "redo" => self.cmd_redo(),
             "save" => {
                 self.game()?;
@@ -894,29 +899,71 @@ impl Session {
         Ok(reply)
     }
 
-    fn cmd_undo(&mut self, rest: &str) -> Result<Reply> {
+    /// `undo [n]`, `undo --past-dice [n]`. In a two-player game an undo does not take back a
+    /// die roll or a draw the players have seen (forced results excepted) unless asked with
+    /// `--past-dice`; that undo is itself recorded as a command, with a log entry naming what
+    /// it took back. In a sandbox (`free_undo`) undo is free.
+    fn cmd_undo(&mut self, rest: &str, line: &str) -> Result<Reply> {
+        let free = self.free_undo;
         let g = self.game_mut()?;
         if let Some(p) = g.pending.take() {
             g.restore(p.before);
             g.take_out();
             return Ok(Reply::ok(vec![format!("cancelled the pending command: {}", p.lines[0])]));
         }
-        let n: usize = if rest.trim().is_empty() {
-            1
-        } else {
-            rest.trim().parse().map_err(|_| Error::Usage("usage: undo [n]".into()))?
-        };
+        let mut past_dice = false;
+        let mut n: usize = 1;
+        for w in rest.split_whitespace() {
+            match w {
+                "--past-dice" => past_dice = true,
+                w => n = w.parse().map_err(|_| Error::Usage("usage: undo [--past-dice] [n]".into()))?,
+            }
+        }
         if n == 0 || n > g.history.len() {
             return Err(Error::Usage(format!("cannot undo {n}: {} command(s) to undo", g.history.len())));
         }
-        let mut out = Vec::new();
-        for _ in 0..n {
-            let e = g.history.pop().expect("checked");
-            g.restore(e.before.clone());
-            out.push(format!("undone: {}", e.lines.join(" / ")));
-            g.redo.push(e);
+        let undone = &g.history[g.history.len() - n..];
+        let seen: Vec<String> = undone
+            .iter()
+            .flat_map(|e| e.after.dice.rolls.get(e.before.dice.rolls.len()..).unwrap_or_default().iter())
+            .filter(|r| !r.forced)
+            .map(|r| format!("{} ({}: {})", r.purpose, r.what, r.result))
+            .collect();
+        if seen.is_empty() || free {
+            let mut out = Vec::new();
+            for _ in 0..n {
+                let e = g.history.pop().expect("checked");
+                g.restore(e.before.clone());
+                out.push(format!("undone: {}", e.lines.join(" / ")));
+                g.redo.push(e);
+            }
+            return Ok(Reply::ok(out));
         }
-        Ok(Reply::ok(out))
+        if !past_dice {
+            return Err(Error::Usage(format!(
+                "undo would take back what the dice showed: {} — use `undo --past-dice{}` to do it anyway (the log will record it), or play on",
+                seen.join(", "),
+                if n > 1 { format!(" {n}") } else { String::new() }
+            )));
+        }
+        // an honest undo past the dice: a command of its own, recorded in the log and in saves
+        let target = undone[0].before.clone();
+        let what: Vec<String> = undone.iter().map(|e| e.lines[0].clone()).collect();
+        let before = g.snapshot();
+        let mut after = target;
+        after.commands = before.commands + 1;
+        after.log = before.log.clone();
+        after.log.push(crate::state::LogEntry {
+            command: after.commands,
+            rule: None,
+            text: format!("undo past the dice: took back {} and the rolls {}", what.join("; "), seen.join(", ")),
+        });
+        // the record of rolls keeps what was rolled, even though the game goes back
+        after.dice.rolls = before.dice.rolls.clone();
+        g.restore(after.clone());
+        g.history.push(Entry { lines: vec![line.to_string()], before, after });
+        g.redo.clear();
+        Ok(Reply::ok(vec![format!("undone past the dice: {} (recorded in the log)", what.join(" / "))]))
     }
 
     fn cmd_redo(&mut self) -> Result<Reply> {

@@ -56,6 +56,24 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(w.state.dice.rolls.last().map(|r| r.result.clone()))
         })?,
     )?;
+    // every roll and draw so far: { {purpose=, what=, result=, forced=}, ... }
+    t.set(
+        "rolls",
+        lua.create_function(|lua, ()| {
+            let w = world(lua);
+            let w = w.borrow();
+            let out = lua.create_table()?;
+            for (i, r) in w.state.dice.rolls.iter().enumerate() {
+                let e = lua.create_table()?;
+                e.set("purpose", r.purpose.as_str())?;
+                e.set("what", r.what.as_str())?;
+                e.set("result", r.result.as_str())?;
+                e.set("forced", r.forced)?;
+                out.set(i + 1, e)?;
+            }
+            Ok(out)
+        })?,
+    )?;
     lua.globals().set("dice", t)?;
     Ok(())
 }

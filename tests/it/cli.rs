@@ -82,3 +82,20 @@ fn piped_play_echoes_commands() {
     assert!(text.contains("B1 moves 0202 → 0302"), "{text}");
     assert_eq!(out.status.code(), Some(0), "{text}");
 }
+
+#[test]
+fn sandbox_undo_is_free() {
+    use std::io::Write;
+    let run = |cmd: &str| {
+        let mut child = umpire()
+            .args([cmd, "tests/fixtures/scenarios/fixture/basic.toml", "--seed", "2"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"auto\nroll 2d6 test\nundo\n").unwrap();
+        String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).to_string()
+    };
+    assert!(run("play").contains("undo would take back what the dice showed"));
+    assert!(run("sandbox").contains("undone: roll 2d6 test"));
+}
