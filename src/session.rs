@@ -72,6 +72,29 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
     ("quit", "quit", "leave", "files"),
 ];
 
+/// Examples shown by `help <command>`.
+const EXAMPLES: &[(&str, &str)] = &[
+    ("new", "new stargard-solstice --seed 7 --option op16_1"),
+    ("load", "load game.sav"),
+    ("save", "save game.sav"),
+    ("map", "map Stargard 4      map reach 3SS      map --svg board.svg"),
+    ("show", "show 3SS      show 17.14      show Stargard"),
+    ("units", "units German      units dead      units 17.14"),
+    ("log", "log 20"),
+    ("choose", "choose 04.18"),
+    ("odds", "odds 17.14 with 3SS,11SS"),
+    ("dice", "dice 3 5      dice 3SS-chit"),
+    ("roll", "roll 2d6 weather"),
+    ("seed", "seed 12345"),
+    ("undo", "undo      undo 3      undo --past-dice"),
+    ("lua", "lua units.get('B1'):move_to('0101')"),
+    ("=", "= units.get('B1').hex"),
+    ("expect", "expect units.get('B1').hex == '0303'"),
+    ("expect-ok", "expect-ok odds 0404 with B1 ~ 1:2"),
+    ("expect-error", "expect-error move B1 0909 ~ not on the map"),
+    ("help", "help move"),
+];
+
 /// What a command answered.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Status {
@@ -1014,6 +1037,9 @@ impl Session {
         }
         if let Some(v) = verbs.get(topic) {
             let mut out = vec![format!("usage: {}", v.usage), v.help.clone()];
+            if !v.example.is_empty() {
+                out.push(format!("example: {}", v.example));
+            }
             if !v.rule.is_empty() {
                 out.push(format!("rules: {}", v.rule));
             }
@@ -1023,7 +1049,20 @@ impl Session {
             return out;
         }
         if let Some(b) = BUILTINS.iter().find(|b| b.0 == topic) {
-            return vec![format!("usage: {}", b.1), b.2.to_string()];
+            let mut out = vec![format!("usage: {}", b.1), b.2.to_string()];
+            if let Some((_, e)) = EXAMPLES.iter().find(|e| e.0 == topic) {
+                out.push(format!("example: {e}"));
+            }
+            return out;
+        }
+        let overlays: BTreeMap<String, crate::lua::VerbSpec> =
+            self.game.as_ref().map(|g| g.shared.borrow().overlays.clone()).unwrap_or_default();
+        if let Some(v) = overlays.get(topic) {
+            let mut out = vec![format!("usage: {}", v.usage), v.help.clone()];
+            if !v.rule.is_empty() {
+                out.push(format!("rules: {}", v.rule));
+            }
+            return out;
         }
         let names = self.command_names();
         vec![format!("no command '{topic}'{}", did_you_mean(topic, names.iter()))]
@@ -1180,9 +1219,19 @@ impl Session {
         let map = &g.scenario.map;
         let unit = resolve_unit(&s, text);
         let hex = resolve_hex(map, text);
-        match (unit, hex) {
+        let viewer = s.clock.side.clone();
+        let fog = g.shared.borrow().fog;
+        // fog of war: an enemy unit that is not on top of its stack cannot be examined
+        let hidden = |u: &crate::state::Unit| -> bool {
+            fog && viewer.as_ref().is_some_and(|v| *v != u.side)
+                && u.hex().is_some_and(|h| s.stack(h).first().is_some_and(|top| top.id != u.id))
+        };
+        let (mut out, describe) = match (unit, hex) {
             (Ok(id), _) => {
                 let u = &s.units[&id];
+                if hidden(u) {
+                    return Err(Error::Usage(format!("{id} is hidden under the top of its stack (fog of war)")));
+                }
                 let mut out = vec![format!(
                     "{} — {} ({}{})",
                     u.id,
@@ -1229,7 +1278,7 @@ impl Session {
                         u.approx.iter().cloned().collect::<Vec<_>>().join(", ")
                     ));
                 }
-                Ok(Reply::ok(out))
+                (out, Some(("unit", id)))
             }
             (Err(_), Ok(h)) => {
                 let info = &map.hexes[&h];
@@ -1268,15 +1317,35 @@ impl Session {
                 if stack.is_empty() {
                     out.push("no units".into());
                 } else {
+                    let shown: Vec<String> =
+                        stack.iter().filter(|u| !hidden(u)).map(|u| format!("{} [{}]", u.id, u.side)).collect();
+                    let concealed = stack.len() - shown.len();
                     out.push(format!(
-                        "stack (top first): {}",
-                        stack.iter().map(|u| format!("{} [{}]", u.id, u.side)).collect::<Vec<_>>().join(", ")
+                        "stack (top first): {}{}",
+                        shown.join(", "),
+                        if concealed > 0 { format!(" and {concealed} more unit(s) hidden by fog of war") } else { String::new() }
                     ));
                 }
-                Ok(Reply::ok(out))
+                (out, Some(("hex", g.fmt_hex(h))))
             }
-            (Err(ue), Err(he)) => Err(Error::Usage(format!("{ue}; {he}"))),
+            (Err(ue), Err(he)) => return Err(Error::Usage(format!("{ue}; {he}"))),
+        };
+        drop(s);
+        // what the rules say about it: current values with their modifiers, ZOC, control...
+        if let Some((what, key)) = describe {
+            let snap = g.snapshot();
+            let arg = if what == "unit" {
+                g.host.lua.create_userdata(crate::lua::units_ref(key)).map(Value::UserData)
+            } else {
+                g.host.lua.create_string(key).map(Value::String)
+            }
+            .map_err(crate::lua::convert_error)?;
+            let r = g.host.describe(what, arg);
+            g.restore(snap);
+            g.take_out();
+            out.extend(r?);
         }
+        Ok(Reply::ok(out))
     }
 
     fn cmd_units(&self, rest: &str) -> Result<Reply> {
@@ -1284,7 +1353,15 @@ impl Session {
         let s = g.state();
         let f = rest.trim().to_lowercase();
         let mut out = Vec::new();
+        let fog = g.shared.borrow().fog;
+        let viewer = s.clock.side.clone();
         for u in s.units.values() {
+            let concealed = fog
+                && viewer.as_ref().is_some_and(|v| *v != u.side)
+                && u.hex().is_some_and(|h| s.stack(h).first().is_some_and(|top| top.id != u.id));
+            if concealed {
+                continue;
+            }
             let loc = match &u.loc {
                 Location::Hex(h) => g.fmt_hex(*h),
                 Location::Box(b) => format!("[{b}]"),
@@ -1628,6 +1705,7 @@ impl Game {
             out: vec![],
             verbs: BTreeMap::new(),
             overlays: BTreeMap::new(),
+            fog: false,
             probe: false,
             probe_first_roll_log: None,
         };

@@ -38,6 +38,8 @@ pub struct VerbSpec {
     pub args: Vec<ArgSpec>,
     /// `odds <same arguments>` enumerates this verb's outcomes.
     pub odds: bool,
+    /// An example of use, shown by `help <verb>`.
+    pub example: String,
 }
 
 /// Parses `move <units> <hex> [<hex>...]` into the verb name and its argument specs.
@@ -94,6 +96,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     let internal = lua.create_table()?;
     internal.set("verbs", lua.create_table()?)?;
     internal.set("overlays", lua.create_table()?)?;
+    internal.set("describe", lua.create_table()?)?;
     g.set("__umpire", internal.clone())?;
 
     um.set(
@@ -134,6 +137,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 phases,
                 args,
                 odds: spec.get::<Option<bool>>("odds")?.unwrap_or(false),
+                example: spec.get::<Option<String>>("example")?.unwrap_or_default(),
             };
             verbs.set(name.as_str(), spec.clone())?;
             spec.set("run", run)?;
@@ -162,8 +166,29 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 phases: vec![],
                 args,
                 odds: false,
+                example: spec.get::<Option<String>>("example")?.map(|e| format!("map {e}")).unwrap_or_default(),
             };
             world(lua).borrow_mut().overlays.insert(name, vs);
+            Ok(())
+        })?,
+    )?;
+    // umpire.describe{ unit = function(u) return {lines} end, hex = function(hex) return {lines} end }
+    let describe: Table = internal.get("describe")?;
+    um.set(
+        "describe",
+        lua.create_function(move |_, spec: Table| {
+            for key in ["unit", "hex"] {
+                if let Some(f) = spec.get::<Option<Function>>(key)? {
+                    describe.set(key, f)?;
+                }
+            }
+            Ok(())
+        })?,
+    )?;
+    um.set(
+        "fog_of_war",
+        lua.create_function(|lua, on: bool| {
+            world(lua).borrow_mut().fog = on;
             Ok(())
         })?,
     )?;

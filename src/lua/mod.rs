@@ -46,6 +46,8 @@ pub struct World {
     pub probe: bool,
     /// Rolls made so far in this probe run (index into the dice record).
     pub probe_first_roll_log: Option<usize>,
+    /// Fog of war (`umpire.fog_of_war(true)`): players see only the top unit of enemy stacks.
+    pub fog: bool,
 }
 
 pub type Shared = Rc<RefCell<World>>;
@@ -378,6 +380,21 @@ impl Host {
                 "overlay {name} must return a table of labels by hex, not {}",
                 r.type_name()
             )));
+        }
+        Ok(out)
+    }
+
+    /// Lines the rules add to `show <unit>` or `show <hex>` (`umpire.describe{unit=, hex=}`).
+    pub fn describe(&self, what: &str, arg: Value) -> Result<Vec<String>, Error> {
+        self.reset_budget();
+        let t: Table = self.lua.globals().get::<Table>("__umpire").and_then(|t| t.get::<Table>("describe")).map_err(convert_error)?;
+        let Some(f) = t.get::<Option<Function>>(what).map_err(convert_error)? else { return Ok(vec![]) };
+        let r: Value = f.call(arg).map_err(convert_error)?;
+        let mut out = Vec::new();
+        if let Value::Table(t) = r {
+            for v in t.sequence_values::<Value>() {
+                out.push(display_value(&v.map_err(convert_error)?));
+            }
         }
         Ok(out)
     }
