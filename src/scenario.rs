@@ -373,7 +373,10 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         } else if let Ok((name, hexes)) = map.place(at) {
             if hexes.len() != 1 {
                 let list: Vec<String> = hexes.iter().map(|h| map.fmt(*h)).collect();
-                cx.err::<()>(ru.at.span(), format!("unit {id}: {name} covers several hexes ({}); give one", list.join(", ")));
+                cx.err::<()>(
+                    ru.at.span(),
+                    format!("unit {id}: {name} covers several hexes ({}); give one", list.join(", ")),
+                );
                 continue;
             }
             Location::Hex(hexes[0])

@@ -49,7 +49,12 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
     ("dice", "dice <face|name>...", "force the next die rolls or draws (real dice, scripts)", "game"),
     ("roll", "roll <NdM> [purpose...]", "roll dice and record it", "game"),
     ("seed", "seed <n>", "reseed the game's dice", "game"),
-    ("undo", "undo [--past-dice] [n]", "take back the last n commands (past seen dice only with --past-dice)", "history"),
+    (
+        "undo",
+        "undo [--past-dice] [n]",
+        "take back the last n commands (past seen dice only with --past-dice)",
+        "history",
+    ),
     ("redo", "redo", "re-apply the last undone command", "history"),
     ("reload", "reload", "re-read the rule files, keep the game", "designer"),
     ("lua", "lua <code>", "run Lua in the rules' environment (changes are a command)", "designer"),
@@ -896,7 +901,10 @@ impl Session {
                 Some(d) => match validate_answer(g, &p.question, d) {
                     Ok(v) => v,
                     Err(e) => {
-                        let msg = format!("the rule's default answer is not valid ({e}): a bug in the ruleset; choose instead: {}", describe_question(&p.question));
+                        let msg = format!(
+                            "the rule's default answer is not valid ({e}): a bug in the ruleset; choose instead: {}",
+                            describe_question(&p.question)
+                        );
                         g.pending = Some(p);
                         return Err(Error::Lua(msg));
                     }
@@ -1323,7 +1331,11 @@ impl Session {
                     out.push(format!(
                         "stack (top first): {}{}",
                         shown.join(", "),
-                        if concealed > 0 { format!(" and {concealed} more unit(s) hidden by fog of war") } else { String::new() }
+                        if concealed > 0 {
+                            format!(" and {concealed} more unit(s) hidden by fog of war")
+                        } else {
+                            String::new()
+                        }
                     ));
                 }
                 (out, Some(("hex", g.fmt_hex(h))))

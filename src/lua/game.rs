@@ -231,7 +231,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                     )));
                 }
             };
-            let position = if t.contains_key("position")? { Some(from_lua(&t.get::<Value>("position")?)?) } else { None };
+            let position =
+                if t.contains_key("position")? { Some(from_lua(&t.get::<Value>("position")?)?) } else { None };
             let c = &mut w.state.clock;
             if let Some(v) = t.get::<Option<i64>>("turn")? {
                 c.turn = v;

@@ -387,7 +387,12 @@ impl Host {
     /// Lines the rules add to `show <unit>` or `show <hex>` (`umpire.describe{unit=, hex=}`).
     pub fn describe(&self, what: &str, arg: Value) -> Result<Vec<String>, Error> {
         self.reset_budget();
-        let t: Table = self.lua.globals().get::<Table>("__umpire").and_then(|t| t.get::<Table>("describe")).map_err(convert_error)?;
+        let t: Table = self
+            .lua
+            .globals()
+            .get::<Table>("__umpire")
+            .and_then(|t| t.get::<Table>("describe"))
+            .map_err(convert_error)?;
         let Some(f) = t.get::<Option<Function>>(what).map_err(convert_error)? else { return Ok(vec![]) };
         let r: Value = f.call(arg).map_err(convert_error)?;
         let mut out = Vec::new();
@@ -556,7 +561,9 @@ pub fn from_lua(v: &Value) -> mlua::Result<serde_json::Value> {
         Value::Integer(i) => J::from(*i),
         Value::Number(n) => match serde_json::Number::from_f64(*n) {
             Some(x) => J::Number(x),
-            None => return Err(mlua::Error::runtime(format!("cannot store {n} in the game state (not a finite number)"))),
+            None => {
+                return Err(mlua::Error::runtime(format!("cannot store {n} in the game state (not a finite number)")));
+            }
         },
         Value::String(s) => J::String(s.to_str()?.to_string()),
         Value::Table(t) => {

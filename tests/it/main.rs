@@ -7,6 +7,7 @@ mod perf;
 mod sandbox;
 mod saves;
 mod scripts;
+mod terminal;
 
 use std::path::PathBuf;
 
