@@ -1473,6 +1473,7 @@ impl Session {
         let mut results: BTreeMap<String, f64> = BTreeMap::new();
         let mut order: Vec<String> = Vec::new();
         let mut explanation: Vec<String> = Vec::new();
+        let mut paths: BTreeMap<String, Vec<Vec<u32>>> = BTreeMap::new();
         let mut runs = 0;
         let outcome = loop {
             runs += 1;
@@ -1534,6 +1535,7 @@ impl Session {
             if !results.contains_key(&result) {
                 order.push(result.clone());
             }
+            paths.entry(result.clone()).or_default().push(values.clone());
             *results.entry(result).or_insert(0.0) += p;
             let mut next = None;
             for i in (0..faces.len()).rev() {
@@ -1558,10 +1560,10 @@ impl Session {
         }
         outcome?;
         let mut out = explanation;
-        out.push(format!("{:<24} {:>9}", "result", "chance"));
+        out.push(format!("{:<24} {:>9}  {:<8} {}", "result", "chance", "", "dice"));
         for r in &order {
             let p = results[r];
-            out.push(format!("{:<24} {:>8.2}%  ({})", r, p * 100.0, fraction(p)));
+            out.push(format!("{:<24} {:>8.2}%  {:<8} {}", r, p * 100.0, format!("({})", fraction(p)), dice_text(&paths[r])));
         }
         Ok(Reply::ok(out))
     }
@@ -1579,6 +1581,32 @@ impl Default for Session {
     fn default() -> Self {
         Session::new()
     }
+}
+
+/// The dice that give a result: `1-2, 6` for one die, `3+5, 4+4` for a few, else a count.
+fn dice_text(paths: &[Vec<u32>]) -> String {
+    if paths.iter().all(|p| p.is_empty()) {
+        return "no roll".into();
+    }
+    if paths.iter().all(|p| p.len() == 1) {
+        let mut faces: Vec<u32> = paths.iter().map(|p| p[0]).collect();
+        faces.sort();
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < faces.len() {
+            let mut j = i;
+            while j + 1 < faces.len() && faces[j + 1] == faces[j] + 1 {
+                j += 1;
+            }
+            parts.push(if i == j { faces[i].to_string() } else { format!("{}-{}", faces[i], faces[j]) });
+            i = j + 1;
+        }
+        return parts.join(", ");
+    }
+    if paths.len() <= 6 {
+        return paths.iter().map(|p| p.iter().map(|f| f.to_string()).collect::<Vec<_>>().join("+")).collect::<Vec<_>>().join(", ");
+    }
+    format!("{} combinations", paths.len())
 }
 
 /// Probability as a fraction over 6^k or 36 when exact, e.g. `7/36`.
