@@ -48,6 +48,12 @@ pub struct Profile {
     pub leave_extra: BTreeMap<HexId, i64>,
     /// Hexes that cannot be entered.
     pub blocked: BTreeSet<HexId>,
+    /// Cost to enter these hexes, replacing the terrain and feature costs (a hex made passable
+    /// by a friendly unit, say).
+    pub hex_cost: BTreeMap<HexId, Cost>,
+    /// Hexside features that cancel others (`bridge` cancels `river`): where the first is
+    /// present, the listed ones are ignored.
+    pub cancels: BTreeMap<String, BTreeSet<String>>,
     /// Hexes that end movement on entry.
     pub stop: BTreeSet<HexId>,
     /// Maximum cost (None: unlimited).
@@ -91,7 +97,13 @@ impl Profile {
         let empty = BTreeSet::new();
         let map_feats = map.sides.get(&side).unwrap_or(&empty);
         let mark_feats = self.hexside_markers.get(&side).unwrap_or(&empty);
-        let feats = || map_feats.iter().chain(mark_feats.iter());
+        let cancelled: BTreeSet<&String> = map_feats
+            .iter()
+            .chain(mark_feats.iter())
+            .filter_map(|f| self.cancels.get(f))
+            .flat_map(|c| c.iter())
+            .collect();
+        let feats = || map_feats.iter().chain(mark_feats.iter()).filter(|f| !cancelled.contains(f));
         let mut stop = self.stop.contains(&b);
         // hexside "No" always wins, even over a path (a blown bridge, an all-sea hexside).
         let mut side_cost = 0i64;
@@ -128,7 +140,8 @@ impl Profile {
                 if self.paths_only {
                     return Ok(None);
                 }
-                let mut c = match self.terrain.get(&info.terrain).or(self.default.as_ref()) {
+                let terrain_cost = self.hex_cost.get(&b).or_else(|| self.terrain.get(&info.terrain)).or(self.default.as_ref());
+                let mut c = match terrain_cost {
                     Some(Cost::No) => return Ok(None),
                     Some(Cost::Mp(c)) => *c,
                     Some(Cost::Stop(c)) => {
@@ -137,7 +150,7 @@ impl Profile {
                     }
                     None => return Err(SearchError::NoTerrainCost(info.terrain.clone())),
                 };
-                for f in &info.features {
+                for f in info.features.iter().filter(|_| !self.hex_cost.contains_key(&b)) {
                     match self.features.get(f) {
                         Some(Cost::No) => return Ok(None),
                         Some(Cost::Mp(x)) | Some(Cost::Stop(x)) => {
@@ -326,6 +339,24 @@ mod tests {
         assert_eq!(r[&c].cost, 3 * UNIT);
         assert_eq!(route(&r, c), vec![a, d, b, c]);
         assert_eq!(route(&r, b), vec![a, b]);
+    }
+
+    #[test]
+    fn bridges_cancel_rivers_and_hex_costs_override_terrain() {
+        let (a, b) = (HexId::new(1, 1), HexId::new(1, 2));
+        let mut m = map(&[(1, 1), (1, 2)]);
+        m.hexes.get_mut(&b).unwrap().terrain = "forest".into();
+        m.sides.entry(Hexside::new(a, b)).or_default().extend(["major_river".to_string(), "bridge".to_string()]);
+        let mut p = Profile {
+            terrain: [("clear".to_string(), Cost::Mp(UNIT)), ("forest".to_string(), Cost::No)].into(),
+            hexsides: [("major_river".to_string(), Cost::No)].into(),
+            ..Default::default()
+        };
+        assert_eq!(p.step(&m, a, b).unwrap(), None);
+        p.hex_cost.insert(b, Cost::Mp(UNIT));
+        assert_eq!(p.step(&m, a, b).unwrap(), None, "the unbridged major river still blocks");
+        p.cancels.insert("bridge".into(), ["major_river".to_string()].into());
+        assert_eq!(p.step(&m, a, b).unwrap(), Some((UNIT, false)));
     }
 
     #[test]

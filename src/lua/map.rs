@@ -98,6 +98,26 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
         enter_extra: hex_amounts(map, t.get("enter_extra")?, "enter_extra")?,
         leave_extra: hex_amounts(map, t.get("leave_extra")?, "leave_extra")?,
         blocked: hex_set(map, t.get("blocked")?, "blocked")?,
+        hex_cost: {
+            let mut m = BTreeMap::new();
+            if let Some(hc) = t.get::<Option<Table>>("hex_cost")? {
+                for p in hc.pairs::<String, Value>() {
+                    let (k, v) = p?;
+                    m.insert(hex_arg(map, &k, "hex_cost")?, cost_of(&v, &format!("hex_cost.{k}"))?);
+                }
+            }
+            m
+        },
+        cancels: {
+            let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            if let Some(c) = t.get::<Option<Table>>("cancels")? {
+                for p in c.pairs::<String, Vec<String>>() {
+                    let (k, v) = p?;
+                    m.insert(k, v.into_iter().collect());
+                }
+            }
+            m
+        },
         stop: hex_set(map, t.get("stop")?, "stop")?,
         max: match t.get::<Option<f64>>("mp")? {
             Some(m) => Some(to_units(m).ok_or_else(|| mlua::Error::runtime("mp is not a multiple of 1/60"))?),
