@@ -10,8 +10,9 @@
 ---results are always in the printed form.
 ---@alias Umpire.Hex string
 
----A value the game state can store: nil (removes), boolean, number, string, a table of
----these (sequence -> array, otherwise string keys), or a UnitRef (stored as its id).
+---A value the game state can store: nil (removes), boolean, finite number (NaN and inf are
+---errors), string, a table of these (sequence -> array, otherwise string keys), or a UnitRef
+---(stored as its id).
 ---@alias Umpire.Storable nil|boolean|number|string|table|UnitRef
 
 ---A movement cost: MP (an integer or a multiple of 1/60), "no"/false (prohibited),
@@ -40,6 +41,8 @@ function load(chunk, chunkname, mode, env) end
 
 ---Loads a module once (cached): dotted words resolved as <ruleset>/a/b.lua, then
 ---rulesets/lib/a/b.lua. The chunk gets the name as `...`; a nil result is cached as true.
+---The entry script is required by its path: "main.lua" -> require("main"),
+---"src/main.lua" -> require("src.main").
 ---@param name string
 ---@return any
 function require(name) end
@@ -67,14 +70,14 @@ function pairs(t) end
 ---@field turn? integer
 ---@field phase? string
 ---@field step? string
----@field side? string a nil side leaves the side unchanged (use umpire.set_side(nil))
+---@field side? string|false a side of the scenario (else an error); false clears the side; nil leaves it unchanged
 ---@field position? Umpire.Storable
 
 ---@class Umpire.Question
 ---@field prompt string
 ---@field rule? string
 ---@field options? string[] non-empty if given; answers must match one (or a unique prefix)
----@field default? string what `auto` answers; defaults to options[1]
+---@field default? string what `auto` answers (checked like a typed answer); defaults to options[1]
 ---@field kind? Umpire.QuestionKind default "choice" with options, "text" without
 
 ---@class Umpire.CommandSpec
@@ -82,33 +85,46 @@ function pairs(t) end
 ---@field run fun(...: any): any? receives the parsed arguments; a non-nil first result is shown as `result: x`
 ---@field name? string must equal the verb of `usage`
 ---@field help? string
+---@field example? string shown by `help <verb>`, e.g. "move B1,B2 0303"
 ---@field rule? string
----@field phases? string|string[] sequence step ids where the verb is allowed (nil: anywhere)
+---@field phases? string|string[] sequence step ids where the verb is allowed (nil or {}: anywhere)
 ---@field odds? boolean `odds` may enumerate this verb's outcomes
 
 ---@class Umpire.OverlaySpec
 ---@field usage string e.g. "reach <unit>"; the first word is the overlay's name (`map reach B1`)
 ---@field run fun(...: any): table<Umpire.Hex, any>? labels by hex (called outside any coroutine; the state is restored afterwards)
 ---@field help? string
----@field rule? string
+---@field rule? string shown by `help <name>`
+---@field example? string without "map", e.g. "reach B1" (accepted; not shown by `help` yet)
+
+---@class Umpire.DescribeSpec
+---@field unit? fun(u: UnitRef): any[]? lines added to `show <unit>`
+---@field hex? fun(hex: Umpire.Hex): any[]? lines added to `show <hex>` / `show <place>`
+
+---One roll or draw, as returned by dice.rolls().
+---@class Umpire.Roll
+---@field purpose string
+---@field what string "1d6", "2d6"... or "draw <cup>"
+---@field result string the total, or the chit drawn
+---@field forced boolean
 
 ---@class Umpire.SequenceNode
 ---@field id string
 ---@field name? string
 ---@field rule? string informational only
----@field side? string
----@field sides? string[]|fun(): string[] groups run their children once per side
----@field skip_if? fun(): boolean
----@field repeat_while? fun(): boolean groups only
----@field enter? fun()
----@field leave? fun()
+---@field side? string|fun(): string? side for this step and below (a function is called at each publish)
+---@field sides? string[]|fun(): string[] groups only (error on a leaf): the steps run once per side
+---@field skip_if? fun(): boolean asked once when the walk reaches the step
+---@field repeat_while? fun(): boolean groups only: asked after each pass (after the last side)
+---@field enter? fun() called at the start of every pass (each side, each repetition)
+---@field leave? fun() called at the end of every pass
 ---@field auto? boolean leaves only: do not wait for the players
 ---@field steps? Umpire.SequenceNode[]
 
 ---@class Umpire.SequenceSpec
 ---@field steps Umpire.SequenceNode[]
 ---@field turns? integer|fun(): integer nil: no limit
----@field first_turn? integer default 1
+---@field first_turn? integer default 1; greater than turns: the game ends at `new`
 ---@field start? fun() run once at `new`; may ask set-up questions
 ---@field turn_start? fun(turn: integer)
 ---@field turn_end? fun(turn: integer)
@@ -132,6 +148,7 @@ function pairs(t) end
 ---@field kind? string
 ---@field box? string
 ---@field on_map? boolean
+---@field attr? table<string, Umpire.Storable> attributes that must equal these values
 
 ---A movement or tracing profile for map.reach / map.route / map.path_cost.
 ---@class Umpire.Profile
@@ -147,6 +164,8 @@ function pairs(t) end
 ---@field enter_extra? table<Umpire.Hex, number> extra MP to enter
 ---@field leave_extra? table<Umpire.Hex, number> extra MP to leave
 ---@field blocked? Umpire.Hex[]|table<Umpire.Hex, boolean> cannot be entered
+---@field hex_cost? table<Umpire.Hex, Umpire.Cost> cost to enter these hexes, replacing terrain and feature costs
+---@field cancels? table<string, string[]> hexside features that cancel others, e.g. { bridge = { "river", "major_river" } }
 ---@field stop? Umpire.Hex[]|table<Umpire.Hex, boolean> entering ends the move
 ---@field always_one? boolean may always move one hex from a source
 
@@ -236,6 +255,16 @@ function umpire.command(spec) end
 ---@param spec Umpire.OverlaySpec
 function umpire.overlay(spec) end
 
+---Adds the rules' lines to `show <unit>` and `show <hex>`. Called outside any coroutine; the
+---state is restored afterwards. A call replaces only the functions it gives.
+---@param spec Umpire.DescribeSpec
+function umpire.describe(spec) end
+
+---Fog of war (default off): `show` and `units` hide, from the active side, units of other
+---sides that are under the top of their stack. Not part of the game state.
+---@param on boolean
+function umpire.fog_of_war(on) end
+
 ---Declares the sequence of play.
 ---@param spec Umpire.SequenceSpec
 function umpire.sequence(spec) end
@@ -264,6 +293,7 @@ function umpire.ask(q) end
 ---@return Umpire.Clock
 function umpire.clock() end
 
+---Sets the given fields; `side = false` clears the side. Errors on an unknown side.
 ---@param t Umpire.ClockUpdate
 function umpire.set_clock(t) end
 
@@ -478,8 +508,15 @@ function map.hexside(a, b) end
 ---@param a Umpire.Hex
 ---@param b Umpire.Hex
 ---@param name string
----@param v? integer nil removes
+---@param v? integer|boolean true stores 1; false/nil remove
 function map.set_side_marker(a, b, name, v) end
+
+---The value of a hexside marker.
+---@param a Umpire.Hex
+---@param b Umpire.Hex
+---@param name string
+---@return integer|nil
+function map.side_marker(a, b, name) end
 
 ---@param name string case-insensitive, unique prefix accepted
 ---@return Umpire.Hex[]|nil hexes
@@ -503,7 +540,7 @@ function map.marker(hex, name) end
 
 ---@param hex Umpire.Hex
 ---@param name string
----@param v? integer nil removes
+---@param v? integer|boolean true stores 1; false/nil remove
 function map.set_marker(hex, name, v) end
 
 ---Every hex carrying the marker, with its value.
@@ -511,13 +548,14 @@ function map.set_marker(hex, name, v) end
 ---@return table<Umpire.Hex, integer>
 function map.marked(name) end
 
----Every hex reachable from profile.from: cost in MP, and the previous hex on the path.
+---Every hex reachable from profile.from (required): its cheapest cost in MP, and the previous
+---hex of that cheapest arrival (use map.route for a path that can be followed).
 ---@param profile Umpire.Profile
 ---@return table<Umpire.Hex, number> costs
 ---@return table<Umpire.Hex, Umpire.Hex> from
 function map.reach(profile) end
 
----The cheapest path from the nearest source to `to` (both included).
+---The cheapest path from the nearest source to `to` (both included); profile.from is required.
 ---@param profile Umpire.Profile
 ---@param to Umpire.Hex
 ---@return number|nil cost
@@ -561,3 +599,7 @@ function dice.pending() end
 ---The result of the last roll or draw, as a string (a total or a chit).
 ---@return string|nil
 function dice.last() end
+
+---Every roll and draw so far, oldest first (including those taken back by `undo --past-dice`).
+---@return Umpire.Roll[]
+function dice.rolls() end

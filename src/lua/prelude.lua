@@ -140,7 +140,7 @@ local function publish(frames, turn)
     if n then
       names[#names + 1] = n.name or n.id
       if frames[d].sides then side = frames[d].sides[frames[d].s] end
-      if n.side then side = n.side end
+      if n.side then side = resolve(n.side) end
       leaf = n
     end
   end

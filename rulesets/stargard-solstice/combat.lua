@@ -1,0 +1,384 @@
+-- Stargard Solstice 8.0 Combat, 9.0 Retreats, 10.0 Advance After Combat, 13.1 air support.
+local T = require "tables"
+local C = require "common"
+local command = require "command"
+local supply = require "supply"
+local M = {}
+
+-- Parses a CRT result ("A1/Dr", "D1r2", "Ar", "-") into the two sides' effects (8.1).
+function M.parse(result)
+  local eff = { A = { loss = 0, retreat = 0 }, D = { loss = 0, retreat = 0 }, pinned = false }
+  if result == "-" then return eff end
+  for part in result:gmatch("[^/]+") do
+    if part == "P" then
+      eff.pinned = true
+    else
+      local who, rest = part:sub(1, 1), part:sub(2)
+      local loss = tonumber(rest:match("^(%d+)") or "0")
+      local r = rest:match("r(%d*)")
+      eff[who].loss = loss
+      if r then eff[who].retreat = tonumber(r ~= "" and r or "1") end
+    end
+  end
+  return eff
+end
+
+-- 4.6: a unit may attack only into a hex it could enter in regular movement.
+local function can_attack_into(from, to)
+  for _, f in ipairs(map.hexside(from, to)) do
+    if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(from, to), "bridge") then
+      return false
+    end
+  end
+  local t = map.terrain(to)
+  return t ~= "lake"
+end
+
+-- 8.4.1: attacking across a river combines with supply (APPROX factor in tables).
+local function river_factor(from, to)
+  local f = 1
+  local sides = map.hexside(from, to)
+  for _, feat in ipairs(sides) do
+    if T.river_attack_factor[feat] then f = math.min(f, T.river_attack_factor[feat]) end
+  end
+  return f
+end
+
+-- The odds of an attack: strengths with every factor, the rounded totals, the column and its
+-- shifts, each step logged with its rule. Returns the column index and context.
+function M.odds(hex, attackers, air)
+  local side = attackers[1].side
+  local defenders = {}
+  for _, u in ipairs(units.at(hex)) do
+    if not C.is_air(u) then defenders[#defenders + 1] = u end
+  end
+  -- 8.0: empty hexes and lone HQs may not be attacked
+  local combat_def = 0
+  for _, u in ipairs(defenders) do if C.is_combat(u) then combat_def = combat_def + 1 end end
+  umpire.check(#defenders > 0 and defenders[1].side ~= side, "8.0", "there is no enemy unit in %s", hex)
+  umpire.check(combat_def > 0, "8.0", "a lone HQ may not be attacked (it may be overrun, 12.2.6)")
+  local attacked = vars.get("attacked_hexes") or {}
+  umpire.check(not C.contains(attacked, hex), "8.3.1", "%s has already been attacked in this combat segment", hex)
+  local parts = {}
+  for _, u in ipairs(attackers) do
+    umpire.check(u.side == side and C.is_combat(u), "8.0", "%s cannot attack", u.id)
+    umpire.check(u.hex and map.distance(u.hex, hex) == 1, "8.0", "%s is not adjacent to %s", u.id, hex)
+    umpire.check(can_attack_into(u.hex, hex), "4.6", "%s cannot attack across the hexside into %s", u.id, hex)
+    umpire.check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not attack", u.id)
+    umpire.check(not u:marker("attacked"), "8.3.1", "%s has already attacked in this combat segment", u.id)
+    umpire.check(not u:marker("pinned"), "8.1.2", "%s is pinned and may not attack", u.id)
+    umpire.check(not u:marker("no_attack"), "19.1.3", "%s is withdrawing (Defend the Reich) and may not attack", u.id)
+    local f = supply.factor(u) * river_factor(u.hex, hex)
+    parts[#parts + 1] = { u = u, value = C.attack(u) * f, why = f < 1 and (" ×" .. C.num(f)) or "" }
+  end
+  local att, att_exact = C.total(parts, function(p) return p.value end)
+  local dparts = {}
+  for _, u in ipairs(defenders) do
+    if C.is_combat(u) then
+      local f = supply.factor(u)
+      dparts[#dparts + 1] = { u = u, value = C.defense(u) * f, why = f < 1 and (" ×" .. C.num(f)) or "" }
+    end
+  end
+  local def, def_exact = C.total(dparts, function(p) return p.value end)
+  local function describe(list, key)
+    local t = {}
+    for _, p in ipairs(list) do t[#t + 1] = ("%s %s%s"):format(p.u.id, C.num(p.u:value(key) or 0), p.why) end
+    return table.concat(t, " + ")
+  end
+  log.rule("8.4", ("attack %s = %s, rounded down to %d (1.1.3)"):format(describe(parts, "attack"), C.num(att_exact), att))
+  log.rule("8.4", ("defence %s = %s, rounded down to %d (1.1.3)"):format(describe(dparts, "defense"), C.num(def_exact), def))
+  local col = C.column(att, def)
+  if not col then umpire.refuse("1.1.3", ("%d to %d is below 1:2: the attack is cancelled"):format(att, def)) end
+  log.rule("8.4", ("ratio %d:%d, column %s"):format(att, def, T.columns[col]))
+  local shift = 0
+  local terrain = map.terrain(hex)
+  if (T.defence_shift[terrain] or 0) ~= 0 then
+    shift = shift + T.defence_shift[terrain]
+    log.rule("1.2.3", ("defender in %s: %+d column (TEC)"):format(terrain, T.defence_shift[terrain]))
+  end
+  for _, u in ipairs(defenders) do
+    if u:marker("pinned") then
+      shift = shift + 1
+      log.rule("8.1.2", "defender pinned: +1 column")
+      break
+    end
+  end
+  if vars.get("german_surprise") and side == "German" and umpire.clock().turn == 1 then
+    local act = vars.get("active")
+    if act and units.get(act.hq) and units.get(act.hq):attr("chit") == "3SS-Pz" then
+      shift = shift + 1
+      log.rule("19.1.12", "German surprise: +1 column on the first 3rd SS Panzer Corps attack")
+    end
+  end
+  for _, a in ipairs(air or {}) do
+    shift = shift + a.points
+    log.rule("13.1", ("air unit %s, %s attack: +%d column%s"):format(a.unit.id, a.full and "full" or "normal", a.points, a.points > 1 and "s" or ""))
+  end
+  local final = math.max(1, math.min(#T.columns, col + shift))
+  if shift ~= 0 then log.rule("8.2", ("final column %s"):format(T.columns[final])) end
+  return final, defenders
+end
+
+-- 8.6: step losses. The first from the strongest unit (attack for the attacker, defence for the
+-- defender; the owner breaks ties), the rest as the owner chooses.
+local function take_losses(list, n, role, rule)
+  local key = role == "A" and "attack" or "defense"
+  for i = 1, n do
+    local alive = {}
+    for _, u in ipairs(list) do if u.hex and C.is_combat(u) and not u:attr("festung") then alive[#alive + 1] = u end end
+    if #alive == 0 then return end
+    local options = {}
+    if i == 1 then
+      local best = -1
+      for _, u in ipairs(alive) do
+        local v = u.step == 1 and (u:value(key) or 0) or (u:value(key) or 0)
+        if v > best then best, options = v, { u.id } elseif v == best then options[#options + 1] = u.id end
+      end
+    else
+      for _, u in ipairs(alive) do options[#options + 1] = u.id end
+    end
+    local pick = options[1]
+    if #options > 1 then
+      pick = umpire.ask { prompt = alive[1].side .. ": which unit takes " .. (i == 1 and "the first" or "the next") .. " step loss?",
+        rule = i == 1 and "8.6.1" or "8.6.2", kind = "unit", options = options }
+    end
+    local u = units.get(pick)
+    local gone = u:lose_steps(1)
+    if gone then
+      M.eliminate(u, i == 1 and "8.6.1" or "8.6.2")
+    else
+      log.rule(i == 1 and (rule or "8.6.1") or "8.6.2", ("%s loses a step (reduced)"):format(u.id))
+    end
+  end
+end
+M.take_losses = take_losses
+
+-- 8.6.4: eliminated units leave the map (12.4: Volksturm go to their box).
+function M.eliminate(u, rule)
+  if u:attr("volksturm") then
+    u:put_in("volksturm")
+    u:set_step(1)
+    log.rule("12.4", u.id .. " is eliminated and goes to the Volksturm box")
+  else
+    u:put_in("dead")
+    log.rule(rule or "8.6.4", u.id .. " is eliminated")
+  end
+end
+
+-- 9.0: retreat `n` hexes. Each hex farther from the combat hex (9.2), toward the nearest
+-- friendly supply source (9.2.1), avoiding EZOCs if possible (9.2.2); each EZOC hex entered
+-- costs the stack one step (9.1.2, 4.4); each hex that cannot be retreated costs a step (9.4).
+function M.retreat(list, n, origin, rule)
+  local stack = {}
+  for _, u in ipairs(list) do if u.hex == origin and not u:attr("festung") then stack[#stack + 1] = u end end
+  if #stack == 0 or n <= 0 then return end
+  local side = stack[1].side
+  local dist = supply.trace(side, C.sources(stack[1]))
+  local ez = C.ezoc(side)
+  local enemy = C.occupied(C.enemy(side))
+  local cur = origin
+  local path = {}
+  for k = 1, n do
+    local options, best = {}, nil
+    for _, h in ipairs(map.neighbours(cur)) do
+      local ok = map.distance(origin, h) == k and not enemy[h] and map.terrain(h) ~= "lake" and map.terrain(h) ~= "restrictive"
+      if ok then
+        for _, f in ipairs(map.hexside(cur, h)) do
+          if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(cur, h), "bridge") then ok = false end -- 9.1.3
+        end
+      end
+      if ok then
+        local d = dist[h] or math.huge
+        local score = { ez[h] and 1 or 0, d }        -- 9.2.2 avoid EZOC, 9.2.1 toward supply
+        if not best or score[1] < best[1] or (score[1] == best[1] and score[2] < best[2]) then
+          best, options = score, { h }
+        elseif score[1] == best[1] and score[2] == best[2] then
+          options[#options + 1] = h
+        end
+      end
+    end
+    if #options == 0 then
+      local left = n - k + 1
+      log.rule("9.4", ("%s cannot retreat %d more hex%s: %d step%s lost"):format(stack[1].id, left, left > 1 and "es" or "", left, left > 1 and "s" or ""))
+      take_losses(stack, left, "D", "9.4")
+      break
+    end
+    local to = options[1]
+    if #options > 1 then
+      to = umpire.ask { prompt = side .. ": retreat to which hex?", rule = "9.2.1", kind = "hex", options = options }
+    end
+    for _, u in ipairs(units.at(cur)) do
+      if u.side == side and (C.contains((function() local t = {} for i, s in ipairs(stack) do t[i] = s.id end return t end)(), u.id)) then
+        u:move_to(to)
+      end
+    end
+    path[#path + 1] = to
+    cur = to
+    if ez[to] then
+      log.rule("9.1.2", "the retreating stack enters an enemy ZOC in " .. to .. ": one step lost")
+      take_losses(stack, 1, "D", "9.1.2")
+    end
+    local alive = false
+    for _, u in ipairs(stack) do if u.hex then alive = true end end
+    if not alive then break end
+  end
+  if #path > 0 then log.rule(rule or "9.0", ("retreat %s → %s"):format(origin, table.concat(path, " → "))) end
+  -- 6.2: overstacked at the end of a retreat: one hex more, or eliminated
+  local movement = require "movement"
+  local alive = {}
+  for _, u in ipairs(stack) do if u.hex then alive[#alive + 1] = u end end
+  if #alive > 0 then
+    local r = movement.stacking_problem(cur, {})
+    if r then
+      log.rule("6.2", "overstacked at the end of the retreat: the units must retreat one more hex")
+      M.retreat(alive, 1, cur, "6.2")
+    end
+  end
+end
+
+-- The attack itself (8.2): declared, odds, die, result applied, advance offered.
+function M.attack(hex, attackers, air_words)
+  local side = attackers[1].side
+  local air = require("air").parse(side, air_words or {})
+  local col, defenders = M.odds(hex, attackers, air)
+  local die = dice.roll("1d6", "combat at " .. hex)
+  local result = T.crt[die][col]
+  log.rule("8.2", ("die %d on %s: %s"):format(die, T.columns[col], result))
+  for _, u in ipairs(attackers) do u:set_marker("attacked", 1) end
+  local attacked = vars.get("attacked_hexes") or {}
+  attacked[#attacked + 1] = hex
+  vars.set("attacked_hexes", attacked)
+  require("air").spend(air)
+  command.note_attacked(defenders)
+  local eff = M.parse(result)
+  local hqs_with = {}
+  for _, u in ipairs(defenders) do if C.is_hq(u) then hqs_with[#hqs_with + 1] = u end end
+  local function defender_effects()
+    local loss, retreat = eff.D.loss, eff.D.retreat
+    if loss > 0 and map.terrain(hex) == "city" then
+      loss = loss - 1
+      log.rule("8.7", "defender in a city ignores the first step loss")
+    end
+    if retreat > 0 and (map.terrain(hex) == "city" or map.has(hex, "village")) then
+      retreat = retreat - 1
+      log.rule("9.5", "defender in a village or city ignores the first hex of retreat")
+    end
+    if loss > 0 then take_losses(defenders, loss, "D") end
+    for _, u in ipairs(defenders) do
+      if u:attr("festung") and retreat > 0 then log.rule("12.3", u.id .. " (Festung) ignores the retreat") end
+    end
+    if retreat > 0 then M.retreat(defenders, retreat, hex, "9.0") end
+    -- 9.3.1 / 12.2.3 HQs retreat with their stack; 12.2.1 relocated if the stack is gone
+    for _, hq in ipairs(hqs_with) do
+      local with = false
+      for _, u in ipairs(units.at(hex)) do if C.is_combat(u) and u.side == hq.side then with = true end end
+      if not with then
+        local moved_to
+        for _, u in ipairs(defenders) do if C.is_combat(u) and u.hex and u.hex ~= hex then moved_to = u.hex end end
+        if moved_to then
+          hq:move_to(moved_to)
+          log.rule("9.3.1", hq.id .. " retreats with its stack to " .. moved_to)
+        else
+          log.rule("12.2.1", "the units stacked with " .. hq.id .. " are gone: it is relocated")
+          require("hq").relocate(hq)
+        end
+      end
+    end
+  end
+  local function attacker_effects()
+    if eff.A.loss > 0 then take_losses(attackers, eff.A.loss, "A") end
+    if eff.A.retreat > 0 then
+      -- 9.5.1: an attacker in a village or city retreats normally
+      local groups = {}
+      for _, u in ipairs(attackers) do
+        if u.hex then groups[u.hex] = groups[u.hex] or {}; table.insert(groups[u.hex], u) end
+      end
+      for h, list in pairs(groups) do M.retreat(list, eff.A.retreat, h, "9.5.1") end
+    end
+  end
+  if eff.A.loss + eff.A.retreat > 0 and eff.D.loss + eff.D.retreat > 0 then
+    attacker_effects()     -- 8.1.1: on double results the attacker executes first
+    defender_effects()
+  else
+    defender_effects()     -- 8.1: the defender executes first
+    attacker_effects()
+  end
+  if eff.pinned then
+    for _, u in ipairs(defenders) do if u.hex then u:set_marker("pinned", 1) end end
+  end
+  -- 10.0: the attacker may advance into a vacated hex
+  local left = false
+  for _, u in ipairs(units.at(hex)) do if u.side ~= side and not C.is_air(u) then left = true end end
+  if not left then
+    local ids = {}
+    for _, u in ipairs(attackers) do if u.hex then ids[#ids + 1] = u.id end end
+    if #ids > 0 then
+      vars.set("advance", { hex = hex, units = ids, retreated = eff.D.retreat > 0 })
+      log.rule("10.0", hex .. " is vacated: the attackers may advance (advance <units> [<hex>])")
+    end
+  else
+    vars.set("advance", nil)
+  end
+  require("victory").check_sudden_death()
+  return result
+end
+
+-- 10.0 advance after combat: the first hex is the defender's; mechanized units may go a second
+-- hex when the defender retreated (10.3), unless they crossed an unbridged river or entered a
+-- village or city (10.3.1) or are OOS/isolated (11.3.3); EZOCs are ignored, no MPs spent.
+function M.advance(list, second)
+  local adv = vars.get("advance")
+  umpire.check(adv ~= nil, "10.0", "no hex was vacated by the last combat")
+  local ok_ids = {}
+  for _, id in ipairs(adv.units) do ok_ids[id] = true end
+  local movement = require "movement"
+  for _, u in ipairs(list) do
+    umpire.check(ok_ids[u.id] and u.hex, "10.0", "%s did not take part in the attack on %s", u.id, adv.hex)
+  end
+  local from = list[1].hex
+  local rule, why = movement.stacking_problem(adv.hex, list)
+  if rule then umpire.refuse(rule, why) end
+  local crossed_river = false
+  for _, u in ipairs(list) do
+    for _, f in ipairs(map.hexside(u.hex, adv.hex)) do
+      if f == "major_river" and not C.contains(map.hexside(u.hex, adv.hex), "bridge") then
+        umpire.refuse("10.5.1", "no advance across an unbridged major river")
+      end
+      if f == "river" and not C.contains(map.hexside(u.hex, adv.hex), "bridge") then crossed_river = true end
+    end
+    u:move_to(adv.hex)
+  end
+  log.rule("10.0", ("%s advance%s into %s"):format(#list == 1 and list[1].id or (#list .. " units"), #list == 1 and "s" or "", adv.hex))
+  movement.entered(list[1], { adv.hex })
+  if second then
+    umpire.check(adv.retreated, "10.3", "only when the defender retreated may mechanized units advance a second hex")
+    for _, u in ipairs(list) do
+      umpire.check(C.is_mech(u), "10.4", "%s is not mechanized: non-mechanized units advance one hex", u.id)
+      umpire.check(not (u:marker("oos") or u:marker("isolated")), "11.3.3", "%s is out of supply: it advances only one hex", u.id)
+    end
+    umpire.check(not crossed_river, "10.3.1", "a mechanized unit that crossed an unbridged river must stop")
+    umpire.check(not (map.terrain(adv.hex) == "city" or map.has(adv.hex, "village")), "10.3.1",
+      "a mechanized unit that entered a village or city must stop")
+    umpire.check(map.distance(adv.hex, second) == 1, "10.3", "%s is not adjacent to %s", second, adv.hex)
+    umpire.check(next(C.occupied(C.enemy(list[1].side))) == nil or not C.occupied(C.enemy(list[1].side))[second], "10.5",
+      "%s is occupied by the enemy", second)
+    local t = map.terrain(second)
+    umpire.check(t ~= "lake" and t ~= "restrictive", "10.5", "no unit may advance into %s", second)
+    local r, w = movement.stacking_problem(second, list)
+    if r then umpire.refuse(r, w) end
+    for _, u in ipairs(list) do u:move_to(second) end
+    log.rule("10.3", ("%s advance%s a second hex into %s"):format(#list == 1 and list[1].id or (#list .. " units"), #list == 1 and "s" or "", second))
+    movement.entered(list[1], { second })
+  end
+  local remaining = {}
+  for _, id in ipairs(adv.units) do
+    local moved = false
+    for _, u in ipairs(list) do if u.id == id then moved = true end end
+    if not moved then remaining[#remaining + 1] = id end
+  end
+  adv.units = remaining
+  vars.set("advance", #remaining > 0 and adv or nil)
+  require("victory").check_sudden_death()
+end
+
+return M

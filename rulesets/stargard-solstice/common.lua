@@ -1,0 +1,116 @@
+-- Stargard Solstice: helpers shared by the rule areas (unit classes, ZOC, supply sources,
+-- strengths with the standard rounding rule).
+local T = require "tables"
+local C = {}
+
+function C.is_hq(u) return u.kind == "hq" end
+function C.is_air(u) return u.kind == "air" end
+function C.is_combat(u) return u.kind ~= "hq" and u.kind ~= "air" end
+function C.is_mech(u) return u:attr("mech") == true end
+function C.attack(u) return u:value("attack") or 0 end
+function C.defense(u) return u:value("defense") or 0 end
+function C.enemy(side) return side == "German" and "Soviet" or "German" end
+
+-- 4.2: units with a printed attack of 1 or more have a ZOC; 4.2.1 not HQs or 0-attack units.
+function C.has_zoc(u)
+  return C.is_combat(u) and C.attack(u) >= 1
+end
+
+-- 6.3.1: a stack whose top unit has no ZOC exerts none.
+function C.stack_has_zoc(hex)
+  local stack = units.at(hex)
+  local top
+  for _, u in ipairs(stack) do
+    if not C.is_air(u) then top = u break end
+  end
+  return top ~= nil and C.has_zoc(top)
+end
+
+-- 4.6: a ZOC does not extend across a major river (even bridged), into water, or across an
+-- impassable hexside; 4.2.2 only into hexes the unit could enter.
+local function zoc_reaches(from, to)
+  for _, f in ipairs(map.hexside(from, to)) do
+    if f == "major_river" or f == "impassable" then return false end
+  end
+  local t = map.terrain(to)
+  return t ~= "lake" and t ~= "restrictive"
+end
+
+-- Hexes in the zone of control of `side`'s enemies: the EZOC `side` must respect.
+function C.ezoc(side)
+  local z, seen = {}, {}
+  for _, u in ipairs(units.all { on_map = true }) do
+    local h = u.hex
+    if u.side ~= side and not seen[h] then
+      seen[h] = true
+      if C.stack_has_zoc(h) then
+        for _, n in ipairs(map.neighbours(h)) do
+          if zoc_reaches(h, n) then z[n] = true end
+        end
+      end
+    end
+  end
+  return z
+end
+
+-- Hexes holding units of a side (combat units and HQs, not air units).
+function C.occupied(side)
+  local occ = {}
+  for _, u in ipairs(units.all { side = side, on_map = true }) do
+    if not C.is_air(u) then occ[u.hex] = true end
+  end
+  return occ
+end
+
+-- 1.2.9, 11.2: the supply sources of a unit.
+function C.sources(u)
+  if u:attr("nation") == "Polish" then return map.area("supply_polish") end           -- 11.2.2
+  if u.side == "German" and (u:attr("kolberg") or u:attr("formation") == "10SS-HQ") then
+    return map.area("supply_kolberg")                                                  -- 11.2.4
+  end
+  return map.area(u.side == "German" and "supply_german" or "supply_soviet")           -- 11.2.1, 11.2.3
+end
+
+-- A number with quarters shown as fractions in rulings.
+function C.num(x)
+  if x == math.floor(x) then return tostring(math.floor(x)) end
+  local q = x * 4
+  if q == math.floor(q) then
+    local whole = math.floor(x)
+    local frac = ({ [1] = "1/4", [2] = "1/2", [3] = "3/4" })[math.floor(q) % 4]
+    return whole > 0 and (whole .. " " .. frac) or frac
+  end
+  return string.format("%.2f", x)
+end
+
+-- 1.1.2 / 1.1.3: strengths are multiplied by every factor (kept as fractions), the units of a
+-- side are added, and only the total is rounded down.
+function C.total(list, value_of)
+  local sum = 0
+  for _, entry in ipairs(list) do sum = sum + value_of(entry) end
+  return math.floor(sum + 1e-9), sum
+end
+
+-- 8.4, 1.1.3: the CRT column of an attack/defence ratio; nil when below 1:2 (cancelled).
+function C.column(att, def)
+  if def <= 0 then return #T.columns end
+  if att * 2 < def then return nil end
+  if att < def then return 1 end
+  local r = math.floor(att / def)
+  if r > 7 then r = 7 end
+  return r + 1
+end
+
+-- Everyone's unit lists in a fixed order.
+function C.units_of(side, filter)
+  filter = filter or {}
+  filter.side = side
+  return units.all(filter)
+end
+
+function C.contains(list, x)
+  for _, v in ipairs(list or {}) do if v == x then return true end end
+  return false
+end
+
+return C

@@ -1,0 +1,40 @@
+-- Stargard Solstice 12.2 Headquarters: relocation (12.2.2) after an overrun (12.2.6), the loss
+-- of every combat unit stacked with it (12.2.1), or being out of supply (11.3.1).
+local C = require "common"
+local M = {}
+
+-- 12.2.2: at least 5 hexes from the old hex, as close as possible to a friendly supply source,
+-- not in an EZOC, able to trace supply; the owner chooses among the equally good hexes.
+function M.relocate(hq)
+  local supply = require "supply"
+  local old = hq.hex
+  local reach = supply.trace(hq.side, C.sources(hq))
+  local ez = C.ezoc(hq.side)
+  local enemy = C.occupied(C.enemy(hq.side))
+  local best, options = math.huge, {}
+  for h, d in pairs(reach) do
+    if map.distance(old, h) >= 5 and not ez[h] and not enemy[h] and not map.has(h, "transit") then
+      local has_hq = false
+      for _, u in ipairs(units.at(h)) do if C.is_hq(u) and u.id ~= hq.id then has_hq = true end end
+      if not has_hq then
+        if d < best then best, options = d, { h } elseif d == best then options[#options + 1] = h end
+      end
+    end
+  end
+  if #options == 0 then
+    -- cannot be relocated: it comes back as a reinforcement next turn at a supply source
+    hq:put_in("reinforcements")
+    hq:set_attr("arrives", umpire.clock().turn + 1)
+    hq:set_attr("entry", "source")
+    log.rule("12.2.2", hq.id .. " cannot be relocated: it returns next turn at a supply source")
+    return
+  end
+  local to = options[1]
+  if #options > 1 then
+    to = umpire.ask { prompt = hq.side .. ": relocate " .. hq.id .. " to which hex?", rule = "12.2.2", kind = "hex", options = options }
+  end
+  hq:move_to(to)
+  log.rule("12.2.2", ("%s relocated %s → %s (%d hexes from a supply source)"):format(hq.id, old, to, best))
+end
+
+return M

@@ -1,0 +1,252 @@
+-- Stargard Solstice (Operation Sonnenwende, February–March 1945).
+-- Rule numbers refer to the Stargard Solstice rulebook; every area has its own file.
+local T = require "tables"
+local C = require "common"
+local command = require "command"
+local movement = require "movement"
+local combat = require "combat"
+local supply = require "supply"
+local air = require "air"
+local events = require "events"
+local reinforce = require "reinforce"
+local victory = require "victory"
+
+umpire.fog_of_war(true)                                                   -- 1.1.4
+
+-- ------------------------------------------------------------------ verbs
+umpire.command {
+  usage = "move <units> <hex> [<hex>...] [strategic]",
+  help = "move a unit or a stack to a hex by the cheapest route, or along the hexes given; `strategic` for strategic movement",
+  example = "move 4Pz/4SS 13.12      move 44Pz/233 16.16 17.16 strategic",
+  rule = "5.1, 5.4", phases = { "movement", "reinforcement" },
+  run = function(list, to, via, strategic) movement.move(list, to, via, strategic) end,
+}
+
+umpire.command {
+  usage = "attack <hex> with <units> [air] [<word>...]",
+  help = "attack an enemy stack with activated adjacent units; air support: `air 1JG full Rudel normal`",
+  example = "attack 16.09 with 4Pz/4SS,8/4SS air Rudel full",
+  rule = "8.2", phases = { "combat" }, odds = true,
+  run = function(hex, attackers, _, words) return combat.attack(hex, attackers, words) end,
+}
+
+umpire.command {
+  usage = "advance <units> [<hex>]",
+  help = "advance after combat into the vacated hex; mechanized units may name a second hex",
+  example = "advance 4Pz/4SS 13.12",
+  rule = "10.0", phases = { "combat" },
+  run = function(list, second) combat.advance(list, second) end,
+}
+
+umpire.command {
+  usage = "bombard <hex>",
+  help = "a bombardment attack on an enemy stack adjacent to a friendly combat unit",
+  example = "bombard 16.09",
+  rule = "8.5", phases = { "bombardment" }, odds = true,
+  run = function(hex) return events.bombard(hex) end,
+}
+
+umpire.command {
+  usage = "volksturm <unit> <hex>",
+  help = "deploy a Volksturm unit from its box",
+  rule = "12.4", phases = { "volksturm" },
+  run = function(u, hex) reinforce.volksturm(u, hex) end,
+}
+
+umpire.command {
+  usage = "replace <unit>",
+  help = "spend a replacement point to restore a step",
+  rule = "7.3", phases = { "replacements", "reinforcement" },
+  run = function(u) reinforce.replace(u) end,
+}
+
+umpire.command {
+  usage = "withdraw <word>",
+  help = "Soviet: set a command chit aside this turn (12.6 on turns 8-9; 16.1 Stavka on turns 2-3), -1 VP",
+  rule = "12.6, 16.1",
+  run = function(chit)
+    local turn = umpire.clock().turn
+    local stavka = umpire.option("op16_1") and (turn == 2 or turn == 3)
+    umpire.check(turn == 8 or turn == 9 or stavka, "12.6", "a chit may be withdrawn only on turns 8 and 9 (2 and 3 with optional rule 16.1)")
+    umpire.check(command.side_of_chit(chit) == "Soviet", "12.6", "%s is not a Soviet chit", chit)
+    umpire.check(not vars.get("withdrawn_" .. turn), "12.6", "one chit a turn")
+    umpire.check(cups.remove("chits", chit), "12.6", "%s is not in the cup", chit)
+    cups.add("set_aside", chit)
+    vars.set("withdrawn_" .. turn, chit)
+    victory.adjust(-1, stavka and "Stavka orders (16.1)" or "Zhukov's report (12.6)")
+    log.rule(stavka and "16.1" or "12.6", "the Soviet player withdraws a chit this turn: -1 VP")
+  end,
+}
+
+umpire.command {
+  usage = "exit <unit>",
+  help = "German: move a mechanized 3rd SS unit off the map via the Landsberg edge (14.2.1)",
+  rule = "14.2.1", phases = { "movement" },
+  run = function(u)
+    local turn = umpire.clock().turn
+    umpire.check(turn <= 3, "14.2.1", "units may exit only on turns 1-3")
+    umpire.check(u.side == "German" and C.is_mech(u) and not u:attr("independent"), "14.2.1", "only mechanized units of the 3rd SS Panzer Corps may exit")
+    umpire.check(command.is_active(u) and not u:marker("moved"), "3.3.5", "%s must be activated and not yet moved", u.id)
+    umpire.check(map.in_area("landsberg_edge", u.hex), "14.2.1", "%s is not on the Landsberg edge (15.01-35.01)", u.id)
+    umpire.check(vars.get("arnswalde_relieved"), "14.2.1", "the siege of Arnswalde must be lifted first (14.1.2)")
+    u:put_in("exited")
+    log.rule("14.2.1", u.id .. " leaves the map via the Landsberg supply line")
+    if #units.in_box("exited") >= 3 then
+      if umpire.option("op16_2") then
+        if not vars.get("german_exit_vp") then
+          vars.set("german_exit_vp", true)
+          victory.adjust(-3, "German exit (16.2)")
+          log.rule("16.2", "three units have left the map: 3 VP to the German player")
+        end
+      else
+        umpire.game_over("German sudden death victory (14.2.1)")
+      end
+    end
+  end,
+}
+
+-- ------------------------------------------------------------------ map overlays
+umpire.overlay {
+  usage = "zoc <side>", help = "hexes in the side's zone of control", rule = "4.2",
+  run = function(side) local z = {} for h in pairs(C.ezoc(C.enemy(side))) do z[h] = "Z" end return z end,
+}
+umpire.overlay {
+  usage = "reach <unit>", help = "every hex the unit could reach now by regular movement, with its cost", rule = "5.1",
+  run = function(u)
+    return (map.reach(movement.profile(u.side, u.hex, movement.allowance(u), { overrun = C.attack(u) > 0 })))
+  end,
+}
+umpire.overlay {
+  usage = "supply <side>", help = "hexes a supply line of the side reaches", rule = "11.1",
+  run = function(side)
+    local src = map.area(side == "German" and "supply_german" or "supply_soviet")
+    local out = {}
+    for h in pairs(supply.trace(side, src)) do out[h] = "S" end
+    return out
+  end,
+}
+umpire.overlay {
+  usage = "command <unit>", help = "the hexes within the HQ's command range", rule = "3.3.3",
+  run = function(hq)
+    local out = {}
+    for _, h in ipairs(map.within(hq.hex, command.range(hq))) do out[h] = "C" end
+    return out
+  end,
+}
+
+umpire.describe {
+  unit = function(u)
+    local lines = {}
+    if u:marker("oos") then lines[#lines + 1] = "out of supply: attack and defence halved [11.3.1]" end
+    if u:marker("isolated") then lines[#lines + 1] = "isolated: attack, defence and movement halved [11.3.2]" end
+    if u:marker("pinned") then lines[#lines + 1] = "pinned: may not move or attack [8.1.2]" end
+    if C.is_combat(u) then
+      lines[#lines + 1] = C.has_zoc(u) and "exerts a ZOC [4.2]" or "no ZOC (attack 0) [4.2.1]"
+      if u.hex then lines[#lines + 1] = command.is_active(u) and "activated [3.3]" or "not activated [3.3.5]" end
+    elseif C.is_hq(u) then
+      lines[#lines + 1] = ("command range %d [3.3.3]"):format(command.range(u))
+    end
+    return lines
+  end,
+  hex = function(hex)
+    local lines = {}
+    for _, side in ipairs { "German", "Soviet" } do
+      if C.ezoc(C.enemy(side))[hex] then lines[#lines + 1] = "in the ZOC of " .. side .. " units [4.2]" end
+    end
+    if map.marker(hex, "soviet_vp") then lines[#lines + 1] = ("held by the Soviet player for %d VP [14.1]"):format(map.marker(hex, "soviet_vp")) end
+    if map.hex(hex).values.vp then lines[#lines + 1] = ("VP hex, now worth %d [14.3.1]"):format(victory.vp_value(hex)) end
+    return lines
+  end,
+}
+
+-- ------------------------------------------------------------------ sequence of play (2.0)
+local function set_up()
+  -- 15.1 / 15.2: units placed "w/i 1 of" a hex: the owner chooses each hex, within the stacking
+  -- limits (15.0: all units begin within stacking limits)
+  for _, side in ipairs { "German", "Soviet" } do
+    local pending = {}
+    for _, u in ipairs(units.all { side = side, on_map = true }) do
+      if u:attr("within") then
+        pending[#pending + 1] = { u = u, centre = u.hex }
+        u:put_in("setup")
+      end
+    end
+    for _, p in ipairs(pending) do
+      local u, centre = p.u, p.centre
+      local options = {}
+      for _, h in ipairs(map.within(centre, u:attr("within"))) do
+        local t = map.terrain(h)
+        if t ~= "lake" and t ~= "restrictive" and not map.has(h, "transit") and not movement.stacking_problem(h, { u }) then
+          local enemy = false
+          for _, x in ipairs(units.at(h)) do if x.side ~= side then enemy = true end end
+          if not enemy then options[#options + 1] = h end
+        end
+      end
+      local default = options[1]
+      for _, h in ipairs(options) do if h == centre then default = h end end
+      local where = umpire.ask { prompt = side .. ": set up " .. u.id .. " within " .. u:attr("within") .. " of " .. centre,
+        rule = side == "German" and "15.1" or "15.2", kind = "hex", options = options, default = default }
+      u:move_to(where)
+      log.rule(side == "German" and "15.1" or "15.2", u.id .. " set up in " .. where)
+    end
+  end
+  tracks.set("turn", 1)
+end
+
+umpire.sequence {
+  turns = 10,
+  start = set_up,
+  turn_start = function(turn) tracks.set("turn", turn) end,
+  turn_end = function(turn)
+    reinforce.reich_deadline(turn)
+    -- 16.4: ½ VP a turn from turn 5 while the 39th Panzer Corps has not been withdrawn
+    if umpire.option("op16_4") and turn >= 5 and not vars.get("defend_reich") then
+      victory.adjust(0.5, "Delayed withdrawal of the 39th Panzer Corps (16.4), turn " .. turn)
+    end
+  end,
+  finish = function() return victory.score() end,
+  steps = {
+    { id = "air", name = "Air Unit Phase", rule = "2.1", auto = true, enter = air.phase },
+    { id = "events", name = "Random Event Phase", rule = "2.2", steps = {
+      { id = "event_roll", name = "Die Roll", auto = true, enter = events.phase },
+      { id = "bombardment", name = "Bombardment",
+        side = function() local b = vars.get("bombardment") return b and b.side end,
+        skip_if = function()
+        local b = vars.get("bombardment") return not b or b.left <= 0 end,
+        leave = function() vars.set("bombardment", nil) end },
+    } },
+    { id = "command_phase", name = "Command Phase", rule = "2.3", repeat_while = command.more, steps = {
+      { id = "command", name = "Command", auto = true, enter = command.command_segment },
+      { id = "movement", name = "Movement", rule = "2.3.2", skip_if = function() return vars.get("active") == nil end },
+      { id = "combat", name = "Combat", rule = "2.3.3", skip_if = function() return vars.get("active") == nil end,
+        leave = function() vars.set("advance", nil) end },
+    }, leave = command.clear_active },
+    { id = "supply", name = "Supply Phase", rule = "2.4", auto = true, enter = function()
+      supply.phase()
+      victory.check_sudden_death()
+    end },
+    { id = "reinforcements", name = "Reinforcement Phase", rule = "2.5", steps = {
+      { id = "reinforcement", name = "Reinforcement", enter = reinforce.phase, leave = reinforce.clear_reinforcement_markers },
+      { id = "replacements", name = "Soviet Replacements", rule = "7.3", side = "Soviet",
+        skip_if = function() return ((sides.get("Soviet", "replacement_points") or {})[umpire.clock().turn] or 0) == 0 end,
+        enter = function()
+          local n = sides.get("Soviet", "replacement_points")[umpire.clock().turn]
+          local rp = vars.get("rp") or {}
+          rp.Soviet = { points = n }
+          vars.set("rp", rp)
+          log.rule("7.3", ("the Soviet player receives %d replacement points (replace <unit>)"):format(n))
+        end,
+        leave = function() local rp = vars.get("rp") or {} rp.Soviet = nil vars.set("rp", rp) end },
+      { id = "volksturm", name = "Volksturm Deployment", rule = "2.5.2", side = "German",
+        skip_if = function() return #units.in_box("volksturm") == 0 end },
+    } },
+    { id = "turn_end", name = "Turn End Phase", rule = "2.6", auto = true, enter = function()
+      victory.vp_segment()                                                -- 2.6.1
+      for _, u in ipairs(units.all { on_map = true }) do                  -- 2.6.2
+        if u:marker("pinned") then u:set_marker("pinned", nil) end
+      end
+      command.turn_reset()
+      vars.set("german_surprise", nil)
+    end },
+  },
+}

@@ -1,0 +1,211 @@
+-- Stargard Solstice 7.0 Reinforcements, 7.3 Replacements, 12.4 Volksturm, 19.1.5 Corps Tettau,
+-- 19.1.3 Defend the Reich.
+local C = require "common"
+local M = {}
+
+-- 7.1.2: where a reinforcement may be placed: its entry hexes not occupied by the enemy nor in
+-- an EZOC; if all are blocked, within 10 hexes along the same map edge (5 hexes for an
+-- interior entry point).
+function M.entry_hexes(side, area)
+  local hexes = map.area(area) or {}
+  local ez = C.ezoc(side)
+  local enemy = C.occupied(C.enemy(side))
+  local ok = {}
+  for _, h in ipairs(hexes) do
+    if not ez[h] and not enemy[h] and map.terrain(h) ~= "lake" then ok[#ok + 1] = h end
+  end
+  if #ok > 0 or #hexes == 0 then return ok, "7.1" end
+  local edge
+  for _, e in ipairs { "edge:N", "edge:S", "edge:E", "edge:W" } do
+    if map.in_area(e, hexes[1]) then edge = e end
+  end
+  local range = edge and 10 or 5
+  for _, h in ipairs(map.within(hexes[1], range)) do
+    if (not edge or map.in_area(edge, h)) and not ez[h] and not enemy[h] and map.terrain(h) ~= "lake" then
+      ok[#ok + 1] = h
+    end
+  end
+  return ok, "7.1.2"
+end
+
+-- Places a unit at the first free entry hex (stacking 6.2 may be exceeded on placement);
+-- 7.1.3: a unit that cannot enter at all is eliminated.
+function M.place(u, area)
+  local options, rule = M.entry_hexes(u.side, area)
+  if #options == 0 then
+    u:put_in("dead")
+    log.rule("7.1.3", u.id .. " cannot enter the map and is eliminated")
+    return false
+  end
+  u:move_to(options[1])
+  u:set_marker("reinforcement", 1)
+  log.rule(rule, ("%s enters at %s (entry %s)"):format(u.id, options[1], area))
+  return true
+end
+
+-- 2.5 Reinforcement segment: units due this turn enter at their entry area; the chits of HQs
+-- arriving go to the cup for the next turn (7.2, 7.2.1).
+function M.phase()
+  local turn = umpire.clock().turn
+  local arriving = vars.get("reactive_arrivals") or {}
+  for _, u in ipairs(units.in_box("reinforcements")) do
+    local due = u:attr("arrives") == turn or C.contains(arriving, u.id)
+    if due then
+      local area = u:attr("entry")
+      if area == "source" then area = u.side == "German" and "supply_german" or "supply_soviet" end
+      if area and map.area(area) == nil and map.area("entry_" .. area) then area = "entry_" .. area end
+      if u.kind == "air" then
+        u:put_in(require("air").home[u.side])
+        log.rule("7.0", u.id .. " (air) joins its air box")
+      elseif area then
+        M.place(u, area)
+      else
+        u:move_to(u:attr("hex"))
+        u:set_marker("reinforcement", 1)
+        log.rule("7.0", u.id .. " arrives at " .. u:attr("hex"))
+      end
+      if u.kind == "hq" and u:attr("chit") then
+        local next_chits = vars.get("next_turn_chits") or {}
+        next_chits[#next_chits + 1] = u:attr("chit")
+        vars.set("next_turn_chits", next_chits)
+        log.rule("7.2", u:attr("chit") .. " chit goes into the cup for the next turn")
+      end
+    end
+  end
+  vars.set("reactive_arrivals", nil)
+  for _, c in ipairs(vars.get("arriving_chits") or {}) do
+    if c.turn == turn then
+      local next_chits = vars.get("next_turn_chits") or {}
+      next_chits[#next_chits + 1] = c.chit
+      vars.set("next_turn_chits", next_chits)
+      log.rule("7.2.1", c.chit .. " chit goes into the cup for the next turn")
+    end
+  end
+  umpire.set_side(nil)
+end
+
+function M.clear_reinforcement_markers()
+  for _, u in ipairs(units.all { on_map = true }) do
+    if u:marker("reinforcement") then u:set_marker("reinforcement", nil) end
+  end
+end
+
+-- 19.1.5: Corps Tettau arrives at H (BÄRW units and the HQ) and I (POM units), one die per
+-- unit: 1 lost, 2-4 reduced, 5-6 full; then the 2nd Guards Cavalry Corps at H; then the Tettau
+-- chit goes into the cup (usable this turn).
+function M.tettau()
+  local T = require "tables"
+  if vars.get("tettau_arrived") then return end
+  vars.set("tettau_arrived", true)
+  for _, u in ipairs(units.in_box("tettau")) do
+    local area = u:attr("entry") or "H"
+    if not map.area(area) and map.area("entry_" .. area) then area = "entry_" .. area end
+    if u.kind == "hq" then
+      M.place(u, area)
+      if u:attr("chit") then cups.add("chits", u:attr("chit")) end
+    else
+      local r = T.tettau_die[dice.roll("1d6", "Tettau arrival of " .. u.id)]
+      if r == "lost" then
+        u:put_in("dead")
+        log.rule("19.1.5", u.id .. " is lost on the way")
+      else
+        if r == "reduced" and u.steps > 1 then u:set_step(2) end
+        if M.place(u, area) then u:set_marker("no_strategic", 1) end
+        log.rule("19.1.5", ("%s arrives at %s strength"):format(u.id, r))
+      end
+    end
+  end
+  for _, u in ipairs(units.in_box("gcc2")) do
+    if M.place(u, map.area("entry_H") and "entry_H" or "H") then u:set_marker("no_strategic", 1) end
+  end
+  log.rule("19.1.5", "Corps Tettau and the 2nd Guards Cavalry Corps have arrived; the Tettau chit is in the cup")
+end
+
+-- 19.1.3 Defend the Reich: the listed divisions and the 39th Panzer Corps HQ must leave via
+-- Stettin (07.16) by the end of next turn; their chit leaves the cup; no more attacks; Munzel's
+-- range drops to 6.
+M.reich_formations = { "10SS", "4SS", "28SS", "FB", "FG", "233" }
+function M.defend_the_reich(turn)
+  if vars.get("defend_reich") then return end
+  vars.set("defend_reich", { turn = turn })
+  for _, u in ipairs(units.all { side = "German" }) do
+    local id = u.id
+    for _, f in ipairs(M.reich_formations) do
+      if id:sub(-#f - 1) == "/" .. f then u:set_attr("withdrawing", true) u:set_marker("no_attack", 1) end
+    end
+  end
+  local hq = units.find("39-Pz-HQ")
+  if hq then
+    hq:set_attr("withdrawing", true)
+    if hq:attr("chit") then cups.remove("chits", hq:attr("chit")) end
+  end
+  local munzel = units.find("Munzel-HQ")
+  if munzel then
+    munzel:set_attr("range", 6)           -- the reduced counter
+    log.rule("19.1.3", "Munzel HQ's command range drops from 8 to 6")
+  end
+  log.rule("19.1.3", "Defend the Reich: the divisions must leave via Stettin (07.16) by the end of next turn")
+end
+
+-- 2.6: at the end of the turn after the event, withdrawing units still on the map are
+-- eliminated and give the Soviet player 1 VP each (14.3.2).
+function M.reich_deadline(turn)
+  local d = vars.get("defend_reich")
+  if not d or d.turn + 1 ~= turn then return end
+  local n = 0
+  for _, u in ipairs(units.all { side = "German", on_map = true, attr = { withdrawing = true } }) do
+    u:put_in("dead")
+    n = n + 1
+  end
+  if n > 0 then
+    require("victory").adjust(n, "Defend the Reich (14.3.2)")
+    log.rule("14.3.2", ("%d withdrawing unit%s still on the map: eliminated, %d VP to the Soviet player"):format(n, n > 1 and "s" or "", n))
+  end
+end
+
+-- 12.4 / 2.5.2: a Volksturm unit is placed in a German-controlled town or city at least 5 hexes
+-- from any Soviet unit, alone.
+function M.volksturm(u, hex)
+  umpire.check(u:attr("volksturm") and u.box == "volksturm", "12.4", "%s is not in the Volksturm box", u.id)
+  local t = map.terrain(hex)
+  umpire.check(t == "town" or t == "city" or map.has(hex, "village"), "2.5.2", "%s is not a town, village or city", hex)
+  umpire.check(not map.marker(hex, "soviet_vp"), "2.5.2", "%s is not German-controlled", hex)
+  for _, s in ipairs(units.all { side = "Soviet", on_map = true }) do
+    umpire.check(map.distance(s.hex, hex) >= 5, "12.4", "%s is only %d hexes from %s (5 needed)", hex, map.distance(s.hex, hex), s.id)
+  end
+  umpire.check(#units.at(hex) == 0, "12.4", "Volksturm units may not be stacked with other units")
+  u:move_to(hex)
+  log.rule("12.4", u.id .. " deploys in " .. hex)
+end
+
+-- 7.3 / 19.1.11 / 19.1.13: spend a replacement point on a unit.
+function M.replace(u)
+  local rp = vars.get("rp") or {}
+  local mine = rp[u.side]
+  umpire.check(mine and mine.points > 0, "7.3", "%s has no replacement points now", u.side)
+  umpire.check(u.steps > 1, "7.3", "%s has one step: it cannot be rebuilt", u.id)
+  local mech = C.is_mech(u)
+  if mine.mech ~= nil then
+    umpire.check(mine.mech == mech, mine.rule or "7.3", "this replacement point is for a %smechanized unit", mine.mech and "" or "non-")
+  end
+  local cost = mech and 2 or 1                                               -- 7.3.1
+  if mine.rule then cost = 1 end                                             -- 19.1.11 / 19.1.13: one point, one step
+  umpire.check(mine.points >= cost, "7.3.1", "a mechanized step costs 2 RP")
+  if u.box == "dead" then
+    umpire.check(u.side == "Soviet" and not mine.rule, "7.3.2", "%s cannot return from the dead pile", u.id)
+    local hq = units.get(u:attr("formation") or "")
+    local where = hq and hq.hex or (map.area("supply_soviet") or {})[1]
+    u:move_to(where)
+    u:set_step(u.steps)
+    log.rule("7.3.2", ("%s is rebuilt at %s"):format(u.id, where))
+  else
+    umpire.check(u.hex ~= nil and u.step > 1, "7.3", "%s has no lost step to replace", u.id)
+    umpire.check(not C.ezoc(u.side)[u.hex], "7.3.3", "%s is in an enemy ZOC", u.id)
+    u:restore_steps(1)
+    log.rule("7.3.1", u.id .. " regains a step")
+  end
+  mine.points = mine.points - cost
+  vars.set("rp", rp)
+end
+
+return M
