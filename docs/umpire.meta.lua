@@ -152,7 +152,7 @@ function pairs(t) end
 
 ---A movement or tracing profile for map.reach / map.route / map.path_cost.
 ---@class Umpire.Profile
----@field from? Umpire.Hex|Umpire.Hex[] sources at cost 0 (reach, route)
+---@field from? Umpire.Hex|Umpire.Hex[] sources at cost 0 (required by reach and route; ignored by path_cost)
 ---@field mp? number maximum cost (nil: unlimited)
 ---@field terrain? table<string, Umpire.Cost> cost to enter, by terrain (empty and no default: 1 per hex)
 ---@field default? Umpire.Cost cost of terrains not listed

@@ -449,6 +449,7 @@ impl Session {
                 }
             }
             "undo" => self.cmd_undo(rest, line),
+            "forward" => self.cmd_forward(rest),
             "redo" => self.cmd_redo(),
             "save" => {
                 self.game()?;
@@ -745,6 +746,9 @@ impl Session {
                 }
                 ArgKind::Word => s(word.to_string()),
                 ArgKind::Side => {
+                    if let Some(exact) = w.state.sides.iter().find(|x| x.eq_ignore_ascii_case(word)) {
+                        return s(exact.clone());
+                    }
                     let hits: Vec<&String> =
                         w.state.sides.iter().filter(|x| x.to_lowercase().starts_with(&word.to_lowercase())).collect();
                     match hits.as_slice() {
@@ -997,6 +1001,63 @@ impl Session {
         Ok(Reply::ok(vec![format!("undone past the dice: {} (recorded in the log)", what.join(" / "))]))
     }
 
+    /// `forward [turn N | step ID | end]`: `next` and `auto` until the target (default: the
+    /// next step that waits for the players). Each `next` and answer is a command of its own.
+    fn cmd_forward(&mut self, rest: &str) -> Result<Reply> {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        enum Target {
+            Next,
+            Turn(i64),
+            Step(String),
+            End,
+        }
+        let target = match words.as_slice() {
+            [] => Target::Next,
+            ["end"] => Target::End,
+            ["turn", n] => Target::Turn(n.parse().map_err(|_| Error::Usage(format!("'{n}' is not a turn number")))?),
+            ["step", id] => Target::Step(id.to_string()),
+            _ => return Err(Error::Usage("usage: forward [turn N | step ID | end]".into())),
+        };
+        self.game()?;
+        let mut out = Vec::new();
+        let mut first = true;
+        let mut answered = false;
+        for _ in 0..100_000 {
+            let (over, turn, step, pending) = {
+                let g = self.game()?;
+                let s = g.state();
+                (s.clock.over.is_some(), s.clock.turn, s.clock.step.clone(), g.pending.is_some())
+            };
+            if pending {
+                let r = self.execute("auto");
+                out.push("> auto".to_string());
+                out.extend(r.out.into_iter().map(|l| format!("  {l}")));
+                if let Status::Error(e) = r.status {
+                    return Err(Error::Usage(format!("forward stopped: {e}")));
+                }
+                answered = true;
+                continue;
+            }
+            let reached = match &target {
+                Target::Next => !first || answered,
+                Target::Turn(n) => turn >= *n,
+                Target::Step(id) => !first && step == *id,
+                Target::End => false,
+            };
+            if reached || over {
+                break;
+            }
+            first = false;
+            let r = self.execute("next");
+            out.push("> next".to_string());
+            out.extend(r.out.into_iter().map(|l| format!("  {l}")));
+            if let Status::Error(e) = r.status {
+                return Err(Error::Usage(format!("forward stopped: {e}")));
+            }
+        }
+        Ok(Reply::ok(out))
+    }
+
     fn cmd_redo(&mut self) -> Result<Reply> {
         self.no_pending()?;
         let g = self.game_mut()?;
@@ -1121,6 +1182,10 @@ impl Session {
             }
             title = format!("{title} — {}", words.join(" "));
             radius = 4;
+            if center.is_none() {
+                // centre on what the overlay marks
+                center = labels.keys().nth(labels.len() / 2).copied();
+            }
         } else if let Some(w) = words.first() {
             let g = self.game()?;
             let s = g.state();

@@ -3,21 +3,28 @@
 local C = require "common"
 local M = {}
 
--- 12.2.2: at least 5 hexes from the old hex, as close as possible to a friendly supply source,
--- not in an EZOC, able to trace supply; the owner chooses among the equally good hexes.
+-- 12.2.2: the shortest relocation that is at least 5 hexes from the old hex, not in an EZOC and
+-- able to trace supply; among those, the hexes nearest a friendly supply source; the owner
+-- chooses among the equally good hexes.
 function M.relocate(hq)
   local supply = require "supply"
   local old = hq.hex
   local reach = supply.trace(hq.side, C.sources(hq))
   local ez = C.ezoc(hq.side)
   local enemy = C.occupied(C.enemy(hq.side))
-  local best, options = math.huge, {}
+  local best, options = nil, {}
   for h, d in pairs(reach) do
-    if map.distance(old, h) >= 5 and not ez[h] and not enemy[h] and not map.has(h, "transit") then
+    local away = map.distance(old, h)
+    if away >= 5 and not ez[h] and not enemy[h] and not map.has(h, "transit") then
       local has_hq = false
       for _, u in ipairs(units.at(h)) do if C.is_hq(u) and u.id ~= hq.id then has_hq = true end end
       if not has_hq then
-        if d < best then best, options = d, { h } elseif d == best then options[#options + 1] = h end
+        local score = { away, d }
+        if not best or score[1] < best[1] or (score[1] == best[1] and score[2] < best[2]) then
+          best, options = score, { h }
+        elseif score[1] == best[1] and score[2] == best[2] then
+          options[#options + 1] = h
+        end
       end
     end
   end
@@ -34,7 +41,7 @@ function M.relocate(hq)
     to = umpire.ask { prompt = hq.side .. ": relocate " .. hq.id .. " to which hex?", rule = "12.2.2", kind = "hex", options = options }
   end
   hq:move_to(to)
-  log.rule("12.2.2", ("%s relocated %s → %s (%d hexes from a supply source)"):format(hq.id, old, to, best))
+  log.rule("12.2.2", ("%s relocated %s → %s (%d hexes away, %d from a supply source)"):format(hq.id, old, to, best[1], best[2]))
 end
 
 return M

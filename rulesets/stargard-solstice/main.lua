@@ -195,7 +195,6 @@ end
 
 umpire.sequence {
   turns = 10,
-  start = set_up,
   turn_start = function(turn) tracks.set("turn", turn) end,
   turn_end = function(turn)
     reinforce.reich_deadline(turn)
@@ -206,6 +205,9 @@ umpire.sequence {
   end,
   finish = function() return victory.score() end,
   steps = {
+    -- 15.0: set-up, before the first turn's phases
+    { id = "setup", name = "Set-up", rule = "15.0", enter = set_up, skip_if = function() return vars.get("set_up") end,
+      leave = function() vars.set("set_up", true) end },
     { id = "air", name = "Air Unit Phase", rule = "2.1", auto = true, enter = air.phase },
     { id = "events", name = "Random Event Phase", rule = "2.2", steps = {
       { id = "event_roll", name = "Die Roll", auto = true, enter = events.phase },
@@ -215,7 +217,13 @@ umpire.sequence {
         local b = vars.get("bombardment") return not b or b.left <= 0 end,
         leave = function() vars.set("bombardment", nil) end },
     } },
-    { id = "command_phase", name = "Command Phase", rule = "2.3", repeat_while = command.more, steps = {
+    { id = "command_phase", rule = "2.3", repeat_while = command.more,
+      name = function()
+        local a = vars.get("active")
+        return a and ("Command Phase: " .. a.hq .. " activated") or "Command Phase"
+      end,
+      side = function() local a = vars.get("active") return a and a.side end,
+      steps = {
       { id = "command", name = "Command", auto = true, enter = command.command_segment },
       { id = "movement", name = "Movement", rule = "2.3.2", skip_if = function() return vars.get("active") == nil end },
       { id = "combat", name = "Combat", rule = "2.3.3", skip_if = function() return vars.get("active") == nil end,

@@ -138,7 +138,7 @@ local function publish(frames, turn)
   for d = 1, #frames do
     local n = node_at(frames, d)
     if n then
-      names[#names + 1] = n.name or n.id
+      names[#names + 1] = resolve(n.name) or n.id
       if frames[d].sides then side = frames[d].sides[frames[d].s] end
       if n.side then side = resolve(n.side) end
       leaf = n

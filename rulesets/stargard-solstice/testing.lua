@@ -1,0 +1,40 @@
+-- Helpers for command scripts and designers (`lua require("testing").clear()`); the rules never
+-- use this module.
+local M = {}
+
+-- Takes every unit off the map (to the box "offboard"), so a script can build a situation.
+function M.clear()
+  for _, u in ipairs(units.all { on_map = true }) do u:put_in("offboard") end
+  for _, u in ipairs(units.all()) do
+    for name in pairs(u:markers()) do u:set_marker(name, nil) end
+  end
+end
+
+-- Places units: M.place { ["4Pz/4SS"] = "17.14", ... } (in a fixed order).
+function M.place(t)
+  for id, hex in pairs(t) do
+    local u = assert(units.get(id), "no unit " .. id)
+    u:move_to(hex)
+  end
+end
+
+-- Activates units as if their HQ had been drawn, with the side to act.
+function M.activate(side, ids)
+  for _, id in ipairs(ids) do units.get(id):set_marker("active", 1) end
+  vars.set("active", { hq = "test", side = side, how = "test" })
+  umpire.set_side(side)
+end
+
+-- Hexes matching a predicate, in order.
+function M.find(pred, limit)
+  local out = {}
+  for _, h in ipairs(map.hexes()) do
+    if pred(h) then
+      out[#out + 1] = h
+      if limit and #out >= limit then break end
+    end
+  end
+  return out
+end
+
+return M
