@@ -1521,8 +1521,10 @@ impl Session {
             }
             many => {
                 let (first, tail) = split_first(rest);
+                let fits: Vec<&crate::lua::VerbSpec> = many.iter().filter(|v| self.parse_args(v, rest).is_ok()).collect();
                 match many.iter().find(|v| v.name == first) {
                     Some(v) => (v.clone(), tail.to_string()),
+                    None if fits.len() == 1 => (fits[0].clone(), rest.to_string()),
                     None => {
                         return Err(Error::Usage(format!(
                             "odds <{}> <arguments>",
