@@ -25,6 +25,21 @@ function M.activate(side, ids)
   umpire.set_side(side)
 end
 
+-- Neighbours of a hex across hexsides without a river into land: places to attack from
+-- without a river between.
+function M.open_neighbours(hex)
+  local out = {}
+  for _, n in ipairs(map.neighbours(hex)) do
+    local t = map.terrain(n)
+    local river = false
+    for _, f in ipairs(map.hexside(hex, n)) do
+      if f == "river" or f == "major_river" or f == "impassable" then river = true end
+    end
+    if not river and t ~= "lake" and t ~= "restrictive" then out[#out + 1] = n end
+  end
+  return out
+end
+
 -- Hexes matching a predicate, in order.
 function M.find(pred, limit)
   local out = {}
