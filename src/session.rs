@@ -1041,7 +1041,7 @@ impl Session {
             let reached = match &target {
                 Target::Next => !first || answered,
                 Target::Turn(n) => turn >= *n,
-                Target::Step(id) => !first && step == *id,
+                Target::Step(id) => (!first || answered) && step == *id,
                 Target::End => false,
             };
             if reached || over {
