@@ -163,11 +163,17 @@ impl Dice {
                 }
             }
             Some(Forced::Face(v)) => {
-                if v == 0 || v as usize > items.len() {
-                    return Err(DiceError::BadForcedFace(v.to_string(), items.len() as u32));
+                // a chit named like the number is drawn by its name (a chit "61"), else by position
+                if let Some(i) = items.iter().position(|x| *x == v.to_string()) {
+                    self.forced.pop_front();
+                    (i, true)
+                } else {
+                    if v == 0 || v as usize > items.len() {
+                        return Err(DiceError::BadForcedFace(v.to_string(), items.len() as u32));
+                    }
+                    self.forced.pop_front();
+                    (v as usize - 1, true)
                 }
-                self.forced.pop_front();
-                (v as usize - 1, true)
             }
             None => (self.uniform(items.len() as u32) as usize - 1, false),
         };

@@ -429,7 +429,7 @@ impl Session {
                 self.cmd_new(rest, line)
             }
             "help" => Ok(Reply::ok(self.cmd_help(rest))),
-            "quit" | "exit" => Ok(Reply { out: vec![], status: Status::Quit }),
+            "quit" => Ok(Reply { out: vec![], status: Status::Quit }),
             "status" => self.cmd_status(),
             "map" => self.cmd_map(rest),
             "show" => self.cmd_show(rest),
