@@ -32,6 +32,25 @@ pub struct Map {
     pub areas: BTreeMap<String, BTreeSet<HexId>>,
     /// Colours of terrains for pictures (`#8dbb78`), by terrain name.
     pub colors: BTreeMap<String, String>,
+    /// Row numbers grow towards the top of the printed map (pictures are drawn mirrored).
+    pub rows_up: bool,
+}
+
+impl Map {
+    /// Where a hexside facing `d` is drawn: mirrored top to bottom when rows grow upwards.
+    pub fn drawn_dir(&self, d: Dir) -> Dir {
+        if !self.rows_up {
+            return d;
+        }
+        match d {
+            Dir::N => Dir::S,
+            Dir::S => Dir::N,
+            Dir::NE => Dir::SE,
+            Dir::SE => Dir::NE,
+            Dir::NW => Dir::SW,
+            Dir::SW => Dir::NW,
+        }
+    }
 }
 
 impl Map {

@@ -81,6 +81,9 @@ struct RawMap {
     values: BTreeMap<String, BTreeMap<S<String>, f64>>,
     #[serde(default)]
     colors: BTreeMap<String, String>,
+    /// Row numbers grow towards the top of the printed map.
+    #[serde(default)]
+    rows_up: bool,
 }
 
 fn default_format() -> S<String> {
@@ -272,6 +275,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         }
     }
     map.colors = m.colors.clone();
+    map.rows_up = m.rows_up;
     map.compute_edges();
 
     // --- state

@@ -52,7 +52,12 @@ impl SvgMap<'_> {
         let w = R * 1.5;
         let hh = R * 3f64.sqrt();
         let x = R + w * (h.col - min_c) as f64;
-        let y = hh / 2.0 + hh * (h.row - min_r) as f64 + if low { hh / 2.0 } else { 0.0 };
+        let y = if self.map.rows_up {
+            let max_r = self.map.hexes.keys().map(|h| h.row).max().unwrap_or(0);
+            hh / 2.0 + hh * (max_r - h.row) as f64 + if low { 0.0 } else { hh / 2.0 }
+        } else {
+            hh / 2.0 + hh * (h.row - min_r) as f64 + if low { hh / 2.0 } else { 0.0 }
+        };
         (x + 10.0, y + 40.0)
     }
 
@@ -138,7 +143,7 @@ impl SvgMap<'_> {
                 if let Some(m) = self.state.side_markers.get(&crate::hex::Hexside::new(h, n)) {
                     feats.extend(m.keys().map(|k| format!("marker:{k}")));
                 }
-                let (p, q) = Self::side_points(c, d);
+                let (p, q) = Self::side_points(c, self.map.drawn_dir(d));
                 for f in &feats {
                     let style = if f.contains("major") {
                         r##"stroke="#1f5fa8" stroke-width="6""##

@@ -120,9 +120,14 @@ impl TextMap<'_> {
         let grid = &self.map.grid;
         // a low column is drawn 2 lines further down
         let low = |c: i32| grid.neighbour(HexId::new(c, 0), Dir::SE).row == 1;
+        let rows_up = self.map.rows_up;
         let origin = |h: HexId| -> (i64, i64) {
             let x = 6 * (h.col - min_c) as i64;
-            let y = 4 * (h.row - min_r) as i64 + if low(h.col) { 2 } else { 0 };
+            let y = if rows_up {
+                4 * (max_r - h.row) as i64 + if low(h.col) { 0 } else { 2 }
+            } else {
+                4 * (h.row - min_r) as i64 + if low(h.col) { 2 } else { 0 }
+            };
             (x, y)
         };
         let width = 6 * (max_c - min_c + 1) as usize + 3;
@@ -145,7 +150,7 @@ impl TextMap<'_> {
             let blue = color("\x1b[1;34m");
             // N and S sides
             for (d, yy) in [(Dir::N, y), (Dir::S, y + 4)] {
-                let g = side_glyph(&side_feats(d));
+                let g = side_glyph(&side_feats(self.map.drawn_dir(d)));
                 let (c, col) = match g {
                     Some(g) => (g, blue),
                     None => ('_', None),
@@ -161,7 +166,7 @@ impl TextMap<'_> {
                 (Dir::SW, [(x, y + 3), (x + 1, y + 4)], '\\'),
                 (Dir::SE, [(x + 7, y + 3), (x + 6, y + 4)], '/'),
             ] {
-                let g = side_glyph(&side_feats(d));
+                let g = side_glyph(&side_feats(self.map.drawn_dir(d)));
                 for (px, py) in pts {
                     match g {
                         Some(c) => cv.put(px, py, c, blue),
