@@ -140,7 +140,8 @@ impl Profile {
                 if self.paths_only {
                     return Ok(None);
                 }
-                let terrain_cost = self.hex_cost.get(&b).or_else(|| self.terrain.get(&info.terrain)).or(self.default.as_ref());
+                let terrain_cost =
+                    self.hex_cost.get(&b).or_else(|| self.terrain.get(&info.terrain)).or(self.default.as_ref());
                 let mut c = match terrain_cost {
                     Some(Cost::No) => return Ok(None),
                     Some(Cost::Mp(c)) => *c,

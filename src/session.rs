@@ -1374,7 +1374,12 @@ impl Session {
                         f.extend(m.keys().cloned());
                     }
                     if !f.is_empty() {
-                        out.push(format!("hexside {} (to {}): {}", d.name(), g.fmt_hex(n), f.join(", ")));
+                        out.push(format!(
+                            "hexside {} (to {}): {}",
+                            map.drawn_dir(d).name(),
+                            g.fmt_hex(n),
+                            f.join(", ")
+                        ));
                     }
                 }
                 if let Some(m) = s.hex_markers.get(&h) {
@@ -1521,7 +1526,8 @@ impl Session {
             }
             many => {
                 let (first, tail) = split_first(rest);
-                let fits: Vec<&crate::lua::VerbSpec> = many.iter().filter(|v| self.parse_args(v, rest).is_ok()).collect();
+                let fits: Vec<&crate::lua::VerbSpec> =
+                    many.iter().filter(|v| self.parse_args(v, rest).is_ok()).collect();
                 match many.iter().find(|v| v.name == first) {
                     Some(v) => (v.clone(), tail.to_string()),
                     None if fits.len() == 1 => (fits[0].clone(), rest.to_string()),
@@ -1630,7 +1636,13 @@ impl Session {
         out.push(format!("{:<24} {:>9}  {:<8} {}", "result", "chance", "", "dice"));
         for r in &order {
             let p = results[r];
-            out.push(format!("{:<24} {:>8.2}%  {:<8} {}", r, p * 100.0, format!("({})", fraction(p)), dice_text(&paths[r])));
+            out.push(format!(
+                "{:<24} {:>8.2}%  {:<8} {}",
+                r,
+                p * 100.0,
+                format!("({})", fraction(p)),
+                dice_text(&paths[r])
+            ));
         }
         Ok(Reply::ok(out))
     }
@@ -1671,7 +1683,11 @@ fn dice_text(paths: &[Vec<u32>]) -> String {
         return parts.join(", ");
     }
     if paths.len() <= 6 {
-        return paths.iter().map(|p| p.iter().map(|f| f.to_string()).collect::<Vec<_>>().join("+")).collect::<Vec<_>>().join(", ");
+        return paths
+            .iter()
+            .map(|p| p.iter().map(|f| f.to_string()).collect::<Vec<_>>().join("+"))
+            .collect::<Vec<_>>()
+            .join(", ");
     }
     format!("{} combinations", paths.len())
 }

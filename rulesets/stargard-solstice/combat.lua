@@ -103,10 +103,12 @@ function M.odds(hex, attackers, air)
       break
     end
   end
+  local surprise = false
   if vars.get("german_surprise") and side == "German" and umpire.clock().turn == 1 then
     local act = vars.get("active")
     if act and units.get(act.hq) and units.get(act.hq):attr("chit") == "3SS-Pz" then
       shift = shift + 1
+      surprise = true
       log.rule("19.1.12", "German surprise: +1 column on the first 3rd SS Panzer Corps attack")
     end
   end
@@ -116,7 +118,7 @@ function M.odds(hex, attackers, air)
   end
   local final = math.max(1, math.min(#T.columns, col + shift))
   if shift ~= 0 then log.rule("8.2", ("final column %s"):format(T.columns[final])) end
-  return final, defenders
+  return final, defenders, surprise
 end
 
 -- 8.6: step losses. The first from the strongest unit (attack for the attacker, defence for the
@@ -179,7 +181,7 @@ function M.retreat(list, n, origin, rule)
   local cur = origin
   local path = {}
   for k = 1, n do
-    local options, best = {}, nil
+    local best = C.best()
     for _, h in ipairs(map.neighbours(cur)) do
       local ok = map.distance(origin, h) == k and not enemy[h] and map.terrain(h) ~= "lake" and map.terrain(h) ~= "restrictive"
       if ok then
@@ -188,15 +190,10 @@ function M.retreat(list, n, origin, rule)
         end
       end
       if ok then
-        local d = dist[h] or math.huge
-        local score = { ez[h] and 1 or 0, d }        -- 9.2.2 avoid EZOC, 9.2.1 toward supply
-        if not best or score[1] < best[1] or (score[1] == best[1] and score[2] < best[2]) then
-          best, options = score, { h }
-        elseif score[1] == best[1] and score[2] == best[2] then
-          options[#options + 1] = h
-        end
+        best:offer(h, { ez[h] and 1 or 0, dist[h] or math.huge })    -- 9.2.2 avoid EZOC, 9.2.1 toward supply
       end
     end
+    local options = best.options
     if #options == 0 then
       local left = n - k + 1
       log.rule("9.4", ("%s cannot retreat %d more hex%s: %d step%s lost"):format(stack[1].id, left, left > 1 and "es" or "", left, left > 1 and "s" or ""))
@@ -240,7 +237,8 @@ end
 function M.attack(hex, attackers, air_words)
   local side = attackers[1].side
   local air = require("air").parse(side, air_words or {})
-  local col, defenders = M.odds(hex, attackers, air)
+  local col, defenders, surprise = M.odds(hex, attackers, air)
+  if surprise then vars.set("german_surprise", nil) end          -- 19.1.12: the first attack only
   local die = dice.roll("1d6", "combat at " .. hex)
   local result = T.crt[die][col]
   log.rule("8.2", ("die %d on %s: %s"):format(die, T.columns[col], result))

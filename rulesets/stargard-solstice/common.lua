@@ -108,6 +108,24 @@ function C.units_of(side, filter)
   return units.all(filter)
 end
 
+-- Keeps the candidates with the best (smallest) score, scores compared element by element:
+-- local b = C.best() b:offer(h, {1, d}) ... b.options, b.score
+function C.best()
+  local b = { options = {}, score = nil }
+  function b:offer(x, score)
+    local cmp = 0
+    if self.score then
+      for i = 1, #score do
+        if score[i] ~= self.score[i] then cmp = score[i] < self.score[i] and -1 or 1 break end
+      end
+    else
+      cmp = -1
+    end
+    if cmp < 0 then self.score, self.options = score, { x } elseif cmp == 0 then self.options[#self.options + 1] = x end
+  end
+  return b
+end
+
 function C.contains(list, x)
   for _, v in ipairs(list or {}) do if v == x then return true end end
   return false

@@ -12,22 +12,16 @@ function M.relocate(hq)
   local reach = supply.trace(hq.side, C.sources(hq))
   local ez = C.ezoc(hq.side)
   local enemy = C.occupied(C.enemy(hq.side))
-  local best, options = nil, {}
+  local best = C.best()
   for h, d in pairs(reach) do
     local away = map.distance(old, h)
     if away >= 5 and not ez[h] and not enemy[h] and not map.has(h, "transit") then
       local has_hq = false
       for _, u in ipairs(units.at(h)) do if C.is_hq(u) and u.id ~= hq.id then has_hq = true end end
-      if not has_hq then
-        local score = { away, d }
-        if not best or score[1] < best[1] or (score[1] == best[1] and score[2] < best[2]) then
-          best, options = score, { h }
-        elseif score[1] == best[1] and score[2] == best[2] then
-          options[#options + 1] = h
-        end
-      end
+      if not has_hq then best:offer(h, { away, d }) end
     end
   end
+  local options = best.options
   if #options == 0 then
     -- cannot be relocated: it comes back as a reinforcement next turn at a supply source
     hq:put_in("reinforcements")
@@ -41,7 +35,7 @@ function M.relocate(hq)
     to = umpire.ask { prompt = hq.side .. ": relocate " .. hq.id .. " to which hex?", rule = "12.2.2", kind = "hex", options = options }
   end
   hq:move_to(to)
-  log.rule("12.2.2", ("%s relocated %s → %s (%d hexes away, %d from a supply source)"):format(hq.id, old, to, best[1], best[2]))
+  log.rule("12.2.2", ("%s relocated %s → %s (%d hexes away, %d from a supply source)"):format(hq.id, old, to, best.score[1], best.score[2]))
 end
 
 return M

@@ -145,6 +145,23 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
     Ok((p, sources))
 }
 
+/// Sets (Some) or removes (None) a marker of a hex or hexside; empty entries are dropped so the
+/// state stays canonical.
+fn set_marker_in<K: Ord + Copy>(all: &mut BTreeMap<K, BTreeMap<String, i64>>, key: K, name: String, v: Option<i64>) {
+    let m = all.entry(key).or_default();
+    match v {
+        Some(v) => {
+            m.insert(name, v);
+        }
+        None => {
+            m.remove(&name);
+            if m.is_empty() {
+                all.remove(&key);
+            }
+        }
+    }
+}
+
 fn mp(c: i64) -> f64 {
     c as f64 / UNIT as f64
 }
@@ -321,18 +338,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let mut w = w.borrow_mut();
             let h = hex_arg(&w.map, &s, "map.set_marker")?;
-            let m = w.state.hex_markers.entry(h).or_default();
-            match v {
-                Some(v) => {
-                    m.insert(name, v);
-                }
-                None => {
-                    m.remove(&name);
-                    if m.is_empty() {
-                        w.state.hex_markers.remove(&h);
-                    }
-                }
-            }
+            set_marker_in(&mut w.state.hex_markers, h, name, v);
             Ok(())
         })?,
     )?;
@@ -357,19 +363,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             if w.map.grid.direction(ha, hb).is_none() {
                 return Err(mlua::Error::runtime(format!("map.set_side_marker: {a} and {b} are not adjacent")));
             }
-            let side = Hexside::new(ha, hb);
-            let m = w.state.side_markers.entry(side).or_default();
-            match v {
-                Some(v) => {
-                    m.insert(name, v);
-                }
-                None => {
-                    m.remove(&name);
-                    if m.is_empty() {
-                        w.state.side_markers.remove(&side);
-                    }
-                }
-            }
+            set_marker_in(&mut w.state.side_markers, Hexside::new(ha, hb), name, v);
             Ok(())
         })?,
     )?;
