@@ -287,7 +287,10 @@ end
 
 -- 3.3.5: may this unit move or attack in the current activation?
 function M.is_active(u)
-  return u:marker("active") ~= nil or u:marker("reinforcement") ~= nil
+  if u:marker("active") ~= nil or u:marker("reinforcement") ~= nil then return true end
+  -- 19.1.3: withdrawing units may make a regular move whenever a German chit is drawn
+  local a = vars.get("active")
+  return u:attr("withdrawing") == true and a ~= nil and a.side == "German"
 end
 
 -- 12.1: record a Soviet army attacked on turn 1 (in the order attacked).

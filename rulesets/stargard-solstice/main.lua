@@ -15,11 +15,11 @@ umpire.fog_of_war(true)                                                   -- 1.1
 
 -- ------------------------------------------------------------------ verbs
 umpire.command {
-  usage = "move <units> <hex> [<hex>...] [strategic]",
-  help = "move a unit or a stack to a hex by the cheapest route, or along the hexes given; `strategic` for strategic movement",
-  example = "move 4Pz/4SS 13.12      move 44Pz/233 16.16 17.16 strategic",
-  rule = "5.1, 5.4", phases = { "movement", "reinforcement" },
-  run = function(list, to, via, strategic) movement.move(list, to, via, strategic) end,
+  usage = "move <units> <hex> [<hex>...] [strategic] [rail]",
+  help = "move a unit or a stack to a hex by the cheapest route, or along the hexes given; `strategic` for strategic movement, `rail` for reinforcements by rail",
+  example = "move 4Pz/4SS 13.12      move 44Pz/233 16.16 17.16 strategic      move 234P/163 30.20 rail",
+  rule = "5.1, 5.4, 5.5", phases = { "movement", "reinforcement" },
+  run = function(list, to, via, strategic, rail) movement.move(list, to, via, strategic, rail) end,
 }
 
 umpire.command {

@@ -83,14 +83,26 @@ function M.entered(u, hexes)
   for _, h in ipairs(hexes) do victory.enter(u, h) end
 end
 
+-- 5.5 rail movement (reinforcements only): along rail lines, unblocked by enemy units; entering
+-- an EZOC stops the move (5.5.2); the stacking limit holds at every hex (5.5.3).
+function M.rail_profile(side, from)
+  local ez = C.ezoc(side)
+  local stop, blocked = {}, {}
+  for h in pairs(ez) do stop[#stop + 1] = h end
+  for h in pairs(C.occupied(C.enemy(side))) do blocked[#blocked + 1] = h end
+  return { from = from, paths = { railroad = 0 }, paths_only = true, hexsides = T.hexside_cost, cancels = T.cancels,
+    terrain = T.terrain_cost, stop = stop, blocked = blocked }
+end
+
 -- Moves units (one stack at a time) along the cheapest route or the hexes given.
-function M.move(list, to, via, strategic)
+function M.move(list, to, via, strategic, rail)
   local side = list[1].side
   local from = list[1].hex
   local turn = umpire.clock().turn
   local mp = math.huge
   for _, u in ipairs(list) do
     umpire.check(u.hex ~= nil, "5.1", "%s is not on the map", u.id)
+    umpire.check(not rail or u:marker("reinforcement"), "5.5", "only reinforcements may use rail movement (%s is not one)", u.id)
     umpire.check(u.side == sides.active() or u:marker("reinforcement"), "5.3", "only the active player's units move now (%s is %s)", u.id, u.side)
     umpire.check(u.hex == from, "5.1", "units moved together must start in the same hex (%s is in %s)", u.id, u.hex)
     umpire.check(not C.is_air(u), "13.0", "air units do not move on the map")
@@ -108,7 +120,8 @@ function M.move(list, to, via, strategic)
   end
   local overrun = true
   for _, u in ipairs(list) do if not C.is_combat(u) or C.attack(u) <= 0 then overrun = false end end
-  local prof = M.profile(side, from, mp, { strategic = strategic, overrun = overrun })
+  umpire.check(not (rail and strategic), "5.5.3", "a move is either by rail or strategic, not both")
+  local prof = rail and M.rail_profile(side, from) or M.profile(side, from, mp, { strategic = strategic, overrun = overrun })
   if strategic then
     umpire.check(on_road(from), "5.4.1", "strategic movement must begin in a road hex")
     umpire.check(not C.ezoc(side)[from], "5.4.1", "strategic movement may not begin in an enemy ZOC")
@@ -130,6 +143,18 @@ function M.move(list, to, via, strategic)
   umpire.check(not map.has(dest, "transit"), "5.2.5", "%s is a transit hex: units may pass through but not stop there", dest)
   local rule, why = M.stacking_problem(dest, list)
   if rule then umpire.refuse(rule, why) end
+  if rail then
+    -- 5.5.2 a unit that starts in an EZOC may leave it by rail but must end away from the enemy
+    if C.ezoc(side)[from] then
+      for _, n in ipairs(map.neighbours(dest)) do
+        umpire.check(not C.occupied(C.enemy(side))[n], "5.5.2", "leaving an EZOC by rail, the move must end away from enemy units")
+      end
+    end
+    for i = 2, #path - 1 do
+      local r, w = M.stacking_problem(path[i], list)
+      if r then umpire.refuse("5.5.3", "rail movement may not pass over the stacking limit: " .. w) end
+    end
+  end
   if strategic then
     -- 5.4.1 the stacking limit holds at every hex of a strategic move
     for i = 2, #path - 1 do
@@ -155,15 +180,24 @@ function M.move(list, to, via, strategic)
     u:move_to(dest)
     u:set_marker("moved", 1)
   end
-  log.rule(strategic and "5.4" or "5.1", ("%s %s %s → %s for %s MP%s"):format(
+  log.rule(rail and "5.5" or strategic and "5.4" or "5.1", ("%s %s %s → %s for %s MP%s"):format(
     #list == 1 and list[1].id or table.concat((function() local t = {} for i, u in ipairs(list) do t[i] = u.id end return t end)(), ","),
-    strategic and "moves strategically" or "moves", from, dest, map.fmt_cost(cost),
+    rail and "moves by rail" or strategic and "moves strategically" or "moves", from, dest, map.fmt_cost(cost),
     #path > 2 and (" via " .. table.concat(path, " ", 2, #path - 1)) or ""))
   if hq then
     log.rule("12.2.6", list[1].id .. " overruns the lone HQ " .. hq.id)
     require("hq").relocate(hq)
   end
   for _, u in ipairs(list) do M.entered(u, { table.unpack(path, 2) }) end
+  -- 19.1.3: withdrawing units are picked up at Altdamm (07.16)
+  if dest == "07.16" then
+    for _, u in ipairs(list) do
+      if u:attr("withdrawing") then
+        u:put_in("withdrawn")
+        log.rule("19.1.3", u.id .. " reaches 07.16 and is withdrawn")
+      end
+    end
+  end
   require("victory").check_sudden_death()
 end
 

@@ -49,7 +49,7 @@ function M.phase()
   local turn = umpire.clock().turn
   local arriving = vars.get("reactive_arrivals") or {}
   for _, u in ipairs(units.in_box("reinforcements")) do
-    local due = u:attr("arrives") == turn or C.contains(arriving, u.id)
+    local due = (u:attr("arrives") == turn or C.contains(arriving, u.id)) and not u:attr("option")
     if due then
       local area = u:attr("entry")
       if area == "source" then area = u.side == "German" and "supply_german" or "supply_soviet" end
@@ -73,6 +73,24 @@ function M.phase()
     end
   end
   vars.set("reactive_arrivals", nil)
+  -- 16.3: with the option, the 234/80 replaces the 234/77 exactly (place, step, markers)
+  if umpire.option("op16_3") then
+    for _, u in ipairs(units.all { attr = { option = "op16_3" } }) do
+      local old = units.find(u:attr("replaces") or "")
+      if u:attr("swap_turn") == turn and old and u.box == "reinforcements" then
+        if old.hex then
+          u:move_to(old.hex)
+          u:set_step(old.step)
+          for name, v in pairs(old:markers()) do u:set_marker(name, v) end
+          old:put_in("withdrawn")
+          log.rule("16.3", u.id .. " replaces " .. old.id .. " in " .. u.hex)
+        else
+          u:put_in("withdrawn")
+          log.rule("16.3", old.id .. " has been eliminated: no exchange")
+        end
+      end
+    end
+  end
   for _, c in ipairs(vars.get("arriving_chits") or {}) do
     if c.turn == turn then
       local next_chits = vars.get("next_turn_chits") or {}
