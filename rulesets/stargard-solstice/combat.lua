@@ -242,6 +242,10 @@ function M.attack(hex, attackers, air_words)
   local die = dice.roll("1d6", "combat at " .. hex)
   local result = T.crt[die][col]
   log.rule("8.2", ("die %d on %s: %s"):format(die, T.columns[col], result))
+  local attack_hexes, seen = {}, {}
+  for _, u in ipairs(attackers) do
+    if not seen[u.hex] then seen[u.hex] = true attack_hexes[#attack_hexes + 1] = u.hex end
+  end
   for _, u in ipairs(attackers) do u:set_marker("attacked", 1) end
   local attacked = vars.get("attacked_hexes") or {}
   attacked[#attacked + 1] = hex
@@ -310,6 +314,12 @@ function M.attack(hex, attackers, air_words)
   if not left then
     local ids = {}
     for _, u in ipairs(attackers) do if u.hex then ids[#ids + 1] = u.id end end
+    -- 12.2.4: an HQ stacked with the attackers may advance with them
+    for _, h in ipairs(attack_hexes) do
+      for _, u in ipairs(units.at(h)) do
+        if C.is_hq(u) and u.side == side then ids[#ids + 1] = u.id end
+      end
+    end
     if #ids > 0 then
       vars.set("advance", { hex = hex, units = ids, retreated = eff.D.retreat > 0 })
       log.rule("10.0", hex .. " is vacated: the attackers may advance (advance <units> [<hex>])")
@@ -351,7 +361,7 @@ function M.advance(list, second)
   if second then
     umpire.check(adv.retreated, "10.3", "only when the defender retreated may mechanized units advance a second hex")
     for _, u in ipairs(list) do
-      umpire.check(C.is_mech(u), "10.4", "%s is not mechanized: non-mechanized units advance one hex", u.id)
+      umpire.check(C.is_mech(u) or C.is_hq(u), "10.4", "%s is not mechanized: non-mechanized units advance one hex", u.id)
       umpire.check(not (u:marker("oos") or u:marker("isolated")), "11.3.3", "%s is out of supply: it advances only one hex", u.id)
     end
     umpire.check(not crossed_river, "10.3.1", "a mechanized unit that crossed an unbridged river must stop")
