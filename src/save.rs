@@ -52,7 +52,11 @@ pub fn render(g: &Game) -> String {
         }
         s.push_str(&format!("checkpoint {}\n", e.after.hash()));
     }
-    let pending = g.pending_lines();
+    let mut pending = g.pending_lines();
+    // the set-up of a new game waiting for a decision: its `new` line is already written
+    if g.base.is_none() && g.history.is_empty() && pending.first() == Some(&g.new_line) {
+        pending.remove(0);
+    }
     if !pending.is_empty() {
         s.push_str("# a command waiting for a decision:\n");
         for l in pending {

@@ -161,3 +161,21 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn a_save_during_set_up_comes_back_waiting_for_the_same_decision() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Session::with_root(super::fixtures());
+    assert_eq!(s.execute("new fixture --seed 4").status, Status::Ok);
+    let file = dir.path().join("setup.sav");
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches("new fixture").count(), 1, "{text}");
+    let mut t = Session::with_root(super::fixtures());
+    assert_eq!(t.execute(&format!("load {}", file.display())).status, Status::Ok);
+    assert_eq!(t.hash(), s.hash());
+    assert!(t.prompt().contains("Place BA"), "{}", t.prompt());
+    assert_eq!(t.execute("choose 0102").status, Status::Ok);
+    assert_eq!(s.execute("choose 0102").status, Status::Ok);
+    assert_eq!(t.hash(), s.hash());
+}
