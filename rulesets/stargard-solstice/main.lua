@@ -234,7 +234,7 @@ umpire.sequence {
       victory.check_sudden_death()
     end },
     { id = "reinforcements", name = "Reinforcement Phase", rule = "2.5", steps = {
-      { id = "reinforcement", name = "Reinforcement", enter = reinforce.phase, leave = reinforce.clear_reinforcement_markers },
+      { id = "reinforcement", name = "Reinforcement", enter = reinforce.phase, leave = reinforce.end_of_reinforcements },
       { id = "replacements", name = "Soviet Replacements", rule = "7.3", side = "Soviet",
         skip_if = function() return ((sides.get("Soviet", "replacement_points") or {})[umpire.clock().turn] or 0) == 0 end,
         enter = function()

@@ -37,9 +37,16 @@ function M.place(u, area)
     log.rule("7.1.3", u.id .. " cannot enter the map and is eliminated")
     return false
   end
-  u:move_to(options[1])
+  -- the first entry hex with room (6.0); if none, the first one (6.2: overstacking is allowed on
+  -- placement, but must be mended by the end of the segment)
+  local movement = require "movement"
+  local where = options[1]
+  for _, h in ipairs(options) do
+    if not movement.stacking_problem(h, { u }) then where = h break end
+  end
+  u:move_to(where)
   u:set_marker("reinforcement", 1)
-  log.rule(rule, ("%s enters at %s (entry %s)"):format(u.id, options[1], area))
+  log.rule(rule, ("%s enters at %s (entry %s)"):format(u.id, where, area))
   return true
 end
 
@@ -102,9 +109,38 @@ function M.phase()
   umpire.set_side(nil)
 end
 
-function M.clear_reinforcement_markers()
+-- End of the reinforcement segment: reinforcements must now be legally stacked (6.2, 7.1);
+-- 6.2.1: in an overstacked hex the strongest unit (attack) loses a step and retreats one hex,
+-- or is eliminated if it cannot.
+function M.end_of_reinforcements()
+  local movement = require "movement"
+  local combat = require "combat"
   for _, u in ipairs(units.all { on_map = true }) do
     if u:marker("reinforcement") then u:set_marker("reinforcement", nil) end
+  end
+  local checked = {}
+  for _, u in ipairs(units.all { on_map = true }) do
+    local h = u.hex
+    if h and not checked[h] then
+      checked[h] = true
+      while movement.stacking_problem(h, {}) do
+        local strongest
+        for _, x in ipairs(units.at(h)) do
+          if C.is_combat(x) and not x:attr("festung") and (not strongest or C.attack(x) > C.attack(strongest)) then strongest = x end
+        end
+        if not strongest then break end
+        log.rule("6.2.1", ("%s is overstacked: %s loses a step and retreats one hex"):format(h, strongest.id))
+        local gone = strongest:lose_steps(1)
+        if gone then
+          combat.eliminate(strongest, "6.2.1")
+        else
+          combat.retreat({ strongest }, 1, h, "6.2.1")
+          if strongest.hex == h then
+            combat.eliminate(strongest, "6.2.1")
+          end
+        end
+      end
+    end
   end
 end
 
