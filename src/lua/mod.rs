@@ -107,6 +107,9 @@ pub struct Host {
     pub lua: Lua,
     pub shared: Shared,
     budget: Rc<Cell<u64>>,
+    /// Where rule code was at the last instruction-count check (names the place of a memory
+    /// error, which Lua reports without a position).
+    last_place: Rc<RefCell<String>>,
     limits: Limits,
 }
 
@@ -205,7 +208,7 @@ impl Host {
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(convert_error)?;
         lua.set_app_data(shared.clone());
         let budget = Rc::new(Cell::new(0u64));
-        let host = Host { lua, shared, budget, limits };
+        let host = Host { lua, shared, budget, limits, last_place: Rc::new(RefCell::new(String::new())) };
         host.sandbox(ruleset).map_err(convert_error)?;
         game::register(&host.lua).map_err(convert_error)?;
         units::register(&host.lua).map_err(convert_error)?;
@@ -294,15 +297,17 @@ impl Host {
 
         lua.set_memory_limit(self.limits.memory)?;
         let budget = self.budget.clone();
+        let place = self.last_place.clone();
         let limit = self.limits.instructions;
         const EVERY: u32 = 10_000;
         lua.set_global_hook(HookTriggers::new().every_nth_instruction(EVERY), move |_lua, debug| {
             let used = budget.get() + EVERY as u64;
             budget.set(used);
+            let src = debug.source();
+            let file = src.short_src.as_deref().unwrap_or("?").to_string();
+            let line = debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
+            *place.borrow_mut() = format!("{file}:{line}");
             if used > limit {
-                let src = debug.source();
-                let file = src.short_src.as_deref().unwrap_or("?").to_string();
-                let line = debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
                 return Err(mlua::Error::runtime(format!(
                     "{file}:{line}: instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?"
                 )));
@@ -314,6 +319,17 @@ impl Host {
 
     pub fn reset_budget(&self) {
         self.budget.set(0);
+        self.last_place.borrow_mut().clear();
+    }
+
+    /// Converts an error of running rule code; a memory error is told where the code was.
+    fn run_error(&self, e: mlua::Error) -> Error {
+        let memory = matches!(e, mlua::Error::MemoryError(_));
+        let place = self.last_place.borrow().clone();
+        match convert_error(e) {
+            Error::Lua(m) if memory && !place.is_empty() => Error::Lua(format!("{place}: {m}")),
+            other => other,
+        }
     }
 
     /// Runs `__umpire.<entry>(args...)` in a new coroutine.
@@ -332,7 +348,7 @@ impl Host {
     /// Resumes a rule coroutine; it either finishes or asks a question.
     pub fn resume(&self, thread: &Thread, args: impl mlua::IntoLuaMulti) -> Result<Step, Error> {
         self.reset_budget();
-        let v: mlua::MultiValue = thread.resume(args).map_err(convert_error)?;
+        let v: mlua::MultiValue = thread.resume(args).map_err(|e| self.run_error(e))?;
         let first = v.into_iter().next().unwrap_or(Value::Nil);
         if thread.status() == mlua::thread::ThreadStatus::Resumable {
             let Value::Table(q) = first else {
@@ -350,7 +366,7 @@ impl Host {
     pub fn eval(&self, code: &str, name: &str) -> Result<mlua::MultiValue, Error> {
         self.reset_budget();
         let chunk = self.lua.load(code).set_name(format!("={name}")).set_mode(ChunkMode::Text);
-        chunk.eval::<mlua::MultiValue>().map_err(convert_error)
+        chunk.eval::<mlua::MultiValue>().map_err(|e| self.run_error(e))
     }
 
     /// Runs an overlay: a table of labels by hex (read-only use; the caller restores state).

@@ -53,6 +53,7 @@ fn memory_bomb_is_stopped() {
     let r = s.execute("lua local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 4096) .. i end");
     let e = error_of(&r);
     assert!(e.contains("memory") || e.contains("instruction limit"), "{e}");
+    assert!(e.contains("lua:1"), "no file:line in {e}");
     assert!(t.elapsed() < Duration::from_secs(5), "took {:?}", t.elapsed());
     assert_eq!(s.hash(), before);
     // the game goes on afterwards
