@@ -127,7 +127,7 @@ local function take_losses(list, n, role, rule)
   local key = role == "A" and "attack" or "defense"
   for i = 1, n do
     local alive = {}
-    for _, u in ipairs(list) do if u.hex and C.is_combat(u) and not u:attr("festung") then alive[#alive + 1] = u end end
+    for _, u in ipairs(list) do if u.hex and C.is_combat(u) then alive[#alive + 1] = u end end
     if #alive == 0 then return end
     local options = {}
     if i == 1 then
@@ -190,7 +190,7 @@ function M.retreat(list, n, origin, rule)
         end
       end
       if ok then
-        best:offer(h, { ez[h] and 1 or 0, dist[h] or math.huge })    -- 9.2.2 avoid EZOC, 9.2.1 toward supply
+        best:offer(h, { dist[h] or math.huge, ez[h] and 1 or 0 })    -- 9.2.1 toward supply, then 9.2.2 avoid EZOC
       end
     end
     local options = best.options

@@ -164,8 +164,10 @@ local function reaction()
     local id = table.remove(queue, 1)
     vars.set("reaction_queue", queue)
     local hq = units.get(id)
-    local done = vars.get("activated_hqs") or {}
+    local done = vars.get("reacted_hqs") or {}
     if hq and hq.hex and not C.contains(done, id) then
+      done[#done + 1] = id
+      vars.set("reacted_hqs", done)
       M.activate(hq, "reacting to the German attack, 12.1")
       return true
     end
@@ -181,7 +183,7 @@ local function usable(chit)
   if M.special[chit] and not special_in_play(chit) then return false end
   local hq = M.hq_of_chit(chit)
   if hq and (not hq.hex or hq.id == vars.get("last_formation")) then return false end
-  if hq and C.contains(vars.get("activated_hqs"), hq.id) then return false end
+  if hq and C.contains(vars.get("reacted_hqs"), hq.id) then return false end
   return true
 end
 
@@ -234,7 +236,7 @@ function M.command_segment()
         cups.add("set_aside", chit)
         log.rule("3.1.3", "no other chit can be drawn: " .. chit .. " is set aside")
       end
-    elseif hq and C.contains(vars.get("activated_hqs"), hq.id) then
+    elseif hq and C.contains(vars.get("reacted_hqs"), hq.id) then
       -- 12.1: an army that already reacted is set aside when its chit is drawn
       log.rule("12.1", hq.id .. " has already been activated this turn: chit set aside")
       cups.add("set_aside", chit)
@@ -280,6 +282,7 @@ function M.turn_reset()
   vars.set("next_turn_chits", nil)
   vars.set("activations", nil)
   vars.set("activated_hqs", nil)
+  vars.set("reacted_hqs", nil)
   vars.set("last_formation", nil)
   vars.set("last_side", nil)
   clear_active()
@@ -299,7 +302,7 @@ function M.note_attacked(defenders)
   local q = vars.get("reaction_queue") or {}
   for _, u in ipairs(defenders) do
     local f = u:attr("formation")
-    if u.side == "Soviet" and f and not C.contains(q, f) and not C.contains(vars.get("activated_hqs"), f) then
+    if u.side == "Soviet" and f and not C.contains(q, f) and not C.contains(vars.get("reacted_hqs"), f) then
       local hq = units.get(f)
       if hq and hq.hex then
         q[#q + 1] = f

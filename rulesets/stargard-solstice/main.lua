@@ -85,7 +85,9 @@ umpire.command {
   run = function(u)
     local turn = umpire.clock().turn
     umpire.check(turn <= 3, "14.2.1", "units may exit only on turns 1-3")
-    umpire.check(u.side == "German" and C.is_mech(u) and not u:attr("independent"), "14.2.1", "only mechanized units of the 3rd SS Panzer Corps may exit")
+    umpire.check(u.side == "German" and C.is_mech(u) and u:attr("formation") == "3SS-PZ-HQ", "14.2.1",
+      "only mechanized units of the 3rd SS Panzer Corps may exit")
+    umpire.check(not u:marker("oos") and not u:marker("isolated"), "14.2", "%s must be in supply and not isolated", u.id)
     umpire.check(command.is_active(u) and not u:marker("moved"), "3.3.5", "%s must be activated and not yet moved", u.id)
     umpire.check(map.in_area("landsberg_edge", u.hex), "14.2.1", "%s is not on the Landsberg edge (15.01-35.01)", u.id)
     umpire.check(vars.get("arnswalde_relieved"), "14.2.1", "the siege of Arnswalde must be lifted first (14.1.2)")
