@@ -123,14 +123,14 @@ end
 
 -- 8.6: step losses. The first from the strongest unit (attack for the attacker, defence for the
 -- defender; the owner breaks ties), the rest as the owner chooses.
-local function take_losses(list, n, role, rule)
+local function take_losses(list, n, role, rule, any)
   local key = role == "A" and "attack" or "defense"
   for i = 1, n do
     local alive = {}
     for _, u in ipairs(list) do if u.hex and C.is_combat(u) then alive[#alive + 1] = u end end
     if #alive == 0 then return end
     local options = {}
-    if i == 1 then
+    if i == 1 and not any then
       local best = -1
       for _, u in ipairs(alive) do
         local v = u.step == 1 and (u:value(key) or 0) or (u:value(key) or 0)
@@ -142,7 +142,7 @@ local function take_losses(list, n, role, rule)
     local pick = options[1]
     if #options > 1 then
       pick = umpire.ask { prompt = alive[1].side .. ": which unit takes " .. (i == 1 and "the first" or "the next") .. " step loss?",
-        rule = i == 1 and "8.6.1" or "8.6.2", kind = "unit", options = options }
+        rule = any and rule or (i == 1 and "8.6.1" or "8.6.2"), kind = "unit", options = options }
     end
     local u = units.get(pick)
     local gone = u:lose_steps(1)
@@ -170,20 +170,28 @@ end
 -- 9.0: retreat `n` hexes. Each hex farther from the combat hex (9.2), toward the nearest
 -- friendly supply source (9.2.1), avoiding EZOCs if possible (9.2.2); each EZOC hex entered
 -- costs the stack one step (9.1.2, 4.4); each hex that cannot be retreated costs a step (9.4).
-function M.retreat(list, n, origin, rule)
+function M.retreat(list, n, origin, rule, extra)
   local stack = {}
   for _, u in ipairs(list) do if u.hex == origin and not u:attr("festung") then stack[#stack + 1] = u end end
   if #stack == 0 or n <= 0 then return end
   local side = stack[1].side
+  local ids = {}
+  for _, u in ipairs(stack) do ids[u.id] = true end
+  local movement = require "movement"
   local dist = supply.trace(side, C.sources(stack[1]))
   local ez = C.ezoc(side)
   local enemy = C.occupied(C.enemy(side))
+  local combat_units = false
+  for _, u in ipairs(stack) do if C.is_combat(u) and C.attack(u) > 0 then combat_units = true end end
   local cur = origin
   local path = {}
   for k = 1, n do
     local best = C.best()
     for _, h in ipairs(map.neighbours(cur)) do
-      local ok = map.distance(origin, h) == k and not enemy[h] and map.terrain(h) ~= "lake" and map.terrain(h) ~= "restrictive"
+      -- 9.4: only hexes the units could enter in regular movement; 9.3.2 / 12.2.6: a lone
+      -- enemy HQ may be overrun by retreating combat units
+      local overrun = combat_units and movement.lone_hq(h, side)
+      local ok = map.distance(origin, h) == k and (not enemy[h] or overrun) and map.terrain(h) ~= "lake" and map.terrain(h) ~= "restrictive"
       if ok then
         for _, f in ipairs(map.hexside(cur, h)) do
           if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(cur, h), "bridge") then ok = false end -- 9.1.3
@@ -197,17 +205,20 @@ function M.retreat(list, n, origin, rule)
     if #options == 0 then
       local left = n - k + 1
       log.rule("9.4", ("%s cannot retreat %d more hex%s: %d step%s lost"):format(stack[1].id, left, left > 1 and "es" or "", left, left > 1 and "s" or ""))
-      take_losses(stack, left, "D", "9.4")
+      take_losses(stack, left, "D", "9.4", true)
       break
     end
     local to = options[1]
     if #options > 1 then
       to = umpire.ask { prompt = side .. ": retreat to which hex?", rule = "9.2.1", kind = "hex", options = options }
     end
+    local lone = movement.lone_hq(to, side)
     for _, u in ipairs(units.at(cur)) do
-      if u.side == side and (C.contains((function() local t = {} for i, s in ipairs(stack) do t[i] = s.id end return t end)(), u.id)) then
-        u:move_to(to)
-      end
+      if u.side == side and ids[u.id] then u:move_to(to) end
+    end
+    if lone then
+      log.rule("9.3.2", stack[1].id .. " overruns the lone HQ " .. lone.id .. " while retreating (12.2.6)")
+      require("hq").relocate(lone)
     end
     path[#path + 1] = to
     cur = to
@@ -220,15 +231,34 @@ function M.retreat(list, n, origin, rule)
     if not alive then break end
   end
   if #path > 0 then log.rule(rule or "9.0", ("retreat %s → %s"):format(origin, table.concat(path, " → "))) end
-  -- 6.2: overstacked at the end of a retreat: one hex more, or eliminated
-  local movement = require "movement"
   local alive = {}
   for _, u in ipairs(stack) do if u.hex then alive[#alive + 1] = u end end
-  if #alive > 0 then
-    local r = movement.stacking_problem(cur, {})
-    if r then
-      log.rule("6.2", "overstacked at the end of the retreat: the units must retreat one more hex")
-      M.retreat(alive, 1, cur, "6.2")
+  if #alive == 0 or cur == origin then return end
+  -- 6.3: an HQ retreating onto another HQ: the one that moved in is relocated
+  for _, u in ipairs(alive) do
+    if C.is_hq(u) then
+      for _, x in ipairs(units.at(cur)) do
+        if C.is_hq(x) and x.id ~= u.id and not ids[x.id] then
+          log.rule("6.3", u.id .. " ends its retreat with another HQ: it is relocated")
+          require("hq").relocate(u)
+          break
+        end
+      end
+    end
+  end
+  -- 6.2: overstacked at the end of a retreat: one hex more; if that cannot be done, eliminated
+  if movement.stacking_problem(cur, {}) then
+    if extra then
+      for _, u in ipairs(alive) do
+        if u.hex == cur and C.is_combat(u) then M.eliminate(u, "6.2") end
+      end
+      return
+    end
+    log.rule("6.2", "overstacked at the end of the retreat: the units must retreat one more hex")
+    local before = cur
+    M.retreat(alive, 1, cur, "6.2", true)
+    for _, u in ipairs(alive) do
+      if u.hex == before and C.is_combat(u) and movement.stacking_problem(before, {}) then M.eliminate(u, "6.2") end
     end
   end
 end

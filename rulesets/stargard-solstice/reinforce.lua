@@ -239,25 +239,66 @@ function M.replace(u)
   umpire.check(mine and mine.points > 0, "7.3", "%s has no replacement points now", u.side)
   umpire.check(u.steps > 1, "7.3", "%s has one step: it cannot be rebuilt", u.id)
   local mech = C.is_mech(u)
+  local event = mine.rule ~= nil                                          -- 19.1.11 / 19.1.13
   if mine.mech ~= nil then
     umpire.check(mine.mech == mech, mine.rule or "7.3", "this replacement point is for a %smechanized unit", mine.mech and "" or "non-")
   end
-  local cost = mech and 2 or 1                                               -- 7.3.1
-  if mine.rule then cost = 1 end                                             -- 19.1.11 / 19.1.13: one point, one step
-  umpire.check(mine.points >= cost, "7.3.1", "a mechanized step costs 2 RP")
-  if u.box == "dead" then
-    umpire.check(u.side == "Soviet" and not mine.rule, "7.3.2", "%s cannot return from the dead pile", u.id)
+  local cost = (mech and not event) and 2 or 1                            -- 7.3.1
+  umpire.check(mine.points >= cost, "7.3.1", "a mechanized step costs 2 RP (%d left)", mine.points)
+  local turn = umpire.clock().turn
+  if mech and not event then
+    umpire.check(u:attr("replaced_turn") ~= turn, "7.3.1", "a mechanized unit regains at most one step a turn")
+  end
+  if event then
+    -- on the map, in supply, in command (activated or within its HQ's range), not in an EZOC
+    umpire.check(u.hex ~= nil, mine.rule, "%s must be on the map", u.id)
+    umpire.check(not u:marker("oos") and not u:marker("isolated"), mine.rule, "%s must be in supply", u.id)
     local hq = units.get(u:attr("formation") or "")
-    local where = hq and hq.hex or (map.area("supply_soviet") or {})[1]
+    local in_command = u:attr("independent") or (hq and hq.hex and require("command").in_range(hq, u))
+    umpire.check(in_command, mine.rule, "%s must be in command", u.id)
+  end
+  if u.box == "dead" then
+    umpire.check(u.side == "Soviet" and not event, "7.3.2", "%s cannot return from the dead pile", u.id)
+    if u:attr("rebuild_hq") then
+      local only = units.get(u:attr("rebuild_hq"))
+      umpire.check(only and only.hex, "7.3.2", "%s may only be rebuilt by %s, which is not on the map", u.id, u:attr("rebuild_hq"))
+    end
+    local hq = units.get(u:attr("rebuild_hq") or u:attr("formation") or "")
+    local ez = C.ezoc(u.side)
+    local where
+    if hq and hq.hex then
+      -- 7.3.2 on or next to its HQ; 7.3.3 not in an EZOC
+      local spots = { hq.hex }
+      for _, n in ipairs(map.neighbours(hq.hex)) do spots[#spots + 1] = n end
+      for _, h in ipairs(spots) do
+        if not ez[h] and not require("movement").stacking_problem(h, { u }) and not C.occupied(C.enemy(u.side))[h] then
+          where = h
+          break
+        end
+      end
+    else
+      for _, h in ipairs(map.area("supply_soviet") or {}) do
+        if not ez[h] and not C.occupied("German")[h] then where = h break end
+      end
+    end
+    umpire.check(where ~= nil, "7.3.3", "there is no hex for %s: rebuilt units may not be placed in an EZOC", u.id)
     u:move_to(where)
-    u:set_step(u.steps)
-    log.rule("7.3.2", ("%s is rebuilt at %s"):format(u.id, where))
+    -- 7.3.1: a non-mechanized unit comes back at full strength for 2 RP (1 RP: reduced); a
+    -- mechanized one regains one step a turn, for 2 RP
+    if not mech and mine.points >= 2 then
+      u:set_step(1)
+      cost = 2
+    else
+      u:set_step(2)
+    end
+    log.rule("7.3.2", ("%s is rebuilt at %s, %s, for %d RP"):format(u.id, where, u.step == 1 and "full strength" or "reduced", cost))
   else
     umpire.check(u.hex ~= nil and u.step > 1, "7.3", "%s has no lost step to replace", u.id)
     umpire.check(not C.ezoc(u.side)[u.hex], "7.3.3", "%s is in an enemy ZOC", u.id)
     u:restore_steps(1)
     log.rule("7.3.1", u.id .. " regains a step")
   end
+  if mech then u:set_attr("replaced_turn", turn) end
   mine.points = mine.points - cost
   vars.set("rp", rp)
 end
