@@ -79,6 +79,13 @@ function M.odds(hex, attackers, air)
       dparts[#dparts + 1] = { u = u, value = C.defense(u) * f, why = f < 1 and (" ×" .. C.num(f)) or "" }
     end
   end
+  -- 1.1.4 fog of war: before an attack is committed (`odds`), only the top unit of the
+  -- defending stack may be examined
+  if umpire.is_probe() and #dparts > 1 then
+    local hidden = #dparts - 1
+    dparts = { dparts[1] }
+    log.rule("1.1.4", ("fog of war: only the top unit is counted; %d more unit%s in the stack are hidden until the attack is committed"):format(hidden, hidden > 1 and "s" or ""))
+  end
   local def, def_exact = C.total(dparts, function(p) return p.value end)
   local function describe(list, key)
     local t = {}
