@@ -18,7 +18,7 @@ umpire.command {
   usage = "move <units> <hex> [<hex>...] [strategic] [rail]",
   help = "move a unit or a stack to a hex by the cheapest route, or along the hexes given; `strategic` for strategic movement, `rail` for reinforcements by rail",
   example = "move 4Pz/4SS 13.12      move 44Pz/233 16.16 17.16 strategic      move 234P/163 30.20 rail",
-  rule = "5.1, 5.4, 5.5", phases = { "movement", "reinforcement" },
+  rule = "5.1, 5.4, 5.5", phases = { "movement", "reinforcement", "arrivals" },
   run = function(list, to, via, strategic, rail) movement.move(list, to, via, strategic, rail) end,
 }
 
@@ -213,6 +213,15 @@ umpire.sequence {
     { id = "air", name = "Air Unit Phase", rule = "2.1", auto = true, enter = air.phase },
     { id = "events", name = "Random Event Phase", rule = "2.2", steps = {
       { id = "event_roll", name = "Die Roll", auto = true, enter = events.phase },
+      -- 19.1.5: Corps Tettau and then the 2nd Guards Cavalry Corps move on arrival (no strategic
+      -- movement), like reinforcements
+      { id = "arrivals_group", name = "Arrivals (19.1.5)",
+        skip_if = function() return not vars.get("arrivals_side") end,
+        repeat_while = function() return vars.get("arrivals_side") ~= nil end,
+        steps = {
+          { id = "arrivals", name = "Movement", side = function() return vars.get("arrivals_side") end,
+            leave = function() require("reinforce").end_of_arrivals() end },
+        } },
       { id = "bombardment", name = "Bombardment",
         side = function() local b = vars.get("bombardment") return b and b.side end,
         skip_if = function()

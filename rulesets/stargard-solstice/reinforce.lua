@@ -169,10 +169,26 @@ function M.tettau()
       end
     end
   end
-  for _, u in ipairs(units.in_box("gcc2")) do
-    if M.place(u, map.area("entry_H") and "entry_H" or "H") then u:set_marker("no_strategic", 1) end
+  -- the German moves Tettau's units first; the cavalry enters when that movement is over
+  vars.set("arrivals_side", "German")
+  log.rule("19.1.5", "Corps Tettau has arrived and moves now; the Tettau chit is in the cup")
+end
+
+-- End of a 19.1.5 arrival movement: after Tettau's, the 2nd Guards Cavalry Corps enters at H and
+-- moves; after the cavalry's, play goes on.
+function M.end_of_arrivals()
+  for _, u in ipairs(units.all { on_map = true }) do
+    if u:marker("reinforcement") then u:set_marker("reinforcement", nil) end
   end
-  log.rule("19.1.5", "Corps Tettau and the 2nd Guards Cavalry Corps have arrived; the Tettau chit is in the cup")
+  if vars.get("arrivals_side") == "German" and #units.in_box("gcc2") > 0 then
+    for _, u in ipairs(units.in_box("gcc2")) do
+      if M.place(u, map.area("entry_H") and "entry_H" or "H") then u:set_marker("no_strategic", 1) end
+    end
+    log.rule("19.1.5", "the 2nd Guards Cavalry Corps enters at H and moves")
+    vars.set("arrivals_side", "Soviet")
+  else
+    vars.set("arrivals_side", nil)
+  end
 end
 
 -- 19.1.3 Defend the Reich: the listed divisions and the 39th Panzer Corps HQ must leave via
