@@ -80,7 +80,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { instructions: 200_000_000, memory: 256 << 20 }
+        Limits { instructions: 200_000_000, memory: 64 << 20 }
     }
 }
 
@@ -109,7 +109,7 @@ pub struct Host {
     budget: Rc<Cell<u64>>,
     /// Where rule code was at the last instruction-count check (names the place of a memory
     /// error, which Lua reports without a position).
-    last_place: Rc<RefCell<String>>,
+    last_place: Rc<RefCell<(String, usize)>>,
     limits: Limits,
 }
 
@@ -208,7 +208,7 @@ impl Host {
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(convert_error)?;
         lua.set_app_data(shared.clone());
         let budget = Rc::new(Cell::new(0u64));
-        let host = Host { lua, shared, budget, limits, last_place: Rc::new(RefCell::new(String::new())) };
+        let host = Host { lua, shared, budget, limits, last_place: Rc::new(RefCell::new((String::new(), 0))) };
         host.sandbox(ruleset).map_err(convert_error)?;
         game::register(&host.lua).map_err(convert_error)?;
         units::register(&host.lua).map_err(convert_error)?;
@@ -299,15 +299,21 @@ impl Host {
         let budget = self.budget.clone();
         let place = self.last_place.clone();
         let limit = self.limits.instructions;
-        const EVERY: u32 = 10_000;
+        const EVERY: u32 = 1_000;
         lua.set_global_hook(HookTriggers::new().every_nth_instruction(EVERY), move |_lua, debug| {
             let used = budget.get() + EVERY as u64;
             budget.set(used);
             let src = debug.source();
-            let file = src.short_src.as_deref().unwrap_or("?").to_string();
-            let line = debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
-            *place.borrow_mut() = format!("{file}:{line}");
+            let file = src.short_src.as_deref().unwrap_or("?");
+            {
+                let mut p = place.borrow_mut();
+                if p.0 != file {
+                    p.0 = file.to_string();
+                }
+                p.1 = debug.current_line().unwrap_or(0);
+            }
             if used > limit {
+                let line = debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
                 return Err(mlua::Error::runtime(format!(
                     "{file}:{line}: instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?"
                 )));
@@ -319,15 +325,15 @@ impl Host {
 
     pub fn reset_budget(&self) {
         self.budget.set(0);
-        self.last_place.borrow_mut().clear();
+        self.last_place.borrow_mut().0.clear();
     }
 
     /// Converts an error of running rule code; a memory error is told where the code was.
     fn run_error(&self, e: mlua::Error) -> Error {
         let memory = matches!(e, mlua::Error::MemoryError(_));
-        let place = self.last_place.borrow().clone();
+        let (file, line) = self.last_place.borrow().clone();
         match convert_error(e) {
-            Error::Lua(m) if memory && !place.is_empty() => Error::Lua(format!("{place}: {m}")),
+            Error::Lua(m) if memory && !file.is_empty() => Error::Lua(format!("{file}:{line}: {m}")),
             other => other,
         }
     }
