@@ -198,7 +198,12 @@ function M.retreat(list, n, origin, rule, extra)
       -- 9.4: only hexes the units could enter in regular movement; 9.3.2 / 12.2.6: a lone
       -- enemy HQ may be overrun by retreating combat units
       local overrun = combat_units and movement.lone_hq(h, side)
-      local ok = map.distance(origin, h) == k and (not enemy[h] or overrun) and map.terrain(h) ~= "lake" and map.terrain(h) ~= "restrictive"
+      -- 5.2.5: restrictive terrain only along a road, trail or rail line; never end in a transit hex
+      local along = false
+      for _, f in ipairs(map.hexside(cur, h)) do if T.path_cost[f] then along = true end end
+      local t = map.terrain(h)
+      local ok = map.distance(origin, h) == k and (not enemy[h] or overrun) and t ~= "lake"
+        and (t ~= "restrictive" or along) and not (k == n and map.has(h, "transit"))
       if ok then
         for _, f in ipairs(map.hexside(cur, h)) do
           if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(cur, h), "bridge") then ok = false end -- 9.1.3
@@ -237,7 +242,12 @@ function M.retreat(list, n, origin, rule, extra)
     for _, u in ipairs(stack) do if u.hex then alive = true end end
     if not alive then break end
   end
-  if #path > 0 then log.rule(rule or "9.0", ("retreat %s → %s"):format(origin, table.concat(path, " → "))) end
+  if #path > 0 then
+    log.rule(rule or "9.0", ("retreat %s → %s"):format(origin, table.concat(path, " → ")))
+    for _, u in ipairs(stack) do
+      if C.is_hq(u) and u.hex == cur then log.rule("9.3.1", u.id .. " retreats with its stack to " .. cur) end
+    end
+  end
   local alive = {}
   for _, u in ipairs(stack) do if u.hex then alive[#alive + 1] = u end end
   if #alive == 0 or cur == origin then return end
@@ -279,8 +289,9 @@ function M.attack(hex, attackers, air_words)
   local die = dice.roll("1d6", "combat at " .. hex)
   local result = T.crt[die][col]
   log.rule("8.2", ("die %d on %s: %s"):format(die, T.columns[col], result))
-  local attack_hexes, seen = {}, {}
+  local attack_hexes, seen, start_hex = {}, {}, {}
   for _, u in ipairs(attackers) do
+    start_hex[u.id] = u.hex
     if not seen[u.hex] then seen[u.hex] = true attack_hexes[#attack_hexes + 1] = u.hex end
   end
   for _, u in ipairs(attackers) do u:set_marker("attacked", 1) end
@@ -307,20 +318,17 @@ function M.attack(hex, attackers, air_words)
       if u:attr("festung") and retreat > 0 then log.rule("12.3", u.id .. " (Festung) ignores the retreat") end
     end
     if retreat > 0 then M.retreat(defenders, retreat, hex, "9.0") end
-    -- 9.3.1 / 12.2.3 HQs retreat with their stack; 12.2.1 relocated if the stack is gone
+    -- 9.3.1 / 12.2.3 HQs retreat with their stack; 12.2.1 an HQ whose stacked combat units
+    -- were all eliminated (losses, a blocked retreat, an EZOC on the way) is relocated
     for _, hq in ipairs(hqs_with) do
-      local with = false
-      for _, u in ipairs(units.at(hex)) do if C.is_combat(u) and u.side == hq.side then with = true end end
-      if not with then
-        local moved_to
-        for _, u in ipairs(defenders) do if C.is_combat(u) and u.hex and u.hex ~= hex then moved_to = u.hex end end
-        if moved_to then
-          hq:move_to(moved_to)
-          log.rule("9.3.1", hq.id .. " retreats with its stack to " .. moved_to)
-        else
-          log.rule("12.2.1", "the units stacked with " .. hq.id .. " are gone: it is relocated")
-          require("hq").relocate(hq)
-        end
+      local alive_at
+      for _, u in ipairs(defenders) do if C.is_combat(u) and u.hex then alive_at = alive_at or u.hex end end
+      if not alive_at then
+        log.rule("12.2.1", "the units stacked with " .. hq.id .. " are gone: it is relocated")
+        require("hq").relocate(hq)
+      elseif hq.hex == hex and alive_at ~= hex then
+        hq:move_to(alive_at)
+        log.rule("9.3.1", hq.id .. " retreats with its stack to " .. alive_at)
       end
     end
   end
@@ -345,6 +353,24 @@ function M.attack(hex, attackers, air_words)
   if eff.pinned then
     for _, u in ipairs(defenders) do if u.hex then u:set_marker("pinned", 1) end end
   end
+  -- 12.2.1: an attacking HQ whose stacked combat units were all eliminated is relocated
+  for _, h in ipairs(attack_hexes) do
+    local had, left = false, false
+    for _, u in ipairs(attackers) do
+      if start_hex[u.id] == h then
+        had = true
+        if u.hex then left = true end
+      end
+    end
+    if had and not left then
+      for _, u in ipairs(units.at(h)) do
+        if C.is_hq(u) and u.side == side then
+          log.rule("12.2.1", "the units stacked with " .. u.id .. " are gone: it is relocated")
+          require("hq").relocate(u)
+        end
+      end
+    end
+  end
   -- 10.0: the attacker may advance into a vacated hex
   local left = false
   for _, u in ipairs(units.at(hex)) do if u.side ~= side and not C.is_air(u) then left = true end end
@@ -358,7 +384,9 @@ function M.attack(hex, attackers, air_words)
       end
     end
     if #ids > 0 then
-      vars.set("advance", { hex = hex, units = ids, retreated = eff.D.retreat > 0 })
+      local moved = false
+      for _, u in ipairs(defenders) do if u.hex and u.hex ~= hex then moved = true end end
+      vars.set("advance", { hex = hex, units = ids, retreated = moved })
       log.rule("10.0", hex .. " is vacated: the attackers may advance (advance <units> [<hex>])")
     end
   else
@@ -379,6 +407,9 @@ function M.advance(list, second)
   local movement = require "movement"
   for _, u in ipairs(list) do
     umpire.check(ok_ids[u.id] and u.hex, "10.0", "%s did not take part in the attack on %s", u.id, adv.hex)
+  end
+  for _, u in ipairs(list) do
+    umpire.check(not u:attr("festung"), "12.3", "a Festung may not move")
   end
   local from = list[1].hex
   local rule, why = movement.stacking_problem(adv.hex, list)
@@ -405,13 +436,17 @@ function M.advance(list, second)
     umpire.check(not (map.terrain(adv.hex) == "city" or map.has(adv.hex, "village")), "10.3.1",
       "a mechanized unit that entered a village or city must stop")
     umpire.check(map.distance(adv.hex, second) == 1, "10.3", "%s is not adjacent to %s", second, adv.hex)
-    umpire.check(next(C.occupied(C.enemy(list[1].side))) == nil or not C.occupied(C.enemy(list[1].side))[second], "10.5",
-      "%s is occupied by the enemy", second)
+    local lone = movement.lone_hq(second, list[1].side)
+    umpire.check(not C.occupied(C.enemy(list[1].side))[second] or lone, "10.5", "%s is occupied by the enemy", second)
     local t = map.terrain(second)
     umpire.check(t ~= "lake" and t ~= "restrictive", "10.5", "no unit may advance into %s", second)
     local r, w = movement.stacking_problem(second, list)
     if r then umpire.refuse(r, w) end
     for _, u in ipairs(list) do u:move_to(second) end
+    if lone then
+      log.rule("12.2.6", list[1].id .. " overruns the lone HQ " .. lone.id .. " while advancing")
+      require("hq").relocate(lone)
+    end
     log.rule("10.3", ("%s advance%s a second hex into %s"):format(#list == 1 and list[1].id or (#list .. " units"), #list == 1 and "s" or "", second))
     movement.entered(list[1], { second })
   end

@@ -309,9 +309,11 @@ function M.note_attacked(defenders)
         log.rule("12.1", f .. " was attacked: it reacts after this German activation")
       elseif hq then
         local arriving = vars.get("reactive_arrivals") or {}
-        if not C.contains(arriving, f) then arriving[#arriving + 1] = f end
-        vars.set("reactive_arrivals", arriving)
-        log.rule("12.1", f .. " was attacked but its HQ is not on the map: it arrives in this turn's reinforcement phase")
+        if not C.contains(arriving, f) then
+          arriving[#arriving + 1] = f
+          vars.set("reactive_arrivals", arriving)
+          log.rule("12.1", f .. " was attacked but its HQ is not on the map: it arrives in this turn's reinforcement phase")
+        end
       end
     end
   end

@@ -112,7 +112,7 @@ function M.move(list, to, via, strategic, rail)
     umpire.check(not u:marker("pinned"), "5.3", "%s is pinned and may not move (8.1.2)", u.id)
     if strategic then
       umpire.check(not (side == "Soviet" and turn == 1), "12.1", "no Soviet strategic movement on turn 1")
-      umpire.check(not (u:attr("formation") == "2GT-HQ" and vars.get("gta_out_of_fuel") == turn), "19.1.4",
+      umpire.check(not ((u.id == "2GT-HQ" or u:attr("formation") == "2GT-HQ") and vars.get("gta_out_of_fuel") == turn), "19.1.4",
         "the 2nd Guards Tank Army is out of fuel this turn")
       umpire.check(not u:marker("no_strategic"), "19.1.5", "%s may not use strategic movement on arrival", u.id)
     end

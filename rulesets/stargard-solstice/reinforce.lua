@@ -179,6 +179,7 @@ end
 function M.end_of_arrivals()
   for _, u in ipairs(units.all { on_map = true }) do
     if u:marker("reinforcement") then u:set_marker("reinforcement", nil) end
+    if u:marker("no_strategic") and u.side == vars.get("arrivals_side") then u:set_marker("no_strategic", nil) end -- only on arrival
   end
   if vars.get("arrivals_side") == "German" and #units.in_box("gcc2") > 0 then
     for _, u in ipairs(units.in_box("gcc2")) do

@@ -7,12 +7,14 @@ local M = {}
 -- units, free of enemy units and EZOCs (a friendly unit negates the EZOC in its hex, 4.5), not
 -- across unbridged major rivers, impassable or water hexsides (11.1.1). Traced in Rust from all
 -- the sources at once; returns distance by hex.
-function M.trace(side, sources)
+-- With `strict`, no EZOC hex is crossed even where a friendly unit stands (14.1.2: a line
+-- "free of enemy units and their ZOCs").
+function M.trace(side, sources, strict)
   local ez = C.ezoc(side)
   local friendly = C.occupied(side)
   local blocked = {}
   for h in pairs(C.occupied(C.enemy(side))) do blocked[#blocked + 1] = h end
-  for h in pairs(ez) do if not friendly[h] then blocked[#blocked + 1] = h end end
+  for h in pairs(ez) do if strict or not friendly[h] then blocked[#blocked + 1] = h end end
   local open = {}
   for h in pairs(friendly) do open[h] = 1 end
   return map.reach {

@@ -52,7 +52,7 @@ end
 -- flips its marker to the lower value.
 function M.vp_segment()
   local supply = require "supply"
-  local reach = supply.trace("German", map.area("supply_german"))
+  local reach = supply.trace("German", map.area("supply_german"), true)
   for _, name in ipairs { "Arnswalde", "Bahn" } do
     local hexes = map.place(name)
     local h = hexes and hexes[1]
