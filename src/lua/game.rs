@@ -345,8 +345,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, (name, d): (String, i64)| {
             let w = world(lua);
             let mut w = w.borrow_mut();
-            let e = w.state.tracks.entry(name).or_insert(0);
-            *e += d;
+            let e = w.state.tracks.entry(name.clone()).or_insert(0);
+            *e = e.checked_add(d).ok_or_else(|| mlua::Error::runtime(format!("tracks.add('{name}'): the value overflows")))?;
             Ok(*e)
         })?,
     )?;

@@ -162,6 +162,17 @@ fn set_marker_in<K: Ord + Copy>(all: &mut BTreeMap<K, BTreeMap<String, i64>>, ke
     }
 }
 
+/// Searches are charged against the command's instruction budget, by the hexes they settle.
+fn charge(lua: &Lua, hexes: usize) -> mlua::Result<()> {
+    match lua.app_data_ref::<super::Budget>() {
+        Some(b) => b.charge(hexes as u64 * 50, "map searches"),
+        None => Ok(()),
+    }
+}
+
+/// The largest radius `map.within` takes (a map is a few dozen hexes across).
+const MAX_RADIUS: i32 = 200;
+
 fn mp(c: i64) -> f64 {
     c as f64 / UNIT as f64
 }
@@ -244,6 +255,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set(
         "within",
         lua.create_function(|lua, (s, r): (String, i32)| {
+            if !(0..=MAX_RADIUS).contains(&r) {
+                return Err(mlua::Error::runtime(format!("map.within: radius {r} is not in 0..{MAX_RADIUS}")));
+            }
             let w = world(lua);
             let w = w.borrow();
             let h = hex_arg(&w.map, &s, "map.within")?;
@@ -379,6 +393,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 return Err(mlua::Error::runtime("map.reach: `from` is required"));
             }
             let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.reach: {e}")))?;
+            charge(lua, r.len())?;
             let costs = lua.create_table()?;
             let from = lua.create_table()?;
             for (h, x) in &r {
@@ -410,6 +425,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             }
             let to = hex_arg(&w.map, &to, "map.route")?;
             let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.route: {e}")))?;
+            charge(lua, r.len())?;
             match r.get(&to) {
                 Some(x) => {
                     let path: Vec<String> = route(&r, to).into_iter().map(|h| w.fmt_hex(h)).collect();

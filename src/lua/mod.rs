@@ -72,15 +72,39 @@ impl World {
 /// Resource limits for rule code.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Lua VM instructions per command (one resume).
+    /// Lua VM instructions per command (one resume); searches are charged too.
     pub instructions: u64,
     /// Bytes of Lua memory.
     pub memory: usize,
+    /// Wall-clock seconds per command, a backstop for work outside the VM.
+    pub seconds: f64,
+}
+
+/// The instruction budget of the running command, shared with API functions that do work
+/// outside the VM (searches charge for the hexes they visit).
+pub struct Budget {
+    pub used: Rc<Cell<u64>>,
+    pub limit: u64,
+}
+
+impl Budget {
+    /// Charges `n` instructions; errors when the budget is spent.
+    pub fn charge(&self, n: u64, what: &str) -> mlua::Result<()> {
+        let used = self.used.get() + n;
+        self.used.set(used);
+        if used > self.limit {
+            return Err(mlua::Error::runtime(format!(
+                "instruction limit exceeded ({} in one command, {what} included): a runaway loop?",
+                self.limit
+            )));
+        }
+        Ok(())
+    }
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { instructions: 200_000_000, memory: 64 << 20 }
+        Limits { instructions: 200_000_000, memory: 64 << 20, seconds: 2.0 }
     }
 }
 
@@ -110,10 +134,15 @@ pub struct Host {
     /// Where rule code was at the last instruction-count check (names the place of a memory
     /// error, which Lua reports without a position).
     last_place: Rc<RefCell<(String, usize)>>,
+    /// When the current command started running rule code (the wall-clock backstop).
+    started: Rc<Cell<Option<std::time::Instant>>>,
     limits: Limits,
 }
 
 const PRELUDE: &str = include_str!("prelude.lua");
+
+/// Most repetition operators a Lua pattern may hold (see the sandbox).
+const MAX_QUANTIFIERS: usize = 12;
 
 fn world(lua: &Lua) -> Shared {
     lua.app_data_ref::<Shared>().expect("world registered").clone()
@@ -208,7 +237,15 @@ impl Host {
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(convert_error)?;
         lua.set_app_data(shared.clone());
         let budget = Rc::new(Cell::new(0u64));
-        let host = Host { lua, shared, budget, limits, last_place: Rc::new(RefCell::new((String::new(), 0))) };
+        let host = Host {
+            lua,
+            shared,
+            budget: budget.clone(),
+            limits,
+            last_place: Rc::new(RefCell::new((String::new(), 0))),
+            started: Rc::new(Cell::new(None)),
+        };
+        host.lua.set_app_data(Budget { used: budget, limit: limits.instructions });
         host.sandbox(ruleset).map_err(convert_error)?;
         game::register(&host.lua).map_err(convert_error)?;
         units::register(&host.lua).map_err(convert_error)?;
@@ -249,6 +286,40 @@ impl Host {
         math.set("randomseed", Value::Nil)?;
         let string: Table = g.get("string")?;
         string.set("dump", Value::Nil)?;
+
+        // pattern matching runs in C, out of reach of the instruction hook: refuse patterns
+        // with so many quantifiers that backtracking could run for ever
+        for fname in ["find", "match", "gmatch", "gsub"] {
+            let raw: Function = string.get(fname)?;
+            let plain_find = fname == "find";
+            string.set(
+                fname,
+                lua.create_function(move |_, args: mlua::Variadic<Value>| {
+                    let plain = plain_find && args.get(3).is_some_and(|v| !matches!(v, Value::Nil | Value::Boolean(false)));
+                    if let (false, Some(Value::String(p))) = (plain, args.get(1)) {
+                        let b = p.as_bytes();
+                        let mut q = 0;
+                        let mut i = 0;
+                        while i < b.len() {
+                            if b[i] == b'%' {
+                                i += 2;
+                                continue;
+                            }
+                            if matches!(b[i], b'*' | b'+' | b'-' | b'?') {
+                                q += 1;
+                            }
+                            i += 1;
+                        }
+                        if q > MAX_QUANTIFIERS {
+                            return Err(mlua::Error::runtime(format!(
+                                "string.{fname}: a pattern with more than {MAX_QUANTIFIERS} repetitions is refused by the sandbox"
+                            )));
+                        }
+                    }
+                    raw.call::<mlua::MultiValue>(args)
+                })?,
+            )?;
+        }
 
         // print goes to the command's output
         g.set(
@@ -298,6 +369,8 @@ impl Host {
         lua.set_memory_limit(self.limits.memory)?;
         let budget = self.budget.clone();
         let place = self.last_place.clone();
+        let started = self.started.clone();
+        let seconds = self.limits.seconds;
         let limit = self.limits.instructions;
         const EVERY: u32 = 1_000;
         lua.set_global_hook(HookTriggers::new().every_nth_instruction(EVERY), move |_lua, debug| {
@@ -312,6 +385,14 @@ impl Host {
                 }
                 p.1 = debug.current_line().unwrap_or(0);
             }
+            // a wall-clock backstop for work done outside the Lua VM (searches, C functions)
+            if started.get().is_some_and(|t| t.elapsed().as_secs_f64() > seconds) {
+                let line = debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
+                let file = src.short_src.as_deref().unwrap_or("?");
+                return Err(mlua::Error::runtime(format!(
+                    "{file}:{line}: time limit exceeded ({seconds} s in one command): a runaway loop?"
+                )));
+            }
             if used > limit {
                 let line = debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
                 return Err(mlua::Error::runtime(format!(
@@ -325,6 +406,7 @@ impl Host {
 
     pub fn reset_budget(&self) {
         self.budget.set(0);
+        self.started.set(Some(std::time::Instant::now()));
         self.last_place.borrow_mut().0.clear();
     }
 
@@ -576,7 +658,19 @@ pub fn to_lua(lua: &Lua, v: &serde_json::Value) -> mlua::Result<Value> {
 /// Converts a Lua value to JSON for persistent state. Tables become arrays when they are
 /// sequences, objects (string keys only) otherwise; functions and userdata are refused.
 pub fn from_lua(v: &Value) -> mlua::Result<serde_json::Value> {
+    from_lua_depth(v, 0)
+}
+
+/// Tables nested deeper than this (or cyclic) cannot be stored.
+const MAX_DEPTH: usize = 32;
+
+fn from_lua_depth(v: &Value, depth: usize) -> mlua::Result<serde_json::Value> {
     use serde_json::Value as J;
+    if depth > MAX_DEPTH {
+        return Err(mlua::Error::runtime(format!(
+            "cannot store a table nested more than {MAX_DEPTH} deep (is it cyclic?) in the game state"
+        )));
+    }
     Ok(match v {
         Value::Nil => J::Null,
         Value::Boolean(b) => J::Bool(*b),
@@ -594,7 +688,7 @@ pub fn from_lua(v: &Value) -> mlua::Result<serde_json::Value> {
             if len > 0 && count == len {
                 let mut arr = Vec::with_capacity(len);
                 for i in 1..=len {
-                    arr.push(from_lua(&t.raw_get::<Value>(i)?)?);
+                    arr.push(from_lua_depth(&t.raw_get::<Value>(i)?, depth + 1)?);
                 }
                 J::Array(arr)
             } else {
@@ -611,7 +705,7 @@ pub fn from_lua(v: &Value) -> mlua::Result<serde_json::Value> {
                             )));
                         }
                     };
-                    m.insert(key, from_lua(&val)?);
+                    m.insert(key, from_lua_depth(&val, depth + 1)?);
                 }
                 J::Object(m)
             }
