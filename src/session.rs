@@ -44,11 +44,17 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
     ("next", "next", "end the current segment and go to the next one", "game"),
     ("choose", "choose <answer>", "answer the pending decision", "game"),
     ("auto", "auto", "answer the pending decision with the rule's default", "game"),
-    ("cancel", "cancel", "abandon the command waiting for a decision", "game"),
+    ("cancel", "cancel [--past-dice]", "abandon the command waiting for a decision", "game"),
     ("odds", "odds <arguments of the combat verb>", "the odds and every result's probability, no dice used", "game"),
     ("dice", "dice <face|name>...", "force the next die rolls or draws (real dice, scripts)", "game"),
     ("roll", "roll <NdM> [purpose...]", "roll dice and record it", "game"),
     ("seed", "seed <n>", "reseed the game's dice", "game"),
+    (
+        "forward",
+        "forward [turn N | step ID | end]",
+        "play on with `next`, answering every question with its default",
+        "game",
+    ),
     (
         "undo",
         "undo [--past-dice] [n]",
@@ -98,6 +104,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("expect-ok", "expect-ok odds 0404 with B1 ~ 1:2"),
     ("expect-error", "expect-error move B1 0909 ~ not on the map"),
     ("help", "help move"),
+    ("forward", "forward      forward step combat      forward turn 3      forward end"),
 ];
 
 /// What a command answered.
@@ -190,6 +197,18 @@ impl Game {
     }
     fn fmt_hex(&self, h: HexId) -> String {
         self.scenario.map.fmt(h)
+    }
+
+    /// Runs rule code that may only look (`=`, `expect`, `show`, overlays): the state is put
+    /// back afterwards and no die may be rolled (a read-only roll would show the next result).
+    /// Returns the result and what the code printed.
+    fn read_only<R>(&self, f: impl FnOnce(&Game) -> R) -> (R, Vec<String>) {
+        let snap = self.snapshot();
+        self.shared.borrow_mut().read_only = true;
+        let r = f(self);
+        self.shared.borrow_mut().read_only = false;
+        self.restore(snap);
+        (r, self.take_out())
     }
 }
 
@@ -310,7 +329,8 @@ impl Session {
             scratch: self.scratch.clone(),
             width: self.width,
             color: self.color,
-            free_undo: self.free_undo,
+            // replays are never sandboxes: a recorded `undo --past-dice` must replay as recorded
+            free_undo: false,
         }
     }
 
@@ -533,15 +553,11 @@ impl Session {
             "choose" => self.cmd_answer(Some(rest), line),
             "auto" => self.cmd_answer(None, line),
             "cancel" => {
-                let g = self.game_mut()?;
-                match g.pending.take() {
-                    Some(p) => {
-                        g.restore(p.before);
-                        g.take_out();
-                        Ok(Reply::ok(vec![format!("cancelled: {}", p.lines[0])]))
-                    }
-                    None => Err(Error::Usage("nothing to cancel: no decision is pending".into())),
-                }
+                let free = self.free_undo;
+                let past = rest.split_whitespace().any(|w| w == "--past-dice");
+                self.game_mut()?
+                    .cancel_pending(free, past, line)?
+                    .ok_or_else(|| Error::Usage("nothing to cancel: no decision is pending".into()))
             }
             "reload" => {
                 self.no_pending()?;
@@ -595,10 +611,7 @@ impl Session {
             }
             "=" => {
                 let g = self.game()?;
-                let snap = g.snapshot();
-                let r = g.host.eval(&format!("return {rest}"), "=");
-                g.restore(snap);
-                let out = g.take_out();
+                let (r, out) = g.read_only(|g| g.host.eval(&format!("return {rest}"), "="));
                 let vals = r?;
                 let mut lines = out;
                 lines.push(vals.iter().map(display_value).collect::<Vec<_>>().join("\t"));
@@ -606,10 +619,7 @@ impl Session {
             }
             "expect" => {
                 let g = self.game()?;
-                let snap = g.snapshot();
-                let r = g.host.eval(&format!("return {rest}"), "expect");
-                g.restore(snap);
-                g.take_out();
+                let (r, _) = g.read_only(|g| g.host.eval(&format!("return {rest}"), "expect"));
                 match r {
                     Ok(v) => {
                         let first = v.into_iter().next().unwrap_or(Value::Nil);
@@ -941,10 +951,9 @@ impl Session {
     fn cmd_undo(&mut self, rest: &str, line: &str) -> Result<Reply> {
         let free = self.free_undo;
         let g = self.game_mut()?;
-        if let Some(p) = g.pending.take() {
-            g.restore(p.before);
-            g.take_out();
-            return Ok(Reply::ok(vec![format!("cancelled the pending command: {}", p.lines[0])]));
+        let past = rest.split_whitespace().any(|w| w == "--past-dice");
+        if let Some(r) = g.cancel_pending(free, past, line)? {
+            return Ok(r);
         }
         let mut past_dice = false;
         let mut n: usize = 1;
@@ -1018,6 +1027,16 @@ impl Session {
             ["step", id] => Target::Step(id.to_string()),
             _ => return Err(Error::Usage("usage: forward [turn N | step ID | end]".into())),
         };
+        if let Target::Step(id) = &target {
+            let g = self.game()?;
+            let ids: Vec<String> = g.host.call("step_ids", ())?;
+            if !ids.contains(id) {
+                return Err(Error::Usage(format!(
+                    "no step '{id}' in the sequence of play{}",
+                    did_you_mean(id, ids.iter())
+                )));
+            }
+        }
         self.game()?;
         let mut out = Vec::new();
         let mut first = true;
@@ -1169,10 +1188,7 @@ impl Session {
                     _ => {}
                 }
             }
-            let snap = g.snapshot();
-            let r = g.host.overlay(&spec.name, args);
-            g.restore(snap);
-            g.take_out();
+            let (r, _) = g.read_only(|g| g.host.overlay(&spec.name, args));
             for (k, v) in r? {
                 let h = map
                     .grid
@@ -1415,16 +1431,15 @@ impl Session {
         drop(s);
         // what the rules say about it: current values with their modifiers, ZOC, control...
         if let Some((what, key)) = describe {
-            let snap = g.snapshot();
-            let arg = if what == "unit" {
-                g.host.lua.create_userdata(crate::lua::units_ref(key)).map(Value::UserData)
-            } else {
-                g.host.lua.create_string(key).map(Value::String)
-            }
-            .map_err(crate::lua::convert_error)?;
-            let r = g.host.describe(what, arg);
-            g.restore(snap);
-            g.take_out();
+            let (r, _) = g.read_only(|g| {
+                let arg = if what == "unit" {
+                    g.host.lua.create_userdata(crate::lua::units_ref(key)).map(Value::UserData)
+                } else {
+                    g.host.lua.create_string(key).map(Value::String)
+                }
+                .map_err(crate::lua::convert_error)?;
+                g.host.describe(what, arg)
+            });
             out.extend(r?);
         }
         Ok(Reply::ok(out))
@@ -1829,6 +1844,8 @@ impl Game {
             verbs: BTreeMap::new(),
             overlays: BTreeMap::new(),
             fog: false,
+            read_only: false,
+            loading: false,
             probe: false,
             probe_first_roll_log: None,
         };
@@ -1893,6 +1910,49 @@ impl Game {
                 Ok(Reply::ok(out))
             }
         }
+    }
+
+    /// Abandons the command waiting for a decision (`cancel`, or `undo` while one waits). If
+    /// it already showed unforced dice, that needs `--past-dice` (outside a sandbox), and is
+    /// then recorded like any undo past the dice. None when nothing is pending.
+    fn cancel_pending(&mut self, free: bool, past_dice: bool, line: &str) -> Result<Option<Reply>> {
+        let Some(p) = self.pending.take() else { return Ok(None) };
+        let now = self.snapshot();
+        let seen: Vec<String> = now.dice.rolls[p.before.dice.rolls.len().min(now.dice.rolls.len())..]
+            .iter()
+            .filter(|r| !r.forced)
+            .map(|r| format!("{} ({}: {})", r.purpose, r.what, r.result))
+            .collect();
+        if seen.is_empty() || free {
+            self.restore(p.before);
+            self.take_out();
+            return Ok(Some(Reply::ok(vec![format!("cancelled the pending command: {}", p.lines[0])])));
+        }
+        if !past_dice {
+            let msg = format!(
+                "the dice of `{}` have been rolled ({}): answer the decision, or `cancel --past-dice` (the log will record it)",
+                p.lines[0],
+                seen.join(", ")
+            );
+            self.pending = Some(p);
+            return Err(Error::Usage(msg));
+        }
+        let mut after = p.before.clone();
+        after.commands = now.commands + 1;
+        after.log = now.log.clone();
+        after.log.push(crate::state::LogEntry {
+            command: after.commands,
+            rule: None,
+            text: format!("undo past the dice: took back {} and the rolls {}", p.lines[0], seen.join(", ")),
+        });
+        after.dice.rolls = now.dice.rolls.clone();
+        self.restore(after.clone());
+        self.take_out();
+        let mut lines = p.lines.clone();
+        lines.push(line.to_string());
+        self.history.push(Entry { lines, before: p.before, after });
+        self.redo.clear();
+        Ok(Some(Reply::ok(vec![format!("cancelled past the dice: {} (recorded in the log)", p.lines[0])])))
     }
 
     /// Lines of the pending command so far (for saves).

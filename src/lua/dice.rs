@@ -13,6 +13,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let (n, m) = parse_expr(&expr).map_err(|e| mlua::Error::runtime(format!("dice.roll: {e}")))?;
             let w = world(lua);
             let mut w = w.borrow_mut();
+            if w.read_only {
+                return Err(mlua::Error::runtime(
+                    "no die may be rolled in a command that only looks (=, expect, show, map)",
+                ));
+            }
             let purpose = purpose.unwrap_or_else(|| expr.clone());
             let faces = w
                 .state

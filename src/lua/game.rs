@@ -90,6 +90,17 @@ fn refuse(rule: String, msg: String) -> mlua::Error {
     mlua::Error::external(Refusal { rule, msg })
 }
 
+/// Registrations happen while the rule files load, never during play.
+fn while_loading(lua: &Lua, what: &str) -> mlua::Result<()> {
+    if world(lua).borrow().loading {
+        Ok(())
+    } else {
+        Err(mlua::Error::runtime(format!(
+            "{what} may only be called while the rule files load (at the top level of a rule file)"
+        )))
+    }
+}
+
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     let g = lua.globals();
     let um = lua.create_table()?;
@@ -108,6 +119,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     um.set(
         "command",
         lua.create_function(move |lua, spec: Table| {
+            while_loading(lua, "umpire.command")?;
             let usage: String =
                 spec.get("usage").map_err(|_| mlua::Error::runtime("umpire.command: `usage` (string) is required"))?;
             let (name, args) = parse_usage(&usage).map_err(mlua::Error::runtime)?;
@@ -151,6 +163,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     um.set(
         "overlay",
         lua.create_function(move |lua, spec: Table| {
+            while_loading(lua, "umpire.overlay")?;
             let usage: String =
                 spec.get("usage").map_err(|_| mlua::Error::runtime("umpire.overlay: `usage` (string) is required"))?;
             let (name, args) = parse_usage(&usage).map_err(mlua::Error::runtime)?;
@@ -176,7 +189,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     let describe: Table = internal.get("describe")?;
     um.set(
         "describe",
-        lua.create_function(move |_, spec: Table| {
+        lua.create_function(move |lua, spec: Table| {
+            while_loading(lua, "umpire.describe")?;
             for key in ["unit", "hex"] {
                 if let Some(f) = spec.get::<Option<Function>>(key)? {
                     describe.set(key, f)?;
@@ -188,6 +202,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     um.set(
         "fog_of_war",
         lua.create_function(|lua, on: bool| {
+            while_loading(lua, "umpire.fog_of_war")?;
             world(lua).borrow_mut().fog = on;
             Ok(())
         })?,
@@ -278,6 +293,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     um.set("option", lua.create_function(|lua, name: String| Ok(world(lua).borrow().state.options.contains(&name)))?)?;
     um.set("is_probe", lua.create_function(|lua, ()| Ok(world(lua).borrow().probe))?)?;
+    internal.set("is_loading", lua.create_function(|lua, ()| Ok(world(lua).borrow().loading))?)?;
     um.set(
         "scenario",
         lua.create_function(|lua, ()| {
@@ -346,7 +362,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let mut w = w.borrow_mut();
             let e = w.state.tracks.entry(name.clone()).or_insert(0);
-            *e = e.checked_add(d).ok_or_else(|| mlua::Error::runtime(format!("tracks.add('{name}'): the value overflows")))?;
+            *e = e
+                .checked_add(d)
+                .ok_or_else(|| mlua::Error::runtime(format!("tracks.add('{name}'): the value overflows")))?;
             Ok(*e)
         })?,
     )?;
@@ -449,6 +467,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, (name, purpose): (String, Option<String>)| {
             let w = world(lua);
             let mut w = w.borrow_mut();
+            if w.read_only {
+                return Err(mlua::Error::runtime(
+                    "no chit may be drawn in a command that only looks (=, expect, show, map)",
+                ));
+            }
             let items = w.state.cups.get(&name).cloned().unwrap_or_default();
             if items.is_empty() {
                 return Ok((Value::Nil, Value::String(lua.create_string(format!("cup {name} is empty"))?)));

@@ -48,6 +48,11 @@ pub struct World {
     pub probe_first_roll_log: Option<usize>,
     /// Fog of war (`umpire.fog_of_war(true)`): players see only the top unit of enemy stacks.
     pub fog: bool,
+    /// A look-only command is running (`=`, `expect`, `show`, overlays): no dice may be rolled.
+    pub read_only: bool,
+    /// The rule files are being loaded: only then may verbs, overlays and the sequence be
+    /// registered (the VM holds no game state, so nothing may be registered during play).
+    pub loading: bool,
 }
 
 pub type Shared = Rc<RefCell<World>>;
@@ -271,7 +276,10 @@ impl Host {
         if !entry.is_file() {
             return Err(Error::NotFound(format!("entry script {} does not exist", entry.display())));
         }
-        require.call::<Value>(module).map_err(convert_error)?;
+        host.shared.borrow_mut().loading = true;
+        let loaded = require.call::<Value>(module).map_err(convert_error);
+        host.shared.borrow_mut().loading = false;
+        loaded?;
         Ok(host)
     }
 

@@ -6,8 +6,9 @@ local U, I = umpire, __umpire
 local raw_next, type, tostring, error, xpcall = next, type, tostring, error, xpcall
 local sort, yield = table.sort, coroutine.yield
 
--- pairs in a fixed order (numbers, then strings, then booleans), whatever the hash seed.
-local rank = { number = 1, string = 2, boolean = 3 }
+-- pairs in a fixed order (numbers, then strings, then booleans, then handles by their id),
+-- whatever the hash seed. Tables and functions as keys have no fixed order: refused.
+local rank = { number = 1, string = 2, boolean = 3, userdata = 4 }
 local function key_less(a, b)
   local ta, tb = type(a), type(b)
   if ta ~= tb then return (rank[ta] or 9) < (rank[tb] or 9) end
@@ -15,18 +16,41 @@ local function key_less(a, b)
   if ta == "boolean" then return (not a) and b end
   return tostring(a) < tostring(b)
 end
+local function sorted_keys(t)
+  local keys, n = {}, 0
+  for k in raw_next, t do
+    if not rank[type(k)] then
+      error("pairs/next: a table keyed by " .. type(k) .. "s has no fixed order (key it by ids)", 3)
+    end
+    n = n + 1
+    keys[n] = k
+  end
+  sort(keys, key_less)
+  return keys
+end
 function pairs(t)
   local mt = getmetatable(t)
   if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
-  local keys, n = {}, 0
-  for k in raw_next, t do n = n + 1; keys[n] = k end
-  sort(keys, key_less)
+  local keys = sorted_keys(t)
   local i = 0
   return function()
     i = i + 1
     local k = keys[i]
     if k ~= nil then return k, t[k] end
   end, t, nil
+end
+-- `next` in the same fixed order (each call sorts the keys: use pairs to walk a table).
+function next(t, k)
+  local keys = sorted_keys(t)
+  local i = 1
+  if k ~= nil then
+    i = nil
+    for j, x in ipairs(keys) do if x == k then i = j + 1 break end end
+    if not i then error("next: invalid key to 'next'", 2) end
+  end
+  local key = keys[i]
+  if key == nil then return nil end
+  return key, t[key]
 end
 
 -- Asks a player and waits for `choose` or `auto`. q = { prompt=, rule=, options={...},
@@ -104,6 +128,7 @@ local function check_nodes(list, where)
 end
 
 function U.sequence(spec)
+  if not I.is_loading() then error("umpire.sequence may only be called while the rule files load", 2) end
   if type(spec) ~= "table" then error("umpire.sequence: expected a table", 2) end
   check_nodes(spec.steps, "sequence")
   seq = spec
@@ -256,6 +281,19 @@ function I.start()
   if seq.turn_start then protected(seq.turn_start, turn) end
   local frames = { { i = 0 } }
   return protected(advance, frames, turn, false)
+end
+
+-- The ids of every step of the sequence (for `forward step ID`).
+function I.step_ids()
+  local out = {}
+  local function walk(list)
+    for _, n in ipairs(list or {}) do
+      out[#out + 1] = n.id
+      if n.steps then walk(n.steps) end
+    end
+  end
+  if seq then walk(seq.steps) end
+  return out
 end
 
 function I.next()
