@@ -23,6 +23,12 @@ use std::sync::Arc;
 
 pub const HEADER: &str = "#@umpire-save 1";
 
+/// Writes one command, continuing a multi-line one with `\` (the script syntax).
+fn push_line(s: &mut String, l: &str) {
+    s.push_str(&l.replace('\n', "\\\n"));
+    s.push('\n');
+}
+
 /// Renders a game as save text.
 pub fn render(g: &Game) -> String {
     let mut s = String::new();
@@ -34,21 +40,18 @@ pub fn render(g: &Game) -> String {
     if let Some((base, prior)) = &g.base {
         s.push_str("# resumed from a saved state after the rules changed; earlier commands:\n");
         for l in prior {
-            s.push_str(&format!("#| {l}\n"));
+            s.push_str(&format!("#| {}\n", l.replace('\n', " ")));
         }
         s.push_str(&format!("#@base {}\n", serde_json::to_string(base).expect("state serialises")));
     } else {
-        s.push_str(&g.new_line);
-        s.push('\n');
+        push_line(&mut s, &g.new_line);
         for l in &g.setup {
-            s.push_str(l);
-            s.push('\n');
+            push_line(&mut s, l);
         }
     }
     for e in &g.history {
         for l in &e.lines {
-            s.push_str(l);
-            s.push('\n');
+            push_line(&mut s, l);
         }
         s.push_str(&format!("checkpoint {}\n", e.after.hash()));
     }
@@ -58,13 +61,21 @@ pub fn render(g: &Game) -> String {
         pending.remove(0);
     }
     if !pending.is_empty() {
-        s.push_str("# a command waiting for a decision:\n");
+        s.push_str("# a command waiting for a decision:\n#@pending\n");
         for l in pending {
-            s.push_str(&l);
-            s.push('\n');
+            push_line(&mut s, &l);
         }
     }
-    s.push_str(&format!("#@state {}\n", serde_json::to_string(&*g.state()).expect("state serialises")));
+    s.push_str(&format!("#@hash {}\n", g.state().hash()));
+    // the state to resume from when the rules changed: before any command still waiting for a
+    // decision (that command is replayed and asks again)
+    let state = match &g.pending {
+        Some(p) if !(g.base.is_none() && g.history.is_empty() && g.pending_lines().first() == Some(&g.new_line)) => {
+            serde_json::to_string(p.before()).expect("state serialises")
+        }
+        _ => serde_json::to_string(&*g.state()).expect("state serialises"),
+    };
+    s.push_str(&format!("#@state {state}\n"));
     s
 }
 
@@ -89,10 +100,13 @@ struct Parsed {
     ruleset_hash: String,
     ruleset_desc: String,
     state: GameState,
+    /// Hash of the game as saved (with a pending command half done).
+    hash: Option<String>,
     base: Option<GameState>,
     prior: Vec<String>,
-    /// (line number, command)
+    /// (line number, command): the committed commands, then those of a pending command
     lines: Vec<(usize, String)>,
+    pending: Vec<(usize, String)>,
 }
 
 fn parse(path: &Path, text: &str) -> Result<Parsed> {
@@ -103,11 +117,13 @@ fn parse(path: &Path, text: &str) -> Result<Parsed> {
     }
     let mut ruleset = None;
     let mut state = None;
+    let mut hash = None;
     let mut base = None;
     let mut prior = Vec::new();
     let mut lines = Vec::new();
-    for (i, l) in text.lines().enumerate() {
-        let n = i + 1;
+    let mut pending = Vec::new();
+    let mut in_pending = false;
+    for (n, l) in crate::script::lines(text) {
         let l = l.trim();
         if let Some(r) = l.strip_prefix("#@ruleset ") {
             let parts: Vec<&str> = r.split_whitespace().collect();
@@ -119,6 +135,10 @@ fn parse(path: &Path, text: &str) -> Result<Parsed> {
             state = Some(
                 serde_json::from_str::<GameState>(j).map_err(|e| corrupt(n, format!("saved state is corrupt: {e}")))?,
             );
+        } else if let Some(h) = l.strip_prefix("#@hash ") {
+            hash = Some(h.trim().to_string());
+        } else if l == "#@pending" {
+            in_pending = true;
         } else if let Some(j) = l.strip_prefix("#@base ") {
             base = Some(
                 serde_json::from_str::<GameState>(j)
@@ -128,28 +148,63 @@ fn parse(path: &Path, text: &str) -> Result<Parsed> {
             prior.push(p.to_string());
         } else if l.is_empty() || l.starts_with('#') {
             continue;
+        } else if in_pending {
+            pending.push((n, l.to_string()));
         } else {
             lines.push((n, l.to_string()));
         }
     }
     let (ruleset_hash, ruleset_desc) = ruleset.ok_or_else(|| Error::Save(format!("{name}: no #@ruleset line")))?;
     let state = state.ok_or_else(|| Error::Save(format!("{name}: no #@state line (truncated file?)")))?;
-    Ok(Parsed { ruleset_hash, ruleset_desc, state, base, prior, lines })
+    Ok(Parsed { ruleset_hash, ruleset_desc, state, hash, base, prior, lines, pending })
+}
+
+/// The saved state must fit the scenario: the same units, steps that exist, hexes on the map.
+fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scenario) -> Result<()> {
+    let bad =
+        |msg: String| Err(Error::Save(format!("{}: the saved state does not fit {}: {msg}", path.display(), scen.id)));
+    for (id, u) in &state.units {
+        let Some(orig) = scen.initial.units.get(id) else { return bad(format!("unknown unit {id}")) };
+        if u.steps.len() != orig.steps.len() || u.step >= u.steps.len() {
+            return bad(format!("unit {id} has no step {}", u.step + 1));
+        }
+        if let crate::state::Location::Hex(h) = u.loc {
+            if !scen.map.contains(h) {
+                return bad(format!("unit {id} is off the map"));
+            }
+        }
+    }
+    if let Some(id) = scen.initial.units.keys().find(|id| !state.units.contains_key(*id)) {
+        return bad(format!("unit {id} is missing"));
+    }
+    Ok(())
 }
 
 /// Loads a save into the session. On any error the session is unchanged.
 pub fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
     let p = parse(path, &text)?;
-    let (file, lib, id) = resolve_scenario(&session.root, &p.state.scenario)?;
-    let ruleset = Ruleset::load(&lib, &load_ruleset_id(&file, &id)?)?;
+    // the scenario as the `new` line named it (a path works from anywhere), else by its id
+    let named = p.lines.iter().find_map(|(_, l)| l.strip_prefix("new ").and_then(|r| r.split_whitespace().next()));
+    let (file, lib, id) = match named.map(|n| resolve_scenario(&session.root, n)) {
+        Some(Ok(found)) => found,
+        _ => resolve_scenario(&session.root, &p.state.scenario)?,
+    };
+    let scen = Arc::new(scenario::load(&file, &id)?);
+    check_state(path, &p.state, &scen)?;
+    if let Some(b) = &p.base {
+        check_state(path, b, &scen)?;
+    }
+    let ruleset = Ruleset::load(&lib, &scen.ruleset)?;
     let mut out = Vec::new();
+    let all: Vec<(usize, String)> = p.lines.iter().chain(p.pending.iter()).cloned().collect();
+    let saved_hash = p.hash.clone().unwrap_or_else(|| p.state.hash());
 
     if p.base.is_none() && ruleset.content_hash == p.ruleset_hash {
         // same rules: replay, checking every checkpoint
         let mut replay = session.sibling(None);
         let mut diverged = None;
-        for (n, l) in &p.lines {
+        for (n, l) in &all {
             let r = replay.execute(l);
             match r.status {
                 Status::Error(e) => {
@@ -163,7 +218,7 @@ pub fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<Strin
                 _ => {}
             }
         }
-        if diverged.is_none() && replay.hash().as_deref() != Some(&p.state.hash()) {
+        if diverged.is_none() && replay.hash().as_deref() != Some(&saved_hash) {
             diverged = Some("the replayed game ends on a different state than the saved one".into());
         }
         match diverged {
@@ -186,33 +241,27 @@ pub fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<Strin
         ));
     }
 
-    // resume from a state: the saved one, or a base plus the commands after it
-    let scen = Arc::new(scenario::load(&file, &id)?);
+    // resume from a state: the saved one (then the pending command is replayed and asks
+    // again), or a base plus the commands after it
     let start = p.base.clone().unwrap_or_else(|| p.state.clone());
-    let mut g = Game::assemble(scen, ruleset, start, "", session.limits)?;
+    let g = Game::assemble(scen, ruleset, start, "", session.limits)?;
     let mut prior = p.prior.clone();
     prior.extend(p.lines.iter().map(|(_, l)| l.clone()).filter(|l| !l.starts_with("checkpoint ")));
-    if let Some(base) = p.base {
-        // replay what came after the base with the current rules
-        let mut tmp = session.sibling(Some(g));
-        for (n, l) in &p.lines {
-            let r = tmp.execute(l);
-            if let Status::Error(e) = &r.status {
-                return Err(Error::Save(format!("{}:{n}: `{l}` failed on replay: {e}", path.display())));
-            }
+    let replay_after: Vec<(usize, String)> = if p.base.is_some() { all.clone() } else { p.pending.clone() };
+    let mut tmp = session.sibling(Some(g));
+    for (n, l) in &replay_after {
+        let r = tmp.execute(l);
+        if let Status::Error(e) = &r.status {
+            return Err(Error::Save(format!("{}:{n}: `{l}` failed on replay: {e}", path.display())));
         }
-        g = tmp.game.take().expect("game");
-        g.base = Some((base, p.prior));
-    } else {
-        g.base = Some((p.state.clone(), prior));
     }
+    let mut g = tmp.game.take().expect("game");
+    g.base = Some(match p.base {
+        Some(base) => (base, p.prior),
+        None => (p.state.clone(), prior),
+    });
     g.saved_len = g.history.len();
     out.push(format!("loaded {shown} (state {})", g.state().hash()));
     session.game = Some(g);
     Ok(out)
-}
-
-fn load_ruleset_id(file: &Path, id: &str) -> Result<String> {
-    let s = scenario::load(file, id)?;
-    Ok(s.ruleset)
 }

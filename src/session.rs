@@ -148,6 +148,13 @@ pub struct Pending {
     lines: Vec<String>,
 }
 
+impl Pending {
+    /// The state before the command that waits.
+    pub fn before(&self) -> &GameState {
+        &self.before
+    }
+}
+
 pub struct Game {
     pub scenario: Arc<Scenario>,
     pub ruleset: Ruleset,

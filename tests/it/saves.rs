@@ -51,6 +51,7 @@ fn save_load_continue_matches_uninterrupted_run_for_every_script() {
             b.scratch = Some(scratch.path().to_path_buf());
             let r = b.execute(&format!("load {}", file.display()));
             assert_eq!(r.status, Status::Ok, "{}: load failed: {r:?}", path.display());
+            assert!(!r.out.iter().any(|l| l.contains("diverged")), "{}: {r:?}", path.display());
             assert_eq!(
                 a.hash(),
                 b.hash(),
@@ -178,4 +179,84 @@ fn a_save_during_set_up_comes_back_waiting_for_the_same_decision() {
     assert_eq!(t.execute("choose 0102").status, Status::Ok);
     assert_eq!(s.execute("choose 0102").status, Status::Ok);
     assert_eq!(t.hash(), s.hash());
+}
+
+#[test]
+fn multi_line_commands_survive_a_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = super::fixture_game(6);
+    assert_eq!(s.execute("lua vars.set(\"a\", 1)\nvars.set(\"b\", 2)").status, Status::Ok);
+    let file = dir.path().join("ml.sav");
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    let mut t = Session::with_root(super::fixtures());
+    let r = t.execute(&format!("load {}", file.display()));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(!r.out.iter().any(|l| l.contains("diverged")), "{r:?}");
+    assert_eq!(t.hash(), s.hash());
+    assert_eq!(t.execute("expect vars.get('b') == 2").status, Status::Check(true));
+}
+
+#[test]
+fn a_game_started_by_path_loads_from_anywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let scen = super::fixtures().join("scenarios/fixture/basic.toml");
+    let mut s = Session::with_root(dir.path());
+    assert_eq!(s.execute(&format!("new {} --seed 3", scen.display())).status, Status::Ok);
+    s.execute("auto");
+    let file = dir.path().join("p.sav");
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    let mut t = Session::with_root(dir.path());
+    let r = t.execute(&format!("load {}", file.display()));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert_eq!(t.hash(), s.hash());
+}
+
+#[test]
+fn a_pending_decision_asks_again_when_the_rules_changed() {
+    let lib = tempfile::tempdir().unwrap();
+    copy_dir(&super::fixtures(), lib.path());
+    let mut s = Session::with_root(lib.path());
+    s.execute("new fixture --seed 11");
+    s.execute("auto");
+    s.execute("move B1 0303");
+    s.execute("move B2 0303");
+    s.execute("next");
+    s.execute("dice 4");
+    let r = s.execute("attack 0404 with B1,B2");
+    assert!(s.game.as_ref().unwrap().pending.is_some(), "{r:?}");
+    let file = lib.path().join("pending.sav");
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    let main = lib.path().join("rulesets/fixture/main.lua");
+    std::fs::write(&main, format!("{}\n-- edited\n", std::fs::read_to_string(&main).unwrap())).unwrap();
+    let mut t = Session::with_root(lib.path());
+    let r = t.execute(&format!("load {}", file.display()));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(t.game.as_ref().unwrap().pending.is_some(), "the question is not asked again: {r:?}");
+    assert_eq!(t.execute("choose 0405").status, Status::Ok);
+    assert_eq!(t.execute("expect units.get('R1').hex == '0405'").status, Status::Check(true));
+}
+
+#[test]
+fn a_save_that_does_not_fit_the_scenario_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = super::fixture_game(5);
+    let before = s.hash();
+    let file = dir.path().join("g.sav");
+    s.execute(&format!("save {}", file.display()));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let bad = dir.path().join("bad.sav");
+    // B1 at step 8 of 2, and the ruleset hash changed so the state itself is used
+    let state_line = text.lines().find(|l| l.starts_with("#@state ")).unwrap();
+    let broken = state_line.replacen("\"step\":0", "\"step\":7", 1);
+    std::fs::write(
+        &bad,
+        text.replace(state_line, &broken).replace("#@ruleset fixture 0.1.0 ", "#@ruleset fixture 0.1.0 x"),
+    )
+    .unwrap();
+    let r = s.execute(&format!("load {}", bad.display()));
+    match &r.status {
+        Status::Error(e) => assert!(e.contains("does not fit"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(s.hash(), before);
 }
