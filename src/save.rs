@@ -91,6 +91,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // a save is a document, readable like any file the user writes (tempfile makes 0600)
+        let _ = tmp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644));
+    }
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())

@@ -16,6 +16,9 @@ use toml::Spanned;
 
 type S<T> = Spanned<T>;
 
+/// The largest map a scenario may describe.
+const MAX_HEXES: i64 = 100_000;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
@@ -195,6 +198,15 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         }
     };
     let grid = Grid { shift, format: format.unwrap_or_default() };
+    let size = (m.cols[1] - m.cols[0] + 1).max(0) as i64 * (m.rows[1] - m.rows[0] + 1).max(0) as i64;
+    if size > MAX_HEXES || m.cols[1] < m.cols[0] || m.rows[1] < m.rows[0] {
+        return Err(Error::Data(Located::at(
+            &cx.file,
+            &src,
+            None,
+            format!("[map] cols {:?} and rows {:?} give {size} hexes; a map holds 1 to {MAX_HEXES}", m.cols, m.rows),
+        )));
+    }
     let mut map = Map { grid: grid.clone(), ..Default::default() };
     for c in m.cols[0]..=m.cols[1] {
         for r in m.rows[0]..=m.rows[1] {

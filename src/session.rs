@@ -46,7 +46,7 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
     ("auto", "auto", "answer the pending decision with the rule's default", "game"),
     ("cancel", "cancel [--past-dice]", "abandon the command waiting for a decision", "game"),
     ("odds", "odds <arguments of the combat verb>", "the odds and every result's probability, no dice used", "game"),
-    ("dice", "dice <face|name>...", "force the next die rolls or draws (real dice, scripts)", "game"),
+    ("dice", "dice <face|name>... | dice clear", "force the next die rolls or draws (real dice, scripts)", "game"),
     ("roll", "roll <NdM> [purpose...]", "roll dice and record it", "game"),
     ("seed", "seed <n>", "reseed the game's dice", "game"),
     (
@@ -85,16 +85,16 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
 
 /// Examples shown by `help <command>`.
 const EXAMPLES: &[(&str, &str)] = &[
-    ("new", "new stargard-solstice --seed 7 --option op16_1"),
+    ("new", "new <game> --seed 7 --option <name>"),
     ("load", "load game.sav"),
     ("save", "save game.sav"),
-    ("map", "map Stargard 4      map reach 3SS      map --svg board.svg"),
-    ("show", "show 3SS      show 17.14      show Stargard"),
-    ("units", "units German      units dead      units 17.14"),
+    ("map", "map <place> 4      map <overlay> <unit>      map --svg board.svg"),
+    ("show", "show <unit>      show <hex>      show <place>"),
+    ("units", "units <side>      units dead      units <hex>"),
     ("log", "log 20"),
-    ("choose", "choose 04.18"),
-    ("odds", "odds 17.14 with 3SS,11SS"),
-    ("dice", "dice 3 5      dice 3SS-chit"),
+    ("choose", "choose <hex|unit|option>"),
+    ("odds", "odds <hex> with <unit>,<unit>"),
+    ("dice", "dice 3 5      dice <chit name>      dice clear"),
     ("roll", "roll 2d6 weather"),
     ("seed", "seed 12345"),
     ("undo", "undo      undo 3      undo --past-dice"),
@@ -204,6 +204,27 @@ impl Game {
     }
     fn fmt_hex(&self, h: HexId) -> String {
         self.scenario.map.fmt(h)
+    }
+
+    /// Units the side to act may not examine under fog of war: enemy units below the top of
+    /// their stack (empty without fog of war or without a side to act).
+    pub fn hidden_units(&self) -> std::collections::BTreeSet<String> {
+        let w = self.shared.borrow();
+        let mut out = std::collections::BTreeSet::new();
+        let Some(viewer) = w.state.clock.side.clone() else { return out };
+        if !w.fog {
+            return out;
+        }
+        for u in w.state.units.values() {
+            if u.side != viewer {
+                if let Some(h) = u.hex() {
+                    if w.state.stack(h).first().is_some_and(|top| top.id != u.id) {
+                        out.insert(u.id.clone());
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// Runs rule code that may only look (`=`, `expect`, `show`, overlays): the state is put
@@ -512,6 +533,12 @@ impl Session {
             "dice" => {
                 self.no_pending()?;
                 let words: Vec<&str> = rest.split_whitespace().collect();
+                if words == ["clear"] {
+                    return self.transact(line, |g| {
+                        g.shared.borrow_mut().state.dice.forced.clear();
+                        Ok(Flow::Done(vec!["forced results cleared".into()]))
+                    });
+                }
                 if words.is_empty() {
                     let g = self.game()?;
                     let s = g.state();
@@ -686,6 +713,10 @@ impl Session {
                 match r.status {
                     Status::Error(msg) => {
                         out.push(format!("expected success, got: {msg}"));
+                        Ok(Reply::check(false, out))
+                    }
+                    Status::Check(false) => {
+                        out.push("the check inside failed".into());
                         Ok(Reply::check(false, out))
                     }
                     _ => {
@@ -1227,13 +1258,14 @@ impl Session {
             }
         }
         let g = self.game()?;
+        let hidden = g.hidden_units();
         let state = g.state();
         if let Some(file) = svg {
             let pic = crate::render::svg::SvgMap {
                 map: &map,
                 state: &state,
                 overlay: labels,
-                hidden: Default::default(),
+                hidden: hidden.clone(),
                 colors: &map.colors,
                 title,
             };
@@ -1260,7 +1292,7 @@ impl Session {
             state: &state,
             hexes,
             overlay: labels,
-            hidden: Default::default(),
+            hidden,
             color: self.color,
         };
         Ok(Reply::ok(tm.render()))
@@ -1999,6 +2031,13 @@ pub fn check_path(p: &Path) -> Result<Vec<String>> {
             }
         }
         ok.push(format!("ok: ruleset {} {} ({} Lua files)", rs.name, rs.version, files.len()));
+        let default = root.join("scenarios").join(&id).join(format!("{}.toml", rs.default_scenario));
+        if !default.is_file() {
+            problems.push(format!(
+                "rulesets/{id}/ruleset.toml: the default scenario '{}' does not exist (scenarios/{id}/{}.toml)",
+                rs.default_scenario, rs.default_scenario
+            ));
+        }
         // every scenario of this game loads and starts
         let sdir = root.join("scenarios").join(&id);
         let mut scen: Vec<PathBuf> = std::fs::read_dir(&sdir)

@@ -215,6 +215,7 @@ impl SvgMap<'_> {
         }
         // counters: the top of each stack, with the number under it
         for &h in &hexes {
+            // the top counter is always seen; under fog of war only the height of the stack
             let stack = self.state.stack(h);
             let Some(top) = stack.first() else { continue };
             let c = self.centre(h, min_c, min_r);

@@ -191,6 +191,7 @@ impl TextMap<'_> {
                 }
                 cv.text(x + 1, y + 2, &t, 6, color(terrain_ansi(&info.terrain)));
             }
+            // the top counter is always seen; under fog of war only the height of the stack
             let stack = self.state.stack(h);
             if let Some(top) = stack.first() {
                 let more = stack.len() - 1;

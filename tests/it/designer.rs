@@ -86,3 +86,15 @@ fn a_failed_command_leaves_the_same_hash() {
     }
     assert_eq!(s.execute("expect units.get('B2').hex == '0203'").status, Status::Check(true));
 }
+
+#[test]
+fn the_svg_map_keeps_the_fog_of_war() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = super::fixture_game(2);
+    let file = dir.path().join("m.svg");
+    assert_eq!(s.execute(&format!("map --svg {}", file.display())).status, Status::Ok);
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert!(svg.contains("R2 (2nd Red Infantry)"), "the top counter is seen");
+    assert!(!svg.contains("R1 (1st Red Infantry)"), "a unit under the top of an enemy stack is hidden");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+}
