@@ -40,7 +40,7 @@ pub struct Dice {
     pub seed: u64,
     rng: ChaCha8Rng,
     pub forced: VecDeque<Forced>,
-    pub rolls: Vec<Roll>,
+    pub rolls: crate::applog::AppendLog<Roll>,
     /// While `odds` enumerates outcomes: the number of faces of every die rolled, and no
     /// generator use (unforced dice show 1).
     #[serde(skip)]
@@ -67,7 +67,13 @@ pub enum DiceError {
 
 impl Dice {
     pub fn new(seed: u64) -> Dice {
-        Dice { seed, rng: ChaCha8Rng::seed_from_u64(seed), forced: VecDeque::new(), rolls: Vec::new(), probe: None }
+        Dice {
+            seed,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            forced: VecDeque::new(),
+            rolls: Default::default(),
+            probe: None,
+        }
     }
 
     /// Reseeds the generator (forced results stay queued).

@@ -2,6 +2,7 @@
 //! dice and game state; each game's rules are Lua in `rulesets/<game>/`. See
 //! docs/ARCHITECTURE.md.
 
+pub mod applog;
 pub mod dice;
 pub mod error;
 pub mod hex;

@@ -306,7 +306,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         side_values: BTreeMap::new(),
         vars: raw.vars.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect(),
         dice: Dice::new(0),
-        log: Vec::new(),
+        log: Default::default(),
         next_stack_seq: 0,
         commands: 0,
     };
@@ -422,13 +422,13 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
             name: ru.name.clone().unwrap_or_else(|| id.clone()),
             side: ru.side.get_ref().clone(),
             kind: ru.kind.clone().or(ty.kind.clone()).unwrap_or_default(),
-            steps,
+            steps: std::sync::Arc::new(steps),
             step,
             loc,
             stack_seq: state.next_stack_seq,
             markers: ru.markers.clone(),
-            attrs,
-            approx,
+            attrs: std::sync::Arc::new(attrs),
+            approx: std::sync::Arc::new(approx),
         };
         state.units.insert(id, unit);
     }

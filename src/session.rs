@@ -138,7 +138,23 @@ impl Reply {
 pub struct Entry {
     pub lines: Vec<String>,
     pub before: GameState,
-    pub after: GameState,
+    /// Hash of the state after the command (saves write it as a checkpoint).
+    pub after_hash: String,
+    /// The unforced rolls and draws the command made, as shown (undo honesty).
+    pub seen: Vec<String>,
+}
+
+impl Entry {
+    pub fn new(lines: Vec<String>, before: GameState, after: &GameState) -> Entry {
+        let seen = after
+            .dice
+            .rolls
+            .since(before.dice.rolls.len())
+            .filter(|r| !r.forced)
+            .map(|r| format!("{} ({}: {})", r.purpose, r.what, r.result))
+            .collect();
+        Entry { lines, after_hash: after.hash(), seen, before }
+    }
 }
 
 pub struct Pending {
@@ -162,7 +178,8 @@ pub struct Game {
     pub shared: Shared,
     pub new_line: String,
     pub history: Vec<Entry>,
-    redo: Vec<Entry>,
+    /// Undone commands with the state they had led to.
+    redo: Vec<(Entry, GameState)>,
     pub pending: Option<Pending>,
     /// When the game was resumed from a saved state instead of a replay: that state and the
     /// lines that led to it.
@@ -1005,19 +1022,15 @@ impl Session {
             return Err(Error::Usage(format!("cannot undo {n}: {} command(s) to undo", g.history.len())));
         }
         let undone = &g.history[g.history.len() - n..];
-        let seen: Vec<String> = undone
-            .iter()
-            .flat_map(|e| e.after.dice.rolls.get(e.before.dice.rolls.len()..).unwrap_or_default().iter())
-            .filter(|r| !r.forced)
-            .map(|r| format!("{} ({}: {})", r.purpose, r.what, r.result))
-            .collect();
+        let seen: Vec<String> = undone.iter().flat_map(|e| e.seen.iter().cloned()).collect();
         if seen.is_empty() || free {
             let mut out = Vec::new();
             for _ in 0..n {
                 let e = g.history.pop().expect("checked");
+                let after = g.snapshot();
                 g.restore(e.before.clone());
                 out.push(format!("undone: {}", e.lines.join(" / ")));
-                g.redo.push(e);
+                g.redo.push((e, after));
             }
             return Ok(Reply::ok(out));
         }
@@ -1043,7 +1056,7 @@ impl Session {
         // the record of rolls keeps what was rolled, even though the game goes back
         after.dice.rolls = before.dice.rolls.clone();
         g.restore(after.clone());
-        g.history.push(Entry { lines: vec![line.to_string()], before, after });
+        g.history.push(Entry::new(vec![line.to_string()], before, &after));
         g.redo.clear();
         Ok(Reply::ok(vec![format!("undone past the dice: {} (recorded in the log)", what.join(" / "))]))
     }
@@ -1118,10 +1131,10 @@ impl Session {
     fn cmd_redo(&mut self) -> Result<Reply> {
         self.no_pending()?;
         let g = self.game_mut()?;
-        let Some(e) = g.redo.pop() else {
+        let Some((e, after)) = g.redo.pop() else {
             return Err(Error::Usage("nothing to redo".into()));
         };
-        g.restore(e.after.clone());
+        g.restore(after);
         let out = vec![format!("redone: {}", e.lines.join(" / "))];
         g.history.push(e);
         Ok(Reply::ok(out))
@@ -1537,8 +1550,8 @@ impl Session {
         let s = g.state();
         let start = s.log.len().saturating_sub(n);
         Ok(Reply::ok(
-            s.log[start..]
-                .iter()
+            s.log
+                .since(start)
                 .map(|e| {
                     format!(
                         "#{:<4} {}{}",
@@ -1650,8 +1663,11 @@ impl Session {
             if runs == 1 {
                 let w = g.shared.borrow();
                 let end = first_roll.unwrap_or(w.state.log.len());
-                explanation = w.state.log[log_start..end]
-                    .iter()
+                explanation = w
+                    .state
+                    .log
+                    .since(log_start)
+                    .take(end.saturating_sub(log_start))
                     .map(|e| format!("{}{}", e.rule.as_ref().map(|r| format!("[{r}] ")).unwrap_or_default(), e.text))
                     .collect();
             }
@@ -1943,7 +1959,7 @@ impl Game {
                     self.setup = lines[1..].to_vec();
                 } else {
                     let after = self.snapshot();
-                    self.history.push(Entry { lines, before, after });
+                    self.history.push(Entry::new(lines, before, &after));
                     self.redo.clear();
                 }
                 Ok(Reply::ok(out))
@@ -1957,8 +1973,10 @@ impl Game {
     fn cancel_pending(&mut self, free: bool, past_dice: bool, line: &str) -> Result<Option<Reply>> {
         let Some(p) = self.pending.take() else { return Ok(None) };
         let now = self.snapshot();
-        let seen: Vec<String> = now.dice.rolls[p.before.dice.rolls.len().min(now.dice.rolls.len())..]
-            .iter()
+        let seen: Vec<String> = now
+            .dice
+            .rolls
+            .since(p.before.dice.rolls.len())
             .filter(|r| !r.forced)
             .map(|r| format!("{} ({}: {})", r.purpose, r.what, r.result))
             .collect();
@@ -1989,7 +2007,7 @@ impl Game {
         self.take_out();
         let mut lines = p.lines.clone();
         lines.push(line.to_string());
-        self.history.push(Entry { lines, before: p.before, after });
+        self.history.push(Entry::new(lines, p.before, &after));
         self.redo.clear();
         Ok(Some(Reply::ok(vec![format!("cancelled past the dice: {} (recorded in the log)", p.lines[0])])))
     }

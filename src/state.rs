@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// Where a unit is: on a hex, or in an off-map box (dead pile, holding box, reinforcements...).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -25,18 +26,19 @@ pub struct Unit {
     pub name: String,
     pub side: String,
     pub kind: String,
-    /// Printed values of each step, full strength first.
-    pub steps: Vec<BTreeMap<String, Value>>,
+    /// Printed values of each step, full strength first (shared: they never change).
+    pub steps: Arc<Vec<BTreeMap<String, Value>>>,
     /// Index into `steps` of the current step (0 = full strength).
     pub step: usize,
     pub loc: Location,
     /// Position in its stack: higher is nearer the top.
     pub stack_seq: u64,
     pub markers: BTreeMap<String, i64>,
-    /// Further scenario data (formation, HQ, nationality, arrival turn...).
-    pub attrs: BTreeMap<String, Value>,
+    /// Further scenario data (formation, HQ, nationality, arrival turn...); shared between
+    /// snapshots until the rules change it.
+    pub attrs: Arc<BTreeMap<String, Value>>,
     /// Names of values that are approximated rather than taken from the rulebook.
-    pub approx: BTreeSet<String>,
+    pub approx: Arc<BTreeSet<String>>,
 }
 
 impl Unit {
@@ -95,7 +97,7 @@ pub struct GameState {
     /// Free-form persistent data of the ruleset (`vars.get/set`).
     pub vars: BTreeMap<String, Value>,
     pub dice: Dice,
-    pub log: Vec<LogEntry>,
+    pub log: crate::applog::AppendLog<LogEntry>,
     pub next_stack_seq: u64,
     /// Number of state-changing commands applied so far.
     pub commands: usize,

@@ -75,10 +75,11 @@ impl UserData for UnitRef {
             let j = from_lua(&v)?;
             with_unit_mut(lua, &this.0, |w| {
                 let u = unit_mut(w, &this.0);
+                let attrs = std::sync::Arc::make_mut(&mut u.attrs);
                 if j.is_null() {
-                    u.attrs.remove(&key);
+                    attrs.remove(&key);
                 } else {
-                    u.attrs.insert(key, j);
+                    attrs.insert(key, j);
                 }
                 Ok(())
             })

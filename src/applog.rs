@@ -1,0 +1,126 @@
+//! An append-only list that snapshots share: the game log and the record of rolls grow all
+//! game long, and every undo snapshot holds a copy of the state. Entries live in chunks behind
+//! `Arc`s, so a clone costs a pointer per chunk and an append copies at most one chunk.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::sync::Arc;
+
+const CHUNK: usize = 256;
+
+#[derive(Clone)]
+pub struct AppendLog<T> {
+    chunks: Vec<Arc<Vec<T>>>,
+    len: usize,
+}
+
+impl<T> Default for AppendLog<T> {
+    fn default() -> Self {
+        AppendLog { chunks: Vec::new(), len: 0 }
+    }
+}
+
+impl<T: Clone> AppendLog<T> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn push(&mut self, t: T) {
+        match self.chunks.last_mut() {
+            Some(last) if last.len() < CHUNK => Arc::make_mut(last).push(t),
+            _ => {
+                let mut v = Vec::with_capacity(CHUNK);
+                v.push(t);
+                self.chunks.push(Arc::new(v));
+            }
+        }
+        self.len += 1;
+    }
+}
+
+impl<T> AppendLog<T> {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn get(&self, i: usize) -> Option<&T> {
+        self.chunks.get(i / CHUNK).and_then(|c| c.get(i % CHUNK))
+    }
+
+    pub fn last(&self) -> Option<&T> {
+        self.len.checked_sub(1).and_then(|i| self.get(i))
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + '_ {
+        self.chunks.iter().flat_map(|c| c.iter())
+    }
+
+    /// The entries from `start` on.
+    pub fn since(&self, start: usize) -> impl Iterator<Item = &T> + '_ {
+        self.iter().skip(start)
+    }
+}
+
+impl<T> std::ops::Index<usize> for AppendLog<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        self.get(i).expect("index within the log")
+    }
+}
+
+impl<T: PartialEq> PartialEq for AppendLog<T> {
+    fn eq(&self, o: &Self) -> bool {
+        self.len == o.len && self.iter().eq(o.iter())
+    }
+}
+
+impl<T: std::fmt::Debug> std::fmt::Debug for AppendLog<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Serialize> Serialize for AppendLog<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de, T: Deserialize<'de> + Clone> Deserialize<'de> for AppendLog<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = Vec::<T>::deserialize(d)?;
+        let mut out = AppendLog::new();
+        for t in v {
+            out.push(t);
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clones_share_and_append_independently() {
+        let mut a = AppendLog::new();
+        for i in 0..1000 {
+            a.push(i);
+        }
+        let mut b = a.clone();
+        b.push(1000);
+        assert_eq!(a.len(), 1000);
+        assert_eq!(b.len(), 1001);
+        assert_eq!(b[1000], 1000);
+        assert_eq!(a.last(), Some(&999));
+        assert_eq!(a.since(998).copied().collect::<Vec<_>>(), vec![998, 999]);
+        assert_eq!(a.iter().rev().next(), Some(&999));
+        let json = serde_json::to_string(&b).unwrap();
+        let c: AppendLog<i32> = serde_json::from_str(&json).unwrap();
+        assert_eq!(c, b);
+        assert_ne!(c, a);
+    }
+}
