@@ -649,14 +649,7 @@ impl Session {
                 self.no_pending()?;
                 let code = rest.to_string();
                 self.transact(line, move |g| {
-                    let f = g
-                        .host
-                        .lua
-                        .load(code.as_str())
-                        .set_name("=lua")
-                        .set_mode(mlua::chunk::ChunkMode::Text)
-                        .into_function()
-                        .map_err(crate::lua::convert_error)?;
+                    let f = g.host.chunk(&code, "lua")?;
                     g.start_thread("run_chunk", f)
                 })
             }

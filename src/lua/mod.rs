@@ -280,6 +280,14 @@ impl Host {
         let loaded = require.call::<Value>(module).map_err(convert_error);
         host.shared.borrow_mut().loading = false;
         loaded?;
+        // from now on the libraries and the API are read-only, and no new global may appear:
+        // whatever persists belongs in the game state
+        host.prelude_fn("freeze")?.call::<()>(()).map_err(convert_error)?;
+        host.lua
+            .load("setmetatable(_G, { __newindex = function(_, k) error('global ' .. tostring(k) .. ': rules may not create globals during play (keep data in vars)', 2) end })")
+            .set_name("=<umpire>")
+            .exec()
+            .map_err(convert_error)?;
         Ok(host)
     }
 
@@ -461,8 +469,20 @@ impl Host {
     /// Evaluates a Lua expression or chunk typed by a user (`=`, `expect`, `lua`).
     pub fn eval(&self, code: &str, name: &str) -> Result<mlua::MultiValue, Error> {
         self.reset_budget();
-        let chunk = self.lua.load(code).set_name(format!("={name}")).set_mode(ChunkMode::Text);
-        chunk.eval::<mlua::MultiValue>().map_err(|e| self.run_error(e))
+        let chunk = self.chunk(code, name)?;
+        chunk.call::<mlua::MultiValue>(()).map_err(|e| self.run_error(e))
+    }
+
+    /// Compiles a designer's chunk (`lua`, `=`, `expect`) in a fresh environment of its own.
+    pub fn chunk(&self, code: &str, name: &str) -> Result<Function, Error> {
+        let env: Table = self.prelude_fn("chunk_env")?.call(()).map_err(convert_error)?;
+        self.lua
+            .load(code)
+            .set_name(format!("={name}"))
+            .set_mode(ChunkMode::Text)
+            .set_environment(env)
+            .into_function()
+            .map_err(convert_error)
     }
 
     /// Runs an overlay: a table of labels by hex (read-only use; the caller restores state).

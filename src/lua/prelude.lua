@@ -308,3 +308,34 @@ end
 function I.run_chunk(f)
   return protected(f)
 end
+
+-- ------------------------------------------------------------------ the VM holds no state
+-- Metatables with finalizers would run rule code at unpredictable times: refused.
+local raw_setmetatable = setmetatable
+function setmetatable(t, mt)
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("setmetatable: finalizers (__gc) are not allowed in rules", 2)
+  end
+  return raw_setmetatable(t, mt)
+end
+
+-- The libraries and the API are read-only for rules and designers' chunks (a rule that
+-- replaced string.upper would change later commands without being in the game state).
+function I.freeze()
+  for _, name in ipairs { "string", "table", "math", "utf8", "coroutine",
+                          "umpire", "units", "map", "dice", "cups", "tracks", "sides", "vars", "log" } do
+    local real = _G[name]
+    _G[name] = raw_setmetatable({}, {
+      __index = real,
+      __newindex = function(_, k) error(("%s.%s: the libraries and the rules API are read-only"):format(name, tostring(k)), 2) end,
+      __pairs = function() return pairs(real) end,
+      __metatable = false,
+    })
+  end
+end
+
+-- A fresh environment for a designer's chunk (`lua`, `=`, `expect`): it reads the globals,
+-- and what it assigns is dropped with it.
+function I.chunk_env()
+  return raw_setmetatable({}, { __index = _G })
+end
