@@ -198,6 +198,14 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>, sandb
                 } else if !t.starts_with('#') {
                     outln!("> {t}");
                 }
+                // starting or loading another game at a terminal asks before dropping unsaved commands
+                let replaces = t.starts_with("new ") || t.starts_with("load ");
+                if tty && replaces && session.has_unsaved() {
+                    match rl.readline("The game has unsaved commands. Replace it anyway? [y/N] ") {
+                        Ok(a) if matches!(a.trim().to_lowercase().as_str(), "y" | "yes") => {}
+                        _ => continue,
+                    }
+                }
                 let r = session.execute(t);
                 print_reply(&r);
                 *words.borrow_mut() = umpire::repl::Words::from_session(&session);
