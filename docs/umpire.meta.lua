@@ -5,6 +5,12 @@
 -- these globals itself. Also useful in .luarc.json, since the sandbox removes these:
 --   "runtime.version": "Lua 5.4",
 --   "runtime.builtin": { "io": "disable", "os": "disable", "debug": "disable", "package": "disable" }
+--
+-- The sandbox (docs/lua-api.md §1.8): 64 MiB of Lua memory; 200,000,000 instructions per
+-- command, map searches included; 2 s of wall clock per command; string.find/match/gmatch/
+-- gsub refuse patterns with more than 12 repetition operators. Once the rule files have
+-- loaded, the libraries and the API tables below are read-only and no new global may be
+-- created (§1.1); the lua, = and expect commands run in an environment of their own.
 
 ---A hex id as printed on the map ("0418"). Inputs may also be "04.18" or "04-18";
 ---results are always in the printed form.
@@ -47,14 +53,32 @@ function load(chunk, chunkname, mode, env) end
 ---@return any
 function require(name) end
 
----Deterministic pairs: numbers ascending, then strings, then false, true, then others by
----tostring. Honours __pairs.
+---Deterministic pairs: numbers ascending, then strings, then false, true, then unit handles
+---by id. Errors on a table keyed by tables, functions or coroutines (no fixed order).
+---Honours __pairs.
 ---@generic K, V
 ---@param t table<K, V>
 ---@return fun(): K, V
 ---@return table<K, V>
 ---@return nil
 function pairs(t) end
+
+---Ordered next: the order of pairs (and the same refusal). Each call sorts the keys: walk
+---tables with pairs; next(t) == nil tests for emptiness.
+---@generic K, V
+---@param t table<K, V>
+---@param k? K
+---@return K|nil
+---@return V|nil
+function next(t, k) end
+
+---The standard setmetatable, except that a metatable with a __gc field (a finalizer) is
+---refused.
+---@generic T: table
+---@param t T
+---@param mt table|nil
+---@return T
+function setmetatable(t, mt) end
 
 -- ---------------------------------------------------------------- records
 
@@ -92,7 +116,7 @@ function pairs(t) end
 
 ---@class Umpire.OverlaySpec
 ---@field usage string e.g. "reach <unit>"; the first word is the overlay's name (`map reach B1`)
----@field run fun(...: any): table<Umpire.Hex, any>? labels by hex (called outside any coroutine; the state is restored afterwards)
+---@field run fun(...: any): table<Umpire.Hex, any>? labels by hex (called outside any coroutine; the state is restored afterwards; no dice or draws)
 ---@field help? string
 ---@field rule? string shown by `help <name>`
 ---@field example? string without "map", e.g. "reach B1" (accepted; not shown by `help` yet)
@@ -247,25 +271,27 @@ function UnitRef:set_step(s) end
 ---@class umpirelib
 umpire = {}
 
----Registers a verb.
+---Registers a verb. Only while the rule files load (an error during play).
 ---@param spec Umpire.CommandSpec
 function umpire.command(spec) end
 
----Registers a map overlay, shown with `map <name> <args>`.
+---Registers a map overlay, shown with `map <name> <args>`. Only while the rule files load.
 ---@param spec Umpire.OverlaySpec
 function umpire.overlay(spec) end
 
----Adds the rules' lines to `show <unit>` and `show <hex>`. Called outside any coroutine; the
----state is restored afterwards. A call replaces only the functions it gives.
+---Adds the rules' lines to `show <unit>` and `show <hex>`. Only while the rule files load.
+---The functions are called outside any coroutine; the state is restored afterwards and they
+---may not roll dice or draw chits. A call replaces only the functions it gives.
 ---@param spec Umpire.DescribeSpec
 function umpire.describe(spec) end
 
 ---Fog of war (default off): `show` and `units` hide, from the active side, units of other
----sides that are under the top of their stack. Not part of the game state.
+---sides that are under the top of their stack; `map --svg` does not name them. The rules and
+---`odds` see every unit. Not part of the game state; only while the rule files load.
 ---@param on boolean
 function umpire.fog_of_war(on) end
 
----Declares the sequence of play.
+---Declares the sequence of play. Only while the rule files load.
 ---@param spec Umpire.SequenceSpec
 function umpire.sequence(spec) end
 
@@ -341,6 +367,7 @@ function tracks.get(name) end
 ---@param n integer
 function tracks.set(name, n) end
 
+---Adds delta; errors when the value overflows.
 ---@param name string
 ---@param delta integer
 ---@return integer new_value
@@ -399,6 +426,8 @@ function cups.remove(name, chit) end
 function cups.clear(name) end
 
 ---Draws and removes a chit at random (or as forced); nil and a message if the cup is empty.
+---A forced number draws the chit of that name if there is one, else the chit at that position.
+---Errors in a look-only command (=, expect, show, map overlays).
 ---@param name string
 ---@param purpose? string default "draw from <name>"
 ---@return string|nil chit
@@ -495,7 +524,7 @@ function map.direction(a, b) end
 
 ---On-map hexes within r of hex (including it).
 ---@param hex Umpire.Hex
----@param r integer
+---@param r integer 0..200
 ---@return Umpire.Hex[]
 function map.within(hex, r) end
 
@@ -549,7 +578,8 @@ function map.set_marker(hex, name, v) end
 function map.marked(name) end
 
 ---Every hex reachable from profile.from (required): its cheapest cost in MP, and the previous
----hex of that cheapest arrival (use map.route for a path that can be followed).
+---hex of that cheapest arrival (use map.route for a path that can be followed). Charged to
+---the command's instruction budget (50 per hex reached), as is map.route.
 ---@param profile Umpire.Profile
 ---@return table<Umpire.Hex, number> costs
 ---@return table<Umpire.Hex, Umpire.Hex> from
@@ -582,12 +612,14 @@ function map.fmt_cost(mp) end
 dice = {}
 
 ---Rolls NdM ("2d6", "d10") with the game's generator (or forced results); recorded with its purpose.
+---Errors in a look-only command (=, expect, show, map overlays).
 ---@param expr string
 ---@param purpose? string default: expr
 ---@return integer total
 ---@return integer[] faces
 function dice.roll(expr, purpose) end
 
+---Same as (dice.roll("1d6", purpose)).
 ---@param purpose? string
 ---@return integer
 function dice.d6(purpose) end

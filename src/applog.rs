@@ -11,20 +11,28 @@ const CHUNK: usize = 256;
 pub struct AppendLog<T> {
     chunks: Vec<Arc<Vec<T>>>,
     len: usize,
+    /// A digest of every entry so far, chained as they are pushed (the state hash uses it
+    /// instead of serialising a log that grows all game long).
+    digest: [u8; 32],
 }
 
 impl<T> Default for AppendLog<T> {
     fn default() -> Self {
-        AppendLog { chunks: Vec::new(), len: 0 }
+        AppendLog { chunks: Vec::new(), len: 0, digest: [0; 32] }
     }
 }
 
-impl<T: Clone> AppendLog<T> {
+impl<T: Clone + Serialize> AppendLog<T> {
     pub fn new() -> Self {
         Self::default()
     }
 
     pub fn push(&mut self, t: T) {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(self.digest);
+        h.update(serde_json::to_vec(&t).expect("entries serialise"));
+        self.digest = h.finalize().into();
         match self.chunks.last_mut() {
             Some(last) if last.len() < CHUNK => Arc::make_mut(last).push(t),
             _ => {
@@ -40,6 +48,11 @@ impl<T: Clone> AppendLog<T> {
 impl<T> AppendLog<T> {
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// The chained digest of every entry.
+    pub fn digest(&self) -> [u8; 32] {
+        self.digest
     }
 
     pub fn is_empty(&self) -> bool {
@@ -89,7 +102,7 @@ impl<T: Serialize> Serialize for AppendLog<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de> + Clone> Deserialize<'de> for AppendLog<T> {
+impl<'de, T: Deserialize<'de> + Clone + Serialize> Deserialize<'de> for AppendLog<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = Vec::<T>::deserialize(d)?;
         let mut out = AppendLog::new();

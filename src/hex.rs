@@ -265,3 +265,37 @@ impl<'de> Deserialize<'de> for Hexside {
         Ok(Hexside::new(parse_dotted(a).ok_or_else(bad)?, parse_dotted(b).ok_or_else(bad)?))
     }
 }
+
+/// A small, fast, deterministic hasher for hex-keyed hash maps used in searches (FxHash's
+/// multiply-rotate; the keys are a few integers, not attacker-controlled input).
+#[derive(Default, Clone, Copy)]
+pub struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+    fn write_i32(&mut self, n: i32) {
+        self.write_u64(n as u32 as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// Hash maps keyed by hexes, for lookups in searches.
+pub type FastMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FastHasher>>;
+
+/// Hash sets of hexes, for lookups in searches.
+pub type FastSet<K> = std::collections::HashSet<K, std::hash::BuildHasherDefault<FastHasher>>;

@@ -34,6 +34,11 @@ pub struct Map {
     pub colors: BTreeMap<String, String>,
     /// Row numbers grow towards the top of the printed map (pictures are drawn mirrored).
     pub rows_up: bool,
+    /// Printed ids of the hexes (a cache).
+    pub printed: BTreeMap<HexId, String>,
+    /// Hash indexes of hexes and hexsides for searches (lookups only; iterate the ordered maps).
+    pub fast_hexes: crate::hex::FastMap<HexId, HexInfo>,
+    pub fast_sides: crate::hex::FastMap<Hexside, BTreeSet<String>>,
 }
 
 impl Map {
@@ -55,11 +60,32 @@ impl Map {
 
 impl Map {
     pub fn contains(&self, h: HexId) -> bool {
-        self.hexes.contains_key(&h)
+        if self.fast_hexes.is_empty() { self.hexes.contains_key(&h) } else { self.fast_hexes.contains_key(&h) }
+    }
+
+    /// A hex's data, through the hash index when it is built.
+    pub fn info(&self, h: HexId) -> Option<&HexInfo> {
+        if self.fast_hexes.is_empty() { self.hexes.get(&h) } else { self.fast_hexes.get(&h) }
+    }
+
+    /// A hexside's features, through the hash index when it is built.
+    pub fn side(&self, s: &Hexside) -> Option<&BTreeSet<String>> {
+        if self.fast_sides.is_empty() { self.sides.get(s) } else { self.fast_sides.get(s) }
     }
 
     pub fn fmt(&self, h: HexId) -> String {
-        self.grid.format(h)
+        match self.printed.get(&h) {
+            Some(s) => s.clone(),
+            None => self.grid.format(h),
+        }
+    }
+
+    /// Builds the caches once the map is loaded: printed ids (searches hand back hundreds of
+    /// them) and hash indexes for the searches' lookups.
+    pub fn finish(&mut self) {
+        self.printed = self.hexes.keys().map(|h| (*h, self.grid.format(*h))).collect();
+        self.fast_hexes = self.hexes.iter().map(|(h, i)| (*h, i.clone())).collect();
+        self.fast_sides = self.sides.iter().map(|(s, f)| (*s, f.clone())).collect();
     }
 
     /// On-map neighbours, clockwise from north.

@@ -289,6 +289,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     map.colors = m.colors.clone();
     map.rows_up = m.rows_up;
     map.compute_edges();
+    map.finish();
 
     // --- state
     let header = &raw.scenario;

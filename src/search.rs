@@ -43,19 +43,19 @@ pub struct Profile {
     /// Default cost of a hex whose terrain is not listed (None: error).
     pub default: Option<Cost>,
     /// Extra cost to enter these hexes (e.g. enemy ZOC).
-    pub enter_extra: BTreeMap<HexId, i64>,
+    pub enter_extra: crate::hex::FastMap<HexId, i64>,
     /// Extra cost to leave these hexes.
-    pub leave_extra: BTreeMap<HexId, i64>,
+    pub leave_extra: crate::hex::FastMap<HexId, i64>,
     /// Hexes that cannot be entered.
-    pub blocked: BTreeSet<HexId>,
+    pub blocked: crate::hex::FastSet<HexId>,
     /// Cost to enter these hexes, replacing the terrain and feature costs (a hex made passable
     /// by a friendly unit, say).
-    pub hex_cost: BTreeMap<HexId, Cost>,
+    pub hex_cost: crate::hex::FastMap<HexId, Cost>,
     /// Hexside features that cancel others (`bridge` cancels `river`): where the first is
     /// present, the listed ones are ignored.
     pub cancels: BTreeMap<String, BTreeSet<String>>,
     /// Hexes that end movement on entry.
-    pub stop: BTreeSet<HexId>,
+    pub stop: crate::hex::FastSet<HexId>,
     /// Maximum cost (None: unlimited).
     pub max: Option<i64>,
     /// A mover may always enter one adjacent hex, whatever it costs, if not blocked.
@@ -87,7 +87,7 @@ impl Profile {
     /// The cost of stepping from `a` into the adjacent `b`, or None if forbidden.
     /// Returns (cost, must stop).
     pub fn step(&self, map: &Map, a: HexId, b: HexId) -> Result<Option<(i64, bool)>, SearchError> {
-        let Some(info) = map.hexes.get(&b) else {
+        let Some(info) = map.info(b) else {
             return Ok(None);
         };
         if self.blocked.contains(&b) {
@@ -95,14 +95,20 @@ impl Profile {
         }
         let side = Hexside::new(a, b);
         let empty = BTreeSet::new();
-        let map_feats = map.sides.get(&side).unwrap_or(&empty);
+        let map_feats = map.side(&side).unwrap_or(&empty);
         let mark_feats = self.hexside_markers.get(&side).unwrap_or(&empty);
-        let cancelled: BTreeSet<&String> = map_feats
-            .iter()
-            .chain(mark_feats.iter())
-            .filter_map(|f| self.cancels.get(f))
-            .flat_map(|c| c.iter())
-            .collect();
+        // features cancelled by others on the same hexside (a bridge cancels the river); most
+        // hexsides have no feature at all, so nothing is allocated for them
+        let cancelled: Vec<&String> = if self.cancels.is_empty() || (map_feats.is_empty() && mark_feats.is_empty()) {
+            Vec::new()
+        } else {
+            map_feats
+                .iter()
+                .chain(mark_feats.iter())
+                .filter_map(|f| self.cancels.get(f))
+                .flat_map(|c| c.iter())
+                .collect()
+        };
         let feats = || map_feats.iter().chain(mark_feats.iter()).filter(|f| !cancelled.contains(f));
         let mut stop = self.stop.contains(&b);
         // hexside "No" always wins, even over a path (a blown bridge, an all-sea hexside).
@@ -178,8 +184,9 @@ impl Profile {
     /// cheapest one that ends the move (a stop hex, a stopping hexside or path). A dearer arrival
     /// that can go on is never hidden by a cheaper one that must stop.
     pub fn reach(&self, map: &Map, sources: &[(HexId, i64)]) -> Result<BTreeMap<HexId, Reached>, SearchError> {
-        let mut go: BTreeMap<HexId, (i64, Option<HexId>)> = BTreeMap::new();
-        let mut stop: BTreeMap<HexId, (i64, Option<HexId>)> = BTreeMap::new();
+        // hash maps for the search itself; the result is ordered
+        let mut go: crate::hex::FastMap<HexId, (i64, Option<HexId>)> = Default::default();
+        let mut stop: crate::hex::FastMap<HexId, (i64, Option<HexId>)> = Default::default();
         let mut heap = BinaryHeap::new();
         for &(h, c) in sources {
             if map.contains(h) && go.get(&h).is_none_or(|r| c < r.0) {

@@ -892,7 +892,10 @@ impl Session {
     /// Runs a state-changing command as a transaction.
     fn transact(&mut self, line: &str, f: impl FnOnce(&mut Game) -> Result<Flow>) -> Result<Reply> {
         let g = self.game_mut()?;
-        let before = g.snapshot();
+        let before = {
+            let _t = crate::lua::Timer::start("snapshot");
+            g.snapshot()
+        };
         g.take_out();
         let r = f(g);
         g.finish(r, before, vec![line.to_string()])
@@ -1951,6 +1954,7 @@ impl Game {
                     // the set-up after `new` is the game's origin, not an undoable command
                     self.setup = lines[1..].to_vec();
                 } else {
+                    let _t = crate::lua::Timer::start("commit");
                     let after = self.snapshot();
                     self.history.push(Entry::new(lines, before, &after));
                     self.redo.clear();

@@ -131,8 +131,17 @@ impl GameState {
 
     /// A digest of the whole state (16 hex digits), the same on every run and platform.
     pub fn hash(&self) -> String {
-        let json = serde_json::to_vec(self).expect("state serialises");
-        let d = Sha256::digest(&json);
-        d.iter().take(8).map(|b| format!("{b:02x}")).collect()
+        // the log and the record of rolls enter through their chained digests, so hashing does
+        // not grow with the length of the game
+        let mut light = self.clone();
+        light.log = Default::default();
+        light.dice.rolls = Default::default();
+        let mut h = Sha256::new();
+        h.update(serde_json::to_vec(&light).expect("state serialises"));
+        h.update(self.log.digest());
+        h.update(self.dice.rolls.digest());
+        h.update((self.log.len() as u64).to_le_bytes());
+        h.update((self.dice.rolls.len() as u64).to_le_bytes());
+        h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
     }
 }

@@ -16,41 +16,27 @@ function C.has_zoc(u)
   return C.is_combat(u) and C.attack(u) >= 1
 end
 
--- 6.3.1: a stack whose top unit has no ZOC exerts none.
-function C.stack_has_zoc(hex)
-  local stack = units.at(hex)
-  local top
+-- 6.3.1: a stack whose top unit (air units aside) has no ZOC exerts none.
+local function top_has_zoc(stack)
   for _, u in ipairs(stack) do
-    if not C.is_air(u) then top = u break end
+    if not C.is_air(u) then return C.has_zoc(u) end
   end
-  return top ~= nil and C.has_zoc(top)
+  return false
 end
 
--- 4.6: a ZOC does not extend across a major river (even bridged), into water, or across an
--- impassable hexside; 4.2.2 only into hexes the unit could enter.
-local function zoc_reaches(from, to)
-  for _, f in ipairs(map.hexside(from, to)) do
-    if f == "major_river" or f == "impassable" then return false end
-  end
-  local t = map.terrain(to)
-  return t ~= "lake" and t ~= "restrictive"
+function C.stack_has_zoc(hex)
+  return top_has_zoc(units.at(hex))
 end
 
--- Hexes in the zone of control of `side`'s enemies: the EZOC `side` must respect.
+-- Hexes in the zone of control of `side`'s enemies: the EZOC `side` must respect. 4.2.2 a ZOC
+-- reaches only hexes the unit could enter; 4.6 not across a major river (even bridged), an
+-- impassable hexside, or into water. The neighbours are found in Rust (map.adjacent).
 function C.ezoc(side)
-  local z, seen = {}, {}
-  for _, u in ipairs(units.all { on_map = true }) do
-    local h = u.hex
-    if u.side ~= side and not seen[h] then
-      seen[h] = true
-      if C.stack_has_zoc(h) then
-        for _, n in ipairs(map.neighbours(h)) do
-          if zoc_reaches(h, n) then z[n] = true end
-        end
-      end
-    end
+  local from = {}
+  for h, stack in pairs(units.stacks()) do
+    if stack[1].side ~= side and top_has_zoc(stack) then from[#from + 1] = h end
   end
-  return z
+  return map.adjacent { from = from, not_across = { "major_river", "impassable" }, not_into = { "lake", "restrictive" } }
 end
 
 -- Hexes holding units of a side (combat units and HQs, not air units).
@@ -62,13 +48,18 @@ function C.occupied(side)
   return occ
 end
 
--- 1.2.9, 11.2: the supply sources of a unit.
-function C.sources(u)
-  if u:attr("nation") == "Polish" then return map.area("supply_polish") end           -- 11.2.2
+-- 1.2.9, 11.2: which supply sources a unit traces to: the name of their area.
+function C.source_area(u)
+  if u:attr("nation") == "Polish" then return "supply_polish" end                       -- 11.2.2
   if u.side == "German" and (u:attr("kolberg") or u:attr("formation") == "10SS-HQ") then
-    return map.area("supply_kolberg")                                                  -- 11.2.4
+    return "supply_kolberg"                                                            -- 11.2.4
   end
-  return map.area(u.side == "German" and "supply_german" or "supply_soviet")           -- 11.2.1, 11.2.3
+  return u.side == "German" and "supply_german" or "supply_soviet"                     -- 11.2.1, 11.2.3
+end
+
+-- The supply source hexes of a unit.
+function C.sources(u)
+  return map.area(C.source_area(u))
 end
 
 -- A number with quarters shown as fractions in rulings.

@@ -6,10 +6,11 @@ local M = {}
 -- 7.1.2: where a reinforcement may be placed: its entry hexes not occupied by the enemy nor in
 -- an EZOC; if all are blocked, within 10 hexes along the same map edge (5 hexes for an
 -- interior entry point).
-function M.entry_hexes(side, area)
+-- `known` may carry the side's EZOC and enemy hexes ({ezoc=, enemy=}) when placing many units.
+function M.entry_hexes(side, area, known)
   local hexes = map.area(area) or {}
-  local ez = C.ezoc(side)
-  local enemy = C.occupied(C.enemy(side))
+  local ez = known and known.ezoc or C.ezoc(side)
+  local enemy = known and known.enemy or C.occupied(C.enemy(side))
   local ok = {}
   for _, h in ipairs(hexes) do
     if not ez[h] and not enemy[h] and map.terrain(h) ~= "lake" then ok[#ok + 1] = h end
@@ -30,8 +31,8 @@ end
 
 -- Places a unit at the first free entry hex (stacking 6.2 may be exceeded on placement);
 -- 7.1.3: a unit that cannot enter at all is eliminated.
-function M.place(u, area)
-  local options, rule = M.entry_hexes(u.side, area)
+function M.place(u, area, known)
+  local options, rule = M.entry_hexes(u.side, area, known)
   if #options == 0 then
     u:put_in("dead")
     log.rule("7.1.3", u.id .. " cannot enter the map and is eliminated")
@@ -55,6 +56,11 @@ end
 function M.phase()
   local turn = umpire.clock().turn
   local arriving = vars.get("reactive_arrivals") or {}
+  -- placing friendly units changes neither side's view of the enemy: computed once
+  local known = {}
+  for _, side in ipairs { "German", "Soviet" } do
+    known[side] = { ezoc = C.ezoc(side), enemy = C.occupied(C.enemy(side)) }
+  end
   for _, u in ipairs(units.in_box("reinforcements")) do
     local due = (u:attr("arrives") == turn or C.contains(arriving, u.id)) and not u:attr("option")
     if due then
@@ -65,7 +71,7 @@ function M.phase()
         u:put_in(require("air").home[u.side])
         log.rule("7.0", u.id .. " (air) joins its air box")
       elseif area then
-        M.place(u, area)
+        M.place(u, area, known[u.side])
       else
         u:move_to(u:attr("hex"))
         u:set_marker("reinforcement", 1)
@@ -118,11 +124,10 @@ function M.end_of_reinforcements()
   for _, u in ipairs(units.all { on_map = true }) do
     if u:marker("reinforcement") then u:set_marker("reinforcement", nil) end
   end
-  local checked = {}
-  for _, u in ipairs(units.all { on_map = true }) do
-    local h = u.hex
-    if h and not checked[h] then
-      checked[h] = true
+  for h, stack in pairs(units.stacks()) do
+    local n = 0
+    for _, x in ipairs(stack) do if C.is_combat(x) and not x:attr("festung") then n = n + 1 end end
+    if n > 2 then
       while movement.stacking_problem(h, {}) do
         local strongest
         for _, x in ipairs(units.at(h)) do

@@ -9,28 +9,28 @@ local M = {}
 -- the sources at once; returns distance by hex.
 -- With `strict`, no EZOC hex is crossed even where a friendly unit stands (14.1.2: a line
 -- "free of enemy units and their ZOCs").
-function M.trace(side, sources, strict)
-  local ez = C.ezoc(side)
-  local friendly = C.occupied(side)
-  local blocked = {}
-  for h in pairs(C.occupied(C.enemy(side))) do blocked[#blocked + 1] = h end
-  for h in pairs(ez) do if strict or not friendly[h] then blocked[#blocked + 1] = h end end
-  local open = {}
-  for h in pairs(friendly) do open[h] = 1 end
+-- `known` may carry the side's EZOC and the occupied hexes already computed ({ezoc=, own=, enemy=}).
+function M.trace(side, sources, strict, known, targets)
+  known = known or {}
+  local ez = known.ezoc or C.ezoc(side)
+  local friendly = known.own or C.occupied(side)
+  local enemy = known.enemy or C.occupied(C.enemy(side))
   return map.reach {
     from = sources,
     terrain = { clear = 1, town = 1, city = 1, forest = "no", swamp = "no", lake = "no", restrictive = "no" },
     paths = { rollbahn = 1, road = 1, trail = 1, railroad = 1 },
     hexsides = { major_river = "no", impassable = "no" }, cancels = T.cancels,
-    hex_cost = open, blocked = blocked,
+    open = friendly,                                  -- 11.1: through friendly units
+    blocked = { enemy, ez },                          -- 11.1: not through enemy units or EZOCs,
+    unblocked = (not strict) and friendly or nil,     -- 4.5: unless a friendly unit stands there
+    routes = false, targets = targets,
   }
 end
 
 -- 12.3: a Festung supplies the German units stacked beneath it.
-local function festung_below(u)
+local function festung_below(u, stacks)
   if u.side ~= "German" or not u.hex then return false end
-  local above = true
-  for _, x in ipairs(units.at(u.hex)) do
+  for _, x in ipairs(stacks and stacks[u.hex] or units.at(u.hex)) do
     if x.id == u.id then return false end
     if x:attr("festung") then return true end
   end
@@ -39,9 +39,20 @@ end
 
 -- Whether a unit can trace supply now (cached traces by source group).
 function M.check(u, cache)
-  if u:attr("festung") or festung_below(u) then return true end           -- 12.3
-  local key = u.side .. ":" .. table.concat(C.sources(u), ",")
-  cache[key] = cache[key] or M.trace(u.side, C.sources(u))
+  cache.stacks = cache.stacks or units.stacks()
+  if u:attr("festung") or festung_below(u, cache.stacks) then return true end           -- 12.3
+  local key = u.side .. ":" .. C.source_area(u)
+  if not cache[key] then
+    -- the side's EZOC and units, once per supply phase
+    cache[u.side] = cache[u.side] or { ezoc = C.ezoc(u.side), own = C.occupied(u.side), enemy = C.occupied(C.enemy(u.side)) }
+    -- only the hexes of the side's units are wanted
+    cache[u.side .. ":targets"] = cache[u.side .. ":targets"] or (function()
+      local t = {}
+      for h in pairs(cache[u.side].own) do t[#t + 1] = h end
+      return t
+    end)()
+    cache[key] = M.trace(u.side, C.sources(u), false, cache[u.side], cache[u.side .. ":targets"])
+  end
   return cache[key][u.hex] ~= nil
 end
 
@@ -55,9 +66,11 @@ function M.phase()
       if not C.is_air(u) then
         local ok = M.check(u, cache)
         if ok then
-          if u:marker("oos") or u:marker("isolated") then log.rule("11.0", u.id .. " is back in supply") end
-          u:set_marker("oos", nil)
-          u:set_marker("isolated", nil)
+          if u:marker("oos") or u:marker("isolated") then
+            log.rule("11.0", u.id .. " is back in supply")
+            u:set_marker("oos", nil)
+            u:set_marker("isolated", nil)
+          end
         elseif u:marker("oos") or u:marker("isolated") then
           if not u:marker("isolated") then log.rule("11.0", u.id .. " is still out of supply: isolated") end
           u:set_marker("oos", nil)

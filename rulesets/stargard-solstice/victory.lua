@@ -63,7 +63,7 @@ function M.vp_segment()
     end
   end
   -- 1.5.5: markers dated this turn flip (their value is read from the turn, see vp_value)
-  for _, h in ipairs(map.hexes()) do
+  for h in pairs(map.valued("vp_turn")) do
     local hx = map.hex(h)
     if hx.values.vp_turn == umpire.clock().turn then
       log.rule("1.5.5", ("%s's VP marker flips to %d"):format(hx.name or h, hx.values.vp_later or hx.values.vp))

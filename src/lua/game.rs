@@ -294,6 +294,33 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     um.set("option", lua.create_function(|lua, name: String| Ok(world(lua).borrow().state.options.contains(&name)))?)?;
     um.set("is_probe", lua.create_function(|lua, ()| Ok(world(lua).borrow().probe))?)?;
     internal.set("is_loading", lua.create_function(|lua, ()| Ok(world(lua).borrow().loading))?)?;
+    // The keys of a table in the fixed order of the prelude's `pairs`: numbers, then strings
+    // (byte order), then booleans (false first), then handles by their name. Returns nil and the
+    // type of the first key that has no fixed order (the prelude raises the error at the caller).
+    internal.set(
+        "sorted_keys",
+        lua.create_function(|lua, t: Table| {
+            let mut keys: Vec<(u8, f64, Vec<u8>, Value)> = Vec::new();
+            for p in t.pairs::<Value, Value>() {
+                let (k, _) = p?;
+                let entry = match &k {
+                    Value::Integer(i) => (1, *i as f64, Vec::new()),
+                    Value::Number(n) => (1, *n, Vec::new()),
+                    Value::String(s) => (2, 0.0, s.as_bytes().to_vec()),
+                    Value::Boolean(b) => (3, if *b { 1.0 } else { 0.0 }, Vec::new()),
+                    Value::UserData(_) => (4, 0.0, k.to_string()?.into_bytes()),
+                    other => return Ok((Value::Nil, Some(other.type_name().to_string()))),
+                };
+                keys.push((entry.0, entry.1, entry.2, k));
+            }
+            keys.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then_with(|| a.2.cmp(&b.2)));
+            let out = lua.create_table_with_capacity(keys.len(), 0)?;
+            for (i, k) in keys.into_iter().enumerate() {
+                out.raw_set(i + 1, k.3)?;
+            }
+            Ok((Value::Table(out), None))
+        })?,
+    )?;
     um.set(
         "scenario",
         lua.create_function(|lua, ()| {

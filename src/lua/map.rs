@@ -52,21 +52,31 @@ fn cost_table(t: Option<Table>, what: &str) -> mlua::Result<BTreeMap<String, Cos
     Ok(out)
 }
 
-/// A set of hexes given as a list or as a set table (`{["0418"]=true}`).
+/// A set of hexes given as a list or as a set table (`{["0418"]=true}`); a list may also hold
+/// such tables, which are merged (`blocked = { enemy_hexes, ezoc_hexes }`).
 fn hex_set(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeSet<HexId>> {
     let mut out = BTreeSet::new();
     if let Some(t) = v {
-        for p in t.pairs::<Value, Value>() {
-            let (k, v) = p?;
-            let s = match (&k, &v) {
-                (Value::Integer(_), Value::String(s)) => s.to_str()?.to_string(),
-                (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s.to_str()?.to_string(),
-                _ => continue,
-            };
-            out.insert(hex_arg(map, &s, what)?);
-        }
+        add_hexes(map, &t, what, &mut out, 0)?;
     }
     Ok(out)
+}
+
+fn add_hexes(map: &Map, t: &Table, what: &str, out: &mut BTreeSet<HexId>, depth: usize) -> mlua::Result<()> {
+    for p in t.pairs::<Value, Value>() {
+        let (k, v) = p?;
+        let s = match (&k, &v) {
+            (Value::Integer(_), Value::String(s)) => s.to_str()?.to_string(),
+            (Value::Integer(_), Value::Table(inner)) if depth == 0 => {
+                add_hexes(map, inner, what, out, 1)?;
+                continue;
+            }
+            (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s.to_str()?.to_string(),
+            _ => continue,
+        };
+        out.insert(hex_arg(map, &s, what)?);
+    }
+    Ok(())
 }
 
 fn hex_amounts(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeMap<HexId, i64>> {
@@ -95,11 +105,19 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
             Value::Nil => None,
             v => Some(cost_of(&v, "default")?),
         },
-        enter_extra: hex_amounts(map, t.get("enter_extra")?, "enter_extra")?,
-        leave_extra: hex_amounts(map, t.get("leave_extra")?, "leave_extra")?,
-        blocked: hex_set(map, t.get("blocked")?, "blocked")?,
+        enter_extra: hex_amounts(map, t.get("enter_extra")?, "enter_extra")?.into_iter().collect(),
+        leave_extra: hex_amounts(map, t.get("leave_extra")?, "leave_extra")?.into_iter().collect(),
+        blocked: {
+            // `unblocked` takes hexes out again (friendly units negating an EZOC for supply)
+            let unblocked = hex_set(map, t.get("unblocked")?, "unblocked")?;
+            hex_set(map, t.get("blocked")?, "blocked")?.into_iter().filter(|h| !unblocked.contains(h)).collect()
+        },
         hex_cost: {
-            let mut m = BTreeMap::new();
+            let mut m = crate::hex::FastMap::default();
+            // `open`: hexes entered for 1 MP whatever their terrain
+            for h in hex_set(map, t.get("open")?, "open")? {
+                m.insert(h, Cost::Mp(UNIT));
+            }
             if let Some(hc) = t.get::<Option<Table>>("hex_cost")? {
                 for p in hc.pairs::<String, Value>() {
                     let (k, v) = p?;
@@ -118,7 +136,7 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
             }
             m
         },
-        stop: hex_set(map, t.get("stop")?, "stop")?,
+        stop: hex_set(map, t.get("stop")?, "stop")?.into_iter().collect(),
         max: match t.get::<Option<f64>>("mp")? {
             Some(m) => Some(to_units(m).ok_or_else(|| mlua::Error::runtime("mp is not a multiple of 1/60"))?),
             None => None,
@@ -356,6 +374,17 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(())
         })?,
     )?;
+    // every hex with a scenario value: map.valued("vp") -> { [hex] = value }
+    t.set(
+        "valued",
+        lua.create_function(|lua, key: String| {
+            let w = world(lua);
+            let w = w.borrow();
+            let out: BTreeMap<String, f64> =
+                w.map.hexes.iter().filter_map(|(h, i)| i.values.get(&key).map(|v| (w.fmt_hex(*h), *v))).collect();
+            Ok(out)
+        })?,
+    )?;
     // every hex carrying a marker, with its value
     t.set(
         "marked",
@@ -382,6 +411,33 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         })?,
     )?;
 
+    // the hexes next to a set of hexes (zones of control): map.adjacent{ from = {hexes},
+    // not_across = {hexside features}, not_into = {terrains} } -> { [hex] = true }
+    t.set(
+        "adjacent",
+        lua.create_function(|lua, spec: Table| {
+            let w = world(lua);
+            let w = w.borrow();
+            let from = hex_set(&w.map, spec.get("from")?, "map.adjacent")?;
+            let across: BTreeSet<String> =
+                spec.get::<Option<Vec<String>>>("not_across")?.unwrap_or_default().into_iter().collect();
+            let into: BTreeSet<String> =
+                spec.get::<Option<Vec<String>>>("not_into")?.unwrap_or_default().into_iter().collect();
+            let out = lua.create_table()?;
+            for &h in &from {
+                for (_, n) in w.map.neighbours(h) {
+                    let side = Hexside::new(h, n);
+                    let blocked = w.map.sides.get(&side).is_some_and(|f| f.iter().any(|x| across.contains(x)))
+                        || w.state.side_markers.get(&side).is_some_and(|m| m.keys().any(|x| across.contains(x)));
+                    if !blocked && !into.contains(&w.map.hexes[&n].terrain) {
+                        out.set(w.fmt_hex(n), true)?;
+                    }
+                }
+            }
+            Ok(out)
+        })?,
+    )?;
+
     // searches
     t.set(
         "reach",
@@ -394,11 +450,20 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             }
             let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.reach: {e}")))?;
             charge(lua, r.len())?;
+            let routes = spec.get::<Option<bool>>("routes")?.unwrap_or(true);
+            // `targets`: only these hexes are wanted in the answer (a supply check of units)
+            let targets = match spec.get::<Option<Table>>("targets")? {
+                Some(t) => Some(hex_set(&w.map, Some(t), "map.reach targets")?),
+                None => None,
+            };
             let costs = lua.create_table()?;
             let from = lua.create_table()?;
             for (h, x) in &r {
+                if targets.as_ref().is_some_and(|t| !t.contains(h)) {
+                    continue;
+                }
                 costs.set(w.fmt_hex(*h), mp(x.cost))?;
-                if let Some(f) = x.from {
+                if let (true, Some(f)) = (routes, x.from) {
                     from.set(w.fmt_hex(*h), w.fmt_hex(f))?;
                 }
             }

@@ -452,6 +452,7 @@ impl Host {
     /// Resumes a rule coroutine; it either finishes or asks a question.
     pub fn resume(&self, thread: &Thread, args: impl mlua::IntoLuaMulti) -> Result<Step, Error> {
         self.reset_budget();
+        let _t = Timer::start("lua");
         let v: mlua::MultiValue = thread.resume(args).map_err(|e| self.run_error(e))?;
         let first = v.into_iter().next().unwrap_or(Value::Nil);
         if thread.status() == mlua::thread::ThreadStatus::Resumable {
@@ -754,4 +755,19 @@ fn from_lua_depth(v: &Value, depth: usize) -> mlua::Result<serde_json::Value> {
 /// A unit handle for a unit id (resolved against the state on every use).
 pub fn units_ref(id: String) -> units::UnitRef {
     units::UnitRef(id)
+}
+
+/// Logs how long a part of a command took (`RUST_LOG=umpire=trace`).
+pub struct Timer(pub &'static str, pub std::time::Instant);
+
+impl Timer {
+    pub fn start(what: &'static str) -> Timer {
+        Timer(what, std::time::Instant::now())
+    }
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        tracing::trace!(part = self.0, ms = self.1.elapsed().as_secs_f64() * 1000.0, "timing");
+    }
 }

@@ -4,28 +4,16 @@
 
 local U, I = umpire, __umpire
 local raw_next, type, tostring, error, xpcall = next, type, tostring, error, xpcall
-local sort, yield = table.sort, coroutine.yield
+local yield = coroutine.yield
 
 -- pairs in a fixed order (numbers, then strings, then booleans, then handles by their id),
 -- whatever the hash seed. Tables and functions as keys have no fixed order: refused.
-local rank = { number = 1, string = 2, boolean = 3, userdata = 4 }
-local function key_less(a, b)
-  local ta, tb = type(a), type(b)
-  if ta ~= tb then return (rank[ta] or 9) < (rank[tb] or 9) end
-  if ta == "number" or ta == "string" then return a < b end
-  if ta == "boolean" then return (not a) and b end
-  return tostring(a) < tostring(b)
-end
+local rank_keys = I.sorted_keys
 local function sorted_keys(t)
-  local keys, n = {}, 0
-  for k in raw_next, t do
-    if not rank[type(k)] then
-      error("pairs/next: a table keyed by " .. type(k) .. "s has no fixed order (key it by ids)", 3)
-    end
-    n = n + 1
-    keys[n] = k
+  local keys, bad = rank_keys(t)
+  if not keys then
+    error("pairs/next: a table keyed by " .. bad .. "s has no fixed order (key it by ids)", 3)
   end
-  sort(keys, key_less)
   return keys
 end
 function pairs(t)

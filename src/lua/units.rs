@@ -5,6 +5,7 @@ use super::{from_lua, to_lua, world};
 use crate::session::resolve_unit;
 use crate::state::{Location, Unit};
 use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub struct UnitRef(pub String);
@@ -230,6 +231,34 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let ids: Vec<String> = w.borrow().state.in_box(&name).into_iter().map(|u| u.id.clone()).collect();
             refs(lua, ids)
+        })?,
+    )?;
+    // every stack on the map in one pass: { [hex] = { top unit, next, ... } }
+    t.set(
+        "stacks",
+        lua.create_function(|lua, ()| {
+            let w = world(lua);
+            let groups: Vec<(String, Vec<String>)> = {
+                let w = w.borrow();
+                let mut by_hex: BTreeMap<crate::hex::HexId, Vec<&Unit>> = BTreeMap::new();
+                for u in w.state.units.values() {
+                    if let Location::Hex(h) = u.loc {
+                        by_hex.entry(h).or_default().push(u);
+                    }
+                }
+                by_hex
+                    .into_iter()
+                    .map(|(h, mut v)| {
+                        v.sort_by(|a, b| b.stack_seq.cmp(&a.stack_seq).then(a.id.cmp(&b.id)));
+                        (w.fmt_hex(h), v.into_iter().map(|u| u.id.clone()).collect())
+                    })
+                    .collect()
+            };
+            let out = lua.create_table()?;
+            for (h, ids) in groups {
+                out.set(h, refs(lua, ids)?)?;
+            }
+            Ok(out)
         })?,
     )?;
     // all units, by id; filter { side=, kind=, on_map=true, box=, attr = {k = v} }

@@ -101,3 +101,18 @@ fn pairs_order_is_fixed() {
     let r = s.execute("= (function() local t = {zeta=1, alpha=2, [3]=3, [1]=4, mid=5} local ks = {} for k in pairs(t) do ks[#ks+1] = tostring(k) end return table.concat(ks, ',') end)()");
     assert_eq!(r.out.last().unwrap(), "1,3,alpha,mid,zeta");
 }
+
+#[test]
+fn pairs_orders_every_kind_of_key_and_refuses_table_keys() {
+    let mut s = super::fixture_game(1);
+    let r = s.execute("= (function() local t = {[true]=1, [false]=2, [2.5]=3, [-1]=4, B=5, a=6} local ks = {} for k in pairs(t) do ks[#ks+1] = tostring(k) end return table.concat(ks, ',') end)()");
+    assert_eq!(r.out.last().unwrap(), "-1,2.5,B,a,false,true");
+    // `next` follows the same order
+    let r = s.execute("= next({b=1, a=2})");
+    assert!(r.out.last().unwrap().contains('a'), "{:?}", r.out);
+    let before = s.hash();
+    let r = s.execute("lua for k in pairs({[{}] = 1}) do end");
+    let e = error_of(&r);
+    assert!(e.contains("no fixed order"), "{e}");
+    assert_eq!(s.hash(), before);
+}
