@@ -79,6 +79,7 @@ local function clear_active()
   for _, u in ipairs(units.all()) do
     if u:marker("active") then u:set_marker("active", nil) end
     if u:marker("moved") then u:set_marker("moved", nil) end
+    if u:marker("mp_spent") then u:set_marker("mp_spent", nil) end
     if u:marker("attacked") then u:set_marker("attacked", nil) end
   end
   vars.set("attacked_hexes", nil)
@@ -165,7 +166,7 @@ local function reaction()
     vars.set("reaction_queue", queue)
     local hq = units.get(id)
     local done = vars.get("reacted_hqs") or {}
-    if hq and hq.hex and not C.contains(done, id) then
+    if hq and hq.hex and not C.contains(done, id) and not C.contains(vars.get("activated_hqs"), id) then
       done[#done + 1] = id
       vars.set("reacted_hqs", done)
       M.activate(hq, "reacting to the German attack, 12.1")
@@ -302,7 +303,9 @@ function M.note_attacked(defenders)
   local q = vars.get("reaction_queue") or {}
   for _, u in ipairs(defenders) do
     local f = u:attr("formation")
-    if u.side == "Soviet" and f and not C.contains(q, f) and not C.contains(vars.get("reacted_hqs"), f) then
+    -- each army is activated once a turn, by reaction or by its chit (12.1)
+    local once = C.contains(vars.get("reacted_hqs"), f) or C.contains(vars.get("activated_hqs"), f)
+    if u.side == "Soviet" and f and not C.contains(q, f) and not once then
       local hq = units.get(f)
       if hq and hq.hex then
         q[#q + 1] = f

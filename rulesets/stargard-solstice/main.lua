@@ -88,8 +88,14 @@ umpire.command {
     umpire.check(u.side == "German" and C.is_mech(u) and u:attr("formation") == "3SS-PZ-HQ", "14.2.1",
       "only mechanized units of the 3rd SS Panzer Corps may exit")
     umpire.check(not u:marker("oos") and not u:marker("isolated"), "14.2", "%s must be in supply and not isolated", u.id)
-    umpire.check(command.is_active(u) and not u:marker("moved"), "3.3.5", "%s must be activated and not yet moved", u.id)
+    umpire.check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not move", u.id)
     umpire.check(map.in_area("landsberg_edge", u.hex), "14.2.1", "%s is not on the Landsberg edge (15.01-35.01)", u.id)
+    -- 14.2.1: the exit costs what the occupied hex costs, from what is left of the allowance
+    -- (a unit may move to the edge and then leave)
+    local cost = movement.exit_cost(u.hex)
+    local left = movement.allowance(u) - (u:marker("mp_spent") or 0) / 60
+    umpire.check(cost ~= nil and cost <= left + 1e-9, "14.2.1", "%s has %s MP left; leaving from %s costs %s",
+      u.id, map.fmt_cost(math.max(left, 0)), u.hex, cost and map.fmt_cost(cost) or "?")
     umpire.check(vars.get("arnswalde_relieved"), "14.2.1", "the siege of Arnswalde must be lifted first (14.1.2)")
     u:put_in("exited")
     log.rule("14.2.1", u.id .. " leaves the map via the Landsberg supply line")

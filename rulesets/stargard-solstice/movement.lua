@@ -51,6 +51,24 @@ function M.profile(side, from, mp, opts)
   }
 end
 
+-- 14.2.1: leaving the map costs what the occupied hex costs (terrain and features, the dearest);
+-- a road through the hex gives its reduced cost. APPROX: the printed map would show which roads
+-- run off the edge; here any path hexside of the hex counts.
+function M.exit_cost(hex)
+  local cost = T.terrain_cost[map.terrain(hex)]
+  if type(cost) ~= "number" then return nil end
+  for f, c in pairs(T.feature_cost) do
+    if map.has(hex, f) then cost = math.max(cost, c) end
+  end
+  for _, n in ipairs(map.neighbours(hex)) do
+    for _, f in ipairs(map.hexside(hex, n)) do
+      local c = T.path_cost[f]
+      if type(c) == "number" and c < cost then cost = c end
+    end
+  end
+  return cost
+end
+
 -- 5.1.1 movement allowance, 5.3 isolated units halved.
 function M.allowance(u)
   local ma = u:value("move") or 0
@@ -179,6 +197,9 @@ function M.move(list, to, via, strategic, rail)
   for _, u in ipairs(list) do
     u:move_to(dest)
     u:set_marker("moved", 1)
+    -- MP spent, in 1/60 MP, for a later exit off the map (14.2.1); none left after a rail or
+    -- strategic move (14.2.1: no strategic movement off the map)
+    u:set_marker("mp_spent", (rail or strategic) and 60 * 1000 or math.floor(cost * 60 + 0.5))
   end
   log.rule(rail and "5.5" or strategic and "5.4" or "5.1", ("%s %s %s → %s for %s MP%s"):format(
     #list == 1 and list[1].id or table.concat((function() local t = {} for i, u in ipairs(list) do t[i] = u.id end return t end)(), ","),
