@@ -23,11 +23,18 @@ pub struct Words {
     pub overlays: Vec<String>,
     pub scenarios: Vec<String>,
     pub options: Vec<String>,
+    /// Where scenarios are looked up (the options of the scenario named after `new`).
+    pub root: Option<std::path::PathBuf>,
 }
 
 impl Words {
     pub fn from_session(s: &Session) -> Words {
-        let mut w = Words { commands: s.command_names(), scenarios: s.scenario_names(), ..Default::default() };
+        let mut w = Words {
+            commands: s.command_names(),
+            scenarios: s.scenario_names(),
+            root: Some(s.root.clone()),
+            ..Default::default()
+        };
         if let Some(g) = &s.game {
             let st = g.state();
             w.units = st.units.keys().cloned().collect();
@@ -68,6 +75,18 @@ impl Words {
             "help" => return (start, pairs(&mut self.commands.iter().cloned())),
             "new" => {
                 if words.get(index.wrapping_sub(1)) == Some(&"--option") {
+                    // the options of the scenario being started, else those of the game loaded
+                    let named = match (&self.root, words.get(1)) {
+                        (Some(root), Some(name)) if !name.starts_with('-') => {
+                            crate::ruleset::resolve_scenario(root, name)
+                                .map(|(p, _, _)| crate::scenario::declared_options(&p))
+                                .unwrap_or_default()
+                        }
+                        _ => Vec::new(),
+                    };
+                    if !named.is_empty() {
+                        return (start, pairs(&mut named.into_iter().map(|(k, _)| k)));
+                    }
                     return (start, pairs(&mut self.options.iter().cloned()));
                 }
                 if typed.starts_with('-') {
@@ -175,6 +194,7 @@ mod tests {
             overlays: vec!["zoc".into(), "reach".into()],
             scenarios: vec!["stargard-solstice".into(), "fixture".into()],
             options: vec!["op16_1".into()],
+            root: None,
         }
     }
 
@@ -198,6 +218,23 @@ mod tests {
         assert_eq!(replacements("new stargard-solstice --option o"), ["op16_1"]);
         assert_eq!(replacements("map z"), ["zoc"]);
         assert_eq!(replacements("help ma"), ["map"]);
+    }
+
+    #[test]
+    fn options_come_from_the_scenario_named_before_any_game() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let w = Words::from_session(&Session::with_root(&root));
+        assert!(w.options.is_empty());
+        let got: Vec<String> =
+            w.complete("new stargard-solstice --option op16_").1.into_iter().map(|p| p.replacement).collect();
+        assert_eq!(got, ["op16_1", "op16_2", "op16_3", "op16_4"]);
+        let got: Vec<String> = w
+            .complete("new stargard-solstice/campaign --option op16_3 --option op16_2")
+            .1
+            .into_iter()
+            .map(|p| p.replacement)
+            .collect();
+        assert_eq!(got, ["op16_2"]);
     }
 
     #[test]

@@ -179,6 +179,16 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, shown: &str) -> R
 }
 
 /// Loads a scenario file. `id` is the name it is known by (`game/scenario`).
+/// The options a scenario file declares (`[scenario.options]`), with their descriptions, read
+/// without building the scenario (for completion and `help new`). Empty if unreadable.
+pub fn declared_options(path: &Path) -> Vec<(String, String)> {
+    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
+    let Ok(table) = text.parse::<toml::Table>() else { return Vec::new() };
+    let opts = table.get("scenario").and_then(|s| s.get("options")).and_then(|o| o.as_table());
+    opts.map(|o| o.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
+        .unwrap_or_default()
+}
+
 pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     let shown = shown_path(path);
     let (raw, src): (RawFile, String) = parse_toml(path, &shown)?;
