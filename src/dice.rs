@@ -47,6 +47,15 @@ pub struct Dice {
     pub probe: Option<Vec<u32>>,
 }
 
+impl Dice {
+    /// Everything of the dice but the record of rolls (which the state hash takes through its
+    /// digest).
+    pub fn without_rolls(&self) -> impl Serialize + '_ {
+        let Dice { seed, rng, forced, rolls: _, probe: _ } = self;
+        (seed, rng, forced)
+    }
+}
+
 impl PartialEq for Dice {
     fn eq(&self, o: &Dice) -> bool {
         self.seed == o.seed && self.rng == o.rng && self.forced == o.forced && self.rolls == o.rolls

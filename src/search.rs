@@ -77,7 +77,7 @@ pub struct Reached {
     pub go_from: Option<HexId>,
 }
 
-#[derive(Debug, thiserror::Error, PartialEq)]
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum SearchError {
     #[error("terrain '{0}' has no cost in this profile")]
     NoTerrainCost(String),
@@ -87,6 +87,48 @@ impl Profile {
     /// The cost of stepping from `a` into the adjacent `b`, or None if forbidden.
     /// Returns (cost, must stop).
     pub fn step(&self, map: &Map, a: HexId, b: HexId) -> Result<Option<(i64, bool)>, SearchError> {
+        self.step_with(map, a, b, &mut |b, info| self.hex_part(b, info))
+    }
+
+    /// What entering `b` costs by its terrain and features (or its `hex_cost`), apart from
+    /// hexsides, paths and extras: the same whichever side it is entered from, so a search
+    /// works it out once per hex.
+    fn hex_part(&self, b: HexId, info: &crate::map::HexInfo) -> Result<Option<(i64, bool)>, SearchError> {
+        let mut stop = false;
+        let terrain_cost = self.hex_cost.get(&b).or_else(|| self.terrain.get(&info.terrain)).or(self.default.as_ref());
+        let mut c = match terrain_cost {
+            Some(Cost::No) => return Ok(None),
+            Some(Cost::Mp(c)) => *c,
+            Some(Cost::Stop(c)) => {
+                stop = true;
+                *c
+            }
+            None => return Err(SearchError::NoTerrainCost(info.terrain.clone())),
+        };
+        if !self.hex_cost.contains_key(&b) {
+            for f in info.features.iter() {
+                match self.features.get(f) {
+                    Some(Cost::No) => return Ok(None),
+                    Some(&Cost::Mp(x)) => c = if self.add_features { c + x } else { c.max(x) },
+                    Some(&Cost::Stop(x)) => {
+                        stop = true;
+                        c = if self.add_features { c + x } else { c.max(x) };
+                    }
+                    None => {}
+                }
+            }
+        }
+        Ok(Some((c, stop)))
+    }
+
+    /// `step`, with the hex part (terrain and features) given by `hex_part`.
+    fn step_with(
+        &self,
+        map: &Map,
+        a: HexId,
+        b: HexId,
+        hex_part: &mut dyn FnMut(HexId, &crate::map::HexInfo) -> Result<Option<(i64, bool)>, SearchError>,
+    ) -> Result<Option<(i64, bool)>, SearchError> {
         let Some(info) = map.info(b) else {
             return Ok(None);
         };
@@ -97,43 +139,43 @@ impl Profile {
         let empty = BTreeSet::new();
         let map_feats = map.side(&side).unwrap_or(&empty);
         let mark_feats = self.hexside_markers.get(&side).unwrap_or(&empty);
-        // features cancelled by others on the same hexside (a bridge cancels the river); most
-        // hexsides have no feature at all, so nothing is allocated for them
-        let cancelled: Vec<&String> = if self.cancels.is_empty() || (map_feats.is_empty() && mark_feats.is_empty()) {
-            Vec::new()
-        } else {
-            map_feats
-                .iter()
-                .chain(mark_feats.iter())
-                .filter_map(|f| self.cancels.get(f))
-                .flat_map(|c| c.iter())
-                .collect()
-        };
-        let feats = || map_feats.iter().chain(mark_feats.iter()).filter(|f| !cancelled.contains(f));
         let mut stop = self.stop.contains(&b);
-        // hexside "No" always wins, even over a path (a blown bridge, an all-sea hexside).
         let mut side_cost = 0i64;
-        for f in feats() {
-            match self.hexsides.get(f) {
-                Some(Cost::No) => return Ok(None),
-                Some(Cost::Mp(c)) => side_cost += c,
-                Some(Cost::Stop(c)) => {
-                    side_cost += c;
-                    stop = true;
-                }
-                None => {}
-            }
-        }
         let mut path_cost: Option<(i64, bool)> = None;
-        for f in map_feats.iter() {
-            if let Some(c) = self.paths.get(f) {
-                let c = match c {
-                    Cost::Mp(c) => (*c, false),
-                    Cost::Stop(c) => (*c, true),
-                    Cost::No => continue,
-                };
-                if path_cost.is_none_or(|p| c.0 < p.0) {
-                    path_cost = Some(c);
+        if !map_feats.is_empty() || !mark_feats.is_empty() {
+            // features cancelled by others on the same hexside (a bridge cancels the river)
+            let cancelled: Vec<&String> = if self.cancels.is_empty() {
+                Vec::new()
+            } else {
+                map_feats
+                    .iter()
+                    .chain(mark_feats.iter())
+                    .filter_map(|f| self.cancels.get(f))
+                    .flat_map(|c| c.iter())
+                    .collect()
+            };
+            // hexside "No" always wins, even over a path (a blown bridge, an all-sea hexside).
+            for f in map_feats.iter().chain(mark_feats.iter()).filter(|f| !cancelled.contains(f)) {
+                match self.hexsides.get(f) {
+                    Some(Cost::No) => return Ok(None),
+                    Some(Cost::Mp(c)) => side_cost += c,
+                    Some(Cost::Stop(c)) => {
+                        side_cost += c;
+                        stop = true;
+                    }
+                    None => {}
+                }
+            }
+            for f in map_feats.iter() {
+                if let Some(c) = self.paths.get(f) {
+                    let c = match c {
+                        Cost::Mp(c) => (*c, false),
+                        Cost::Stop(c) => (*c, true),
+                        Cost::No => continue,
+                    };
+                    if path_cost.is_none_or(|p| c.0 < p.0) {
+                        path_cost = Some(c);
+                    }
                 }
             }
         }
@@ -146,29 +188,10 @@ impl Profile {
                 if self.paths_only {
                     return Ok(None);
                 }
-                let terrain_cost =
-                    self.hex_cost.get(&b).or_else(|| self.terrain.get(&info.terrain)).or(self.default.as_ref());
-                let mut c = match terrain_cost {
-                    Some(Cost::No) => return Ok(None),
-                    Some(Cost::Mp(c)) => *c,
-                    Some(Cost::Stop(c)) => {
-                        stop = true;
-                        *c
-                    }
-                    None => return Err(SearchError::NoTerrainCost(info.terrain.clone())),
+                let Some((c, s)) = hex_part(b, info)? else {
+                    return Ok(None);
                 };
-                for f in info.features.iter().filter(|_| !self.hex_cost.contains_key(&b)) {
-                    match self.features.get(f) {
-                        Some(Cost::No) => return Ok(None),
-                        Some(Cost::Mp(x)) | Some(Cost::Stop(x)) => {
-                            if matches!(self.features.get(f), Some(Cost::Stop(_))) {
-                                stop = true;
-                            }
-                            c = if self.add_features { c + x } else { c.max(*x) };
-                        }
-                        None => {}
-                    }
-                }
+                stop |= s;
                 c + side_cost
             }
         };
@@ -195,12 +218,25 @@ impl Profile {
             }
         }
         let origin: BTreeSet<HexId> = sources.iter().map(|s| s.0).collect();
+        // the terrain part of entering each hex, worked out once per search
+        type Part = Result<Option<(i64, bool)>, SearchError>;
+        let mut hex_parts: crate::hex::FastMap<HexId, Part> = Default::default();
         while let Some(Reverse((c, h))) = heap.pop() {
             if c > go[&h].0 {
                 continue;
             }
             for (_, n) in map.neighbours(h) {
-                let Some((step, stops)) = self.step(map, h, n)? else { continue };
+                let Some((step, stops)) = self.step_with(map, h, n, &mut |b, info| {
+                    if let Some(r) = hex_parts.get(&b) {
+                        return r.clone();
+                    }
+                    let r = self.hex_part(b, info);
+                    hex_parts.insert(b, r.clone());
+                    r
+                })?
+                else {
+                    continue;
+                };
                 let mut nc = c + step;
                 if let Some(max) = self.max {
                     if nc > max {
