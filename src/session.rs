@@ -779,7 +779,7 @@ impl Session {
             match kind {
                 ArgKind::Unit => {
                     let id = resolve_unit(&w.state, word)?;
-                    lua.create_userdata(crate::lua::units_ref(id)).map(Value::UserData).map_err(|e| e.to_string())
+                    crate::lua::unit_handle(lua, id).map(Value::UserData).map_err(|e| e.to_string())
                 }
                 ArgKind::Units => {
                     let mut v = Vec::new();
@@ -790,8 +790,11 @@ impl Session {
                         }
                         v.push(id);
                     }
-                    let t = lua
-                        .create_sequence_from(v.into_iter().map(crate::lua::units_ref))
+                    let t = v
+                        .into_iter()
+                        .map(|id| crate::lua::unit_handle(lua, id))
+                        .collect::<mlua::Result<Vec<_>>>()
+                        .and_then(|hs| lua.create_sequence_from(hs))
                         .map_err(|e| e.to_string())?;
                     Ok(Value::Table(t))
                 }
@@ -1481,7 +1484,7 @@ impl Session {
         if let Some((what, key)) = describe {
             let (r, _) = g.read_only(|g| {
                 let arg = if what == "unit" {
-                    g.host.lua.create_userdata(crate::lua::units_ref(key)).map(Value::UserData)
+                    crate::lua::unit_handle(&g.host.lua, key).map(Value::UserData)
                 } else {
                     g.host.lua.create_string(key).map(Value::String)
                 }

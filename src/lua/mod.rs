@@ -752,9 +752,9 @@ fn from_lua_depth(v: &Value, depth: usize) -> mlua::Result<serde_json::Value> {
     })
 }
 
-/// A unit handle for a unit id (resolved against the state on every use).
-pub fn units_ref(id: String) -> units::UnitRef {
-    units::UnitRef(id)
+/// The unit handle for a unit id (resolved against the state on every use).
+pub fn unit_handle(lua: &Lua, id: String) -> mlua::Result<mlua::AnyUserData> {
+    units::handle(lua, id)
 }
 
 /// Logs how long a part of a command took (`RUST_LOG=umpire=trace`).

@@ -4,7 +4,7 @@
 use super::{from_lua, to_lua, world};
 use crate::session::resolve_unit;
 use crate::state::{Location, Unit};
-use mlua::{Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
@@ -181,8 +181,32 @@ pub fn marker_value(v: Value, what: &str) -> mlua::Result<Option<i64>> {
     })
 }
 
+/// The handle of a unit: one userdata per id for the life of the Lua state (kept in the
+/// registry), so handles are cheap to hand out and the same unit is the same key in a table.
+pub fn handle(lua: &Lua, id: String) -> mlua::Result<AnyUserData> {
+    const KEY: &str = "umpire.unit_handles";
+    let cache: Table = match lua.named_registry_value::<Option<Table>>(KEY)? {
+        Some(t) => t,
+        None => {
+            let t = lua.create_table()?;
+            lua.set_named_registry_value(KEY, &t)?;
+            t
+        }
+    };
+    if let Some(u) = cache.raw_get::<Option<AnyUserData>>(id.as_str())? {
+        return Ok(u);
+    }
+    let u = lua.create_userdata(UnitRef(id.clone()))?;
+    cache.raw_set(id, &u)?;
+    Ok(u)
+}
+
 fn refs(lua: &Lua, ids: Vec<String>) -> mlua::Result<Table> {
-    lua.create_sequence_from(ids.into_iter().map(UnitRef))
+    let t = lua.create_table_with_capacity(ids.len(), 0)?;
+    for (i, id) in ids.into_iter().enumerate() {
+        t.raw_set(i + 1, handle(lua, id)?)?;
+    }
+    Ok(t)
 }
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
@@ -193,7 +217,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let w = w.borrow();
             if w.state.units.contains_key(&id) {
-                Ok((Some(UnitRef(id)), None))
+                Ok((Some(handle(lua, id)?), None))
             } else {
                 Ok((None, Some(format!("no unit {id}"))))
             }
@@ -206,7 +230,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let w = w.borrow();
             match resolve_unit(&w.state, &text) {
-                Ok(id) => Ok((Some(UnitRef(id)), None)),
+                Ok(id) => Ok((Some(handle(lua, id)?), None)),
                 Err(e) => Ok((None, Some(e))),
             }
         })?,

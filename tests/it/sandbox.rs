@@ -116,3 +116,10 @@ fn pairs_orders_every_kind_of_key_and_refuses_table_keys() {
     assert!(e.contains("no fixed order"), "{e}");
     assert_eq!(s.hash(), before);
 }
+
+#[test]
+fn a_unit_has_one_handle_usable_as_a_table_key() {
+    let mut s = super::fixture_game(1);
+    let r = s.execute("= (function() local t = {} t[units.get('B1')] = 1 return t[units.find('b1')] == 1 and rawequal(units.get('B1'), units.find('b1')) end)()");
+    assert_eq!(r.out.last().map(String::as_str), Some("true"), "{:?}", r.out);
+}
