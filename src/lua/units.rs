@@ -181,18 +181,19 @@ pub fn marker_value(v: Value, what: &str) -> mlua::Result<Option<i64>> {
     })
 }
 
-/// The handle of a unit: one userdata per id for the life of the Lua state (kept in the
-/// registry), so handles are cheap to hand out and the same unit is the same key in a table.
-pub fn handle(lua: &Lua, id: String) -> mlua::Result<AnyUserData> {
-    const KEY: &str = "umpire.unit_handles";
-    let cache: Table = match lua.named_registry_value::<Option<Table>>(KEY)? {
-        Some(t) => t,
-        None => {
-            let t = lua.create_table()?;
-            lua.set_named_registry_value(KEY, &t)?;
-            t
-        }
-    };
+/// The handles made so far, by unit id (a table in the Lua state's app data).
+struct Handles(Table);
+
+fn handles(lua: &Lua) -> mlua::Result<Table> {
+    if let Some(h) = lua.app_data_ref::<Handles>() {
+        return Ok(h.0.clone());
+    }
+    let t = lua.create_table()?;
+    lua.set_app_data(Handles(t.clone()));
+    Ok(t)
+}
+
+fn handle_in(lua: &Lua, cache: &Table, id: String) -> mlua::Result<AnyUserData> {
     if let Some(u) = cache.raw_get::<Option<AnyUserData>>(id.as_str())? {
         return Ok(u);
     }
@@ -201,10 +202,17 @@ pub fn handle(lua: &Lua, id: String) -> mlua::Result<AnyUserData> {
     Ok(u)
 }
 
+/// The handle of a unit: one userdata per id for the life of the Lua state, so handles are
+/// cheap to hand out and the same unit is the same key in a table.
+pub fn handle(lua: &Lua, id: String) -> mlua::Result<AnyUserData> {
+    handle_in(lua, &handles(lua)?, id)
+}
+
 fn refs(lua: &Lua, ids: Vec<String>) -> mlua::Result<Table> {
+    let cache = handles(lua)?;
     let t = lua.create_table_with_capacity(ids.len(), 0)?;
     for (i, id) in ids.into_iter().enumerate() {
-        t.raw_set(i + 1, handle(lua, id)?)?;
+        t.raw_set(i + 1, handle_in(lua, &cache, id)?)?;
     }
     Ok(t)
 }
