@@ -226,6 +226,11 @@ function M.command_segment()
     elseif counts()[side] >= M.limit(side) then
       log.rule("3.1.2", ("%s chit %s: the %s limit of %d activations is reached; set aside"):format(side, chit, side, M.limit(side)))
       cups.add("set_aside", chit)
+    elseif hq and not hq.hex then
+      -- 3.1.1: the chit of an HQ that is off the map (12.2.2: it could not be relocated and comes
+      -- back next turn) activates nothing
+      log.rule("3.1.1", "chit " .. chit .. " belongs to no HQ on the map: set aside")
+      cups.add("set_aside", chit)
     elseif hq and hq.id == vars.get("last_formation") then
       -- 3.1.3: never the same formation twice in a row: back in the cup, draw again
       log.rule("3.1.3", chit .. " was activated in the previous segment: back in the cup")
@@ -252,6 +257,7 @@ function M.command_segment()
           if u.id ~= vars.get("last_formation") then options[#options + 1] = u.id end
         end
         if #options == 0 then
+          log.rule(sp.rule, chit .. ": no HQ of the side is on the map: set aside")
           cups.add("set_aside", chit)
         else
           log.rule(sp.rule, side .. " special chit " .. chit .. " drawn")

@@ -203,13 +203,17 @@ end
 
 umpire.sequence {
   turns = 10,
-  turn_start = function(turn) tracks.set("turn", turn) end,
-  turn_end = function(turn)
-    reinforce.reich_deadline(turn)
-    -- 16.4: ½ VP a turn from turn 5 while the 39th Panzer Corps has not been withdrawn
+  turn_start = function(turn)
+    tracks.set("turn", turn)
+    -- 16.4: ½ VP at the start of each turn from turn 5 while Defend the Reich has not fired (the
+    -- event is rolled later in the turn, so the turn it fires still counts); 3 VP over turns 5-10
     if umpire.option("op16_4") and turn >= 5 and not vars.get("defend_reich") then
       victory.adjust(0.5, "Delayed withdrawal of the 39th Panzer Corps (16.4), turn " .. turn)
+      log.rule("16.4", ("turn %d: the 39th Panzer Corps has not been withdrawn: 1/2 VP to the Soviet player"):format(turn))
     end
+  end,
+  turn_end = function(turn)
+    reinforce.reich_deadline(turn)
   end,
   finish = function() return victory.score() end,
   steps = {

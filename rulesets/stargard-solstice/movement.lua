@@ -144,17 +144,43 @@ function M.move(list, to, via, strategic, rail)
     umpire.check(on_road(from), "5.4.1", "strategic movement must begin in a road hex")
     umpire.check(not C.ezoc(side)[from], "5.4.1", "strategic movement may not begin in an enemy ZOC")
   end
+  local who = #list == 1 and list[1].id or "the stack"
+  -- 5.2.6: never into a water hex (the map has no impassable hexside; a hex off the map cannot
+  -- even be named in a move, 5.7)
+  for _, h in ipairs { to, table.unpack(via or {}) } do
+    umpire.check(map.terrain(h) ~= "lake", "5.2.6", "%s is a water hex: units may not enter it", h)
+  end
   local cost, path
   if via and #via > 0 then
     path = { from, to }
     for _, h in ipairs(via) do path[#path + 1] = h end
     local why
     cost, why = map.path_cost(prof, path)
-    if not cost then umpire.refuse("5.1.2", why) end
+    if not cost then
+      -- 5.5.2: a rail move ends in the first EZOC hex it enters
+      if rail and why:find("the move must end in", 1, true) then umpire.refuse("5.5.2", why .. " (an enemy ZOC)") end
+      umpire.refuse("5.1.2", why)
+    end
   else
     cost, path = map.route(prof, to)
+    if not cost and rail then
+      -- 5.5.2: a rail move ends in the first EZOC hex it enters: name it when that is what stops
+      -- the unit short of `to`
+      local free = M.rail_profile(side, from)
+      free.stop = nil
+      local _, free_path = map.route(free, to)
+      if free_path then
+        local ez = C.ezoc(side)
+        for i = 2, #free_path - 1 do
+          if ez[free_path[i]] then
+            umpire.refuse("5.5.2", ("a move by rail stops on entering an enemy ZOC: %s would have to stop in %s, short of %s"):format(who, free_path[i], to))
+          end
+        end
+      end
+      umpire.refuse("5.5", ("%s cannot reach %s by rail"):format(who, to))
+    end
     if not cost then
-      umpire.refuse("5.1.1", ("%s cannot reach %s with %s MP"):format(#list == 1 and list[1].id or "the stack", to, map.fmt_cost(mp)))
+      umpire.refuse("5.1.1", ("%s cannot reach %s with %s MP"):format(who, to, map.fmt_cost(mp)))
     end
   end
   local dest = path[#path]

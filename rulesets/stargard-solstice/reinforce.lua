@@ -77,7 +77,14 @@ function M.phase()
         u:set_marker("reinforcement", 1)
         log.rule("7.0", u.id .. " arrives at " .. u:attr("hex"))
       end
+      -- 7.2 (not for an HQ coming back after 12.2.2, whose chit never left the game)
+      local chit_known = false
       if u.kind == "hq" and u:attr("chit") then
+        for _, box in ipairs { "chits", "drawn_German", "drawn_Soviet", "set_aside" } do
+          if C.contains(cups.contents(box), u:attr("chit")) then chit_known = true end
+        end
+      end
+      if u.kind == "hq" and u:attr("chit") and not chit_known then
         local next_chits = vars.get("next_turn_chits") or {}
         next_chits[#next_chits + 1] = u:attr("chit")
         vars.set("next_turn_chits", next_chits)
@@ -316,7 +323,7 @@ function M.replace(u)
     log.rule("7.3.2", ("%s is rebuilt at %s, %s, for %d RP"):format(u.id, where, u.step == 1 and "full strength" or "reduced", cost))
   else
     umpire.check(u.hex ~= nil and u.step > 1, "7.3", "%s has no lost step to replace", u.id)
-    umpire.check(not C.ezoc(u.side)[u.hex], "7.3.3", "%s is in an enemy ZOC", u.id)
+    umpire.check(not C.ezoc(u.side)[u.hex], event and mine.rule or "7.3.3", "%s is in an enemy ZOC", u.id)   -- 7.3.3, 19.1.11
     u:restore_steps(1)
     log.rule("7.3.1", u.id .. " regains a step")
   end
