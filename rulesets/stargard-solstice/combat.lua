@@ -396,6 +396,17 @@ function M.attack(hex, attackers, air_words)
   return result
 end
 
+-- 10.5: a hex an advancing unit could not enter from `from` by regular movement (terrain,
+-- hexsides, a path needed for restrictive terrain); EZOCs, MPs and enemy units do not count
+-- here (10.0: no MPs spent, EZOCs ignored).
+function M.can_advance(from, to)
+  local cost = map.path_cost({
+    terrain = T.terrain_cost, features = T.feature_cost, paths = T.path_cost,
+    hexsides = T.hexside_cost, cancels = T.cancels,
+  }, { from, to })
+  return cost ~= nil
+end
+
 -- 10.0 advance after combat: the first hex is the defender's; mechanized units may go a second
 -- hex when the defender retreated (10.3), unless they crossed an unbridged river or entered a
 -- village or city (10.3.1) or are OOS/isolated (11.3.3); EZOCs are ignored, no MPs spent.
@@ -411,19 +422,49 @@ function M.advance(list, second)
   for _, u in ipairs(list) do
     umpire.check(not u:attr("festung"), "12.3", "a Festung may not move")
   end
-  local from = list[1].hex
+  -- 10.2, 12.2.4: an HQ advances only with combat units of its own stack (advancing now, or
+  -- already advanced from it after this combat)
+  local advanced_from = adv.advanced_from or {}
+  for _, u in ipairs(list) do
+    if C.is_hq(u) then
+      local with = C.contains(advanced_from, u.hex)
+      for _, x in ipairs(list) do
+        if not C.is_hq(x) and x.hex == u.hex then with = true end
+      end
+      umpire.check(with, "12.2.4", "%s may advance only with combat units of its stack (10.2)", u.id)
+    end
+  end
+  if second then
+    -- 12.2.4: an HQ goes a second hex only with mechanized units of its stack doing the same
+    for _, u in ipairs(list) do
+      if C.is_hq(u) then
+        local mech = false
+        for _, x in ipairs(list) do
+          if x.hex == u.hex and C.is_mech(x) and not C.is_hq(x) then mech = true end
+        end
+        umpire.check(mech, "12.2.4", "%s may advance a second hex only with mechanized units of its stack", u.id)
+      end
+    end
+  end
   local rule, why = movement.stacking_problem(adv.hex, list)
   if rule then umpire.refuse(rule, why) end
   local crossed_river = false
   for _, u in ipairs(list) do
-    for _, f in ipairs(map.hexside(u.hex, adv.hex)) do
-      if f == "major_river" and not C.contains(map.hexside(u.hex, adv.hex), "bridge") then
+    local side_feats = map.hexside(u.hex, adv.hex)
+    local bridged = C.contains(side_feats, "bridge")
+    for _, f in ipairs(side_feats) do
+      if f == "major_river" and not bridged then
         umpire.refuse("10.5.1", "no advance across an unbridged major river")
       end
-      if f == "river" and not C.contains(map.hexside(u.hex, adv.hex), "bridge") then crossed_river = true end
+      if f == "river" and not bridged then crossed_river = true end
     end
+    umpire.check(M.can_advance(u.hex, adv.hex), "10.5", "%s could not enter %s by regular movement", u.id, adv.hex)
+  end
+  for _, u in ipairs(list) do
+    if not C.is_hq(u) and not C.contains(advanced_from, u.hex) then advanced_from[#advanced_from + 1] = u.hex end
     u:move_to(adv.hex)
   end
+  adv.advanced_from = advanced_from
   log.rule("10.0", ("%s advance%s into %s"):format(#list == 1 and list[1].id or (#list .. " units"), #list == 1 and "s" or "", adv.hex))
   movement.entered(list[1], { adv.hex })
   if second then
@@ -438,8 +479,10 @@ function M.advance(list, second)
     umpire.check(map.distance(adv.hex, second) == 1, "10.3", "%s is not adjacent to %s", second, adv.hex)
     local lone = movement.lone_hq(second, list[1].side)
     umpire.check(not C.occupied(C.enemy(list[1].side))[second] or lone, "10.5", "%s is occupied by the enemy", second)
-    local t = map.terrain(second)
-    umpire.check(t ~= "lake" and t ~= "restrictive", "10.5", "no unit may advance into %s", second)
+    local second_side = map.hexside(adv.hex, second)
+    umpire.check(not (C.contains(second_side, "major_river") and not C.contains(second_side, "bridge")), "10.5.1",
+      "no advance across an unbridged major river")
+    umpire.check(M.can_advance(adv.hex, second), "10.5", "no unit may advance into %s: it could not be entered by regular movement", second)
     local r, w = movement.stacking_problem(second, list)
     if r then umpire.refuse(r, w) end
     for _, u in ipairs(list) do u:move_to(second) end
