@@ -44,12 +44,19 @@ pub struct Ruleset {
     pub dir: PathBuf,
     /// The library root (the folder holding `rulesets/` and `scenarios/`).
     pub root: PathBuf,
-    /// SHA-256 over the ruleset's files and rulesets/lib, in path order.
+    /// SHA-256 over the ruleset's Lua files, its ruleset.toml and rulesets/lib, in path order.
     pub content_hash: String,
 }
 
 impl Ruleset {
     pub fn load(root: &Path, id: &str) -> Result<Ruleset> {
+        let mut r = Ruleset::load_meta(root, id)?;
+        r.rehash();
+        Ok(r)
+    }
+
+    /// `ruleset.toml` only, without the content hash (to find a default scenario).
+    pub fn load_meta(root: &Path, id: &str) -> Result<Ruleset> {
         if !valid_id(id) {
             return Err(Error::NotFound(format!("'{id}' is not a valid ruleset id")));
         }
@@ -67,7 +74,6 @@ impl Ruleset {
         if !entry.is_file() {
             return Err(Error::NotFound(format!("{shown}: entry script {} does not exist", raw.ruleset.entry)));
         }
-        let content_hash = hash_files(&[dir.clone(), root.join("rulesets").join("lib")]);
         Ok(Ruleset {
             id: id.to_string(),
             name: raw.ruleset.name,
@@ -77,7 +83,7 @@ impl Ruleset {
             description: raw.ruleset.description,
             dir,
             root: root.to_path_buf(),
-            content_hash,
+            content_hash: String::new(),
         })
     }
 
@@ -110,7 +116,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
             let p = e.path();
             if p.is_dir() {
                 collect(&p, out);
-            } else if p.extension().is_some_and(|x| x == "lua" || x == "toml") {
+            } else if p.extension().is_some_and(|x| x == "lua") || p.file_name().is_some_and(|n| n == "ruleset.toml") {
+                // the rules themselves: not coverage.toml or other notes, whose edits do not
+                // change how a saved game replays
                 out.push(p);
             }
         }
@@ -189,7 +197,7 @@ pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, St
     };
     let scen = match scen {
         Some(s) => s,
-        None => Ruleset::load(root, &game).map(|r| r.default_scenario).unwrap_or_else(|_| game.clone()),
+        None => Ruleset::load_meta(root, &game).map(|r| r.default_scenario).unwrap_or_else(|_| game.clone()),
     };
     let file = root.join("scenarios").join(&game).join(format!("{scen}.toml"));
     if !file.is_file() {
@@ -205,4 +213,33 @@ pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, St
         )));
     }
     Ok((file, root.to_path_buf(), format!("{game}/{scen}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_content_hash_covers_the_rules_not_the_notes() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("rulesets").join("g");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(root.path().join("rulesets").join("lib")).unwrap();
+        std::fs::write(dir.join("ruleset.toml"), "[ruleset]\nname = \"G\"\nversion = \"1\"\nscenario = \"s\"\n")
+            .unwrap();
+        std::fs::write(dir.join("main.lua"), "-- rules\n").unwrap();
+        std::fs::write(dir.join("coverage.toml"), "[\"1.1\"]\nstatus = \"done\"\n").unwrap();
+        let h0 = Ruleset::load(root.path(), "g").unwrap().content_hash;
+        assert_eq!(h0.len(), 16);
+        std::fs::write(dir.join("coverage.toml"), "[\"1.1\"]\nstatus = \"partial\"\n").unwrap();
+        assert_eq!(Ruleset::load(root.path(), "g").unwrap().content_hash, h0);
+        std::fs::write(dir.join("main.lua"), "-- rules, changed\n").unwrap();
+        let h1 = Ruleset::load(root.path(), "g").unwrap().content_hash;
+        assert_ne!(h1, h0);
+        std::fs::write(root.path().join("rulesets").join("lib").join("util.lua"), "return {}\n").unwrap();
+        assert_ne!(Ruleset::load(root.path(), "g").unwrap().content_hash, h1);
+        // the default scenario is read without hashing
+        let meta = Ruleset::load_meta(root.path(), "g").unwrap();
+        assert_eq!((meta.default_scenario.as_str(), meta.content_hash.as_str()), ("s", ""));
+    }
 }
