@@ -522,6 +522,13 @@ function map.distance(a, b) end
 ---@return Umpire.Direction|nil
 function map.direction(a, b) end
 
+---The off-map hexes next to `hex` (none unless it is on the map edge), clockwise from N, as
+---their distances from `from`: where a retreat or move pushed across the edge would go.
+---@param hex Umpire.Hex
+---@param from Umpire.Hex
+---@return integer[]
+function map.beyond_edge(hex, from) end
+
 ---On-map hexes within r of hex (including it).
 ---@param hex Umpire.Hex
 ---@param r integer 0..200

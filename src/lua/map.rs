@@ -261,6 +261,23 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(w.map.grid.distance(a, b))
         })?,
     )?;
+    // the off-map hexes next to a hex, as their distances from `from` (a retreat or move pushed
+    // across the map edge): map.beyond_edge(hex, from) -> { distance... }, clockwise from N
+    t.set(
+        "beyond_edge",
+        lua.create_function(|lua, (s, from): (String, String)| {
+            let w = world(lua);
+            let w = w.borrow();
+            let h = hex_arg(&w.map, &s, "map.beyond_edge")?;
+            let f = hex_arg(&w.map, &from, "map.beyond_edge")?;
+            Ok(crate::hex::Dir::ALL
+                .into_iter()
+                .map(|d| w.map.grid.neighbour(h, d))
+                .filter(|n| !w.map.contains(*n))
+                .map(|n| w.map.grid.distance(f, n))
+                .collect::<Vec<_>>())
+        })?,
+    )?;
     t.set(
         "direction",
         lua.create_function(|lua, (a, b): (String, String)| {

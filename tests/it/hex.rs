@@ -133,3 +133,16 @@ fn printed_ids() {
     assert_eq!(HexFormat::from_pattern("CCRR").unwrap().pattern(), "CCRR");
     assert!(HexFormat::from_pattern("RRCC").is_none());
 }
+
+#[test]
+fn beyond_edge_gives_the_distances_of_off_map_neighbours() {
+    let mut s = super::fixture_game(1);
+    let mut eval = |e: &str| s.execute(&format!("= {e}")).out.last().cloned().unwrap_or_default();
+    // an inner hex has no off-map neighbour
+    assert_eq!(eval("#map.beyond_edge('0403', '0403')"), "0");
+    // the corner 0101 (odd column, half a hex lower): N, NW and SW lie off the map
+    assert_eq!(eval("#map.beyond_edge('0101', '0101')"), "3");
+    assert_eq!(eval("table.concat(map.beyond_edge('0101', '0101'), ',')"), "1,1,1");
+    // seen from two hexes away, the off-map hexes are one or two hexes farther
+    assert_eq!(eval("table.concat(map.beyond_edge('0101', '0102'), ',')"), "2,1,2");
+}
