@@ -174,9 +174,36 @@ function M.eliminate(u, rule)
   end
 end
 
+-- 9.2.1: distance in hexes from every hex to the nearest of `sources`. Retreats count hexes,
+-- not MPs (9.1.3), so every hex the units could retreat through costs 1: no lakes, restrictive
+-- terrain only along a road, trail or rail line (5.2.5), no unbridged major river or impassable
+-- hexside (9.1.3, 9.4). Units and ZOCs are left out: the nearest source is a matter of the map,
+-- and EZOCs are weighed second (9.2.2).
+function M.retreat_distance(sources)
+  return map.reach {
+    from = sources, default = 1, terrain = { lake = "no", restrictive = "no" },
+    paths = { rollbahn = 1, road = 1, trail = 1, railroad = 1 },
+    hexsides = { major_river = "no", impassable = "no" }, cancels = T.cancels,
+    routes = false,
+  }
+end
+
+-- 1.2.1 / 5.3.1: whether a hex beyond the map edge next to `cur` lies `k` hexes from `origin`
+-- (a place the retreat would have to go).
+local function off_map_step(cur, origin, k)
+  for _, d in ipairs(map.beyond_edge(cur, origin)) do
+    if d == k then return true end
+  end
+  return false
+end
+M.off_map_step = off_map_step
+
 -- 9.0: retreat `n` hexes. Each hex farther from the combat hex (9.2), toward the nearest
 -- friendly supply source (9.2.1), avoiding EZOCs if possible (9.2.2); each EZOC hex entered
--- costs the stack one step (9.1.2, 4.4); each hex that cannot be retreated costs a step (9.4).
+-- costs the stack one step (9.1.2, 4.4); each hex that cannot be retreated costs a step (9.4);
+-- a stack that can only go on across the map edge is destroyed (1.2.1, 5.3.1). Where the owner
+-- has a choice of hexes, the stack may split (9.1.4): each part then retreats on its own, as a
+-- stack of its own (one step per EZOC hex it enters).
 function M.retreat(list, n, origin, rule, extra)
   local stack = {}
   for _, u in ipairs(list) do if u.hex == origin and not u:attr("festung") then stack[#stack + 1] = u end end
@@ -185,97 +212,177 @@ function M.retreat(list, n, origin, rule, extra)
   local ids = {}
   for _, u in ipairs(stack) do ids[u.id] = true end
   local movement = require "movement"
-  local dist = supply.trace(side, C.sources(stack[1]))
   local ez = C.ezoc(side)
   local enemy = C.occupied(C.enemy(side))
-  local combat_units = false
-  for _, u in ipairs(stack) do if C.is_combat(u) and C.attack(u) > 0 then combat_units = true end end
-  local cur = origin
-  local path = {}
-  for k = 1, n do
-    local best = C.best()
-    for _, h in ipairs(map.neighbours(cur)) do
-      -- 9.4: only hexes the units could enter in regular movement; 9.3.2 / 12.2.6: a lone
-      -- enemy HQ may be overrun by retreating combat units
-      local overrun = combat_units and movement.lone_hq(h, side)
-      -- 5.2.5: restrictive terrain only along a road, trail or rail line; never end in a transit hex
-      local along = false
-      for _, f in ipairs(map.hexside(cur, h)) do if T.path_cost[f] then along = true end end
-      local t = map.terrain(h)
-      local ok = map.distance(origin, h) == k and (not enemy[h] or overrun) and t ~= "lake"
-        and (t ~= "restrictive" or along) and not (k == n and map.has(h, "transit"))
-      if ok then
-        for _, f in ipairs(map.hexside(cur, h)) do
-          if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(cur, h), "bridge") then ok = false end -- 9.1.3
-        end
-      end
-      if ok then
-        best:offer(h, { dist[h] or math.huge, ez[h] and 1 or 0 })    -- 9.2.1 toward supply, then 9.2.2 avoid EZOC
-      end
-    end
-    local options = best.options
-    if #options == 0 then
-      local left = n - k + 1
-      log.rule("9.4", ("%s cannot retreat %d more hex%s: %d step%s lost"):format(stack[1].id, left, left > 1 and "es" or "", left, left > 1 and "s" or ""))
-      take_losses(stack, left, "D", "9.4", true)
-      break
-    end
-    local to = options[1]
-    if #options > 1 then
-      to = umpire.ask { prompt = side .. ": retreat to which hex?", rule = "9.2.1", kind = "hex", options = options }
-    end
+  local dists = {}
+  local function alive_of(group)
+    local out = {}
+    for _, u in ipairs(group) do if u.hex then out[#out + 1] = u end end
+    return out
+  end
+  -- 9.2.1: the sources of the group's first combat unit (11.2.2, 11.2.4)
+  local function dist_of(group)
+    local lead = group[1]
+    for _, u in ipairs(group) do if C.is_combat(u) then lead = u break end end
+    local area = C.source_area(lead)
+    dists[area] = dists[area] or M.retreat_distance(C.sources(lead))
+    return dists[area]
+  end
+  local ended = {}
+  local split = false
+  -- one hex of retreat for a group from `cur` into `to`: moved, lone HQ overrun, EZOC cost
+  local function enter(group, cur, to)
     local lone = movement.lone_hq(to, side)
-    for _, u in ipairs(units.at(cur)) do
-      if u.side == side and ids[u.id] then u:move_to(to) end
-    end
+    for _, u in ipairs(group) do if u.hex == cur then u:move_to(to) end end
     if lone then
-      log.rule("9.3.2", stack[1].id .. " overruns the lone HQ " .. lone.id .. " while retreating (12.2.6)")
+      log.rule("9.3.2", group[1].id .. " overruns the lone HQ " .. lone.id .. " while retreating (12.2.6)")
       require("hq").relocate(lone)
     end
-    path[#path + 1] = to
-    cur = to
     if ez[to] then
       log.rule("9.1.2", "the retreating stack enters an enemy ZOC in " .. to .. ": one step lost")
-      take_losses(stack, 1, "D", "9.1.2")
-    end
-    local alive = false
-    for _, u in ipairs(stack) do if u.hex then alive = true end end
-    if not alive then break end
-  end
-  if #path > 0 then
-    log.rule(rule or "9.0", ("retreat %s → %s"):format(origin, table.concat(path, " → ")))
-    for _, u in ipairs(stack) do
-      if C.is_hq(u) and u.hex == cur then log.rule("9.3.1", u.id .. " retreats with its stack to " .. cur) end
+      take_losses(group, 1, "D", "9.1.2")
     end
   end
-  local alive = {}
-  for _, u in ipairs(stack) do if u.hex then alive[#alive + 1] = u end end
-  if #alive == 0 or cur == origin then return end
-  -- 6.3: an HQ retreating onto another HQ: the one that moved in is relocated
-  for _, u in ipairs(alive) do
-    if C.is_hq(u) then
-      for _, x in ipairs(units.at(cur)) do
-        if C.is_hq(x) and x.id ~= u.id and not ids[x.id] then
-          log.rule("6.3", u.id .. " ends its retreat with another HQ: it is relocated")
-          require("hq").relocate(u)
-          break
+  local function route(group, k0, cur, path)
+    for k = k0, n do
+      group = alive_of(group)
+      if #group == 0 then return end
+      local dist = dist_of(group)
+      local combat_units = false
+      for _, u in ipairs(group) do if C.is_combat(u) and C.attack(u) > 0 then combat_units = true end end
+      local best = C.best()
+      for _, h in ipairs(map.neighbours(cur)) do
+        -- 9.4: only hexes the units could enter in regular movement; 9.3.2 / 12.2.6: a lone
+        -- enemy HQ may be overrun by retreating combat units
+        local overrun = combat_units and movement.lone_hq(h, side)
+        -- 5.2.5: restrictive terrain only along a road, trail or rail line; never end in a transit hex
+        local along = false
+        for _, f in ipairs(map.hexside(cur, h)) do if T.path_cost[f] then along = true end end
+        local t = map.terrain(h)
+        local ok = map.distance(origin, h) == k and (not enemy[h] or overrun) and t ~= "lake"
+          and (t ~= "restrictive" or along) and not (k == n and map.has(h, "transit"))
+        if ok then
+          for _, f in ipairs(map.hexside(cur, h)) do
+            if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(cur, h), "bridge") then ok = false end -- 9.1.3
+          end
+        end
+        if ok then
+          -- 9.2.1 toward the nearest source: the hexes nearest to it (one hex nearer than the
+          -- hex left where possible, else as near as can be); then 9.2.2 outside EZOCs if
+          -- possible; the owner chooses among equals (two sources equally near included)
+          best:offer(h, { dist[h] or math.huge, ez[h] and 1 or 0 })
         end
       end
+      local options = best.options
+      if #options == 0 then
+        if off_map_step(cur, origin, k) then
+          -- 1.2.1 / 5.3.1: the only way on lies across the map edge, a hard limit: forced off,
+          -- the units are destroyed (14.2's exit is a move of its own, not a retreat)
+          log.rule("5.3.1", ("%s cannot retreat on inside the map: forced across the map edge from %s"):format(group[1].id, cur))
+          for _, u in ipairs(group) do M.eliminate(u, "1.2.1") end
+          return
+        end
+        local left = n - k + 1
+        log.rule("9.4", ("%s cannot retreat %d more hex%s: %d step%s lost"):format(group[1].id, left, left > 1 and "es" or "", left, left > 1 and "s" or ""))
+        take_losses(group, left, "D", "9.4", true)
+        break
+      end
+      local to = options[1]
+      if #options > 1 then
+        local choices = {}
+        for _, h in ipairs(options) do choices[#choices + 1] = h end
+        local combat = {}
+        for _, u in ipairs(group) do if C.is_combat(u) then combat[#combat + 1] = u end end
+        if #combat > 1 then choices[#choices + 1] = "split" end      -- 9.1.4
+        to = umpire.ask { prompt = side .. ": retreat to which hex?", rule = "9.2.1", kind = "hex", options = choices }
+        if to == "split" then
+          -- 9.1.4: separate routes at the owner's discretion: a hex for each unit (HQs go with
+          -- combat units, 9.3.1); each part goes on as a stack of its own
+          split = true
+          local parts, order, said = {}, {}, {}
+          local function join(u, h)
+            if not parts[h] then parts[h] = {} order[#order + 1] = h end
+            table.insert(parts[h], u)
+          end
+          for _, u in ipairs(combat) do
+            join(u, umpire.ask { prompt = side .. ": retreat " .. u.id .. " to which hex?", rule = "9.1.4", kind = "hex", options = options })
+          end
+          for _, u in ipairs(group) do
+            if not C.is_combat(u) then
+              local h = order[1]
+              if #order > 1 then
+                h = umpire.ask { prompt = side .. ": " .. u.id .. " retreats with the units going to which hex?", rule = "9.3.1", kind = "hex", options = order }
+              end
+              join(u, h)
+            end
+          end
+          for _, h in ipairs(order) do
+            local names = {}
+            for _, u in ipairs(parts[h]) do names[#names + 1] = u.id end
+            said[#said + 1] = table.concat(names, ", ") .. " to " .. h
+          end
+          log.rule("9.1.4", ("the stack in %s retreats by separate routes: %s"):format(cur, table.concat(said, "; ")))
+          for _, h in ipairs(order) do
+            local p = {}
+            for _, x in ipairs(path) do p[#p + 1] = x end
+            p[#p + 1] = h
+            enter(parts[h], cur, h)
+            route(parts[h], k + 1, h, p)
+          end
+          return
+        end
+      end
+      enter(group, cur, to)
+      path[#path + 1] = to
+      cur = to
+    end
+    ended[#ended + 1] = { group = alive_of(group), hex = cur, path = path }
+  end
+  route(stack, 1, origin, {})
+  for _, e in ipairs(ended) do
+    if #e.path > 0 and #e.group > 0 then
+      local who = ""
+      if split then
+        local names = {}
+        for _, u in ipairs(e.group) do names[#names + 1] = u.id end
+        who = " (" .. table.concat(names, ", ") .. ")"
+      end
+      log.rule(rule or "9.0", ("retreat %s → %s%s"):format(origin, table.concat(e.path, " → "), who))
+      for _, u in ipairs(e.group) do
+        if C.is_hq(u) and u.hex == e.hex then log.rule("9.3.1", u.id .. " retreats with its stack to " .. e.hex) end
+      end
     end
   end
-  -- 6.2: overstacked at the end of a retreat: one hex more; if that cannot be done, eliminated
-  if movement.stacking_problem(cur, {}) then
-    if extra then
+  for _, e in ipairs(ended) do
+    local cur, alive = e.hex, alive_of(e.group)
+    if #alive > 0 and cur ~= origin then
+      -- 6.3: an HQ retreating onto another HQ: the one that moved in is relocated
       for _, u in ipairs(alive) do
-        if u.hex == cur and C.is_combat(u) then M.eliminate(u, "6.2") end
+        if C.is_hq(u) then
+          for _, x in ipairs(units.at(cur)) do
+            if C.is_hq(x) and x.id ~= u.id and not ids[x.id] then
+              log.rule("6.3", u.id .. " ends its retreat with another HQ: it is relocated")
+              require("hq").relocate(u)
+              break
+            end
+          end
+        end
       end
-      return
-    end
-    log.rule("6.2", "overstacked at the end of the retreat: the units must retreat one more hex")
-    local before = cur
-    M.retreat(alive, 1, cur, "6.2", true)
-    for _, u in ipairs(alive) do
-      if u.hex == before and C.is_combat(u) and movement.stacking_problem(before, {}) then M.eliminate(u, "6.2") end
+      -- 6.2: overstacked at the end of a retreat: one hex more; if that cannot be done, eliminated
+      if movement.stacking_problem(cur, {}) then
+        if extra then
+          for _, u in ipairs(alive) do
+            if u.hex == cur and C.is_combat(u) then M.eliminate(u, "6.2") end
+          end
+        else
+          log.rule("6.2", "overstacked at the end of the retreat: the units must retreat one more hex")
+          local before = cur
+          M.retreat(alive, 1, cur, "6.2", true)
+          for _, u in ipairs(alive) do
+            if u.hex == before and C.is_combat(u) and movement.stacking_problem(before, {}) then M.eliminate(u, "6.2") end
+          end
+        end
+      end
     end
   end
 end

@@ -81,6 +81,8 @@ local function clear_active()
     if u:marker("moved") then u:set_marker("moved", nil) end
     if u:marker("mp_spent") then u:set_marker("mp_spent", nil) end
     if u:marker("attacked") then u:set_marker("attacked", nil) end
+    if u:marker("anywhere") then u:set_marker("anywhere", nil) end            -- 3.1.5
+    if u:marker("withdraw_move") then u:set_marker("withdraw_move", nil) end  -- 19.1.3
   end
   vars.set("attacked_hexes", nil)
   vars.set("active", nil)
@@ -134,8 +136,10 @@ function M.activate(hq, how, extra)
     local pick = umpire.ask { prompt = "German: an independent unit to move anywhere (3rd Army)?", rule = "3.1.5",
       options = options, default = "none" }
     if pick == "none" then break end
+    -- the marker also opens rail movement (5.5) and bars strategic movement (movement.move)
     units.get(pick):set_marker("active", 1)
-    log.rule("3.1.5", pick .. " may move anywhere (3rd Army chit)")
+    units.get(pick):set_marker("anywhere", 1)
+    log.rule("3.1.5", pick .. " may move anywhere, by regular or rail movement (3rd Army chit)")
   end
   -- 12.5: the 1 BF chit also activates the 2nd Guards Cavalry Corps once it has entered
   if extra and extra.gcc then
@@ -143,6 +147,7 @@ function M.activate(hq, how, extra)
       u:set_marker("active", 1)
     end
   end
+  if hq.side == "German" then M.withdrawal_moves(turn) end                    -- 19.1.3
   vars.set("active", { hq = hq.id, side = hq.side, how = how })
   vars.set("last_side", hq.side)
   vars.set("last_formation", hq.id)
@@ -295,12 +300,33 @@ function M.turn_reset()
   clear_active()
 end
 
+-- 19.1.3: on every German activation (whatever the chit) the withdrawing units may make a
+-- regular or rail move (not strategic: movement.move), but command range still applies: a
+-- withdrawing combat unit moves only if it is within range of its own HQ (3.3.3, measured now,
+-- as the chit is drawn; Munzel's range is then 6). The 39th Panzer Corps HQ itself always may.
+function M.withdrawal_moves(turn)
+  for _, u in ipairs(units.all { side = "German", on_map = true, attr = { withdrawing = true } }) do
+    local ok, why = true, nil
+    if C.is_combat(u) and turn ~= 1 then
+      local hq = u:attr("formation") and units.get(u:attr("formation"))
+      if not (hq and hq.hex) then
+        ok, why = false, "its HQ is not on the map"
+      elseif not M.in_range(hq, u) then
+        ok, why = false, ("%d hexes from %s, range %d"):format(map.distance(hq.hex, u.hex), hq.id, M.range(hq))
+      end
+    end
+    if ok then
+      u:set_marker("withdraw_move", 1)
+    else
+      log.rule("19.1.3", ("%s (withdrawing) is out of command and may not move now (%s)"):format(u.id, why))
+    end
+  end
+end
+
 -- 3.3.5: may this unit move or attack in the current activation?
 function M.is_active(u)
-  if u:marker("active") ~= nil or u:marker("reinforcement") ~= nil then return true end
-  -- 19.1.3: withdrawing units may make a regular move whenever a German chit is drawn
-  local a = vars.get("active")
-  return u:attr("withdrawing") == true and a ~= nil and a.side == "German"
+  return u:marker("active") ~= nil or u:marker("reinforcement") ~= nil
+    or u:marker("withdraw_move") ~= nil                                        -- 19.1.3
 end
 
 -- 12.1: record a Soviet army attacked on turn 1 (in the order attacked).

@@ -69,12 +69,9 @@ function M.remove_air(id, rule)
 end
 
 function M.grant_rp(side, n, mech, rule)
-  local rp = vars.get("rp") or {}
-  rp[side] = rp[side] or { points = 0 }
-  rp[side].points = rp[side].points + n
-  rp[side].mech = mech
-  rp[side].rule = rule
-  vars.set("rp", rp)
+  -- 19.1.11 / 19.1.13: the points go to a pool of their own kind (reinforce.grant_points), apart
+  -- from the Soviet 7.3 points and from the other event's points
+  require("reinforce").grant_points(side, n, mech, rule)
   log.rule(rule, ("%s receives %d %sreplacement point%s (replace <unit>)"):format(side, n, mech and "mechanized " or "", n > 1 and "s" or ""))
 end
 

@@ -54,10 +54,14 @@ umpire.command {
 }
 
 umpire.command {
-  usage = "replace <unit>",
-  help = "spend a replacement point to restore a step",
-  rule = "7.3", phases = { "replacements", "reinforcement" },
-  run = function(u) reinforce.replace(u) end,
+  usage = "replace <unit> [<word>]",
+  help = "spend a replacement point to restore a step; name the kind of point (7.3, 19.1.11 or 19.1.13) when a side holds several: by default the first of the unit's kind, an event's point first",
+  example = "replace 65GT/9GT      replace 65GT/9GT 7.3",
+  rule = "7.3, 19.1.11, 19.1.13", phases = { "replacements", "reinforcement" },
+  run = function(u, which)
+    umpire.check(which == nil or reinforce.rp_kinds[which], "7.3", "%s is not a kind of replacement point (7.3, 19.1.11, 19.1.13)", tostring(which))
+    reinforce.replace(u, which)
+  end,
 }
 
 umpire.command {

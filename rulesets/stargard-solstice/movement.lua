@@ -120,7 +120,10 @@ function M.move(list, to, via, strategic, rail)
   local mp = math.huge
   for _, u in ipairs(list) do
     umpire.check(u.hex ~= nil, "5.1", "%s is not on the map", u.id)
-    umpire.check(not rail or u:marker("reinforcement"), "5.5", "only reinforcements may use rail movement (%s is not one)", u.id)
+    -- 5.5 rail movement is for reinforcements; also for the 3rd Army's two independents (3.1.5)
+    -- and for withdrawing units (19.1.3)
+    umpire.check(not rail or u:marker("reinforcement") or u:marker("anywhere") or u:attr("withdrawing"), "5.5",
+      "only reinforcements may use rail movement (%s is not one)", u.id)
     umpire.check(u.side == sides.active() or u:marker("reinforcement"), "5.3", "only the active player's units move now (%s is %s)", u.id, u.side)
     umpire.check(u.hex == from, "5.1", "units moved together must start in the same hex (%s is in %s)", u.id, u.hex)
     umpire.check(not C.is_air(u), "13.0", "air units do not move on the map")
@@ -133,6 +136,8 @@ function M.move(list, to, via, strategic, rail)
       umpire.check(not ((u.id == "2GT-HQ" or u:attr("formation") == "2GT-HQ") and vars.get("gta_out_of_fuel") == turn), "19.1.4",
         "the 2nd Guards Tank Army is out of fuel this turn")
       umpire.check(not u:marker("no_strategic"), "19.1.5", "%s may not use strategic movement on arrival", u.id)
+      umpire.check(not u:attr("withdrawing"), "19.1.3", "%s is withdrawing (Defend the Reich): regular or rail movement only", u.id)
+      umpire.check(not u:marker("anywhere"), "3.1.5", "%s moves with the 3rd Army chit: regular or rail movement only", u.id)
     end
     mp = math.min(mp, M.allowance(u))
   end

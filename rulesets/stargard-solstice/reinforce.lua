@@ -4,11 +4,12 @@ local C = require "common"
 local M = {}
 
 -- 7.1.2: where a reinforcement may be placed: its entry hexes not occupied by the enemy nor in
--- an EZOC; if all are blocked, within 10 hexes along the same map edge (5 hexes for an
--- interior entry point).
+-- an EZOC (friendly units do not negate it); if all are blocked, within 10 hexes along the same
+-- map edge (5 hexes, in any direction, for an interior entry point), nearest first.
+-- `area` is an area name or a list of hexes (a fixed entry hex such as the 163rd's 37.21).
 -- `known` may carry the side's EZOC and enemy hexes ({ezoc=, enemy=}) when placing many units.
 function M.entry_hexes(side, area, known)
-  local hexes = map.area(area) or {}
+  local hexes = type(area) == "table" and area or map.area(area) or {}
   local ez = known and known.ezoc or C.ezoc(side)
   local enemy = known and known.enemy or C.occupied(C.enemy(side))
   local ok = {}
@@ -21,11 +22,19 @@ function M.entry_hexes(side, area, known)
     if map.in_area(e, hexes[1]) then edge = e end
   end
   local range = edge and 10 or 5
-  for _, h in ipairs(map.within(hexes[1], range)) do
+  local order = {}
+  for i, h in ipairs(map.within(hexes[1], range)) do
     if (not edge or map.in_area(edge, h)) and not ez[h] and not enemy[h] and map.terrain(h) ~= "lake" then
       ok[#ok + 1] = h
+      order[h] = i
     end
   end
+  -- nearest to the entry hex first (ties in the map's order)
+  table.sort(ok, function(a, b)
+    local da, db = map.distance(hexes[1], a), map.distance(hexes[1], b)
+    if da ~= db then return da < db end
+    return order[a] < order[b]
+  end)
   return ok, "7.1.2"
 end
 
@@ -47,7 +56,7 @@ function M.place(u, area, known)
   end
   u:move_to(where)
   u:set_marker("reinforcement", 1)
-  log.rule(rule, ("%s enters at %s (entry %s)"):format(u.id, where, area))
+  log.rule(rule, ("%s enters at %s (entry %s)"):format(u.id, where, type(area) == "table" and table.concat(area, ",") or area))
   return true
 end
 
@@ -73,9 +82,17 @@ function M.phase()
       elseif area then
         M.place(u, area, known[u.side])
       else
-        u:move_to(u:attr("hex"))
-        u:set_marker("reinforcement", 1)
-        log.rule("7.0", u.id .. " arrives at " .. u:attr("hex"))
+        -- a fixed entry hex (15.3, e.g. the 163rd at 37.21): 7.1.2 applies to it like an entry
+        -- area; when it is held or covered by the enemy, the unit shifts (M.place)
+        local hex = u:attr("hex")
+        local k = known[u.side]
+        if k.ezoc[hex] or k.enemy[hex] then
+          M.place(u, { hex }, k)
+        else
+          u:move_to(hex)
+          u:set_marker("reinforcement", 1)
+          log.rule("7.0", u.id .. " arrives at " .. hex)
+        end
       end
       -- 7.2 (not for an HQ coming back after 12.2.2, whose chit never left the game)
       local chit_known = false
@@ -247,7 +264,7 @@ function M.reich_deadline(turn)
 end
 
 -- 12.4 / 2.5.2: a Volksturm unit is placed in a German-controlled town or city at least 5 hexes
--- from any Soviet unit, alone.
+-- from any Soviet unit, alone, not behind Soviet lines.
 function M.volksturm(u, hex)
   umpire.check(u:attr("volksturm") and u.box == "volksturm", "12.4", "%s is not in the Volksturm box", u.id)
   local t = map.terrain(hex)
@@ -257,17 +274,115 @@ function M.volksturm(u, hex)
     umpire.check(map.distance(s.hex, hex) >= 5, "12.4", "%s is only %d hexes from %s (5 needed)", hex, map.distance(s.hex, hex), s.id)
   end
   umpire.check(#units.at(hex) == 0, "12.4", "Volksturm units may not be stacked with other units")
+  -- 12.4 / 2.5.2: not behind the Soviet front line. INTERPRETATION (the rulebook does not define
+  -- the front line): a hex is behind Soviet lines when no German supply line (11.1) can be traced
+  -- to it from the unit's own supply sources (11.2), i.e. Soviet units and their ZOCs cut it off
+  -- from the German rear. The 5-hex rule keeps the hex itself clear of Soviet ZOCs.
+  local supply = require "supply"
+  local reach = supply.trace("German", C.sources(u), false, nil, { hex })
+  umpire.check(reach[hex] ~= nil, "12.4", "%s is behind Soviet lines: no German supply line reaches it", hex)
   u:move_to(hex)
   log.rule("12.4", u.id .. " deploys in " .. hex)
 end
 
--- 7.3 / 19.1.11 / 19.1.13: spend a replacement point on a unit.
-function M.replace(u)
+-- 7.3 / 19.1.11 / 19.1.13: replacement points are kept in pools by kind, so that every point
+-- keeps the kind it was granted with:
+--  * the Soviet schedule points of the turn (7.3, 7.3.1: any unit, 2 RP a mechanized step), set
+--    by the Soviet replacement segment in vars "rp" and dropped when it ends (7.3: not kept);
+--  * each event's points (19.1.11 non-mechanized, 19.1.13 mechanized: 1 point, 1 step, for a
+--    unit on the map, in supply, in command, not in an EZOC), in vars "rp_events", one pool per
+--    event rule. They never merge with the schedule points (the segment's fresh points do not
+--    overwrite them) nor with each other (a 19.1.11 point stays non-mechanized beside a 19.1.13
+--    point). INTERPRETATION: the events give no expiry; 7.3 (replacements in general, which 7.3.4
+--    extends to the German event points) forbids keeping them, so an event's points lapse at
+--    the end of the turn they are granted (pools of an earlier turn are ignored and dropped).
+-- vars "rp"[side] also carries a summary for display and older scripts: points (all pools),
+-- and mech/rule when every pool agrees.
+local function schedule_points(side)
+  local r = (vars.get("rp") or {})[side]
+  if not r then return 0 end
+  if r.schedule ~= nil then return r.schedule end   -- the summary written below
+  if r.rule == nil then return r.points or 0 end    -- set by the Soviet replacement segment (7.3)
+  return 0
+end
+
+local function save_pools(side, schedule, events)
+  local all = vars.get("rp_events") or {}
+  local kept = {}
+  local turn = umpire.clock().turn
+  for _, p in ipairs(events) do if p.points > 0 and p.turn == turn then kept[#kept + 1] = p end end
+  all[side] = kept
+  vars.set("rp_events", all)
+  local summary = { points = schedule, schedule = schedule }
+  local kinds = {}
+  if schedule > 0 then kinds[1] = { mech = nil, rule = nil } end
+  for _, p in ipairs(kept) do
+    summary.points = summary.points + p.points
+    kinds[#kinds + 1] = { mech = p.mech, rule = p.rule }
+  end
+  if #kinds > 0 then
+    summary.mech, summary.rule = kinds[1].mech, kinds[1].rule
+    for _, k in ipairs(kinds) do
+      if k.mech ~= summary.mech then summary.mech = nil end
+      if k.rule ~= summary.rule then summary.rule = nil end
+    end
+  end
   local rp = vars.get("rp") or {}
-  local mine = rp[u.side]
-  umpire.check(mine and mine.points > 0, "7.3", "%s has no replacement points now", u.side)
+  rp[side] = summary
+  vars.set("rp", rp)
+end
+
+-- The pools a side may spend now: the event pools (in the order granted), then the schedule
+-- points ({ points =, mech = true/false/nil, rule = "19.1.11"/"19.1.13"/nil }).
+function M.rp_pools(side)
+  local out = {}
+  local turn = umpire.clock().turn
+  for _, p in ipairs((vars.get("rp_events") or {})[side] or {}) do
+    if p.turn == turn then out[#out + 1] = { points = p.points, mech = p.mech, rule = p.rule } end   -- 7.3
+  end
+  local s = schedule_points(side)
+  if s > 0 then out[#out + 1] = { points = s, schedule = true } end
+  return out
+end
+
+-- 19.1.11 / 19.1.13: an event grants `n` points of one kind (events.grant_rp).
+function M.grant_points(side, n, mech, rule)
+  local events = (vars.get("rp_events") or {})[side] or {}
+  local turn = umpire.clock().turn
+  local pool
+  for _, p in ipairs(events) do if p.rule == rule and p.mech == mech and p.turn == turn then pool = p end end
+  if pool then
+    pool.points = pool.points + n
+  else
+    events[#events + 1] = { points = n, mech = mech, rule = rule, turn = turn }
+  end
+  save_pools(side, schedule_points(side), events)
+end
+
+M.rp_kinds = { ["7.3"] = true, ["19.1.11"] = true, ["19.1.13"] = true }
+
+-- 7.3 / 19.1.11 / 19.1.13: spend a replacement point on a unit; `which` names the pool ("7.3",
+-- "19.1.11", "19.1.13"); by default the first pool of the unit's kind (an event's point first,
+-- except for a unit in the dead pile, which only the 7.3 points can bring back).
+function M.replace(u, which)
+  local pools = M.rp_pools(u.side)
+  local total = 0
+  for _, p in ipairs(pools) do total = total + p.points end
+  umpire.check(total > 0, "7.3", "%s has no replacement points now", u.side)
   umpire.check(u.steps > 1, "7.3", "%s has one step: it cannot be rebuilt", u.id)
   local mech = C.is_mech(u)
+  local mine
+  if which then
+    for _, p in ipairs(pools) do if (p.rule or "7.3") == which then mine = p end end
+    umpire.check(mine ~= nil, "7.3", "%s has no %s replacement point now", u.side, which)
+  else
+    local fits = {}
+    for _, p in ipairs(pools) do if p.mech == nil or p.mech == mech then fits[#fits + 1] = p end end
+    mine = fits[1] or pools[1]
+    if not u.hex then
+      for _, p in ipairs(fits) do if p.schedule then mine = p end end
+    end
+  end
   local event = mine.rule ~= nil                                          -- 19.1.11 / 19.1.13
   if mine.mech ~= nil then
     umpire.check(mine.mech == mech, mine.rule or "7.3", "this replacement point is for a %smechanized unit", mine.mech and "" or "non-")
@@ -328,8 +443,17 @@ function M.replace(u)
     log.rule("7.3.1", u.id .. " regains a step")
   end
   if mech then u:set_attr("replaced_turn", turn) end
-  mine.points = mine.points - cost
-  vars.set("rp", rp)
+  -- take the points from the pool spent
+  local schedule = schedule_points(u.side)
+  local events = (vars.get("rp_events") or {})[u.side] or {}
+  if event then
+    for _, p in ipairs(events) do
+      if p.rule == mine.rule and p.mech == mine.mech and p.turn == turn then p.points = p.points - cost end
+    end
+  else
+    schedule = schedule - cost
+  end
+  save_pools(u.side, schedule, events)
 end
 
 return M
