@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(b[1000], 1000);
         assert_eq!(a.last(), Some(&999));
         assert_eq!(a.since(998).copied().collect::<Vec<_>>(), vec![998, 999]);
-        assert_eq!(a.iter().rev().next(), Some(&999));
+        assert_eq!(a.iter().next_back(), Some(&999));
         let json = serde_json::to_string(&b).unwrap();
         let c: AppendLog<i32> = serde_json::from_str(&json).unwrap();
         assert_eq!(c, b);

@@ -195,12 +195,12 @@ impl Grid {
         let s = s.trim();
         let f = &self.format;
         for sep in [f.separator.as_str(), ".", "-"] {
-            if !sep.is_empty() {
-                if let Some((c, r)) = s.split_once(sep) {
-                    if is_digits(c) && is_digits(r) {
-                        return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
-                    }
-                }
+            if !sep.is_empty()
+                && let Some((c, r)) = s.split_once(sep)
+                && is_digits(c)
+                && is_digits(r)
+            {
+                return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
             }
         }
         if is_digits(s) && s.len() == f.col_digits + f.row_digits {

@@ -174,10 +174,10 @@ fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scenario)
         if u.steps.len() != orig.steps.len() || u.step >= u.steps.len() {
             return bad(format!("unit {id} has no step {}", u.step + 1));
         }
-        if let crate::state::Location::Hex(h) = u.loc {
-            if !scen.map.contains(h) {
-                return bad(format!("unit {id} is off the map"));
-            }
+        if let crate::state::Location::Hex(h) = u.loc
+            && !scen.map.contains(h)
+        {
+            return bad(format!("unit {id} is off the map"));
         }
     }
     if let Some(id) = scen.initial.units.keys().find(|id| !state.units.contains_key(*id)) {

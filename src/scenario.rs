@@ -240,10 +240,10 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     for (terrain, list) in &m.terrains {
         for h in list {
             for hex in hexes_of(&mut cx, &map, h) {
-                if let Some(other) = terrain_of.insert(hex, terrain) {
-                    if other != terrain {
-                        cx.err::<()>(h.span(), format!("hex {} is listed as both {other} and {terrain}", map.fmt(hex)));
-                    }
+                if let Some(other) = terrain_of.insert(hex, terrain)
+                    && other != terrain
+                {
+                    cx.err::<()>(h.span(), format!("hex {} is listed as both {other} and {terrain}", map.fmt(hex)));
                 }
                 map.hexes.get_mut(&hex).unwrap().terrain = terrain.clone();
             }
@@ -463,10 +463,10 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
 /// is inside a library (so transcripts do not depend on where the project is checked out).
 fn shown_path(path: &Path) -> String {
     let text = path.display().to_string();
-    if path.is_absolute() {
-        if let Some(i) = text.rfind("/scenarios/") {
-            return text[i + 1..].to_string();
-        }
+    if path.is_absolute()
+        && let Some(i) = text.rfind("/scenarios/")
+    {
+        return text[i + 1..].to_string();
     }
     text
 }

@@ -77,6 +77,9 @@ pub struct Reached {
     pub go_from: Option<HexId>,
 }
 
+/// The cost of a step (cost, must stop), None if it cannot be made.
+type StepResult = Result<Option<(i64, bool)>, SearchError>;
+
 #[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum SearchError {
     #[error("terrain '{0}' has no cost in this profile")]
@@ -93,7 +96,7 @@ impl Profile {
     /// What entering `b` costs by its terrain and features (or its `hex_cost`), apart from
     /// hexsides, paths and extras: the same whichever side it is entered from, so a search
     /// works it out once per hex.
-    fn hex_part(&self, b: HexId, info: &crate::map::HexInfo) -> Result<Option<(i64, bool)>, SearchError> {
+    fn hex_part(&self, b: HexId, info: &crate::map::HexInfo) -> StepResult {
         let mut stop = false;
         let terrain_cost = self.hex_cost.get(&b).or_else(|| self.terrain.get(&info.terrain)).or(self.default.as_ref());
         let mut c = match terrain_cost {
@@ -127,7 +130,7 @@ impl Profile {
         map: &Map,
         a: HexId,
         b: HexId,
-        hex_part: &mut dyn FnMut(HexId, &crate::map::HexInfo) -> Result<Option<(i64, bool)>, SearchError>,
+        hex_part: &mut dyn FnMut(HexId, &crate::map::HexInfo) -> StepResult,
     ) -> Result<Option<(i64, bool)>, SearchError> {
         let Some(info) = map.info(b) else {
             return Ok(None);
@@ -219,8 +222,7 @@ impl Profile {
         }
         let origin: BTreeSet<HexId> = sources.iter().map(|s| s.0).collect();
         // the terrain part of entering each hex, worked out once per search
-        type Part = Result<Option<(i64, bool)>, SearchError>;
-        let mut hex_parts: crate::hex::FastMap<HexId, Part> = Default::default();
+        let mut hex_parts: crate::hex::FastMap<HexId, StepResult> = Default::default();
         while let Some(Reverse((c, h))) = heap.pop() {
             if c > go[&h].0 {
                 continue;
@@ -238,13 +240,13 @@ impl Profile {
                     continue;
                 };
                 let mut nc = c + step;
-                if let Some(max) = self.max {
-                    if nc > max {
-                        if self.always_one && origin.contains(&h) && c == 0 {
-                            nc = max;
-                        } else {
-                            continue;
-                        }
+                if let Some(max) = self.max
+                    && nc > max
+                {
+                    if self.always_one && origin.contains(&h) && c == 0 {
+                        nc = max;
+                    } else {
+                        continue;
                     }
                 }
                 if stops {
@@ -291,17 +293,14 @@ impl Profile {
                 return Ok(Err((i, format!("{fb} cannot be entered from {fa}"))));
             };
             total += c;
-            if let Some(max) = self.max {
-                if total > max && !(self.always_one && i == 1) {
-                    return Ok(Err((
-                        i,
-                        format!(
-                            "reaching {fb} costs {} MP, more than the {} available",
-                            fmt_cost(total),
-                            fmt_cost(max)
-                        ),
-                    )));
-                }
+            if let Some(max) = self.max
+                && total > max
+                && !(self.always_one && i == 1)
+            {
+                return Ok(Err((
+                    i,
+                    format!("reaching {fb} costs {} MP, more than the {} available", fmt_cost(total), fmt_cost(max)),
+                )));
             }
             if stop && i + 1 < path.len() {
                 return Ok(Err((i + 1, format!("the move must end in {fb}: entering it ends movement"))));

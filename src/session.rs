@@ -233,12 +233,11 @@ impl Game {
             return out;
         }
         for u in w.state.units.values() {
-            if u.side != viewer {
-                if let Some(h) = u.hex() {
-                    if w.state.stack(h).first().is_some_and(|top| top.id != u.id) {
-                        out.insert(u.id.clone());
-                    }
-                }
+            if u.side != viewer
+                && let Some(h) = u.hex()
+                && w.state.stack(h).first().is_some_and(|top| top.id != u.id)
+            {
+                out.insert(u.id.clone());
             }
         }
         out
@@ -476,13 +475,13 @@ impl Session {
     }
 
     fn no_pending(&self) -> Result<()> {
-        if let Some(g) = &self.game {
-            if let Some(p) = &g.pending {
-                return Err(Error::Usage(format!(
-                    "a decision is pending: {} — answer with `choose <answer>` or `auto`, or `cancel` the command",
-                    describe_question(&p.question)
-                )));
-            }
+        if let Some(g) = &self.game
+            && let Some(p) = &g.pending
+        {
+            return Err(Error::Usage(format!(
+                "a decision is pending: {} — answer with `choose <answer>` or `auto`, or `cancel` the command",
+                describe_question(&p.question)
+            )));
         }
         Ok(())
     }
@@ -691,11 +690,11 @@ impl Session {
                     Status::Error(msg) => {
                         let mut out = vec![format!("error as expected: {msg}")];
                         let mut pass = true;
-                        if let Some(w) = want {
-                            if !msg.contains(w) {
-                                pass = false;
-                                out.push(format!("but the message does not contain '{w}'"));
-                            }
+                        if let Some(w) = want
+                            && !msg.contains(w)
+                        {
+                            pass = false;
+                            out.push(format!("but the message does not contain '{w}'"));
                         }
                         if before != after {
                             pass = false;
@@ -1407,10 +1406,14 @@ impl Session {
                     ));
                 }
                 if !u.attrs.is_empty() {
-                    out.push(format!(
-                        "{}",
-                        u.attrs.iter().map(|(k, v)| format!("{k} {}", json_text(v))).collect::<Vec<_>>().join(", ")
-                    ));
+                    out.push(
+                        u.attrs
+                            .iter()
+                            .map(|(k, v)| format!("{k} {}", json_text(v)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                            .to_string(),
+                    );
                 }
                 if !u.approx.is_empty() {
                     out.push(format!(

@@ -123,12 +123,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let usage: String =
                 spec.get("usage").map_err(|_| mlua::Error::runtime("umpire.command: `usage` (string) is required"))?;
             let (name, args) = parse_usage(&usage).map_err(mlua::Error::runtime)?;
-            if let Some(n) = spec.get::<Option<String>>("name")? {
-                if n != name {
-                    return Err(mlua::Error::runtime(format!(
-                        "umpire.command: name '{n}' differs from usage '{usage}'"
-                    )));
-                }
+            if let Some(n) = spec.get::<Option<String>>("name")?
+                && n != name
+            {
+                return Err(mlua::Error::runtime(format!("umpire.command: name '{n}' differs from usage '{usage}'")));
             }
             let run: Function = spec
                 .get("run")
@@ -272,10 +270,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, side: Option<String>| {
             let w = world(lua);
             let mut w = w.borrow_mut();
-            if let Some(s) = &side {
-                if !w.state.sides.contains(s) {
-                    return Err(mlua::Error::runtime(format!("umpire.set_side: unknown side '{s}'")));
-                }
+            if let Some(s) = &side
+                && !w.state.sides.contains(s)
+            {
+                return Err(mlua::Error::runtime(format!("umpire.set_side: unknown side '{s}'")));
             }
             w.state.clock.side = side;
             Ok(())

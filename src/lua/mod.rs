@@ -262,9 +262,7 @@ impl Host {
         internal
             .set(
                 "traceback",
-                host.lua
-                    .create_function(|lua, msg: String| Ok(lua.traceback(Some(&msg), 1)?))
-                    .map_err(convert_error)?,
+                host.lua.create_function(|lua, msg: String| lua.traceback(Some(&msg), 1)).map_err(convert_error)?,
             )
             .map_err(convert_error)?;
         host.reset_budget();
@@ -341,7 +339,7 @@ impl Host {
         g.set(
             "print",
             lua.create_function(|lua, args: mlua::Variadic<Value>| {
-                let parts: Vec<String> = args.iter().map(|v| display_value(v)).collect();
+                let parts: Vec<String> = args.iter().map(display_value).collect();
                 world(lua).borrow_mut().out.push(parts.join("\t"));
                 Ok(())
             })?,

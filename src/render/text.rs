@@ -184,10 +184,10 @@ impl TextMap<'_> {
                         t.push(c.to_ascii_uppercase());
                     }
                 }
-                if let Some(m) = self.state.hex_markers.get(&h) {
-                    if !m.is_empty() {
-                        t.push('*');
-                    }
+                if let Some(m) = self.state.hex_markers.get(&h)
+                    && !m.is_empty()
+                {
+                    t.push('*');
                 }
                 cv.text(x + 1, y + 2, &t, 6, color(terrain_ansi(&info.terrain)));
             }
@@ -211,12 +211,12 @@ impl TextMap<'_> {
             } else if let Some(o) = self.overlay.get(&h) {
                 cv.text(x + 1, y + 3, o, 6, color("\x1b[1;33m"));
             }
-            if !stack.is_empty() {
-                if let Some(o) = self.overlay.get(&h) {
-                    // overlay shown after the id line when the counter line is taken
-                    let n = o.chars().count().min(3) as i64;
-                    cv.text(x + 7 - n, y + 2, o, 3, color("\x1b[1;33m"));
-                }
+            if !stack.is_empty()
+                && let Some(o) = self.overlay.get(&h)
+            {
+                // overlay shown after the id line when the counter line is taken
+                let n = o.chars().count().min(3) as i64;
+                cv.text(x + 7 - n, y + 2, o, 3, color("\x1b[1;33m"));
             }
         }
         let mut out = cv.render(self.color);
