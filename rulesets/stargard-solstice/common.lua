@@ -31,9 +31,10 @@ end
 -- Hexes in the zone of control of `side`'s enemies: the EZOC `side` must respect. 4.2.2 a ZOC
 -- reaches only hexes the unit could enter; 4.6 not across a major river (even bridged), an
 -- impassable hexside, or into water. The neighbours are found in Rust (map.adjacent).
-function C.ezoc(side)
+-- `stacks` may be given (units.stacks()) when the caller already has them.
+function C.ezoc(side, stacks)
   local from = {}
-  for h, stack in pairs(units.stacks()) do
+  for h, stack in pairs(stacks or units.stacks()) do
     if stack[1].side ~= side and top_has_zoc(stack) then from[#from + 1] = h end
   end
   return map.adjacent { from = from, not_across = { "major_river", "impassable" }, not_into = { "lake", "restrictive" } }

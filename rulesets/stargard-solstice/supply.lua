@@ -44,7 +44,8 @@ function M.check(u, cache)
   local key = u.side .. ":" .. C.source_area(u)
   if not cache[key] then
     -- the side's EZOC and units, once per supply phase
-    cache[u.side] = cache[u.side] or { ezoc = C.ezoc(u.side), own = C.occupied(u.side), enemy = C.occupied(C.enemy(u.side)) }
+    local st = cache.stacks
+    cache[u.side] = cache[u.side] or { ezoc = C.ezoc(u.side, st), own = C.occupied(u.side), enemy = C.occupied(C.enemy(u.side)) }
     -- only the hexes of the side's units are wanted
     cache[u.side .. ":targets"] = cache[u.side .. ":targets"] or (function()
       local t = {}

@@ -440,16 +440,25 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 spec.get::<Option<Vec<String>>>("not_across")?.unwrap_or_default().into_iter().collect();
             let into: BTreeSet<String> =
                 spec.get::<Option<Vec<String>>>("not_into")?.unwrap_or_default().into_iter().collect();
-            let out = lua.create_table()?;
+            let mut hexes = crate::hex::FastSet::default();
             for &h in &from {
                 for (_, n) in w.map.neighbours(h) {
+                    if hexes.contains(&n) {
+                        continue;
+                    }
                     let side = Hexside::new(h, n);
-                    let blocked = w.map.sides.get(&side).is_some_and(|f| f.iter().any(|x| across.contains(x)))
+                    let blocked = w.map.side(&side).is_some_and(|f| f.iter().any(|x| across.contains(x)))
                         || w.state.side_markers.get(&side).is_some_and(|m| m.keys().any(|x| across.contains(x)));
-                    if !blocked && !into.contains(&w.map.hexes[&n].terrain) {
-                        out.set(w.fmt_hex(n), true)?;
+                    if !blocked && w.map.info(n).is_some_and(|i| !into.contains(&i.terrain)) {
+                        hexes.insert(n);
                     }
                 }
+            }
+            let mut hexes: Vec<HexId> = hexes.into_iter().collect();
+            hexes.sort();
+            let out = lua.create_table_with_capacity(0, hexes.len())?;
+            for n in hexes {
+                out.raw_set(w.fmt_hex(n), true)?;
             }
             Ok(out)
         })?,
