@@ -256,6 +256,10 @@ impl Host {
         units::register(&host.lua).map_err(convert_error)?;
         map::register(&host.lua).map_err(convert_error)?;
         dice::register(&host.lua).map_err(convert_error)?;
+        // the prelude refuses a single string larger than half the memory limit at the caller's
+        // line (one C call would otherwise fail with a memory error that names no place)
+        let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
+        internal.set("max_string", (limits.memory / 2) as i64).map_err(convert_error)?;
         host.lua.load(PRELUDE).set_name("@<umpire prelude>").set_mode(ChunkMode::Text).exec().map_err(convert_error)?;
         // the message handler of rule calls adds a traceback of the failing coroutine
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
@@ -392,7 +396,8 @@ impl Host {
             budget.set(used);
             let src = debug.source();
             let file = src.short_src.as_deref().unwrap_or("?");
-            {
+            // the place of rule code, not of the prelude's wrappers it calls
+            if file != "<umpire prelude>" {
                 let mut p = place.borrow_mut();
                 if p.0 != file {
                     p.0 = file.to_string();

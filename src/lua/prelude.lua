@@ -41,6 +41,24 @@ function next(t, k)
   return key, t[key]
 end
 
+-- string.rep asking for more than the memory allows is one C call: its memory error would name
+-- no line of rule code. It is refused here instead, at the caller's line.
+do
+  local rep, max_string, srep = string.rep, I.max_string, nil
+  srep = function(s, n, sep)
+    local ts, tn = type(s), math.type(n)
+    if (ts == "string" or ts == "number") and tn and n > 1 then
+      local size = #tostring(s) * n
+      if type(sep) == "string" or type(sep) == "number" then size = size + #tostring(sep) * (n - 1) end
+      if size > max_string then
+        error(("string.rep: a string of %.0f bytes is over the memory limit"):format(size), 2)
+      end
+    end
+    return rep(s, n, sep)
+  end
+  string.rep = srep
+end
+
 -- Asks a player and waits for `choose` or `auto`. q = { prompt=, rule=, options={...},
 -- default=, kind="choice"|"unit"|"hex"|"text"|"number"|"yesno" }. Returns the answer
 -- (a string; a unit id for kind "unit"; a printed hex id for kind "hex").

@@ -123,3 +123,16 @@ fn a_unit_has_one_handle_usable_as_a_table_key() {
     let r = s.execute("= (function() local t = {} t[units.get('B1')] = 1 return t[units.find('b1')] == 1 and rawequal(units.get('B1'), units.find('b1')) end)()");
     assert_eq!(r.out.last().map(String::as_str), Some("true"), "{:?}", r.out);
 }
+
+#[test]
+fn a_single_huge_allocation_names_the_line() {
+    let mut s = super::fixture_game(1);
+    let before = s.hash();
+    let r = s.execute("lua local ok = 1\nlocal s = ('x'):rep(2^40)");
+    let e = error_of(&r);
+    assert!(e.contains("lua:2") && e.contains("memory limit"), "{e}");
+    assert_eq!(s.hash(), before);
+    // ordinary uses are untouched
+    let r = s.execute("= string.rep('ab', 3, '-')");
+    assert_eq!(r.out.last().map(String::as_str), Some("ab-ab-ab"));
+}
