@@ -469,6 +469,10 @@ function units.find(text) end
 ---@return UnitRef[]
 function units.at(hex) end
 
+---Every occupied hex with its stack (top first), in one call.
+---@return table<Umpire.Hex, UnitRef[]>
+function units.stacks() end
+
 ---Units in a box, in the order they were put there.
 ---@param name string
 ---@return UnitRef[]
@@ -578,6 +582,16 @@ function map.marker(hex, name) end
 ---@param name string
 ---@param v? integer|boolean true stores 1; false/nil remove
 function map.set_marker(hex, name, v) end
+
+---Every hex with the scenario value `key`, with it.
+---@param key string
+---@return table<Umpire.Hex, number>
+function map.valued(key) end
+
+---The hexes next to any hex of `from` (a zone of control), computed in Rust.
+---@param spec { from: Umpire.Hex[]|table<Umpire.Hex, boolean>, not_across?: string[], not_into?: string[] }
+---@return table<Umpire.Hex, boolean>
+function map.adjacent(spec) end
 
 ---Every hex carrying the marker, with its value.
 ---@param name string

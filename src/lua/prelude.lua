@@ -16,9 +16,13 @@ local function sorted_keys(t)
   end
   return keys
 end
+-- the read-only proxies of the libraries and the API (I.freeze), by proxy: their metatables are
+-- hidden, so `pairs` looks the real table up here
+local frozen_real = setmetatable({}, { __mode = "k" })
 function pairs(t)
   local mt = getmetatable(t)
   if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
+  t = frozen_real[t] or t
   local keys = sorted_keys(t)
   local i = 0
   return function()
@@ -29,6 +33,7 @@ function pairs(t)
 end
 -- `next` in the same fixed order (each call sorts the keys: use pairs to walk a table).
 function next(t, k)
+  t = frozen_real[t] or t
   local keys = sorted_keys(t)
   local i = 1
   if k ~= nil then
@@ -331,12 +336,13 @@ function I.freeze()
   for _, name in ipairs { "string", "table", "math", "utf8", "coroutine",
                           "umpire", "units", "map", "dice", "cups", "tracks", "sides", "vars", "log" } do
     local real = _G[name]
-    _G[name] = raw_setmetatable({}, {
+    local proxy = raw_setmetatable({}, {
       __index = real,
       __newindex = function(_, k) error(("%s.%s: the libraries and the rules API are read-only"):format(name, tostring(k)), 2) end,
-      __pairs = function() return pairs(real) end,
       __metatable = false,
     })
+    frozen_real[proxy] = real
+    _G[name] = proxy
   end
 end
 

@@ -98,3 +98,21 @@ fn the_svg_map_keeps_the_fog_of_war() {
     assert!(!svg.contains("R1 (1st Red Infantry)"), "a unit under the top of an enemy stack is hidden");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
 }
+
+/// Every function of the rules API is documented in docs/lua-api.md and has a stub in
+/// docs/umpire.meta.lua (the API is listed from the running Lua state, so nothing drifts).
+#[test]
+fn every_api_function_is_documented() {
+    let mut s = super::fixture_game(1);
+    let r = s.execute(
+        "= (function() local out = {} for _, lib in ipairs { 'umpire', 'units', 'map', 'dice', 'cups', 'tracks', 'sides', 'vars', 'log' } do for k, v in pairs(_G[lib]) do if type(v) == 'function' then out[#out+1] = lib .. '.' .. k end end end return table.concat(out, ' ') end)()",
+    );
+    let names: Vec<String> = r.out.last().expect("a list").split_whitespace().map(String::from).collect();
+    assert!(names.len() > 50, "{names:?}");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let api = std::fs::read_to_string(root.join("docs/lua-api.md")).unwrap();
+    let meta = std::fs::read_to_string(root.join("docs/umpire.meta.lua")).unwrap();
+    let missing: Vec<&String> =
+        names.iter().filter(|n| !api.contains(&format!("`{n}")) || !meta.contains(&format!("function {n}("))).collect();
+    assert!(missing.is_empty(), "undocumented API functions: {missing:?}");
+}

@@ -136,3 +136,12 @@ fn a_single_huge_allocation_names_the_line() {
     let r = s.execute("= string.rep('ab', 3, '-')");
     assert_eq!(r.out.last().map(String::as_str), Some("ab-ab-ab"));
 }
+
+#[test]
+fn the_read_only_api_tables_can_be_walked() {
+    let mut s = super::fixture_game(1);
+    let r = s.execute("= (function() local n = 0 for k, v in pairs(map) do n = n + 1 end return n > 10 and next(units) ~= nil and next(string) ~= nil end)()");
+    assert_eq!(r.out.last().map(String::as_str), Some("true"), "{:?}", r.out);
+    let e = error_of(&s.execute("lua map.extra = 1"));
+    assert!(e.contains("read-only"), "{e}");
+}
