@@ -148,7 +148,7 @@ pub struct Scenario {
     pub ruleset: String,
     pub path: PathBuf,
     pub options: BTreeMap<String, String>,
-    pub map: Map,
+    pub map: std::sync::Arc<Map>,
     pub initial: GameState,
 }
 
@@ -454,7 +454,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         ruleset: header.ruleset.clone(),
         path: path.to_path_buf(),
         options: header.options.clone(),
-        map,
+        map: std::sync::Arc::new(map),
         initial: state,
     })
 }

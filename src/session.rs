@@ -1895,7 +1895,7 @@ impl Game {
     ) -> Result<Game> {
         let world = World {
             state,
-            map: Arc::new(scenario.map.clone()),
+            map: scenario.map.clone(),
             scenario: scenario.clone(),
             out: vec![],
             verbs: BTreeMap::new(),
