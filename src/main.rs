@@ -208,7 +208,7 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>, sandb
                 }
                 let r = session.execute(t);
                 print_reply(&r);
-                *words.borrow_mut() = umpire::repl::Words::from_session(&session);
+                words.borrow_mut().refresh(&session);
                 if matches!(r.status, Status::Error(_) | Status::Check(false)) {
                     failed = true;
                 }

@@ -25,6 +25,12 @@ pub struct Words {
     pub options: Vec<String>,
     /// Where scenarios are looked up (the options of the scenario named after `new`).
     pub root: Option<std::path::PathBuf>,
+    /// The game these words were taken from (scenario id, rules' content hash).
+    pub game: Option<(String, String)>,
+}
+
+fn game_key(s: &Session) -> Option<(String, String)> {
+    s.game.as_ref().map(|g| (g.scenario.id.clone(), g.ruleset.content_hash.clone()))
 }
 
 impl Words {
@@ -33,6 +39,7 @@ impl Words {
             commands: s.command_names(),
             scenarios: s.scenario_names(),
             root: Some(s.root.clone()),
+            game: game_key(s),
             ..Default::default()
         };
         if let Some(g) = &s.game {
@@ -45,6 +52,17 @@ impl Words {
             w.options = g.scenario.options.keys().cloned().collect();
         }
         w
+    }
+
+    /// Brings the words up to date after a command. Units, hexes, places, verbs and overlays
+    /// change only with the game or its rules (`new`, `load`, `reload`), so they are rebuilt
+    /// then; the list of scenarios is read again every time.
+    pub fn refresh(&mut self, s: &Session) {
+        if game_key(s) == self.game {
+            self.scenarios = s.scenario_names();
+        } else {
+            *self = Words::from_session(s);
+        }
     }
 
     /// Completion candidates for the word being typed at the end of `line`.
@@ -195,6 +213,7 @@ mod tests {
             scenarios: vec!["stargard-solstice".into(), "fixture".into()],
             options: vec!["op16_1".into()],
             root: None,
+            game: None,
         }
     }
 
@@ -235,6 +254,21 @@ mod tests {
             .map(|p| p.replacement)
             .collect();
         assert_eq!(got, ["op16_2"]);
+    }
+
+    #[test]
+    fn words_are_rebuilt_when_the_game_changes() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let mut s = Session::with_root(&root);
+        let mut w = Words::from_session(&s);
+        assert!(w.units.is_empty());
+        s.execute("new tests/fixtures/scenarios/fixture/basic.toml");
+        w.refresh(&s);
+        assert!(w.units.iter().any(|u| u == "BA") && !w.hexes.is_empty());
+        let before = w.units.clone();
+        s.execute("auto");
+        w.refresh(&s);
+        assert_eq!(w.units, before);
     }
 
     #[test]

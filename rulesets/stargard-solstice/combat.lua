@@ -179,12 +179,20 @@ end
 -- terrain only along a road, trail or rail line (5.2.5), no unbridged major river or impassable
 -- hexside (9.1.3, 9.4). Units and ZOCs are left out: the nearest source is a matter of the map,
 -- and EZOCs are weighed second (9.2.2).
+-- The profile is the regular-movement one (movement.terrain_profile) with every allowed step
+-- priced 1: what is prohibited stays prohibited, other costs count as one hex.
 function M.retreat_distance(sources)
+  local base = require("movement").terrain_profile()
+  local function hexes(costs, keep_allowed)
+    local out = {}
+    for k, c in pairs(costs) do
+      if c == "no" then out[k] = "no" elseif keep_allowed then out[k] = 1 end
+    end
+    return out
+  end
   return map.reach {
-    from = sources, default = 1, terrain = { lake = "no", restrictive = "no" },
-    paths = { rollbahn = 1, road = 1, trail = 1, railroad = 1 },
-    hexsides = { major_river = "no", impassable = "no" }, cancels = T.cancels,
-    routes = false,
+    from = sources, default = 1, terrain = hexes(base.terrain, true), paths = hexes(base.paths, true),
+    hexsides = hexes(base.hexsides, false), cancels = base.cancels, routes = false,
   }
 end
 
@@ -507,11 +515,7 @@ end
 -- hexsides, a path needed for restrictive terrain); EZOCs, MPs and enemy units do not count
 -- here (10.0: no MPs spent, EZOCs ignored).
 function M.can_advance(from, to)
-  local cost = map.path_cost({
-    terrain = T.terrain_cost, features = T.feature_cost, paths = T.path_cost,
-    hexsides = T.hexside_cost, cancels = T.cancels,
-  }, { from, to })
-  return cost ~= nil
+  return map.path_cost(require("movement").terrain_profile(), { from, to }) ~= nil
 end
 
 -- 10.0 advance after combat: the first hex is the defender's; mechanized units may go a second

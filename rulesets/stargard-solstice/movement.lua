@@ -29,6 +29,14 @@ local function lone_hq(hex, side)
 end
 M.lone_hq = lone_hq
 
+-- What the map itself costs in regular movement (5.2, TEC): terrain, features, paths and
+-- hexsides, with no unit, ZOC or MP limit. The base of every regular-movement profile, and of
+-- the checks of what a unit could enter (10.5).
+function M.terrain_profile()
+  return { terrain = T.terrain_cost, features = T.feature_cost, paths = T.path_cost,
+           hexsides = T.hexside_cost, cancels = T.cancels }
+end
+
 -- The movement profile of a side (5.1.2, 5.2, 4.1), for regular or strategic movement.
 function M.profile(side, from, mp, opts)
   opts = opts or {}
@@ -43,12 +51,9 @@ function M.profile(side, from, mp, opts)
     return { from = from, mp = mp, paths = T.strategic_cost, paths_only = true, hexsides = T.hexside_cost,
       cancels = T.cancels, terrain = T.terrain_cost, blocked = blocked }
   end
-  return {
-    from = from, mp = mp,
-    terrain = T.terrain_cost, features = T.feature_cost, paths = T.path_cost,
-    hexsides = T.hexside_cost, cancels = T.cancels,
-    enter_extra = enter, leave_extra = leave, blocked = blocked,
-  }
+  local p = M.terrain_profile()
+  p.from, p.mp, p.enter_extra, p.leave_extra, p.blocked = from, mp, enter, leave, blocked
+  return p
 end
 
 -- 14.2.1: leaving the map costs what the occupied hex costs (terrain and features, the dearest);

@@ -49,8 +49,8 @@ end
 -- string.rep asking for more than the memory allows is one C call: its memory error would name
 -- no line of rule code. It is refused here instead, at the caller's line.
 do
-  local rep, max_string, srep = string.rep, I.max_string, nil
-  srep = function(s, n, sep)
+  local rep, max_string = string.rep, I.max_string
+  string.rep = function(s, n, sep)
     local ts, tn = type(s), math.type(n)
     if (ts == "string" or ts == "number") and tn and n > 1 then
       local size = #tostring(s) * n
@@ -61,7 +61,6 @@ do
     end
     return rep(s, n, sep)
   end
-  string.rep = srep
 end
 
 -- Asks a player and waits for `choose` or `auto`. q = { prompt=, rule=, options={...},
