@@ -3,11 +3,13 @@
 //! docs/ARCHITECTURE.md.
 
 pub mod applog;
+pub mod datafile;
 pub mod dice;
 pub mod error;
 pub mod hex;
 pub mod lua;
 pub mod map;
+pub mod names;
 pub mod render;
 pub mod repl;
 pub mod ruleset;
@@ -17,6 +19,7 @@ pub mod script;
 pub mod search;
 pub mod session;
 pub mod state;
+pub mod text;
 
 pub use error::{Error, Result};
 pub use session::{Reply, Session, Status};

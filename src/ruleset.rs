@@ -3,8 +3,8 @@
 //! A ruleset is a folder `rulesets/<id>/` with `ruleset.toml` and its Lua files;
 //! `rulesets/lib/` holds Lua shared by rulesets. Scenarios live in `scenarios/<game>/`.
 
+use crate::datafile::parse_toml;
 use crate::error::{Error, Result};
-use crate::scenario::parse_toml;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -183,17 +183,9 @@ pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, St
         return Err(Error::NotFound(format!("'{name}' is not a scenario name")));
     }
     let games = list_dirs(&root.join("scenarios"));
-    let game = match games.iter().find(|g| g.eq_ignore_ascii_case(&game)) {
-        Some(g) => g.clone(),
-        None => {
-            let hits: Vec<_> = games.iter().filter(|g| g.to_lowercase().starts_with(&game.to_lowercase())).collect();
-            match hits.as_slice() {
-                [one] => (*one).clone(),
-                _ => {
-                    return Err(Error::NotFound(format!("no game '{game}' (games are {})", games.join(", "))));
-                }
-            }
-        }
+    let game = match crate::text::pick(&game, games.iter().map(String::as_str)) {
+        crate::text::Pick::One(g) => g.to_string(),
+        _ => return Err(Error::NotFound(format!("no game '{game}' (games are {})", games.join(", ")))),
     };
     let scen = match scen {
         Some(s) => s,

@@ -129,7 +129,7 @@ fn parse(path: &Path, text: &str) -> Result<Parsed> {
     let mut lines = Vec::new();
     let mut pending = Vec::new();
     let mut in_pending = false;
-    for (n, l) in crate::script::lines(text) {
+    for (n, l) in crate::text::script_lines(text) {
         let l = l.trim();
         if let Some(r) = l.strip_prefix("#@ruleset ") {
             let parts: Vec<&str> = r.split_whitespace().collect();
@@ -250,7 +250,7 @@ pub fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<Strin
     // resume from a state: the saved one (then the pending command is replayed and asks
     // again), or a base plus the commands after it
     let start = p.base.clone().unwrap_or_else(|| p.state.clone());
-    let g = Game::assemble(scen, ruleset, start, "", session.limits)?;
+    let g = Game::assemble(scen, ruleset, start, "", session.config())?;
     let mut prior = p.prior.clone();
     prior.extend(p.lines.iter().map(|(_, l)| l.clone()).filter(|l| !l.starts_with("checkpoint ")));
     let replay_after: Vec<(usize, String)> = if p.base.is_some() { all.clone() } else { p.pending.clone() };

@@ -3,6 +3,7 @@
 //!
 //! Loading reports every problem it finds, each located as `file:line:column`.
 
+use crate::datafile::parse_toml;
 use crate::dice::Dice;
 use crate::error::{Error, Located, Result};
 use crate::hex::{Grid, HexFormat, HexId, Hexside, Shift};
@@ -168,14 +169,6 @@ impl Ctx<'_> {
 
 pub fn toml_to_json(v: &toml::Value) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
-}
-
-/// Reads and parses a TOML file, with `file:line:column` on a syntax or shape error.
-pub fn parse_toml<T: serde::de::DeserializeOwned>(path: &Path, shown: &str) -> Result<(T, String)> {
-    let src = std::fs::read_to_string(path).map_err(|e| Error::io(shown, e))?;
-    let t = toml::from_str::<T>(&src)
-        .map_err(|e| Error::Data(Located::at(shown, &src, e.span(), e.message().trim().to_string())))?;
-    Ok((t, src))
 }
 
 /// Loads a scenario file. `id` is the name it is known by (`game/scenario`).

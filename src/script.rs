@@ -14,28 +14,7 @@ pub struct Outcome {
     pub errors: usize,
 }
 
-/// Joins continued lines; returns (line number, command) pairs, comments and blanks included.
-pub fn lines(text: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    let mut cur: Option<(usize, String)> = None;
-    for (i, raw) in text.lines().enumerate() {
-        let (n, mut acc) = cur.take().unwrap_or((i + 1, String::new()));
-        if !acc.is_empty() {
-            acc.push('\n');
-        }
-        if let Some(stripped) = raw.strip_suffix('\\') {
-            acc.push_str(stripped);
-            cur = Some((n, acc));
-        } else {
-            acc.push_str(raw);
-            out.push((n, acc));
-        }
-    }
-    if let Some(c) = cur {
-        out.push(c);
-    }
-    out
-}
+pub use crate::text::script_lines as lines;
 
 /// Runs `text` in `session`, appending to a transcript. `name` labels failures.
 pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bool) -> Outcome {

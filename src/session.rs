@@ -6,12 +6,14 @@
 
 use crate::error::{Error, Result};
 use crate::hex::HexId;
-use crate::lua::{ArgKind, Host, Limits, Question, Shared, Step, World, display_value};
+use crate::lua::{ArgKind, Host, HostConfig, Limits, Question, Shared, Step, World, display_value};
+pub use crate::names::{resolve_hex, resolve_unit};
 use crate::ruleset::{Ruleset, find_root, resolve_scenario};
 use crate::save;
 use crate::scenario::{self, Scenario};
 use crate::search::fmt_cost;
 use crate::state::{GameState, Location};
+use crate::text::{did_you_mean, json_text};
 use mlua::{Thread, Value};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -82,6 +84,11 @@ pub const BUILTINS: &[(&str, &str, &str, &str)] = &[
     ("help", "help [command]", "list commands, or explain one", "view"),
     ("quit", "quit", "leave", "files"),
 ];
+
+/// Whether `name` is a built-in command (a ruleset may not register a verb of that name).
+pub fn is_builtin(name: &str) -> bool {
+    BUILTINS.iter().any(|b| b.0 == name)
+}
 
 /// Examples shown by `help <command>`.
 const EXAMPLES: &[(&str, &str)] = &[
@@ -256,74 +263,6 @@ impl Game {
     }
 }
 
-/// Resolves a unit as typed: exact id, case-insensitive id, or unique case-insensitive prefix.
-pub fn resolve_unit(state: &GameState, text: &str) -> std::result::Result<String, String> {
-    if state.units.contains_key(text) {
-        return Ok(text.to_string());
-    }
-    let lower = text.to_lowercase();
-    let exact: Vec<&String> = state.units.keys().filter(|k| k.to_lowercase() == lower).collect();
-    if exact.len() == 1 {
-        return Ok(exact[0].clone());
-    }
-    let pre: Vec<&String> = state.units.keys().filter(|k| k.to_lowercase().starts_with(&lower)).collect();
-    match pre.len() {
-        1 => Ok(pre[0].clone()),
-        0 => Err(format!("no unit '{text}'{}", did_you_mean(text, state.units.keys()))),
-        n => Err(format!(
-            "'{text}' could be {} units: {}{}",
-            n,
-            pre.iter().take(8).map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
-            if n > 8 { ", ..." } else { "" }
-        )),
-    }
-}
-
-/// Resolves a hex as typed: a printed id (`0418`, `04.18`) or a place name (unique prefix).
-pub fn resolve_hex(map: &crate::map::Map, text: &str) -> std::result::Result<HexId, String> {
-    if let Some(h) = map.grid.parse(text) {
-        return if map.contains(h) { Ok(h) } else { Err(format!("hex {text} is not on the map")) };
-    }
-    match map.place(text) {
-        Ok((_, hexes)) if hexes.len() == 1 => Ok(hexes[0]),
-        Ok((name, hexes)) => Err(format!(
-            "{name} covers {} hexes: {}",
-            hexes.len(),
-            hexes.iter().map(|h| map.fmt(*h)).collect::<Vec<_>>().join(", ")
-        )),
-        Err(c) if !c.is_empty() => Err(format!("'{text}' could be {}", c.join(", "))),
-        Err(_) => Err(format!(
-            "'{text}' is not a hex id (like {}) nor a place{}",
-            map.fmt(*map.hexes.keys().next().unwrap_or(&HexId::new(1, 1))),
-            did_you_mean(text, map.places.values().map(|(n, _)| n))
-        )),
-    }
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.to_lowercase().chars().collect();
-    let b: Vec<char> = b.to_lowercase().chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
-}
-
-/// ` (did you mean X, Y?)` for the closest names, or nothing.
-pub fn did_you_mean<'a>(text: &str, names: impl Iterator<Item = &'a String>) -> String {
-    let mut scored: Vec<(usize, &String)> = names.map(|n| (edit_distance(text, n), n)).collect();
-    scored.sort();
-    let limit = (text.chars().count() / 2).max(2);
-    let close: Vec<&str> = scored.iter().filter(|(d, _)| *d <= limit).take(3).map(|(_, n)| n.as_str()).collect();
-    if close.is_empty() { String::new() } else { format!(" (did you mean {}?)", close.join(", ")) }
-}
-
 fn split_first(line: &str) -> (&str, &str) {
     let line = line.trim();
     if let Some(rest) = line.strip_prefix('=') {
@@ -376,6 +315,11 @@ impl Session {
             // replays are never sandboxes: a recorded `undo --past-dice` must replay as recorded
             free_undo: false,
         }
+    }
+
+    /// The host settings of this session's games.
+    pub fn config(&self) -> HostConfig {
+        HostConfig { limits: self.limits, reserved: is_builtin }
     }
 
     pub fn hash(&self) -> Option<String> {
@@ -614,13 +558,13 @@ impl Session {
                 let g = self.game_mut()?;
                 let mut rs = Ruleset::load(&g.ruleset.root, &g.ruleset.id)?;
                 rs.rehash();
-                let limits = self.limits;
+                let cfg = self.config();
                 let g = self.game_mut()?;
                 // loading rules must not change the game: keep the state as it is
                 let state = g.snapshot();
                 let verbs_before = std::mem::take(&mut g.shared.borrow_mut().verbs);
                 let overlays_before = std::mem::take(&mut g.shared.borrow_mut().overlays);
-                let loaded = Host::new(&rs, g.shared.clone(), limits);
+                let loaded = Host::new(&rs, g.shared.clone(), cfg);
                 g.restore(state);
                 match loaded {
                     Ok(h) => {
@@ -805,17 +749,7 @@ impl Session {
                     word.parse::<f64>().map(Value::Number).map_err(|_| format!("'{word}' is not a number"))
                 }
                 ArgKind::Word => s(word.to_string()),
-                ArgKind::Side => {
-                    if let Some(exact) = w.state.sides.iter().find(|x| x.eq_ignore_ascii_case(word)) {
-                        return s(exact.clone());
-                    }
-                    let hits: Vec<&String> =
-                        w.state.sides.iter().filter(|x| x.to_lowercase().starts_with(&word.to_lowercase())).collect();
-                    match hits.as_slice() {
-                        [one] => s((*one).clone()),
-                        _ => Err(format!("'{word}' is not a side (sides: {})", w.state.sides.join(", "))),
-                    }
-                }
+                ArgKind::Side => s(crate::names::resolve_side(&w.state, word)?),
                 ArgKind::Text | ArgKind::Literal(_) => unreachable!(),
             }
         };
@@ -945,7 +879,7 @@ impl Session {
             canonical.push_str(&format!(" --option {o}"));
         }
         let _ = line;
-        let (game, out) = Game::create(&self.root, name, seed, &options, &canonical, self.limits)?;
+        let (game, out) = Game::create(&self.root, name, seed, &options, &canonical, self.config())?;
         self.game = Some(game);
         Ok(Reply::ok(out))
     }
@@ -1396,14 +1330,7 @@ impl Session {
                     .collect();
                 out.push(format!("printed: {}", vals.join(", ")));
                 if !u.markers.is_empty() {
-                    out.push(format!(
-                        "markers: {}",
-                        u.markers
-                            .iter()
-                            .map(|(k, v)| if *v == 1 { k.clone() } else { format!("{k} {v}") })
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
+                    out.push(format!("markers: {}", crate::text::markers(&u.markers).join(", ")));
                 }
                 if !u.attrs.is_empty() {
                     out.push(
@@ -1453,13 +1380,7 @@ impl Session {
                     }
                 }
                 if let Some(m) = s.hex_markers.get(&h) {
-                    out.push(format!(
-                        "markers: {}",
-                        m.iter()
-                            .map(|(k, v)| if *v == 1 { k.clone() } else { format!("{k} {v}") })
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
+                    out.push(format!("markers: {}", crate::text::markers(m).join(", ")));
                 }
                 let stack = s.stack(h);
                 if stack.is_empty() {
@@ -1770,22 +1691,11 @@ fn fraction(p: f64) -> String {
         let n = p * d as f64;
         if (n - n.round()).abs() < 1e-9 {
             let n = n.round() as u64;
-            let g = gcd(n, d);
+            let g = crate::text::gcd(n, d);
             return format!("{}/{}", n / g, d / g);
         }
     }
     format!("{p:.4}")
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 { a } else { gcd(b, a % b) }
-}
-
-pub fn json_text(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 pub fn describe_question(q: &Question) -> String {
@@ -1810,15 +1720,10 @@ fn validate_answer(g: &Game, q: &Question, a: &str) -> std::result::Result<Strin
         return Err("choose what?".into());
     }
     if !q.options.is_empty() {
-        if let Some(o) = q.options.iter().find(|o| o.as_str() == a) {
-            return Ok(o.clone());
-        }
-        let lower = a.to_lowercase();
-        let hits: Vec<&String> = q.options.iter().filter(|o| o.to_lowercase().starts_with(&lower)).collect();
-        return match hits.as_slice() {
-            [one] => Ok((*one).clone()),
-            [] => Err(format!("'{a}' is not one of the options")),
-            _ => Err(format!("'{a}' could be {}", hits.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))),
+        return match crate::text::pick(a, q.options.iter().map(String::as_str)) {
+            crate::text::Pick::One(o) => Ok(o.to_string()),
+            crate::text::Pick::None(_) => Err(format!("'{a}' is not one of the options")),
+            crate::text::Pick::Many(hits) => Err(format!("'{a}' could be {}", hits.join(", "))),
         };
     }
     let w = g.shared.borrow();
@@ -1853,7 +1758,7 @@ impl Game {
         seed: u64,
         options: &[String],
         new_line: &str,
-        limits: Limits,
+        cfg: HostConfig,
     ) -> Result<(Game, Vec<String>)> {
         let (file, lib, id) = resolve_scenario(root, name)?;
         let scen = scenario::load(&file, &id)?;
@@ -1874,7 +1779,7 @@ impl Game {
         let mut state = scen.initial.clone();
         state.dice = crate::dice::Dice::new(seed);
         state.options = options.iter().cloned().collect();
-        let mut g = Game::assemble(Arc::new(scen), ruleset, state, new_line, limits)?;
+        let mut g = Game::assemble(Arc::new(scen), ruleset, state, new_line, cfg)?;
         let before = g.snapshot();
         let r = g.start_thread("start", ());
         let reply = g.finish(r, before, vec![new_line.to_string()])?;
@@ -1891,7 +1796,7 @@ impl Game {
         ruleset: Ruleset,
         state: GameState,
         new_line: &str,
-        limits: Limits,
+        cfg: HostConfig,
     ) -> Result<Game> {
         let world = World {
             state,
@@ -1907,7 +1812,7 @@ impl Game {
             probe_first_roll_log: None,
         };
         let shared: Shared = Rc::new(RefCell::new(world));
-        let host = Host::new(&ruleset, shared.clone(), limits)?;
+        let host = Host::new(&ruleset, shared.clone(), cfg)?;
         shared.borrow_mut().out.clear();
         Ok(Game {
             scenario,
@@ -2030,7 +1935,7 @@ impl Game {
 pub fn check_path(p: &Path) -> Result<Vec<String>> {
     let mut ok = Vec::new();
     let mut problems: Vec<String> = Vec::new();
-    let limits = Limits::default();
+    let limits = HostConfig { limits: Limits::default(), reserved: is_builtin };
     if p.is_dir() && p.join("ruleset.toml").is_file() {
         let dir = p.canonicalize().map_err(|e| Error::io(p, e))?;
         let id = dir.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_string();

@@ -131,7 +131,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let run: Function = spec
                 .get("run")
                 .map_err(|_| mlua::Error::runtime(format!("umpire.command '{name}': `run` (function) is required")))?;
-            if crate::session::BUILTINS.iter().any(|b| b.0 == name) {
+            if lua.app_data_ref::<super::Reserved>().is_some_and(|r| (r.0)(&name)) {
                 return Err(mlua::Error::runtime(format!("umpire.command: '{name}' is a built-in command")));
             }
             let phases: Vec<String> = match spec.get::<Value>("phases")? {

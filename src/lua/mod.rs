@@ -57,6 +57,9 @@ pub struct World {
 
 pub type Shared = Rc<RefCell<World>>;
 
+/// The names of the session's built-in commands (app data of the VM).
+pub(crate) struct Reserved(pub fn(&str) -> bool);
+
 impl World {
     /// Appends a log entry for the current command and echoes it.
     pub fn log(&mut self, rule: Option<String>, text: String) {
@@ -104,6 +107,20 @@ impl Budget {
             )));
         }
         Ok(())
+    }
+}
+
+/// What the layer above hands the host: the resource limits, and the names its own commands
+/// take (which a ruleset may not register as verbs).
+#[derive(Clone, Copy, Debug)]
+pub struct HostConfig {
+    pub limits: Limits,
+    pub reserved: fn(&str) -> bool,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        HostConfig { limits: Limits::default(), reserved: |_| false }
     }
 }
 
@@ -237,10 +254,12 @@ fn clean_message(e: &mlua::Error) -> String {
 
 impl Host {
     /// Builds a sandboxed VM, registers the API and runs the ruleset's entry script.
-    pub fn new(ruleset: &Ruleset, shared: Shared, limits: Limits) -> Result<Host, Error> {
+    pub fn new(ruleset: &Ruleset, shared: Shared, cfg: HostConfig) -> Result<Host, Error> {
+        let limits = cfg.limits;
         let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(convert_error)?;
         lua.set_app_data(shared.clone());
+        lua.set_app_data(Reserved(cfg.reserved));
         let budget = Rc::new(Cell::new(0u64));
         let host = Host {
             lua,

@@ -2,7 +2,7 @@
 //! resolved against the current state on every call, so it never goes stale silently.
 
 use super::{from_lua, to_lua, world};
-use crate::session::resolve_unit;
+use crate::names::resolve_unit;
 use crate::state::{Location, Unit};
 use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
 use std::collections::BTreeMap;

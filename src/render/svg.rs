@@ -190,7 +190,7 @@ impl SvgMap<'_> {
             }
             let mut tags: Vec<String> = info.features.iter().cloned().collect();
             if let Some(m) = self.state.hex_markers.get(&h) {
-                tags.extend(m.iter().map(|(k, v)| if *v == 1 { k.clone() } else { format!("{k} {v}") }));
+                tags.extend(crate::text::markers(m));
             }
             if !tags.is_empty() && self.state.stack(h).is_empty() {
                 let _ = writeln!(
@@ -236,11 +236,11 @@ impl SvgMap<'_> {
                 r##"<rect x="{x:.1}" y="{y:.1}" width="{size:.1}" height="{size:.1}" rx="2" fill="{fill}" stroke="#111" stroke-width="0.8"/>"##
             );
             let vals = top.values();
-            let num = |k: &str| vals.get(k).map(crate::session::json_text).unwrap_or_else(|| "-".into());
+            let num = |k: &str| vals.get(k).map(crate::text::json_text).unwrap_or_else(|| "-".into());
             let line = if vals.contains_key("attack") || vals.contains_key("defense") {
                 format!("{}-{}-{}", num("attack"), num("defense"), num("move"))
             } else {
-                vals.iter().take(3).map(|(_, v)| crate::session::json_text(v)).collect::<Vec<_>>().join("-")
+                vals.iter().take(3).map(|(_, v)| crate::text::json_text(v)).collect::<Vec<_>>().join("-")
             };
             let _ = writeln!(
                 s,
