@@ -6,6 +6,7 @@ pub mod applog;
 pub mod datafile;
 pub mod dice;
 pub mod error;
+pub mod game;
 pub mod hex;
 pub mod lua;
 pub mod map;

@@ -119,7 +119,13 @@ fn run(cli: Cli) -> Result<i32> {
         Cmd::Check { paths } => {
             let mut bad = 0;
             for p in &paths {
-                match umpire::session::check_path(p) {
+                let cfg = umpire::lua::HostConfig { limits: Default::default(), reserved: umpire::session::is_builtin };
+                let checked = if p.extension().is_some_and(|x| x == "ump") {
+                    script::check_file(p)
+                } else {
+                    umpire::game::check::check_path(p, cfg)
+                };
+                match checked {
                     Ok(lines) => {
                         for l in lines {
                             outln!("{l}");

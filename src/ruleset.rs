@@ -110,26 +110,35 @@ pub fn list_dirs(p: &Path) -> Vec<String> {
     v
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                collect(&p, out);
-            } else if p.extension().is_some_and(|x| x == "lua") || p.file_name().is_some_and(|n| n == "ruleset.toml") {
-                // the rules themselves: not coverage.toml or other notes, whose edits do not
-                // change how a saved game replays
-                out.push(p);
+/// Every file under `dir` (recursively) that `keep` accepts, sorted.
+fn files_under(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+    fn walk(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<PathBuf>) {
+        if let Ok(rd) = std::fs::read_dir(dir) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, keep, out);
+                } else if keep(&p) {
+                    out.push(p);
+                }
             }
         }
     }
+    let mut out = Vec::new();
+    walk(dir, keep, &mut out);
+    out.sort();
+    out
+}
+
+/// The Lua files of a ruleset folder (recursively), sorted.
+pub fn lua_files(dir: &Path) -> Vec<PathBuf> {
+    files_under(dir, &|p| p.extension().is_some_and(|x| x == "lua"))
 }
 
 fn hash_files(dirs: &[PathBuf]) -> String {
-    let mut files = Vec::new();
-    for d in dirs {
-        collect(d, &mut files);
-    }
+    let rule_file =
+        |p: &Path| p.extension().is_some_and(|x| x == "lua") || p.file_name().is_some_and(|n| n == "ruleset.toml");
+    let mut files: Vec<PathBuf> = dirs.iter().flat_map(|d| files_under(d, &rule_file)).collect();
     files.sort();
     let mut h = Sha256::new();
     for f in files {
@@ -141,25 +150,46 @@ fn hash_files(dirs: &[PathBuf]) -> String {
     h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
-/// Where rulesets and scenarios are looked up: `$UMPIRE_HOME`, then the current folder and its
-/// parents, then the folder the binary was built from.
+/// Whether `p` is a library: a folder holding `rulesets/` and `scenarios/`.
+pub fn is_library(p: &Path) -> bool {
+    p.join("rulesets").is_dir() && p.join("scenarios").is_dir()
+}
+
+/// The library a path belongs to: the nearest folder at or above it that is a library.
+pub fn library_of(path: &Path) -> Option<PathBuf> {
+    let abs = path.canonicalize().ok()?;
+    abs.ancestors().find(|a| is_library(a)).map(Path::to_path_buf)
+}
+
+/// A library folder as messages show it: relative to the current folder when inside it (so
+/// that transcripts do not depend on where the checkout is), else absolute.
+pub fn shown(root: &Path) -> String {
+    let abs = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    match std::env::current_dir().ok().and_then(|cwd| cwd.canonicalize().ok()) {
+        Some(cwd) if abs == cwd => ".".into(),
+        Some(cwd) => match abs.strip_prefix(&cwd) {
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => abs.display().to_string(),
+        },
+        None => abs.display().to_string(),
+    }
+}
+
+/// The environment variable naming the library (like `--library DIR`).
+pub const LIBRARY_VAR: &str = "UMPIRE_LIBRARY";
+
+/// The library to play from when none is named: `$UMPIRE_LIBRARY`, else the nearest library at
+/// or above the current folder, else the one this binary was built in.
 pub fn find_root() -> PathBuf {
-    let has = |p: &Path| p.join("rulesets").is_dir() && p.join("scenarios").is_dir();
-    if let Ok(h) = std::env::var("UMPIRE_HOME") {
+    if let Some(h) = std::env::var_os(LIBRARY_VAR) {
         return PathBuf::from(h);
     }
-    if let Ok(cwd) = std::env::current_dir() {
-        for a in cwd.ancestors() {
-            if has(a) {
-                return a.to_path_buf();
-            }
-        }
+    if let Some(lib) = std::env::current_dir().ok().and_then(|cwd| library_of(&cwd)) {
+        return lib;
     }
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Resolves a scenario name: `<game>` (its ruleset's default scenario), `<game>/<scenario>`,
-/// or a path to a `.toml` file. Returns the file, the library root it belongs to and its id.
 pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, String)> {
     let p = Path::new(name);
     if name.ends_with(".toml") || p.is_file() {

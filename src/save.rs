@@ -13,13 +13,10 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::ruleset::{Ruleset, resolve_scenario};
-use crate::scenario;
-use crate::session::{Game, Session, Status};
+use crate::game::Game;
 use crate::state::GameState;
 use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
 
 pub const HEADER: &str = "#@umpire-save 1";
 
@@ -102,20 +99,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-struct Parsed {
-    ruleset_hash: String,
-    ruleset_desc: String,
-    state: GameState,
+/// A save file as read: what the loader needs to replay or resume it.
+pub struct Parsed {
+    pub ruleset_hash: String,
+    pub ruleset_desc: String,
+    pub state: GameState,
     /// Hash of the game as saved (with a pending command half done).
-    hash: Option<String>,
-    base: Option<GameState>,
-    prior: Vec<String>,
+    pub hash: Option<String>,
+    pub base: Option<GameState>,
+    pub prior: Vec<String>,
     /// (line number, command): the committed commands, then those of a pending command
-    lines: Vec<(usize, String)>,
-    pending: Vec<(usize, String)>,
+    pub lines: Vec<(usize, String)>,
+    pub pending: Vec<(usize, String)>,
 }
 
-fn parse(path: &Path, text: &str) -> Result<Parsed> {
+/// Parses save text; `path` names it in errors.
+pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
     let name = path.display();
     let corrupt = |line: usize, msg: String| Error::Save(format!("{name}:{line}: {msg}"));
     if !text.lines().take(5).any(|l| l.trim() == HEADER) {
@@ -166,7 +165,7 @@ fn parse(path: &Path, text: &str) -> Result<Parsed> {
 }
 
 /// The saved state must fit the scenario: the same units, steps that exist, hexes on the map.
-fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scenario) -> Result<()> {
+pub fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scenario) -> Result<()> {
     let bad =
         |msg: String| Err(Error::Save(format!("{}: the saved state does not fit {}: {msg}", path.display(), scen.id)));
     for (id, u) in &state.units {
@@ -184,90 +183,4 @@ fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scenario)
         return bad(format!("unit {id} is missing"));
     }
     Ok(())
-}
-
-/// Loads a save into the session. On any error the session is unchanged.
-pub fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let p = parse(path, &text)?;
-    // the scenario as the `new` line named it (a path works from anywhere), else by its id
-    let named = p.lines.iter().find_map(|(_, l)| l.strip_prefix("new ").and_then(|r| r.split_whitespace().next()));
-    let (file, lib, id) = match named.map(|n| resolve_scenario(&session.root, n)) {
-        Some(Ok(found)) => found,
-        _ => resolve_scenario(&session.root, &p.state.scenario)?,
-    };
-    let scen = Arc::new(scenario::load(&file, &id)?);
-    check_state(path, &p.state, &scen)?;
-    if let Some(b) = &p.base {
-        check_state(path, b, &scen)?;
-    }
-    let ruleset = Ruleset::load(&lib, &scen.ruleset)?;
-    let mut out = Vec::new();
-    let all: Vec<(usize, String)> = p.lines.iter().chain(p.pending.iter()).cloned().collect();
-    let saved_hash = p.hash.clone().unwrap_or_else(|| p.state.hash());
-
-    if p.base.is_none() && ruleset.content_hash == p.ruleset_hash {
-        // same rules: replay, checking every checkpoint
-        let mut replay = session.sibling(None);
-        let mut diverged = None;
-        for (n, l) in &all {
-            let r = replay.execute(l);
-            match r.status {
-                Status::Error(e) => {
-                    diverged = Some(format!("line {n} `{l}` failed: {e}"));
-                    break;
-                }
-                Status::Check(false) => {
-                    diverged = Some(format!("line {n}: {}", r.out.join("; ")));
-                    break;
-                }
-                _ => {}
-            }
-        }
-        if diverged.is_none() && replay.hash().as_deref() != Some(&saved_hash) {
-            diverged = Some("the replayed game ends on a different state than the saved one".into());
-        }
-        match diverged {
-            None => {
-                let mut g =
-                    replay.game.take().ok_or_else(|| Error::Save(format!("{}: no `new` line", path.display())))?;
-                g.saved_len = g.history.len();
-                out.push(format!("loaded {shown} ({} commands replayed, state {})", g.history.len(), g.state().hash()));
-                session.game = Some(g);
-                return Ok(out);
-            }
-            Some(why) => {
-                out.push(format!("replay diverged: {why}; resuming from the saved state (undo history starts here)"))
-            }
-        }
-    } else if p.base.is_none() {
-        out.push(format!(
-            "the rule files changed since this save (saved with {} {}, now {} {} {}): resuming from the saved state; undo history starts here",
-            p.ruleset_desc, p.ruleset_hash, ruleset.id, ruleset.version, ruleset.content_hash
-        ));
-    }
-
-    // resume from a state: the saved one (then the pending command is replayed and asks
-    // again), or a base plus the commands after it
-    let start = p.base.clone().unwrap_or_else(|| p.state.clone());
-    let g = Game::assemble(scen, ruleset, start, "", session.config())?;
-    let mut prior = p.prior.clone();
-    prior.extend(p.lines.iter().map(|(_, l)| l.clone()).filter(|l| !l.starts_with("checkpoint ")));
-    let replay_after: Vec<(usize, String)> = if p.base.is_some() { all.clone() } else { p.pending.clone() };
-    let mut tmp = session.sibling(Some(g));
-    for (n, l) in &replay_after {
-        let r = tmp.execute(l);
-        if let Status::Error(e) = &r.status {
-            return Err(Error::Save(format!("{}:{n}: `{l}` failed on replay: {e}", path.display())));
-        }
-    }
-    let mut g = tmp.game.take().expect("game");
-    g.base = Some(match p.base {
-        Some(base) => (base, p.prior),
-        None => (p.state.clone(), prior),
-    });
-    g.saved_len = g.history.len();
-    out.push(format!("loaded {shown} (state {})", g.state().hash()));
-    session.game = Some(g);
-    Ok(out)
 }

@@ -44,7 +44,7 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
             Status::Error(e) => {
                 o.failed += 1;
                 o.errors += 1;
-                for (k, sub) in e.lines().enumerate() {
+                for (k, sub) in e.to_string().lines().enumerate() {
                     if k == 0 {
                         o.transcript.push_str(&format!("  error ({name}:{n}): {sub}\n"));
                     } else {
@@ -68,8 +68,26 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
 /// The library a script belongs to: the nearest folder above it holding `rulesets/` and
 /// `scenarios/`, if any.
 pub fn library_of(script: &Path) -> Option<std::path::PathBuf> {
-    let abs = script.canonicalize().ok()?;
-    abs.ancestors().skip(1).find(|a| a.join("rulesets").is_dir() && a.join("scenarios").is_dir()).map(Path::to_path_buf)
+    crate::ruleset::library_of(script)
+}
+
+/// `umpire check SCRIPT`: runs it in its library and reports its checks.
+pub fn check_file(path: &Path) -> crate::Result<Vec<String>> {
+    let lib = library_of(path).unwrap_or_else(crate::ruleset::find_root);
+    let o = run_file(&lib, path);
+    let summary = format!(
+        "script {} ({} passed, {} failed; library {})",
+        path.display(),
+        o.passed,
+        o.failed,
+        crate::ruleset::shown(&lib)
+    );
+    if o.failed == 0 && o.passed > 0 {
+        return Ok(vec![format!("ok: {summary}")]);
+    }
+    let failures: Vec<&str> = o.transcript.lines().filter(|l| l.contains("FAILED") || l.contains("error")).collect();
+    let why = if o.passed + o.failed == 0 { "checks nothing".to_string() } else { failures.join("\n") };
+    Err(crate::Error::State(format!("{summary}\n{why}")))
 }
 
 /// Runs a script file in a fresh session rooted at `root`.

@@ -60,7 +60,48 @@ pub type Shared = Rc<RefCell<World>>;
 /// The names of the session's built-in commands (app data of the VM).
 pub(crate) struct Reserved(pub fn(&str) -> bool);
 
+/// What loading the rule files registers in the world (verbs, overlays, fog of war): a reload
+/// starts it afresh, and puts the old one back if the new rules fail to load.
+pub struct Registrations {
+    verbs: BTreeMap<String, VerbSpec>,
+    overlays: BTreeMap<String, VerbSpec>,
+    fog: bool,
+}
+
 impl World {
+    /// A world over `state`, with nothing registered yet.
+    pub fn new(state: GameState, scenario: Arc<Scenario>) -> World {
+        World {
+            state,
+            map: scenario.map.clone(),
+            scenario,
+            out: vec![],
+            verbs: BTreeMap::new(),
+            overlays: BTreeMap::new(),
+            fog: false,
+            read_only: false,
+            loading: false,
+            probe: false,
+            probe_first_roll_log: None,
+        }
+    }
+
+    /// Takes what the rule files registered, leaving the world as before any load.
+    pub fn take_registrations(&mut self) -> Registrations {
+        Registrations {
+            verbs: std::mem::take(&mut self.verbs),
+            overlays: std::mem::take(&mut self.overlays),
+            fog: std::mem::replace(&mut self.fog, false),
+        }
+    }
+
+    /// Puts back registrations taken by [`World::take_registrations`].
+    pub fn put_registrations(&mut self, r: Registrations) {
+        self.verbs = r.verbs;
+        self.overlays = r.overlays;
+        self.fog = r.fog;
+    }
+
     /// Appends a log entry for the current command and echoes it.
     pub fn log(&mut self, rule: Option<String>, text: String) {
         let line = match &rule {

@@ -30,7 +30,9 @@ fn reload_keeps_the_game_and_reports_broken_rules() {
     let r = s.execute("reload");
     match &r.status {
         Status::Error(e) => {
-            assert!(e.contains("rulesets/fixture/main.lua:") && e.contains("previous rules stay"), "{e}")
+            assert_eq!(e.kind(), "rule-error", "{e}");
+            let m = e.to_string();
+            assert!(m.contains("rulesets/fixture/main.lua:") && m.contains("previous rules stay"), "{e}")
         }
         other => panic!("{other:?}"),
     }
@@ -42,7 +44,7 @@ fn reload_keeps_the_game_and_reports_broken_rules() {
     // a runtime error while loading: same
     std::fs::write(&main, format!("{src}\nlocal x = nil; x.y = 1\n")).unwrap();
     let r = s.execute("reload");
-    assert!(matches!(&r.status, Status::Error(e) if e.contains("main.lua:")), "{r:?}");
+    assert!(matches!(&r.status, Status::Error(e) if e.to_string().contains("main.lua:")), "{r:?}");
     assert!(s.command_names().contains(&"move".to_string()));
 }
 
@@ -115,4 +117,28 @@ fn every_api_function_is_documented() {
     let missing: Vec<&String> =
         names.iter().filter(|n| !api.contains(&format!("`{n}")) || !meta.contains(&format!("function {n}("))).collect();
     assert!(missing.is_empty(), "undocumented API functions: {missing:?}");
+}
+
+#[test]
+fn expect_error_checks_the_rule_and_kind_of_a_failure() {
+    let mut s = super::fixture_game(11);
+    assert_eq!(s.execute("move B1 0303").status, Status::Ok);
+    // the refusal's rule, typed
+    let r = s.execute("move B1 0302");
+    assert_eq!(r.error().and_then(|e| e.rule()), Some("F5.1"), "{r:?}");
+    assert_eq!(s.execute("expect-error --rule F5.1 move B1 0302").status, Status::Check(true));
+    // another rule, another kind, or no failure: the check fails and says why
+    let r = s.execute("expect-error --rule F6.1 move B1 0302");
+    assert_eq!(r.status, Status::Check(false));
+    assert!(r.out.iter().any(|l| l.contains("refused under F5.1, not F6.1")), "{r:?}");
+    let r = s.execute("expect-error --kind usage move B1 0302");
+    assert!(
+        r.status == Status::Check(false) && r.out.iter().any(|l| l.contains("a refused error, not usage")),
+        "{r:?}"
+    );
+    let r = s.execute("expect-error --rule F5.1 move B1");
+    assert!(r.out.iter().any(|l| l.contains("not a refusal under F5.1 (a usage error)")), "{r:?}");
+    // a kind that does not exist is a usage error of the check itself
+    let r = s.execute("expect-error --kind nonsense move B1 0302");
+    assert!(matches!(r.error(), Some(e) if e.kind() == "usage" && e.to_string().contains("kinds are")), "{r:?}");
 }

@@ -6,7 +6,7 @@ use umpire::session::Status;
 
 fn error_of(r: &umpire::Reply) -> String {
     match &r.status {
-        Status::Error(e) => e.clone(),
+        Status::Error(e) => e.to_string(),
         other => panic!("expected an error, got {other:?}: {:?}", r.out),
     }
 }

@@ -69,18 +69,24 @@ fn every_script_passes_and_matches_its_snapshot() {
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
-fn diff(want: &str, got: &str) -> String {
-    let w: Vec<&str> = want.lines().collect();
-    let g: Vec<&str> = got.lines().collect();
-    for i in 0..w.len().max(g.len()) {
-        if w.get(i) != g.get(i) {
-            return format!(
-                "first difference at line {}:\n  want: {}\n  got:  {}",
-                i + 1,
-                w.get(i).unwrap_or(&"<end>"),
-                g.get(i).unwrap_or(&"<end>")
-            );
-        }
+/// A unified diff of the whole change (3 lines of context), `-` the snapshot, `+` the new
+/// transcript, so that a refresh is reviewed hunk by hunk.
+pub fn diff(want: &str, got: &str) -> String {
+    let d = similar::TextDiff::from_lines(want, got);
+    let changed = d.ops().iter().filter(|o| !matches!(o.tag(), similar::DiffTag::Equal)).count();
+    format!(
+        "{changed} change(s); review them, then refresh with UPDATE_SNAPSHOTS=1 cargo test --test it scripts\n{}",
+        d.unified_diff().context_radius(3).header("snapshot", "transcript")
+    )
+}
+
+#[test]
+fn a_snapshot_difference_shows_every_hunk_with_context() {
+    let want = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n";
+    let got = "a\nB\nc\nd\ne\nf\ng\nh\ni\nj\nK\n";
+    let d = diff(want, got);
+    assert!(d.starts_with("2 change(s)"), "{d}");
+    for line in ["-b", "+B", "-k", "+K", " a", " c", " h"] {
+        assert!(d.lines().any(|l| l == line), "{line} missing in\n{d}");
     }
-    String::new()
 }

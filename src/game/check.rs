@@ -1,0 +1,94 @@
+//! `umpire check PATH`: validates a ruleset folder (every Lua file compiles, every scenario of
+//! the game loads and starts) or a scenario file, without playing. Every problem is reported.
+//! The library is found by walking up from the path, whatever the current folder.
+
+use super::Game;
+use crate::error::{Error, Result};
+use crate::lua::HostConfig;
+use crate::ruleset::{Ruleset, library_of, lua_files};
+use std::path::{Path, PathBuf};
+
+/// Checks a ruleset folder or a scenario file; the lines say what was checked. The error holds
+/// every problem found, one per line.
+pub fn check_path(p: &Path, cfg: HostConfig) -> Result<Vec<String>> {
+    let mut ok = Vec::new();
+    let mut problems: Vec<String> = Vec::new();
+    if p.extension().is_some_and(|x| x == "lua") {
+        return Err(Error::Usage(format!(
+            "{}: a Lua file is checked with its ruleset: `umpire check` takes a ruleset folder (with ruleset.toml), a scenario .toml file or a script .ump",
+            p.display()
+        )));
+    }
+    if p.is_dir() && p.join("ruleset.toml").is_file() {
+        check_ruleset(p, cfg, &mut ok, &mut problems)?;
+    } else if p.is_file() && p.extension().is_some_and(|x| x == "toml") {
+        let root = library_of(p).unwrap_or_else(crate::ruleset::find_root);
+        match Game::create(&root, &p.display().to_string(), 1, &[], "new", cfg) {
+            Ok((g, _)) => ok.push(format!(
+                "ok: scenario {} ({} units, {} hexes; library {})",
+                g.scenario.id,
+                g.state().units.len(),
+                g.scenario.map.hexes.len(),
+                crate::ruleset::shown(&g.ruleset.root)
+            )),
+            Err(e) => problems.push(e.to_string()),
+        }
+    } else {
+        return Err(Error::NotFound(format!(
+            "{}: not a ruleset folder (with ruleset.toml), a scenario .toml file or a script .ump",
+            p.display()
+        )));
+    }
+    if problems.is_empty() { Ok(ok) } else { Err(Error::State(problems.join("\n"))) }
+}
+
+fn check_ruleset(p: &Path, cfg: HostConfig, ok: &mut Vec<String>, problems: &mut Vec<String>) -> Result<()> {
+    let dir = p.canonicalize().map_err(|e| Error::io(p, e))?;
+    let id = dir.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_string();
+    let root = library_of(&dir).ok_or_else(|| {
+        Error::NotFound(format!(
+            "{}: no library around this ruleset (a folder holding rulesets/{id}/ and scenarios/)",
+            p.display()
+        ))
+    })?;
+    let rs = Ruleset::load(&root, &id)?;
+    // every Lua file compiles
+    let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::new()).map_err(crate::lua::convert_error)?;
+    let files = lua_files(&dir);
+    for f in &files {
+        let src = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
+        let name = crate::lua::display_path(&root, f);
+        if let Err(e) =
+            lua.load(src).set_name(format!("@{name}")).set_mode(mlua::chunk::ChunkMode::Text).into_function()
+        {
+            problems.push(crate::lua::convert_error(e).to_string().trim_start_matches("rule error: ").to_string());
+        }
+    }
+    ok.push(format!(
+        "ok: ruleset {} {} ({} Lua files; library {})",
+        rs.name,
+        rs.version,
+        files.len(),
+        crate::ruleset::shown(&root)
+    ));
+    let default = root.join("scenarios").join(&id).join(format!("{}.toml", rs.default_scenario));
+    if !default.is_file() {
+        problems.push(format!(
+            "rulesets/{id}/ruleset.toml: the default scenario '{}' does not exist (scenarios/{id}/{}.toml)",
+            rs.default_scenario, rs.default_scenario
+        ));
+    }
+    // every scenario of this game loads and starts
+    let sdir = root.join("scenarios").join(&id);
+    let mut scen: Vec<PathBuf> = std::fs::read_dir(&sdir)
+        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
+        .unwrap_or_default();
+    scen.sort();
+    for s in scen {
+        match Game::create(&root, &s.display().to_string(), 1, &[], "new", cfg) {
+            Ok(_) => ok.push(format!("ok: scenario {}", crate::lua::display_path(&root, &s))),
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,276 @@
+//! A game: one scenario under one ruleset — its state (shared with the rules' Lua host), the
+//! history of commands, the decision a command waits for, and the transactions that change
+//! it.
+//!
+//! Every state-changing command runs as a transaction ([`Game::transact`]): the state is
+//! cloned first and put back if the command is refused or fails, so a failed command leaves
+//! the same hash. This layer knows nothing of the command language: the session parses a
+//! line and calls the methods here.
+
+pub mod check;
+mod decision;
+mod history;
+mod odds;
+
+pub use decision::{Pending, describe_question};
+pub use history::Entry;
+pub use odds::Odds;
+
+use crate::error::{Error, Result};
+use crate::hex::HexId;
+use crate::lua::{Host, HostConfig, Question, Shared, Step, World};
+use crate::ruleset::{Ruleset, resolve_scenario};
+use crate::scenario::{self, Scenario};
+use crate::state::{GameState, Unit};
+use mlua::Thread;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::rc::Rc;
+use std::sync::Arc;
+
+pub struct Game {
+    pub scenario: Arc<Scenario>,
+    pub ruleset: Ruleset,
+    host: Host,
+    pub shared: Shared,
+    /// The host settings the game was made with (a reload uses them again).
+    cfg: HostConfig,
+    pub new_line: String,
+    pub history: Vec<Entry>,
+    /// Undone commands with the state they had led to.
+    redo: Vec<(Entry, GameState)>,
+    pub pending: Option<Pending>,
+    /// When the game was resumed from a saved state instead of a replay: that state and the
+    /// lines that led to it.
+    pub base: Option<(GameState, Vec<String>)>,
+    /// History length at the last save or load.
+    pub saved_len: usize,
+    /// Answers given to questions asked while the game was being set up (after `new`).
+    pub setup: Vec<String>,
+}
+
+/// What a rule thread did.
+pub enum Flow {
+    Done(Vec<String>),
+    Ask(Thread, Question),
+}
+
+impl Game {
+    /// Creates a game from a scenario name: loads scenario and ruleset, runs the ruleset's
+    /// start (which may ask set-up questions). Returns the game and what the start printed.
+    pub fn create(
+        root: &Path,
+        name: &str,
+        seed: u64,
+        options: &[String],
+        new_line: &str,
+        cfg: HostConfig,
+    ) -> Result<(Game, Vec<String>)> {
+        let (file, lib, id) = resolve_scenario(root, name)?;
+        let scen = scenario::load(&file, &id)?;
+        if let Some(o) = options.iter().find(|o| !scen.options.contains_key(*o)) {
+            let known: Vec<&str> = scen.options.keys().map(String::as_str).collect();
+            return Err(Error::Usage(format!(
+                "scenario {} has no option '{o}' (options: {})",
+                scen.id,
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            )));
+        }
+        let ruleset = Ruleset::load(&lib, &scen.ruleset)?;
+        let mut state = scen.initial.clone();
+        state.dice = crate::dice::Dice::new(seed);
+        state.options = options.iter().cloned().collect();
+        let mut g = Game::assemble(Arc::new(scen), ruleset, state, new_line, cfg)?;
+        let before = g.snapshot();
+        let r = g.start_thread("start", ());
+        let started = g.finish(r, before, vec![new_line.to_string()])?;
+        let mut out = vec![format!(
+            "{} — {} (rules {} {}), seed {seed}",
+            g.scenario.name, g.scenario.id, g.ruleset.name, g.ruleset.version
+        )];
+        out.extend(started);
+        Ok((g, out))
+    }
+
+    /// A game over `state` with a fresh VM that has run the rule files (no command run).
+    pub fn assemble(
+        scenario: Arc<Scenario>,
+        ruleset: Ruleset,
+        state: GameState,
+        new_line: &str,
+        cfg: HostConfig,
+    ) -> Result<Game> {
+        let shared: Shared = Rc::new(RefCell::new(World::new(state, scenario.clone())));
+        let host = Host::new(&ruleset, shared.clone(), cfg)?;
+        shared.borrow_mut().out.clear();
+        Ok(Game {
+            scenario,
+            ruleset,
+            host,
+            shared,
+            cfg,
+            new_line: new_line.to_string(),
+            history: vec![],
+            redo: vec![],
+            pending: None,
+            base: None,
+            saved_len: 0,
+            setup: vec![],
+        })
+    }
+
+    pub fn state(&self) -> std::cell::Ref<'_, GameState> {
+        std::cell::Ref::map(self.shared.borrow(), |w| &w.state)
+    }
+    pub fn host(&self) -> &Host {
+        &self.host
+    }
+    fn snapshot(&self) -> GameState {
+        self.shared.borrow().state.clone()
+    }
+    fn restore(&self, s: GameState) {
+        self.shared.borrow_mut().state = s;
+    }
+    /// What the rules printed since the last call.
+    pub fn take_out(&self) -> Vec<String> {
+        std::mem::take(&mut self.shared.borrow_mut().out)
+    }
+    pub fn fmt_hex(&self, h: HexId) -> String {
+        self.scenario.map.fmt(h)
+    }
+    /// Commands undone and not yet redone.
+    pub fn redo_len(&self) -> usize {
+        self.redo.len()
+    }
+
+    /// Fog of war: whether the side to act may not examine `u` (an enemy unit below the top
+    /// of its stack). Always false without fog of war or without a side to act.
+    pub fn is_hidden(&self, s: &GameState, u: &Unit) -> bool {
+        self.shared.borrow().fog
+            && s.clock.side.as_ref().is_some_and(|v| *v != u.side)
+            && u.hex().is_some_and(|h| s.stack(h).first().is_some_and(|top| top.id != u.id))
+    }
+
+    /// The units the side to act may not examine under fog of war.
+    pub fn hidden_units(&self) -> BTreeSet<String> {
+        let s = self.state();
+        s.units.values().filter(|u| self.is_hidden(&s, u)).map(|u| u.id.clone()).collect()
+    }
+
+    /// Runs rule code that may only look (`=`, `expect`, `show`, overlays): the state is put
+    /// back afterwards and no die may be rolled (a read-only roll would show the next result).
+    /// Returns the result and what the code printed.
+    pub fn read_only<R>(&self, f: impl FnOnce(&Game) -> R) -> (R, Vec<String>) {
+        let snap = self.snapshot();
+        self.shared.borrow_mut().read_only = true;
+        let r = f(self);
+        self.shared.borrow_mut().read_only = false;
+        self.restore(snap);
+        (r, self.take_out())
+    }
+
+    /// Runs a state-changing command `line` as a transaction: committed to the history when
+    /// `f` is done, kept as the pending command when it asks a question, rolled back on any
+    /// error (what the rules printed is kept: it explains the failure).
+    pub fn transact(&mut self, line: &str, f: impl FnOnce(&mut Game) -> Result<Flow>) -> Result<Vec<String>> {
+        let before = {
+            let _t = crate::lua::Timer::start("snapshot");
+            self.snapshot()
+        };
+        self.take_out();
+        let r = f(self);
+        self.finish(r, before, vec![line.to_string()])
+    }
+
+    /// Runs `__umpire.<entry>` of the prelude (`next`, `dispatch`, `run_chunk`...) as a new
+    /// rule thread: one more command in the state's count.
+    pub fn start_thread(&mut self, entry: &str, args: impl mlua::IntoLuaMulti) -> Result<Flow> {
+        self.shared.borrow_mut().state.commands += 1;
+        match self.host.start(entry, args)? {
+            (_, Step::Done(v)) => Ok(Flow::Done(v.map(|x| vec![format!("result: {x}")]).unwrap_or_default())),
+            (t, Step::Ask(q)) => Ok(Flow::Ask(t, q)),
+        }
+    }
+
+    /// Commits, suspends or rolls back a command.
+    fn finish(&mut self, r: Result<Flow>, before: GameState, lines: Vec<String>) -> Result<Vec<String>> {
+        match r {
+            Err(e) => {
+                let out = self.take_out();
+                self.restore(before);
+                self.shared.borrow_mut().out = out;
+                Err(e)
+            }
+            Ok(Flow::Ask(thread, q)) => {
+                let mut out = self.take_out();
+                out.push(format!("? {}", describe_question(&q)));
+                self.pending = Some(Pending { thread, question: q, before, lines });
+                Ok(out)
+            }
+            Ok(Flow::Done(extra)) => {
+                let mut out = self.take_out();
+                out.extend(extra.into_iter().filter(|l| !l.is_empty()));
+                {
+                    let mut w = self.shared.borrow_mut();
+                    if w.state.commands == before.commands {
+                        w.state.commands += 1;
+                    }
+                }
+                if self.history.is_empty() && !self.new_line.is_empty() && lines.first() == Some(&self.new_line) {
+                    // the set-up after `new` is the game's origin, not an undoable command
+                    self.setup = lines[1..].to_vec();
+                } else {
+                    let _t = crate::lua::Timer::start("commit");
+                    let after = self.snapshot();
+                    self.history.push(Entry::new(lines, before, &after));
+                    self.redo.clear();
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// Re-reads the rule files into a new VM over the same state. Everything a load registers
+    /// (verbs, overlays, descriptions, fog of war) starts afresh; on failure the previous rules
+    /// and registrations stay. Returns whether the rule files changed.
+    pub fn reload(&mut self) -> Result<bool> {
+        let rs = Ruleset::load(&self.ruleset.root, &self.ruleset.id)?;
+        // loading rules must not change the game: keep the state as it is
+        let state = self.snapshot();
+        let before = self.shared.borrow_mut().take_registrations();
+        let loaded = Host::new(&rs, self.shared.clone(), self.cfg);
+        self.restore(state);
+        self.take_out();
+        match loaded {
+            Ok(h) => {
+                self.host = h;
+                let changed = rs.content_hash != self.ruleset.content_hash;
+                self.ruleset = rs;
+                Ok(changed)
+            }
+            Err(e) => {
+                self.shared.borrow_mut().put_registrations(before);
+                Err(Error::Lua(format!(
+                    "reload failed, the previous rules stay loaded:\n{}",
+                    e.to_string().trim_start_matches("rule error: ")
+                )))
+            }
+        }
+    }
+
+    /// The ids of every step of the sequence of play.
+    pub fn step_ids(&self) -> Result<Vec<String>> {
+        self.host.call("step_ids", ())
+    }
+
+    /// The verbs the ruleset registered, by name.
+    pub fn verbs(&self) -> BTreeMap<String, crate::lua::VerbSpec> {
+        self.shared.borrow().verbs.clone()
+    }
+
+    /// The map overlays the ruleset registered, by name.
+    pub fn overlays(&self) -> BTreeMap<String, crate::lua::VerbSpec> {
+        self.shared.borrow().overlays.clone()
+    }
+}

@@ -1,0 +1,124 @@
+//! `odds`: every outcome of a combat verb (one marked `odds = true`) and its probability,
+//! found by running the verb once per sequence of die faces with the dice forced, answering
+//! its questions with their defaults. Nothing is committed and the state is put back.
+
+use super::Game;
+use crate::error::{Error, Result};
+use crate::lua::Step;
+use mlua::Value;
+use std::collections::BTreeMap;
+
+/// Runs of the verb at most (each one a sequence of die faces).
+const MAX_RUNS: usize = 20_000;
+/// Questions one run may ask at most.
+const MAX_QUESTIONS: usize = 100;
+
+/// The outcomes of a command.
+pub struct Odds {
+    /// The log of the first run up to its first roll: how the odds were worked out.
+    pub explanation: Vec<String>,
+    /// Each result in the order first seen, with its probability and the die sequences that
+    /// give it.
+    pub results: Vec<(String, f64, Vec<Vec<u32>>)>,
+}
+
+impl Game {
+    /// Enumerates the outcomes of `verb`; `args` gives its arguments afresh for every run (rule
+    /// code may change the tables it is handed).
+    pub fn odds(&self, verb: &str, mut args: impl FnMut(&Game) -> Result<Vec<Value>>) -> Result<Odds> {
+        let before = self.snapshot();
+        let r = self.enumerate(verb, &mut args, &before);
+        {
+            let mut w = self.shared.borrow_mut();
+            w.state = before;
+            w.probe = false;
+            w.out.clear();
+        }
+        r
+    }
+
+    fn enumerate(
+        &self,
+        verb: &str,
+        args: &mut impl FnMut(&Game) -> Result<Vec<Value>>,
+        before: &crate::state::GameState,
+    ) -> Result<Odds> {
+        let mut prefix: Vec<u32> = Vec::new();
+        let mut results: BTreeMap<String, (usize, f64, Vec<Vec<u32>>)> = BTreeMap::new();
+        let mut explanation = Vec::new();
+        for run in 1.. {
+            if run > MAX_RUNS {
+                return Err(Error::Usage(format!(
+                    "odds: too many outcomes to enumerate (over {MAX_RUNS} dice sequences)"
+                )));
+            }
+            let a = args(self)?;
+            {
+                let mut w = self.shared.borrow_mut();
+                w.state = before.clone();
+                w.state.dice.forced = prefix.iter().map(|&v| crate::dice::Forced::Face(v)).collect();
+                w.state.dice.probe = Some(Vec::new());
+                w.probe = true;
+                w.probe_first_roll_log = None;
+                w.out.clear();
+            }
+            let result = self.probe_run(verb, a)?;
+            let (faces, first_roll) = {
+                let w = self.shared.borrow();
+                (w.state.dice.probe.clone().unwrap_or_default(), w.probe_first_roll_log)
+            };
+            if run == 1 {
+                explanation = self.explain(before.log.len(), first_roll);
+            }
+            // the probability of this sequence, and the next sequence (odometer over faces)
+            let mut values = prefix.clone();
+            values.resize(faces.len(), 1);
+            let p: f64 = faces.iter().map(|&f| 1.0 / f as f64).product();
+            let n = results.len();
+            let e = results.entry(result).or_insert((n, 0.0, Vec::new()));
+            e.1 += p;
+            e.2.push(values.clone());
+            match (0..faces.len()).rev().find(|&i| values[i] < faces[i]) {
+                Some(i) => {
+                    prefix = values[..i].to_vec();
+                    prefix.push(values[i] + 1);
+                }
+                None => break,
+            }
+        }
+        let mut results: Vec<(usize, String, f64, Vec<Vec<u32>>)> =
+            results.into_iter().map(|(r, (n, p, paths))| (n, r, p, paths)).collect();
+        results.sort_by_key(|r| r.0);
+        Ok(Odds { explanation, results: results.into_iter().map(|(_, r, p, paths)| (r, p, paths)).collect() })
+    }
+
+    /// One run of the verb with the dice as forced, questions answered by their defaults.
+    fn probe_run(&self, verb: &str, args: Vec<Value>) -> Result<String> {
+        let mut step = self.host.start("dispatch", (verb.to_string(), mlua::MultiValue::from_vec(args)))?;
+        for _ in 0..MAX_QUESTIONS {
+            match step {
+                (t, Step::Ask(q)) => {
+                    let ans = q.default.clone().unwrap_or_default();
+                    step = (t.clone(), self.host.resume(&t, ans)?);
+                }
+                (_, Step::Done(v)) => return Ok(v.unwrap_or_else(|| "(no result)".into())),
+            }
+        }
+        match step.1 {
+            Step::Ask(q) => Err(Error::Usage(format!("odds: too many questions ({})", q.prompt))),
+            Step::Done(v) => Ok(v.unwrap_or_else(|| "(no result)".into())),
+        }
+    }
+
+    /// The log lines of the first run up to its first roll.
+    fn explain(&self, log_start: usize, first_roll: Option<usize>) -> Vec<String> {
+        let w = self.shared.borrow();
+        let end = first_roll.unwrap_or(w.state.log.len());
+        w.state
+            .log
+            .since(log_start)
+            .take(end.saturating_sub(log_start))
+            .map(|e| format!("{}{}", e.rule.as_ref().map(|r| format!("[{r}] ")).unwrap_or_default(), e.text))
+            .collect()
+    }
+}

@@ -1,0 +1,105 @@
+//! The built-in commands: one table holding each command's name, usage, group, help, example
+//! and handler. `help`, completion, dispatch and the reserved verb names all read it.
+
+use super::{Reply, Session, designer, load, play, views};
+use crate::error::Result;
+
+/// One built-in command.
+pub struct Builtin {
+    pub name: &'static str,
+    pub usage: &'static str,
+    /// The group `help` lists it under: game, view, history, files, designer.
+    pub group: &'static str,
+    pub help: &'static str,
+    /// Shown by `help <command>` (empty: none).
+    pub example: &'static str,
+    /// Whether it may run while a decision is pending (views, answers, undo...).
+    pub during_decision: bool,
+    /// The handler: the session, the arguments (the line without the command) and the whole line.
+    pub run: fn(&mut Session, &str, &str) -> Result<Reply>,
+}
+
+/// The groups of `help`, in order.
+pub const GROUPS: &[&str] = &["game", "view", "history", "files", "designer"];
+
+/// Whether `name` is a built-in command (a ruleset may not register a verb of that name).
+pub fn is_builtin(name: &str) -> bool {
+    BUILTINS.iter().any(|b| b.name == name)
+}
+
+macro_rules! builtin {
+    ($name:literal, $group:literal, $usage:literal, $help:literal, $example:literal, $during:literal, $run:expr) => {
+        Builtin {
+            name: $name,
+            usage: $usage,
+            group: $group,
+            help: $help,
+            example: $example,
+            during_decision: $during,
+            run: $run,
+        }
+    };
+}
+
+#[rustfmt::skip]
+pub const BUILTINS: &[Builtin] = &[
+    builtin!("new", "files", "new <scenario> [--seed N] [--option NAME]...",
+        "start a game: <game>, <game>/<scenario> or a .toml path",
+        "new <game> --seed 7 --option <name>", true, play::new),
+    builtin!("load", "files", "load <file>", "load a saved game (replays it, checking hashes)",
+        "load game.sav", true, load::cmd_load),
+    builtin!("save", "files", "save <file>", "save the game as a replayable script with the state",
+        "save game.sav", true, load::cmd_save),
+    builtin!("map", "view",
+        "map [<hex|unit|place> [radius]] | map <overlay> <args> | map --svg FILE [<overlay> <args>]",
+        "the map as text around a place, with an overlay, or as an SVG picture",
+        "map <place> 4      map <overlay> <unit>      map --svg board.svg", true, views::map),
+    builtin!("status", "view", "status", "where the game is: turn, phase, side, pending decision, seed, library",
+        "", true, views::status),
+    builtin!("show", "view", "show <hex|unit|place>", "a unit's values and markers, or a hex's terrain and stack",
+        "show <unit>      show <hex>      show <place>", true, views::show),
+    builtin!("units", "view", "units [side|box|hex|text]", "list units, optionally filtered",
+        "units <side>      units dead      units <hex>", true, views::units),
+    builtin!("log", "view", "log [n]", "the last n log entries (default 10)", "log 20", true, views::log),
+    builtin!("why", "view", "why", "the last ruling, step by step with rule numbers", "", true, views::why),
+    builtin!("hash", "view", "hash", "a digest of the whole game state", "", true, views::hash),
+    builtin!("next", "game", "next", "end the current segment and go to the next one", "", false, play::next),
+    builtin!("choose", "game", "choose <answer>", "answer the pending decision",
+        "choose <hex|unit|option>", true, play::choose),
+    builtin!("auto", "game", "auto", "answer the pending decision with the rule's default", "", true, play::auto),
+    builtin!("cancel", "game", "cancel [--past-dice]", "abandon the command waiting for a decision",
+        "", true, play::cancel),
+    builtin!("odds", "game", "odds <arguments of the combat verb>",
+        "the odds and every result's probability, no dice used",
+        "odds <hex> with <unit>,<unit>", false, views::odds),
+    builtin!("dice", "game", "dice <face|name>... | dice clear",
+        "force the next die rolls or draws (real dice, scripts)",
+        "dice 3 5      dice <chit name>      dice clear", false, play::dice),
+    builtin!("roll", "game", "roll <NdM> [purpose...]", "roll dice and record it", "roll 2d6 weather", false, play::roll),
+    builtin!("seed", "game", "seed <n>", "reseed the game's dice", "seed 12345", false, play::seed),
+    builtin!("forward", "game", "forward [turn N | step ID | end]",
+        "play on with `next`, answering every question with its default",
+        "forward      forward step combat      forward turn 3      forward end", true, play::forward),
+    builtin!("undo", "history", "undo [--past-dice] [n]",
+        "take back the last n commands (past seen dice only with --past-dice)",
+        "undo      undo 3      undo --past-dice", true, play::undo),
+    builtin!("redo", "history", "redo", "re-apply the last undone command", "", false, play::redo),
+    builtin!("reload", "designer", "reload", "re-read the rule files, keep the game", "", false, designer::reload),
+    builtin!("lua", "designer", "lua <code>", "run Lua in the rules' environment (changes are a command)",
+        "lua units.get('B1'):move_to('0101')", false, designer::lua),
+    builtin!("=", "designer", "= <expression>", "evaluate a Lua expression (read-only)",
+        "= units.get('B1').hex", true, designer::eval),
+    builtin!("expect", "designer", "expect <expression>", "check that a Lua expression is true (read-only)",
+        "expect units.get('B1').hex == '0303'", true, designer::expect),
+    builtin!("expect-error", "designer", "expect-error [--rule R] [--kind K] <command> [~ text]",
+        "check that a command fails (refused under rule R, of kind K, its message holding text)",
+        "expect-error --rule 5.1 move B1 0909      expect-error move B1 0909 ~ not on the map",
+        true, designer::expect_error),
+    builtin!("expect-ok", "designer", "expect-ok <command> [~ text]",
+        "check that a command succeeds (and its output holds text)",
+        "expect-ok odds 0404 with B1 ~ 1:2", true, designer::expect_ok),
+    builtin!("checkpoint", "designer", "checkpoint <hash>",
+        "check the state hash (saves use it to detect divergence)", "", true, designer::checkpoint),
+    builtin!("help", "view", "help [command]", "list commands, or explain one", "help move", true, views::help),
+    builtin!("quit", "files", "quit", "leave", "", true, |_, _, _| Ok(Reply { out: vec![], status: super::Status::Quit })),
+];

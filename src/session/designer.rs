@@ -1,0 +1,158 @@
+//! The designer's commands: `reload`, `lua`, `=`, and the checks scripts are made of
+//! (`expect`, `expect-ok`, `expect-error`, `checkpoint`).
+
+use super::{Reply, Session, Status};
+use crate::error::{Error, Result};
+use crate::lua::display_value;
+use mlua::Value;
+
+pub(super) fn reload(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply> {
+    let g = s.game_mut()?;
+    let changed = if g.reload()? { "changed" } else { "unchanged" };
+    Ok(Reply::ok(vec![format!(
+        "reloaded {} {} (rule files {changed}); the game is kept",
+        g.ruleset.name, g.ruleset.version
+    )]))
+}
+
+pub(super) fn lua(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
+    let code = rest.to_string();
+    s.transact(line, move |g| {
+        let f = g.host().chunk(&code, "lua")?;
+        g.start_thread("run_chunk", f)
+    })
+}
+
+pub(super) fn eval(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let g = s.game()?;
+    let (r, mut out) = g.read_only(|g| g.host().eval(&format!("return {rest}"), "="));
+    out.push(r?.iter().map(display_value).collect::<Vec<_>>().join("\t"));
+    Ok(Reply::ok(out))
+}
+
+pub(super) fn expect(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let g = s.game()?;
+    let (r, _) = g.read_only(|g| g.host().eval(&format!("return {rest}"), "expect"));
+    Ok(match r {
+        Ok(v) => {
+            let first = v.into_iter().next().unwrap_or(Value::Nil);
+            let pass = !matches!(first, Value::Nil | Value::Boolean(false));
+            Reply::check(
+                pass,
+                if pass { vec![] } else { vec![format!("expected true, got {}", display_value(&first))] },
+            )
+        }
+        Err(e) => Reply::check(false, vec![format!("expect raised an error: {e}")]),
+    })
+}
+
+pub(super) fn checkpoint(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let h = s.game()?.state().hash();
+    let want = rest.trim();
+    Ok(if h == want {
+        Reply::check(true, vec![])
+    } else {
+        Reply::check(false, vec![format!("state hash is {h}, expected {want}: the game has diverged here")])
+    })
+}
+
+/// `<command> [~ text]`: the command checked and the text its answer must hold.
+fn command_and_text<'a>(rest: &'a str, usage: &str) -> Result<(&'a str, Option<&'a str>)> {
+    let (cmd, want) = match rest.rsplit_once(" ~ ") {
+        Some((c, w)) => (c.trim(), Some(w.trim().trim_matches('"'))),
+        None => (rest.trim(), None),
+    };
+    if cmd.is_empty() {
+        return Err(Error::Usage(format!("usage: {usage}")));
+    }
+    Ok((cmd, want))
+}
+
+/// What `expect-error` wants of the failure besides its text.
+#[derive(Default)]
+struct Wanted<'a> {
+    rule: Option<&'a str>,
+    kind: Option<&'a str>,
+}
+
+/// Reads the leading `--rule R` and `--kind K` of `expect-error`.
+fn wanted(mut rest: &str) -> Result<(Wanted<'_>, &str)> {
+    let mut w = Wanted::default();
+    loop {
+        let (flag, tail) = super::split_first(rest);
+        let (value, tail) = super::split_first(tail);
+        match flag {
+            "--rule" | "--kind" if value.is_empty() => {
+                return Err(Error::Usage(format!("{flag} takes a value; usage: {}", USAGE_ERROR)));
+            }
+            "--rule" => w.rule = Some(value),
+            "--kind" if !Error::KINDS.contains(&value) => {
+                return Err(Error::Usage(format!("--kind {value}: kinds are {}", Error::KINDS.join(", "))));
+            }
+            "--kind" => w.kind = Some(value),
+            _ => return Ok((w, rest)),
+        }
+        rest = tail;
+    }
+}
+
+const USAGE_ERROR: &str = "expect-error [--rule R] [--kind K] <command> [~ text]";
+
+pub(super) fn expect_error(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let (want, rest) = wanted(rest)?;
+    let (cmd, text) = command_and_text(rest, USAGE_ERROR)?;
+    let before = s.hash();
+    let r = s.execute(cmd);
+    let after = s.hash();
+    let Status::Error(e) = r.status else {
+        let mut out = r.out;
+        out.push("expected an error, but the command succeeded".into());
+        return Ok(Reply::check(false, out));
+    };
+    let mut out = vec![format!("error as expected: {e}")];
+    if let Some(rule) = want.rule
+        && e.rule() != Some(rule)
+    {
+        out.push(match e.rule() {
+            Some(r) => format!("but it was refused under {r}, not {rule}"),
+            None => format!("but it is not a refusal under {rule} (a {} error)", e.kind()),
+        });
+    }
+    if let Some(kind) = want.kind
+        && e.kind() != kind
+    {
+        out.push(format!("but it is a {} error, not {kind}", e.kind()));
+    }
+    if let Some(w) = text
+        && !e.to_string().contains(w)
+    {
+        out.push(format!("but the message does not contain '{w}'"));
+    }
+    if before != after {
+        out.push("but the state changed".into());
+    }
+    Ok(Reply::check(out.len() == 1, out))
+}
+
+pub(super) fn expect_ok(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let (cmd, want) = command_and_text(rest, "expect-ok <command> [~ text]")?;
+    let r = s.execute(cmd);
+    let mut out = r.out.clone();
+    match r.status {
+        Status::Error(e) => {
+            out.push(format!("expected success, got: {e}"));
+            Ok(Reply::check(false, out))
+        }
+        Status::Check(false) => {
+            out.push("the check inside failed".into());
+            Ok(Reply::check(false, out))
+        }
+        _ => {
+            let pass = want.is_none_or(|w| r.out.iter().any(|l| l.contains(w)));
+            if !pass {
+                out.push(format!("the output does not contain '{}'", want.unwrap_or_default()));
+            }
+            Ok(Reply::check(pass, out))
+        }
+    }
+}

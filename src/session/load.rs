@@ -1,0 +1,125 @@
+//! `save` and `load`. Writing a save is the game layer's (`crate::save`); loading one replays
+//! its commands through a session of its own, so it lives here. A save made with the same
+//! rule files is replayed line by line, every checkpoint checked; one made with other rule
+//! files (or whose replay diverges) resumes from its saved state. On any error the session is
+//! unchanged.
+
+use super::{Reply, Session, Status};
+use crate::error::{Error, Result};
+use crate::game::Game;
+use crate::ruleset::{Ruleset, resolve_scenario};
+use crate::save::{self, Parsed};
+use crate::scenario::{self, Scenario};
+use std::path::Path;
+use std::sync::Arc;
+
+pub(super) fn cmd_save(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    s.game()?;
+    let path = rest.trim();
+    if path.is_empty() {
+        return Err(Error::Usage("usage: save <file>".into()));
+    }
+    let file = s.scratch_path(path);
+    let g = s.game_mut()?;
+    save::write(g, &file)?;
+    g.saved_len = g.history.len();
+    Ok(Reply::ok(vec![format!("saved to {path}")]))
+}
+
+pub(super) fn cmd_load(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let path = rest.trim();
+    if path.is_empty() {
+        return Err(Error::Usage("usage: load <file>".into()));
+    }
+    let file = s.scratch_path(path);
+    load(s, &file, path).map(Reply::ok)
+}
+
+/// Loads a save into the session. On any error the session is unchanged.
+fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let p = save::parse(path, &text)?;
+    // the scenario as the `new` line named it (a path works from anywhere), else by its id
+    let named = p.lines.iter().find_map(|(_, l)| l.strip_prefix("new ").and_then(|r| r.split_whitespace().next()));
+    let (file, lib, id) = match named.map(|n| resolve_scenario(&session.root, n)) {
+        Some(Ok(found)) => found,
+        _ => resolve_scenario(&session.root, &p.state.scenario)?,
+    };
+    let scen = Arc::new(scenario::load(&file, &id)?);
+    save::check_state(path, &p.state, &scen)?;
+    if let Some(b) = &p.base {
+        save::check_state(path, b, &scen)?;
+    }
+    let ruleset = Ruleset::load(&lib, &scen.ruleset)?;
+    let mut out = Vec::new();
+    if p.base.is_none() && ruleset.content_hash == p.ruleset_hash {
+        match replay(session, path, &p)? {
+            Ok(mut g) => {
+                g.saved_len = g.history.len();
+                out.push(format!("loaded {shown} ({} commands replayed, state {})", g.history.len(), g.state().hash()));
+                session.game = Some(g);
+                return Ok(out);
+            }
+            Err(why) => {
+                out.push(format!("replay diverged: {why}; resuming from the saved state (undo history starts here)"))
+            }
+        }
+    } else if p.base.is_none() {
+        out.push(format!(
+            "the rule files changed since this save (saved with {} {}, now {} {} {}): resuming from the saved state; undo history starts here",
+            p.ruleset_desc, p.ruleset_hash, ruleset.id, ruleset.version, ruleset.content_hash
+        ));
+    }
+    let g = resume(session, path, p, scen, ruleset)?;
+    out.push(format!("loaded {shown} (state {})", g.state().hash()));
+    session.game = Some(g);
+    Ok(out)
+}
+
+/// Every line of the save, committed ones then the pending command's.
+fn all_lines(p: &Parsed) -> Vec<(usize, String)> {
+    p.lines.iter().chain(p.pending.iter()).cloned().collect()
+}
+
+/// Replays a save made with the same rule files in a session of its own, checking every
+/// checkpoint and the final hash. `Ok(Err(why))` when the replay diverged.
+fn replay(session: &Session, path: &Path, p: &Parsed) -> Result<std::result::Result<Game, String>> {
+    let saved_hash = p.hash.clone().unwrap_or_else(|| p.state.hash());
+    let mut replay = session.sibling(None);
+    for (n, l) in &all_lines(p) {
+        let r = replay.execute(l);
+        match r.status {
+            Status::Error(e) => return Ok(Err(format!("line {n} `{l}` failed: {e}"))),
+            Status::Check(false) => return Ok(Err(format!("line {n}: {}", r.out.join("; ")))),
+            _ => {}
+        }
+    }
+    if replay.hash().as_deref() != Some(&saved_hash) {
+        return Ok(Err("the replayed game ends on a different state than the saved one".into()));
+    }
+    replay.game.take().map(Ok).ok_or_else(|| Error::Save(format!("{}: no `new` line", path.display())))
+}
+
+/// Resumes from a state: the saved one (then the pending command is replayed and asks again),
+/// or a base plus the commands after it.
+fn resume(session: &Session, path: &Path, p: Parsed, scen: Arc<Scenario>, ruleset: Ruleset) -> Result<Game> {
+    let start = p.base.clone().unwrap_or_else(|| p.state.clone());
+    let g = Game::assemble(scen, ruleset, start, "", session.config())?;
+    let mut prior = p.prior.clone();
+    prior.extend(p.lines.iter().map(|(_, l)| l.clone()).filter(|l| !l.starts_with("checkpoint ")));
+    let replay_after: Vec<(usize, String)> = if p.base.is_some() { all_lines(&p) } else { p.pending.clone() };
+    let mut tmp = session.sibling(Some(g));
+    for (n, l) in &replay_after {
+        let r = tmp.execute(l);
+        if let Status::Error(e) = &r.status {
+            return Err(Error::Save(format!("{}:{n}: `{l}` failed on replay: {e}", path.display())));
+        }
+    }
+    let mut g = tmp.game.take().expect("the replay keeps its game");
+    g.base = Some(match p.base {
+        Some(base) => (base, p.prior),
+        None => (p.state, prior),
+    });
+    g.saved_len = g.history.len();
+    Ok(g)
+}

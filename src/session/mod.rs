@@ -1,0 +1,277 @@
+//! A session: at most one game and the command language around it. A line is split into its
+//! command and arguments; built-in commands (the table in [`builtins`]) are handled here, a
+//! ruleset's verbs have their arguments parsed by the verb's usage line ([`args`]) and run as
+//! a transaction of the game. Views (`status`, `show`, `map`...) are in [`views`], the
+//! designer's commands in [`designer`], loading a save (which replays it through
+//! [`Session::execute`]) in [`load`].
+
+mod args;
+pub mod builtins;
+mod designer;
+mod load;
+mod play;
+mod views;
+
+pub use builtins::{BUILTINS, Builtin, is_builtin};
+
+use crate::error::{Error, Result};
+use crate::game::{Flow, Game, describe_question};
+use crate::lua::{HostConfig, Limits};
+use crate::ruleset::find_root;
+use std::path::PathBuf;
+
+/// What a command answered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Status {
+    Ok,
+    /// Comment or blank line.
+    Nothing,
+    /// The command failed, and why (it changed nothing).
+    Error(Error),
+    Check(bool),
+    Quit,
+}
+
+#[derive(Debug, Clone)]
+pub struct Reply {
+    pub out: Vec<String>,
+    pub status: Status,
+}
+
+impl Reply {
+    pub(crate) fn ok(out: Vec<String>) -> Reply {
+        Reply { out, status: Status::Ok }
+    }
+    pub(crate) fn check(passed: bool, out: Vec<String>) -> Reply {
+        Reply { out, status: Status::Check(passed) }
+    }
+    /// The error, if the command failed.
+    pub fn error(&self) -> Option<&Error> {
+        match &self.status {
+            Status::Error(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+pub struct Session {
+    /// The library the games come from (a folder with `rulesets/` and `scenarios/`).
+    pub root: PathBuf,
+    pub game: Option<Game>,
+    pub limits: Limits,
+    /// Seed used by `new` without `--seed` (None: from the clock, for real games).
+    pub default_seed: Option<u64>,
+    /// Where `save @/x` and `load @/x` put files (scripts use it for scratch saves).
+    pub scratch: Option<PathBuf>,
+    /// Columns available for `map` (the terminal's width; 100 without a terminal).
+    pub width: usize,
+    /// Designer's sandbox: `undo` may take back dice rolls without `--past-dice`.
+    pub free_undo: bool,
+    /// ANSI colours in output (a terminal without NO_COLOR).
+    pub color: bool,
+}
+
+/// Splits a line into its command and the rest (`=expr` is the command `=`).
+pub(crate) fn split_first(line: &str) -> (&str, &str) {
+    let line = line.trim();
+    if let Some(rest) = line.strip_prefix('=') {
+        return ("=", rest.trim());
+    }
+    match line.split_once(char::is_whitespace) {
+        Some((a, b)) => (a, b.trim()),
+        None => (line, ""),
+    }
+}
+
+impl Session {
+    /// A session for play, on the library found by [`find_root`].
+    pub fn new() -> Session {
+        Session { default_seed: None, ..Session::with_root(find_root()) }
+    }
+
+    /// A session on the library `root`, seeding new games with 1 unless told (scripts, tests).
+    pub fn with_root(root: impl Into<PathBuf>) -> Session {
+        Session {
+            root: root.into(),
+            game: None,
+            limits: Limits::default(),
+            default_seed: Some(1),
+            scratch: None,
+            width: 100,
+            color: false,
+            free_undo: false,
+        }
+    }
+
+    /// A session with the same library, limits and settings, holding `game` (used to replay
+    /// saves without touching this one).
+    pub fn sibling(&self, game: Option<Game>) -> Session {
+        Session {
+            root: self.root.clone(),
+            game,
+            limits: self.limits,
+            default_seed: Some(1),
+            scratch: self.scratch.clone(),
+            width: self.width,
+            color: self.color,
+            // replays are never sandboxes: a recorded `undo --past-dice` must replay as recorded
+            free_undo: false,
+        }
+    }
+
+    /// The host settings of this session's games.
+    pub fn config(&self) -> HostConfig {
+        HostConfig { limits: self.limits, reserved: is_builtin }
+    }
+
+    pub fn hash(&self) -> Option<String> {
+        self.game.as_ref().map(|g| g.state().hash())
+    }
+
+    pub fn has_unsaved(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| g.history.len() != g.saved_len || g.pending.is_some())
+    }
+
+    /// Names for completion: built-ins, the ruleset's verbs.
+    pub fn command_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = BUILTINS.iter().map(|b| b.name.to_string()).collect();
+        if let Some(g) = &self.game {
+            v.extend(g.shared.borrow().verbs.keys().cloned());
+        }
+        v.sort();
+        v
+    }
+
+    /// Scenario names for completion: `<game>` and `<game>/<scenario>`.
+    pub fn scenario_names(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        for game in crate::ruleset::list_dirs(&self.root.join("scenarios")) {
+            if let Ok(rd) = std::fs::read_dir(self.root.join("scenarios").join(&game)) {
+                let mut names: Vec<String> = rd
+                    .flatten()
+                    .filter_map(|e| {
+                        let p = e.path();
+                        (p.extension().is_some_and(|x| x == "toml"))
+                            .then(|| p.file_stem()?.to_str().map(String::from))
+                            .flatten()
+                    })
+                    .map(|s| format!("{game}/{s}"))
+                    .collect();
+                names.sort();
+                v.push(game);
+                v.extend(names);
+            }
+        }
+        v
+    }
+
+    /// The prompt: where the game is.
+    pub fn prompt(&self) -> String {
+        let Some(g) = &self.game else {
+            return "umpire › ".into();
+        };
+        let s = g.state();
+        let c = &s.clock;
+        let mut parts = vec![format!("T{}", c.turn)];
+        if let Some(side) = &c.side {
+            parts.push(side.clone());
+        }
+        if !c.phase.is_empty() {
+            parts.push(c.phase.clone());
+        }
+        if let Some(over) = &c.over {
+            parts.push(format!("game over: {over}"));
+        }
+        if let Some(p) = &g.pending {
+            parts.push(format!("? {}", p.question.prompt));
+        }
+        format!("{} › ", parts.join(" · "))
+    }
+
+    /// Runs one line (a command, a comment or a blank line).
+    pub fn execute(&mut self, line: &str) -> Reply {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Reply { out: vec![], status: Status::Nothing };
+        }
+        let (verb, rest) = split_first(line);
+        let started = std::time::Instant::now();
+        let r = self.dispatch(verb, rest, line);
+        tracing::debug!(command = verb, ms = started.elapsed().as_secs_f64() * 1000.0, ok = r.is_ok(), "command");
+        // output of rules printed during a failed command is kept: it explains the failure
+        match r {
+            Ok(r) => r,
+            Err(e) => {
+                let out = self.game.as_ref().map(|g| g.take_out()).unwrap_or_default();
+                Reply { out, status: Status::Error(e) }
+            }
+        }
+    }
+
+    /// Runs a built-in, or a verb of the ruleset.
+    fn dispatch(&mut self, verb: &str, rest: &str, line: &str) -> Result<Reply> {
+        if let Some(b) = BUILTINS.iter().find(|b| b.name == verb) {
+            if !b.during_decision {
+                self.no_pending()?;
+            }
+            return (b.run)(self, rest, line);
+        }
+        self.no_pending()?;
+        let spec = self.game()?.shared.borrow().verbs.get(verb).cloned();
+        let Some(spec) = spec else {
+            let mut names = self.command_names();
+            names.retain(|n| n != "=");
+            return Err(Error::Usage(format!(
+                "unknown command '{verb}'{} — `help` lists commands",
+                crate::text::did_you_mean(verb, names.iter())
+            )));
+        };
+        let args = self.parse_args(&spec, rest)?;
+        let name = spec.name.clone();
+        self.transact(line, move |g| g.start_thread("dispatch", (name, mlua::MultiValue::from_vec(args))))
+    }
+
+    pub(crate) fn game(&self) -> Result<&Game> {
+        self.game
+            .as_ref()
+            .ok_or_else(|| Error::Usage("no game: start one with `new <scenario>` or `load <file>`".into()))
+    }
+
+    pub(crate) fn game_mut(&mut self) -> Result<&mut Game> {
+        self.game
+            .as_mut()
+            .ok_or_else(|| Error::Usage("no game: start one with `new <scenario>` or `load <file>`".into()))
+    }
+
+    /// Refuses a command that must wait for the pending decision.
+    fn no_pending(&self) -> Result<()> {
+        if let Some(g) = &self.game
+            && let Some(p) = &g.pending
+        {
+            return Err(Error::Pending(format!(
+                "a decision is pending: {} — answer with `choose <answer>` or `auto`, or `cancel` the command",
+                describe_question(&p.question)
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs a state-changing command as a transaction of the game.
+    pub(crate) fn transact(&mut self, line: &str, f: impl FnOnce(&mut Game) -> Result<Flow>) -> Result<Reply> {
+        self.game_mut()?.transact(line, f).map(Reply::ok)
+    }
+
+    /// `@/name` is a file in the session's scratch folder (scripts); anything else a plain path.
+    pub(crate) fn scratch_path(&self, p: &str) -> PathBuf {
+        match (p.strip_prefix("@/"), &self.scratch) {
+            (Some(rest), Some(dir)) => dir.join(rest),
+            _ => PathBuf::from(p),
+        }
+    }
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}

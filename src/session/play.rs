@@ -1,0 +1,199 @@
+//! The commands that play: `new`, `next`, `forward`, answers (`choose`, `auto`, `cancel`),
+//! history (`undo`, `redo`) and the dice (`dice`, `roll`, `seed`).
+
+use super::{Reply, Session, Status, split_first};
+use crate::error::{Error, Result};
+use crate::game::{Flow, Game};
+
+pub(super) fn new(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    const USAGE: &str = "usage: new <scenario> [--seed N] [--option NAME]...";
+    let mut words = rest.split_whitespace();
+    let Some(name) = words.next() else {
+        return Err(Error::Usage(format!(
+            "{USAGE} (games: {})",
+            crate::ruleset::list_dirs(&s.root.join("scenarios")).join(", ")
+        )));
+    };
+    let mut seed = None;
+    let mut options = Vec::new();
+    while let Some(w) = words.next() {
+        match w {
+            "--seed" => {
+                let n = words.next().and_then(|s| s.parse::<u64>().ok());
+                seed = Some(n.ok_or_else(|| Error::Usage("--seed takes a whole number".into()))?);
+            }
+            "--option" => {
+                options.push(words.next().ok_or_else(|| Error::Usage("--option takes a name".into()))?.to_string())
+            }
+            other => return Err(Error::Usage(format!("unexpected '{other}'; {USAGE}"))),
+        }
+    }
+    let seed = seed.or(s.default_seed).unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64 % 1_000_000)
+            .unwrap_or(1)
+    });
+    let mut canonical = format!("new {name} --seed {seed}");
+    for o in &options {
+        canonical.push_str(&format!(" --option {o}"));
+    }
+    let (game, out) = Game::create(&s.root, name, seed, &options, &canonical, s.config())?;
+    s.game = Some(game);
+    Ok(Reply::ok(out))
+}
+
+pub(super) fn next(s: &mut Session, _rest: &str, line: &str) -> Result<Reply> {
+    s.transact(line, |g| g.start_thread("next", ()))
+}
+
+pub(super) fn choose(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    s.game_mut()?.answer(Some(rest)).map(Reply::ok)
+}
+
+pub(super) fn auto(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply> {
+    s.game_mut()?.answer(None).map(Reply::ok)
+}
+
+fn past_dice(rest: &str) -> bool {
+    rest.split_whitespace().any(|w| w == "--past-dice")
+}
+
+pub(super) fn cancel(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
+    let free = s.free_undo;
+    s.game_mut()?
+        .cancel_pending(free, past_dice(rest), line)?
+        .map(Reply::ok)
+        .ok_or_else(|| Error::Usage("nothing to cancel: no decision is pending".into()))
+}
+
+/// `undo [--past-dice] [n]`; while a decision is pending, it cancels the waiting command.
+pub(super) fn undo(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
+    let free = s.free_undo;
+    let g = s.game_mut()?;
+    if let Some(out) = g.cancel_pending(free, past_dice(rest), line)? {
+        return Ok(Reply::ok(out));
+    }
+    let mut n: usize = 1;
+    for w in rest.split_whitespace().filter(|w| *w != "--past-dice") {
+        n = w.parse().map_err(|_| Error::Usage("usage: undo [--past-dice] [n]".into()))?;
+    }
+    g.undo(n, free, past_dice(rest), line).map(Reply::ok)
+}
+
+pub(super) fn redo(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply> {
+    s.game_mut()?.redo().map(Reply::ok)
+}
+
+pub(super) fn seed(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
+    let n: u64 = rest.trim().parse().map_err(|_| Error::Usage("usage: seed <n> (a whole number)".into()))?;
+    s.transact(line, |g| {
+        g.shared.borrow_mut().state.dice.reseed(n);
+        Ok(Flow::Done(vec![format!("dice reseeded with {n}")]))
+    })
+}
+
+pub(super) fn dice(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    if words == ["clear"] {
+        return s.transact(line, |g| {
+            g.shared.borrow_mut().state.dice.forced.clear();
+            Ok(Flow::Done(vec!["forced results cleared".into()]))
+        });
+    }
+    if words.is_empty() {
+        let g = s.game()?;
+        let st = g.state();
+        let q: Vec<String> = st.dice.forced.iter().map(|f| f.to_string()).collect();
+        return Ok(Reply::ok(vec![if q.is_empty() {
+            "no forced results queued".into()
+        } else {
+            format!("forced next: {}", q.join(" "))
+        }]));
+    }
+    if let Some(w) = words.iter().find(|w| w.parse::<i64>().is_ok_and(|v| v < 1)) {
+        return Err(Error::Usage(format!("'{w}' is not a die face (faces start at 1)")));
+    }
+    s.transact(line, |g| {
+        g.shared.borrow_mut().state.dice.force(words.iter().copied());
+        Ok(Flow::Done(vec![format!("next results forced: {}", words.join(" "))]))
+    })
+}
+
+pub(super) fn roll(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
+    let (expr, purpose) = split_first(rest);
+    let (n, m) = crate::dice::parse_expr(expr).map_err(|e| Error::Usage(e.to_string()))?;
+    let purpose = if purpose.is_empty() { "roll".to_string() } else { purpose.to_string() };
+    s.transact(line, |g| {
+        let faces = g.shared.borrow_mut().state.dice.roll(n, m, &purpose).map_err(|e| Error::Usage(e.to_string()))?;
+        let total: u32 = faces.iter().sum();
+        let f: Vec<String> = faces.iter().map(|x| x.to_string()).collect();
+        Ok(Flow::Done(vec![format!(
+            "{expr} for {purpose}: {total}{}",
+            if faces.len() > 1 { format!(" ({})", f.join("+")) } else { String::new() }
+        )]))
+    })
+}
+
+/// Where `forward` stops.
+enum Target {
+    Next,
+    Turn(i64),
+    Step(String),
+    End,
+}
+
+/// `forward [turn N | step ID | end]`: `next` and `auto` until the target (default: the next
+/// step that waits for the players). Each `next` and answer is a command of its own.
+pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let target = match words.as_slice() {
+        [] => Target::Next,
+        ["end"] => Target::End,
+        ["turn", n] => Target::Turn(n.parse().map_err(|_| Error::Usage(format!("'{n}' is not a turn number")))?),
+        ["step", id] => Target::Step(id.to_string()),
+        _ => return Err(Error::Usage("usage: forward [turn N | step ID | end]".into())),
+    };
+    if let Target::Step(id) = &target {
+        let ids = s.game()?.step_ids()?;
+        if !ids.contains(id) {
+            return Err(Error::Usage(format!(
+                "no step '{id}' in the sequence of play{}",
+                crate::text::did_you_mean(id, ids.iter())
+            )));
+        }
+    }
+    s.game()?;
+    let mut out = Vec::new();
+    let mut first = true;
+    let mut answered = false;
+    for _ in 0..100_000 {
+        let (over, turn, step, pending) = {
+            let g = s.game()?;
+            let st = g.state();
+            (st.clock.over.is_some(), st.clock.turn, st.clock.step.clone(), g.pending.is_some())
+        };
+        let reached = match &target {
+            Target::Next => !first || answered,
+            Target::Turn(n) => turn >= *n,
+            Target::Step(id) => (!first || answered) && step == *id,
+            Target::End => false,
+        };
+        if !pending && (reached || over) {
+            break;
+        }
+        let cmd = if pending { "auto" } else { "next" };
+        let r = s.execute(cmd);
+        out.push(format!("> {cmd}"));
+        out.extend(r.out.into_iter().map(|l| format!("  {l}")));
+        if let Status::Error(e) = r.status {
+            return Err(Error::Usage(format!("forward stopped: {e}")));
+        }
+        if pending {
+            answered = true;
+        } else {
+            first = false;
+        }
+    }
+    Ok(Reply::ok(out))
+}
