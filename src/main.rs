@@ -26,6 +26,11 @@ struct Cli {
     /// More diagnostics on stderr (-v, -vv); RUST_LOG works too.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
+    /// The library to use: a folder holding rulesets/ and scenarios/ (default: $UMPIRE_LIBRARY,
+    /// else the nearest such folder at or above the current one). For `run` and `check` it
+    /// replaces the library found from each path.
+    #[arg(long, global = true, value_name = "DIR")]
+    library: Option<PathBuf>,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -90,14 +95,24 @@ fn main() {
     std::process::exit(code);
 }
 
+/// The library named by `--library`, checked.
+fn named_library(dir: Option<PathBuf>) -> Result<Option<PathBuf>> {
+    let Some(d) = dir else { return Ok(None) };
+    if !umpire::ruleset::is_library(&d) {
+        anyhow::bail!("--library {}: not a library (a folder holding rulesets/ and scenarios/)", d.display());
+    }
+    Ok(Some(d))
+}
+
 fn run(cli: Cli) -> Result<i32> {
+    let library = named_library(cli.library)?;
     match cli.cmd {
         Cmd::Run { scripts, quiet } => {
-            let root = umpire::ruleset::find_root();
+            let root = library.clone().unwrap_or_else(umpire::ruleset::find_root);
             let (mut passed, mut failed) = (0, 0);
             for s in &scripts {
                 tracing::info!(script = %s.display(), "running");
-                let lib = script::library_of(s).unwrap_or_else(|| root.clone());
+                let lib = library.clone().or_else(|| script::library_of(s)).unwrap_or_else(|| root.clone());
                 let o = script::run_file(&lib, s);
                 if !quiet {
                     out_raw(&o.transcript);
@@ -121,9 +136,9 @@ fn run(cli: Cli) -> Result<i32> {
             for p in &paths {
                 let cfg = umpire::lua::HostConfig { limits: Default::default(), reserved: umpire::session::is_builtin };
                 let checked = if p.extension().is_some_and(|x| x == "ump") {
-                    script::check_file(p)
+                    script::check_file(p, library.as_deref())
                 } else {
-                    umpire::game::check::check_path(p, cfg)
+                    umpire::game::check::check_path(p, library.as_deref(), cfg)
                 };
                 match checked {
                     Ok(lines) => {
@@ -139,15 +154,33 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(if bad > 0 { 1 } else { 0 })
         }
-        Cmd::Play { scenario, seed, options } => play(scenario, seed, options, false),
-        Cmd::Sandbox { scenario, seed, options } => play(scenario, seed, options, true),
+        Cmd::Play { scenario, seed, options } => play(library, scenario, seed, options, false),
+        Cmd::Sandbox { scenario, seed, options } => play(library, scenario, seed, options, true),
     }
 }
 
-fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>, sandbox: bool) -> Result<i32> {
+fn play(
+    library: Option<PathBuf>,
+    scenario: Option<String>,
+    seed: Option<u64>,
+    options: Vec<String>,
+    sandbox: bool,
+) -> Result<i32> {
     let mut session = Session::new();
+    if let Some(l) = library {
+        session.root = l;
+    }
     session.free_undo = sandbox;
     let tty = std::io::stdin().is_terminal();
+    if tty {
+        // which copy of the rules runs: a designer editing a copy must know
+        outln!(
+            "umpire {} — library {} — `help` lists commands{}",
+            env!("CARGO_PKG_VERSION"),
+            umpire::ruleset::shown(&session.root),
+            if scenario.is_none() { ", `new <game>` starts one" } else { "" }
+        );
+    }
     if let Some(name) = scenario {
         let mut line = format!("new {name}");
         if let Some(s) = seed {
@@ -164,8 +197,6 @@ fn play(scenario: Option<String>, seed: Option<u64>, options: Vec<String>, sandb
         if matches!(r.status, Status::Error(_)) && !tty {
             return Ok(1);
         }
-    } else if tty {
-        outln!("umpire {} — `help` lists commands, `new <game>` starts one.", env!("CARGO_PKG_VERSION"));
     }
     let words = std::rc::Rc::new(std::cell::RefCell::new(umpire::repl::Words::from_session(&session)));
     let config = rustyline::Config::builder()

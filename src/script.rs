@@ -72,8 +72,8 @@ pub fn library_of(script: &Path) -> Option<std::path::PathBuf> {
 }
 
 /// `umpire check SCRIPT`: runs it in its library and reports its checks.
-pub fn check_file(path: &Path) -> crate::Result<Vec<String>> {
-    let lib = library_of(path).unwrap_or_else(crate::ruleset::find_root);
+pub fn check_file(path: &Path, library: Option<&Path>) -> crate::Result<Vec<String>> {
+    let lib = library.map(Path::to_path_buf).or_else(|| library_of(path)).unwrap_or_else(crate::ruleset::find_root);
     let o = run_file(&lib, path);
     let summary = format!(
         "script {} ({} passed, {} failed; library {})",

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 /// Checks a ruleset folder or a scenario file; the lines say what was checked. The error holds
 /// every problem found, one per line.
-pub fn check_path(p: &Path, cfg: HostConfig) -> Result<Vec<String>> {
+/// `library` replaces the library found from the path.
+pub fn check_path(p: &Path, library: Option<&Path>, cfg: HostConfig) -> Result<Vec<String>> {
     let mut ok = Vec::new();
     let mut problems: Vec<String> = Vec::new();
     if p.extension().is_some_and(|x| x == "lua") {
@@ -20,9 +21,9 @@ pub fn check_path(p: &Path, cfg: HostConfig) -> Result<Vec<String>> {
         )));
     }
     if p.is_dir() && p.join("ruleset.toml").is_file() {
-        check_ruleset(p, cfg, &mut ok, &mut problems)?;
+        check_ruleset(p, library, cfg, &mut ok, &mut problems)?;
     } else if p.is_file() && p.extension().is_some_and(|x| x == "toml") {
-        let root = library_of(p).unwrap_or_else(crate::ruleset::find_root);
+        let root = library.map(Path::to_path_buf).or_else(|| library_of(p)).unwrap_or_else(crate::ruleset::find_root);
         match Game::create(&root, &p.display().to_string(), 1, &[], "new", cfg) {
             Ok((g, _)) => ok.push(format!(
                 "ok: scenario {} ({} units, {} hexes; library {})",
@@ -42,10 +43,16 @@ pub fn check_path(p: &Path, cfg: HostConfig) -> Result<Vec<String>> {
     if problems.is_empty() { Ok(ok) } else { Err(Error::State(problems.join("\n"))) }
 }
 
-fn check_ruleset(p: &Path, cfg: HostConfig, ok: &mut Vec<String>, problems: &mut Vec<String>) -> Result<()> {
+fn check_ruleset(
+    p: &Path,
+    library: Option<&Path>,
+    cfg: HostConfig,
+    ok: &mut Vec<String>,
+    problems: &mut Vec<String>,
+) -> Result<()> {
     let dir = p.canonicalize().map_err(|e| Error::io(p, e))?;
     let id = dir.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-    let root = library_of(&dir).ok_or_else(|| {
+    let root = library.map(Path::to_path_buf).or_else(|| library_of(&dir)).ok_or_else(|| {
         Error::NotFound(format!(
             "{}: no library around this ruleset (a folder holding rulesets/{id}/ and scenarios/)",
             p.display()

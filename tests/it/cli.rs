@@ -99,3 +99,83 @@ fn sandbox_undo_is_free() {
     assert!(run("play").contains("undo would take back what the dice showed"));
     assert!(run("sandbox").contains("undone: roll 2d6 test"));
 }
+
+/// A copy of the fixture library (rulesets/ and scenarios/) in a folder of its own.
+fn copied_library() -> tempfile::TempDir {
+    fn copy(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                copy(&p, &to.join(e.file_name()));
+            } else {
+                std::fs::copy(&p, to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["rulesets", "scenarios"] {
+        copy(&super::fixtures().join(part), &dir.path().join("lib").join(part));
+    }
+    dir
+}
+
+#[test]
+fn check_finds_the_library_from_the_path_whatever_the_current_folder() {
+    let copy = copied_library();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let lib = copy.path().join("lib");
+    for target in [lib.join("rulesets/fixture"), lib.join("scenarios/fixture/basic.toml")] {
+        let out = umpire().current_dir(elsewhere.path()).arg("check").arg(&target).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{}: {text}", target.display());
+        // it says which library it used: the copy, not the repository's
+        let shown = lib.canonicalize().unwrap().display().to_string();
+        assert!(text.contains(&format!("library {shown}")), "{text}");
+    }
+}
+
+#[test]
+fn check_says_what_it_accepts_for_a_lua_file() {
+    let out = umpire().arg("check").arg(super::fixtures().join("rulesets/fixture/main.lua")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("a ruleset folder (with ruleset.toml), a scenario .toml file or a script .ump"), "{text}");
+    assert!(!text.contains("TOML"), "{text}");
+}
+
+#[test]
+fn check_runs_a_script_in_its_library() {
+    let out = umpire().arg("check").arg(super::fixtures().join("scripts/undo.ump")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.starts_with("ok: script") && text.contains("0 failed"), "{text}");
+}
+
+#[test]
+fn library_flag_and_variable_choose_the_library_and_status_names_it() {
+    let copy = copied_library();
+    let lib = copy.path().join("lib");
+    let shown = lib.canonicalize().unwrap().display().to_string();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let play = |cmd: &mut Command| {
+        let mut child = cmd
+            .current_dir(elsewhere.path())
+            .args(["play", "fixture", "--seed", "3"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(b"status\n").unwrap();
+        String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).to_string()
+    };
+    let by_flag = play(umpire().arg("--library").arg(&lib));
+    assert!(by_flag.contains(&format!("from {shown}/rulesets/fixture")), "{by_flag}");
+    let by_var = play(umpire().env("UMPIRE_LIBRARY", &lib));
+    assert!(by_var.contains(&format!("from {shown}/rulesets/fixture")), "{by_var}");
+    // a folder that is not a library is refused at once
+    let out = umpire().arg("--library").arg(elsewhere.path()).args(["play", "fixture"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a library"));
+}

@@ -3,6 +3,7 @@
 mod cli;
 mod designer;
 mod hex;
+mod layers;
 mod perf;
 mod sandbox;
 mod saves;
