@@ -1,6 +1,7 @@
 //! umpire's integration tests: one binary, a module per area.
 
 mod cli;
+mod coverage;
 mod designer;
 mod hex;
 mod layers;
