@@ -20,12 +20,120 @@ pub struct HexInfo {
     pub values: BTreeMap<String, f64>,
 }
 
+/// The hexes of a map: one dense table over the map's bounding box, so a lookup is an index
+/// (searches make millions) and iteration is in hex id order (column, then row), as the
+/// ordered maps it replaces. A hex outside the box grows the box.
+#[derive(Clone, Debug, Default)]
+pub struct HexTable {
+    /// The lowest column and row of the box, and its number of rows and columns.
+    col0: i32,
+    row0: i32,
+    cols: i32,
+    rows: i32,
+    cells: Vec<Option<(HexId, HexInfo)>>,
+    len: usize,
+}
+
+impl HexTable {
+    /// An empty table with room for the box of columns `cols` and rows `rows` (inclusive).
+    pub fn with_box(cols: [i32; 2], rows: [i32; 2]) -> HexTable {
+        let (nc, nr) = ((cols[1] - cols[0] + 1).max(0), (rows[1] - rows[0] + 1).max(0));
+        let mut cells = Vec::new();
+        cells.resize_with((nc * nr) as usize, || None);
+        HexTable { col0: cols[0], row0: rows[0], cols: nc, rows: nr, cells, len: 0 }
+    }
+
+    fn index(&self, h: HexId) -> Option<usize> {
+        let (c, r) = (h.col - self.col0, h.row - self.row0);
+        ((0..self.cols).contains(&c) && (0..self.rows).contains(&r)).then(|| (c * self.rows + r) as usize)
+    }
+
+    /// Makes room for `h` (a table built hex by hex should start [`HexTable::with_box`]).
+    fn grow_to(&mut self, h: HexId) {
+        let (c0, r0, c1, r1) = if self.cells.is_empty() {
+            (h.col, h.row, h.col, h.row)
+        } else {
+            let (c1, r1) = (self.col0 + self.cols - 1, self.row0 + self.rows - 1);
+            (self.col0.min(h.col), self.row0.min(h.row), c1.max(h.col), r1.max(h.row))
+        };
+        let old = std::mem::replace(self, HexTable::with_box([c0, c1], [r0, r1]));
+        for (id, info) in old.cells.into_iter().flatten() {
+            self.insert(id, info);
+        }
+    }
+
+    pub fn insert(&mut self, h: HexId, info: HexInfo) -> Option<HexInfo> {
+        let i = match self.index(h) {
+            Some(i) => i,
+            None => {
+                self.grow_to(h);
+                self.index(h).expect("grown to hold it")
+            }
+        };
+        let old = self.cells[i].replace((h, info)).map(|(_, i)| i);
+        if old.is_none() {
+            self.len += 1;
+        }
+        old
+    }
+
+    pub fn remove(&mut self, h: &HexId) -> Option<HexInfo> {
+        let old = self.index(*h).and_then(|i| self.cells[i].take()).map(|(_, i)| i);
+        if old.is_some() {
+            self.len -= 1;
+        }
+        old
+    }
+
+    pub fn get(&self, h: &HexId) -> Option<&HexInfo> {
+        self.index(*h).and_then(|i| self.cells[i].as_ref()).map(|(_, i)| i)
+    }
+
+    pub fn get_mut(&mut self, h: &HexId) -> Option<&mut HexInfo> {
+        let i = self.index(*h)?;
+        self.cells[i].as_mut().map(|(_, i)| i)
+    }
+
+    pub fn contains_key(&self, h: &HexId) -> bool {
+        self.get(h).is_some()
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The hexes in id order.
+    pub fn iter(&self) -> impl Iterator<Item = (&HexId, &HexInfo)> + Clone {
+        self.cells.iter().flatten().map(|(h, i)| (h, i))
+    }
+
+    pub fn keys(&self) -> impl Iterator<Item = &HexId> + Clone {
+        self.iter().map(|(h, _)| h)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &HexInfo> + Clone {
+        self.iter().map(|(_, i)| i)
+    }
+}
+
+impl std::ops::Index<&HexId> for HexTable {
+    type Output = HexInfo;
+    fn index(&self, h: &HexId) -> &HexInfo {
+        self.get(h).unwrap_or_else(|| panic!("hex {h:?} is not on the map"))
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Map {
     pub grid: Grid,
-    pub hexes: BTreeMap<HexId, HexInfo>,
-    /// Features of hexsides (`river`, `major_river`, `road`, `railroad`, `bridge`, `sea`, ...).
-    pub sides: BTreeMap<Hexside, BTreeSet<String>>,
+    pub hexes: HexTable,
+    /// Features of hexsides (`river`, `major_river`, `road`, `railroad`, `bridge`, `sea`, ...),
+    /// hashed for the searches' lookups: iterate them through [`Map::sorted_sides`].
+    pub sides: crate::hex::FastMap<Hexside, BTreeSet<String>>,
     /// Named places, lowercase key -> (printed name, hexes).
     pub places: BTreeMap<String, (String, Vec<HexId>)>,
     /// Named sets of hexes: entry areas, supply sources, edges (`edge:N`, `edge:S`, ...).
@@ -36,9 +144,6 @@ pub struct Map {
     pub rows_up: bool,
     /// Printed ids of the hexes (a cache).
     pub printed: BTreeMap<HexId, String>,
-    /// Hash indexes of hexes and hexsides for searches (lookups only; iterate the ordered maps).
-    pub fast_hexes: crate::hex::FastMap<HexId, HexInfo>,
-    pub fast_sides: crate::hex::FastMap<Hexside, BTreeSet<String>>,
 }
 
 impl Map {
@@ -60,17 +165,24 @@ impl Map {
 
 impl Map {
     pub fn contains(&self, h: HexId) -> bool {
-        if self.fast_hexes.is_empty() { self.hexes.contains_key(&h) } else { self.fast_hexes.contains_key(&h) }
+        self.hexes.contains_key(&h)
     }
 
-    /// A hex's data, through the hash index when it is built.
+    /// A hex's data.
     pub fn info(&self, h: HexId) -> Option<&HexInfo> {
-        if self.fast_hexes.is_empty() { self.hexes.get(&h) } else { self.fast_hexes.get(&h) }
+        self.hexes.get(&h)
     }
 
-    /// A hexside's features, through the hash index when it is built.
+    /// A hexside's features.
     pub fn side(&self, s: &Hexside) -> Option<&BTreeSet<String>> {
-        if self.fast_sides.is_empty() { self.sides.get(s) } else { self.fast_sides.get(s) }
+        self.sides.get(s)
+    }
+
+    /// The hexsides with features, in a fixed order.
+    pub fn sorted_sides(&self) -> Vec<(&Hexside, &BTreeSet<String>)> {
+        let mut v: Vec<_> = self.sides.iter().collect();
+        v.sort_by_key(|(s, _)| **s);
+        v
     }
 
     pub fn fmt(&self, h: HexId) -> String {
@@ -80,12 +192,10 @@ impl Map {
         }
     }
 
-    /// Builds the caches once the map is loaded: printed ids (searches hand back hundreds of
-    /// them) and hash indexes for the searches' lookups.
+    /// Builds the cache of printed ids once the map is loaded (searches hand back hundreds
+    /// of them).
     pub fn finish(&mut self) {
         self.printed = self.hexes.keys().map(|h| (*h, self.grid.format(*h))).collect();
-        self.fast_hexes = self.hexes.iter().map(|(h, i)| (*h, i.clone())).collect();
-        self.fast_sides = self.sides.iter().map(|(s, f)| (*s, f.clone())).collect();
     }
 
     /// On-map neighbours, clockwise from north.
@@ -94,7 +204,7 @@ impl Map {
     }
 
     pub fn side_features(&self, a: HexId, b: HexId) -> Option<&BTreeSet<String>> {
-        self.sides.get(&Hexside::new(a, b))
+        self.side(&Hexside::new(a, b))
     }
 
     /// Adds the `edge:N/S/E/W` areas: every on-map hex with a neighbour off the map in that
@@ -133,5 +243,26 @@ impl Map {
             return Ok(hits[0].1.clone());
         }
         Err(hits.into_iter().map(|(_, (n, _))| n.clone()).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hex_table_keeps_id_order_and_grows() {
+        let mut t = HexTable::default();
+        let info = |t: &str| HexInfo { terrain: t.into(), ..Default::default() };
+        for (c, r) in [(3, 2), (1, 5), (3, 1), (0, 9)] {
+            assert!(t.insert(HexId::new(c, r), info("clear")).is_none());
+        }
+        let ids: Vec<(i32, i32)> = t.keys().map(|h| (h.col, h.row)).collect();
+        assert_eq!(ids, [(0, 9), (1, 5), (3, 1), (3, 2)]);
+        assert_eq!(t.insert(HexId::new(1, 5), info("forest")).map(|i| i.terrain), Some("clear".into()));
+        assert_eq!((t.len(), t[&HexId::new(1, 5)].terrain.as_str()), (4, "forest"));
+        assert!(t.remove(&HexId::new(3, 1)).is_some() && t.remove(&HexId::new(3, 1)).is_none());
+        assert!(!t.contains_key(&HexId::new(2, 2)) && t.get(&HexId::new(-4, 40)).is_none());
+        assert_eq!(t.len(), 3);
     }
 }

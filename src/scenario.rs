@@ -7,7 +7,7 @@ use crate::datafile::parse_toml;
 use crate::dice::Dice;
 use crate::error::{Error, Located, Result};
 use crate::hex::{Grid, HexFormat, HexId, Hexside, Shift};
-use crate::map::{HexInfo, Map};
+use crate::map::{HexInfo, HexTable, Map};
 use crate::state::{Clock, GameState, Location, Unit};
 use serde::Deserialize;
 use serde_json::Value;
@@ -186,9 +186,34 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     let shown = shown_path(path);
     let (raw, src): (RawFile, String) = parse_toml(path, &shown)?;
     let mut cx = Ctx { file: shown, src: &src, errors: Vec::new() };
+    let map = build_map(&mut cx, &raw.map)?;
+    let mut state = initial_state(&mut cx, &raw, &map, id);
+    let header = &raw.scenario;
+    for ru in &raw.units {
+        if let Some(mut unit) = unit_of(&mut cx, &raw, ru, &map, &state.units) {
+            state.next_stack_seq += 1;
+            unit.stack_seq = state.next_stack_seq;
+            state.units.insert(unit.id.clone(), unit);
+        }
+    }
 
-    // --- map
-    let m = &raw.map;
+    if !cx.errors.is_empty() {
+        return Err(if cx.errors.len() == 1 { Error::Data(cx.errors.remove(0)) } else { Error::DataMany(cx.errors) });
+    }
+    Ok(Scenario {
+        id: id.to_string(),
+        name: header.name.clone(),
+        description: header.description.clone(),
+        ruleset: header.ruleset.clone(),
+        path: path.to_path_buf(),
+        options: header.options.clone(),
+        map: std::sync::Arc::new(map),
+        initial: state,
+    })
+}
+
+/// The map of a scenario file: grid, hexes, terrain, features, hexsides, paths, areas.
+fn build_map(cx: &mut Ctx, m: &RawMap) -> Result<Map> {
     let format = HexFormat::from_pattern(m.format.get_ref()).or_else(|| {
         cx.err(m.format.span(), format!("bad hex format '{}' (expected e.g. CCRR or CC.RR)", m.format.get_ref()))
     });
@@ -205,25 +230,25 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     if size > MAX_HEXES || m.cols[1] < m.cols[0] || m.rows[1] < m.rows[0] {
         return Err(Error::Data(Located::at(
             &cx.file,
-            &src,
+            cx.src,
             None,
             format!("[map] cols {:?} and rows {:?} give {size} hexes; a map holds 1 to {MAX_HEXES}", m.cols, m.rows),
         )));
     }
-    let mut map = Map { grid: grid.clone(), ..Default::default() };
+    let mut map = Map { grid: grid.clone(), hexes: HexTable::with_box(m.cols, m.rows), ..Default::default() };
     for c in m.cols[0]..=m.cols[1] {
         for r in m.rows[0]..=m.rows[1] {
             map.hexes.insert(HexId::new(c, r), HexInfo { terrain: m.terrain.clone(), ..Default::default() });
         }
     }
     for h in &m.off {
-        for hex in hexes_of(&mut cx, &map, h) {
+        for hex in hexes_of(cx, &map, h) {
             map.hexes.remove(&hex);
         }
     }
     // places first, so that the tables below may name hexes by place
     for (name, h) in &m.places {
-        let hexes = hexes_of(&mut cx, &map, h);
+        let hexes = hexes_of(cx, &map, h);
         for hex in &hexes {
             map.hexes.get_mut(hex).unwrap().name = Some(name.clone());
         }
@@ -232,7 +257,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     let mut terrain_of: BTreeMap<HexId, &str> = BTreeMap::new();
     for (terrain, list) in &m.terrains {
         for h in list {
-            for hex in hexes_of(&mut cx, &map, h) {
+            for hex in hexes_of(cx, &map, h) {
                 if let Some(other) = terrain_of.insert(hex, terrain)
                     && other != terrain
                 {
@@ -244,21 +269,21 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     }
     for (feature, list) in &m.features {
         for h in list {
-            for hex in hexes_of(&mut cx, &map, h) {
+            for hex in hexes_of(cx, &map, h) {
                 map.hexes.get_mut(&hex).unwrap().features.insert(feature.clone());
             }
         }
     }
     for (feature, list) in &m.hexsides {
         for s in list {
-            if let Some(side) = hexside_of(&mut cx, &map, s) {
+            if let Some(side) = hexside_of(cx, &map, s) {
                 map.sides.entry(side).or_default().insert(feature.clone());
             }
         }
     }
     for (feature, paths) in &m.paths {
         for path in paths {
-            let hexes: Vec<Option<HexId>> = path.iter().map(|h| hex_of(&mut cx, &map, h)).collect();
+            let hexes: Vec<Option<HexId>> = path.iter().map(|h| hex_of(cx, &map, h)).collect();
             for (i, w) in hexes.windows(2).enumerate() {
                 if let [Some(a), Some(b)] = w {
                     if grid.direction(*a, *b).is_none() {
@@ -279,12 +304,12 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         }
     }
     for (area, list) in &m.areas {
-        let set: BTreeSet<HexId> = list.iter().flat_map(|h| hexes_of(&mut cx, &map, h)).collect();
+        let set: BTreeSet<HexId> = list.iter().flat_map(|h| hexes_of(cx, &map, h)).collect();
         map.areas.insert(area.clone(), set);
     }
     for (key, per_hex) in &m.values {
         for (h, v) in per_hex {
-            if let Some(hex) = hex_of(&mut cx, &map, h) {
+            if let Some(hex) = hex_of(cx, &map, h) {
                 map.hexes.get_mut(&hex).unwrap().values.insert(key.clone(), *v);
             }
         }
@@ -293,8 +318,11 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     map.rows_up = m.rows_up;
     map.compute_edges();
     map.finish();
+    Ok(map)
+}
 
-    // --- state
+/// The state at the start of a scenario, before its units: sides, boxes, cups, tracks, markers.
+fn initial_state(cx: &mut Ctx, raw: &RawFile, map: &Map, id: &str) -> GameState {
     let header = &raw.scenario;
     let mut state = GameState {
         scenario: id.to_string(),
@@ -330,126 +358,86 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     }
     for (marker, per_hex) in &raw.markers {
         for (h, v) in per_hex {
-            if let Some(hex) = hex_of(&mut cx, &map, h) {
+            if let Some(hex) = hex_of(cx, map, h) {
                 state.hex_markers.entry(hex).or_default().insert(marker.clone(), *v);
             }
         }
     }
+    state
+}
 
-    for ru in &raw.units {
-        let id = ru.id.get_ref().trim().to_string();
-        if id.is_empty() || id.contains(char::is_whitespace) || id.contains(',') {
-            cx.err::<()>(ru.id.span(), format!("unit id '{id}' must be one word without commas"));
-            continue;
-        }
-        if state.units.contains_key(&id) {
-            cx.err::<()>(ru.id.span(), format!("unit id '{id}' is used twice"));
-            continue;
-        }
-        if !header.sides.contains(ru.side.get_ref()) {
-            cx.err::<()>(
-                ru.side.span(),
-                format!("unit {id}: unknown side '{}' (sides are {})", ru.side.get_ref(), header.sides.join(", ")),
-            );
-        }
-        let ty = match &ru.ty {
-            Some(t) => match raw.types.get(t.get_ref()) {
-                Some(t) => t.clone(),
-                None => {
-                    let known: Vec<_> = raw.types.keys().cloned().collect();
-                    cx.err::<()>(
-                        t.span(),
-                        format!("unit {id}: unknown type '{}' (types are {})", t.get_ref(), known.join(", ")),
-                    );
-                    RawType::default()
-                }
-            },
-            None => RawType::default(),
-        };
-        let steps_raw = ru.steps.clone().or(ty.steps.clone()).unwrap_or_default();
-        if steps_raw.is_empty() {
-            cx.err::<()>(ru.id.span(), format!("unit {id} has no steps (give `steps` or a `type` with steps)"));
-            continue;
-        }
-        let steps: Vec<BTreeMap<String, Value>> =
-            steps_raw.iter().map(|s| s.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect()).collect();
-        let step = match &ru.step {
-            Some(s) if *s.get_ref() >= 1 && *s.get_ref() <= steps.len() => s.get_ref() - 1,
-            Some(s) => {
-                cx.err::<()>(s.span(), format!("unit {id}: step {} out of 1..{}", s.get_ref(), steps.len()));
-                0
-            }
-            None => 0,
-        };
-        let at = ru.at.get_ref();
-        let loc = if let Some(h) = map.grid.parse(at) {
-            if !map.contains(h) {
-                cx.err::<()>(ru.at.span(), format!("unit {id}: hex {at} is not on the map"));
-                continue;
-            }
-            Location::Hex(h)
-        } else if header.boxes.iter().any(|b| b == at) {
-            Location::Box(at.clone())
-        } else if let Ok((name, hexes)) = map.place(at) {
-            if hexes.len() != 1 {
-                let list: Vec<String> = hexes.iter().map(|h| map.fmt(*h)).collect();
+/// One unit of the order of battle (None, with the problem noted, when it cannot be placed).
+fn unit_of(cx: &mut Ctx, raw: &RawFile, ru: &RawUnit, map: &Map, units: &BTreeMap<String, Unit>) -> Option<Unit> {
+    let header = &raw.scenario;
+    let id = ru.id.get_ref().trim().to_string();
+    if id.is_empty() || id.contains(char::is_whitespace) || id.contains(',') {
+        cx.err::<()>(ru.id.span(), format!("unit id '{id}' must be one word without commas"));
+        return None;
+    }
+    if units.contains_key(&id) {
+        cx.err::<()>(ru.id.span(), format!("unit id '{id}' is used twice"));
+        return None;
+    }
+    if !header.sides.contains(ru.side.get_ref()) {
+        cx.err::<()>(
+            ru.side.span(),
+            format!("unit {id}: unknown side '{}' (sides are {})", ru.side.get_ref(), header.sides.join(", ")),
+        );
+    }
+    let ty = match &ru.ty {
+        Some(t) => match raw.types.get(t.get_ref()) {
+            Some(t) => t.clone(),
+            None => {
+                let known: Vec<_> = raw.types.keys().cloned().collect();
                 cx.err::<()>(
-                    ru.at.span(),
-                    format!("unit {id}: {name} covers several hexes ({}); give one", list.join(", ")),
+                    t.span(),
+                    format!("unit {id}: unknown type '{}' (types are {})", t.get_ref(), known.join(", ")),
                 );
-                continue;
+                RawType::default()
             }
-            Location::Hex(hexes[0])
-        } else {
-            cx.err::<()>(
-                ru.at.span(),
-                format!(
-                    "unit {id}: '{at}' is neither a hex, a place nor a box (boxes are {})",
-                    header.boxes.join(", ")
-                ),
-            );
-            continue;
-        };
-        let mut attrs: BTreeMap<String, Value> = ty.attrs.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect();
-        attrs.extend(ru.attrs.iter().map(|(k, v)| (k.clone(), toml_to_json(v))));
-        let mut approx = BTreeSet::new();
-        for a in [&ty.approx, &ru.approx].into_iter().flatten() {
-            match a {
-                toml::Value::Boolean(true) => approx.extend(steps.iter().flat_map(|s| s.keys().cloned())),
-                toml::Value::Array(xs) => approx.extend(xs.iter().filter_map(|x| x.as_str().map(String::from))),
-                _ => {}
-            }
+        },
+        None => RawType::default(),
+    };
+    let steps_raw = ru.steps.clone().or(ty.steps.clone()).unwrap_or_default();
+    if steps_raw.is_empty() {
+        cx.err::<()>(ru.id.span(), format!("unit {id} has no steps (give `steps` or a `type` with steps)"));
+        return None;
+    }
+    let steps: Vec<BTreeMap<String, Value>> =
+        steps_raw.iter().map(|s| s.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect()).collect();
+    let step = match &ru.step {
+        Some(s) if *s.get_ref() >= 1 && *s.get_ref() <= steps.len() => s.get_ref() - 1,
+        Some(s) => {
+            cx.err::<()>(s.span(), format!("unit {id}: step {} out of 1..{}", s.get_ref(), steps.len()));
+            0
         }
-        state.next_stack_seq += 1;
-        let unit = Unit {
-            id: id.clone(),
-            name: ru.name.clone().unwrap_or_else(|| id.clone()),
-            side: ru.side.get_ref().clone(),
-            kind: ru.kind.clone().or(ty.kind.clone()).unwrap_or_default(),
-            steps: std::sync::Arc::new(steps),
-            step,
-            loc,
-            stack_seq: state.next_stack_seq,
-            markers: ru.markers.clone(),
-            attrs: std::sync::Arc::new(attrs),
-            approx: std::sync::Arc::new(approx),
-        };
-        state.units.insert(id, unit);
+        None => 0,
+    };
+    let loc = location_of(cx, ru, map, &header.boxes, &id)?;
+    let mut attrs: BTreeMap<String, Value> = ty.attrs.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect();
+    attrs.extend(ru.attrs.iter().map(|(k, v)| (k.clone(), toml_to_json(v))));
+    let mut approx = BTreeSet::new();
+    for a in [&ty.approx, &ru.approx].into_iter().flatten() {
+        match a {
+            toml::Value::Boolean(true) => approx.extend(steps.iter().flat_map(|s| s.keys().cloned())),
+            toml::Value::Array(xs) => approx.extend(xs.iter().filter_map(|x| x.as_str().map(String::from))),
+            _ => {}
+        }
     }
-
-    if !cx.errors.is_empty() {
-        return Err(if cx.errors.len() == 1 { Error::Data(cx.errors.remove(0)) } else { Error::DataMany(cx.errors) });
-    }
-    Ok(Scenario {
-        id: id.to_string(),
-        name: header.name.clone(),
-        description: header.description.clone(),
-        ruleset: header.ruleset.clone(),
-        path: path.to_path_buf(),
-        options: header.options.clone(),
-        map: std::sync::Arc::new(map),
-        initial: state,
-    })
+    let unit = Unit {
+        id: id.clone(),
+        name: ru.name.clone().unwrap_or_else(|| id.clone()),
+        side: ru.side.get_ref().clone(),
+        kind: ru.kind.clone().or(ty.kind.clone()).unwrap_or_default(),
+        steps: std::sync::Arc::new(steps),
+        step,
+        loc,
+        stack_seq: 0,
+        markers: ru.markers.clone(),
+        attrs: std::sync::Arc::new(attrs),
+        approx: std::sync::Arc::new(approx),
+    };
+    Some(unit)
 }
 
 /// How a scenario file is named in messages: relative, from its `scenarios/` folder when it
@@ -517,4 +505,34 @@ fn hexside_of(cx: &mut Ctx, map: &Map, s: &S<String>) -> Option<Hexside> {
         return cx.err(s.span(), format!("hexside {text} is not on the map"));
     }
     Some(Hexside::new(a, b))
+}
+
+/// Where a unit of the order of battle starts: a hex, a place of one hex, or a box.
+fn location_of(cx: &mut Ctx, ru: &RawUnit, map: &Map, boxes: &[String], id: &str) -> Option<Location> {
+    let at = ru.at.get_ref();
+    if let Some(h) = map.grid.parse(at) {
+        if !map.contains(h) {
+            cx.err::<()>(ru.at.span(), format!("unit {id}: hex {at} is not on the map"));
+            return None;
+        }
+        Some(Location::Hex(h))
+    } else if boxes.iter().any(|b| b == at) {
+        Some(Location::Box(at.clone()))
+    } else if let Ok((name, hexes)) = map.place(at) {
+        if hexes.len() != 1 {
+            let list: Vec<String> = hexes.iter().map(|h| map.fmt(*h)).collect();
+            cx.err::<()>(
+                ru.at.span(),
+                format!("unit {id}: {name} covers several hexes ({}); give one", list.join(", ")),
+            );
+            return None;
+        }
+        Some(Location::Hex(hexes[0]))
+    } else {
+        cx.err::<()>(
+            ru.at.span(),
+            format!("unit {id}: '{at}' is neither a hex, a place nor a box (boxes are {})", boxes.join(", ")),
+        );
+        None
+    }
 }

@@ -94,8 +94,18 @@ impl SvgMap<'_> {
         );
         let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#fbfaf5"/>"##);
         let _ = writeln!(s, r#"<text x="10" y="24" font-size="16" font-weight="bold">{}</text>"#, esc(&self.title));
-        // terrain
-        for &h in &hexes {
+        self.terrain(&mut s, &hexes, min_c, min_r);
+        self.roads(&mut s, min_c, min_r);
+        self.hexsides(&mut s, &hexes, min_c, min_r);
+        self.labels(&mut s, &hexes, min_c, min_r);
+        self.counters(&mut s, &hexes, min_c, min_r);
+        s.push_str("</svg>\n");
+        s
+    }
+
+    /// The terrain of every hex.
+    fn terrain(&self, s: &mut String, hexes: &[HexId], min_c: i32, min_r: i32) {
+        for &h in hexes {
             let info = &self.map.hexes[&h];
             let c = self.centre(h, min_c, min_r);
             let pts: Vec<String> = (0..6).map(|i| Self::corner(c, i)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
@@ -108,8 +118,11 @@ impl SvgMap<'_> {
                 esc(&info.terrain)
             );
         }
-        // roads and railroads: centre to centre across the hexside
-        for (side, feats) in &self.map.sides {
+    }
+
+    /// Roads and railroads: centre to centre across the hexside.
+    fn roads(&self, s: &mut String, min_c: i32, min_r: i32) {
+        for (side, feats) in self.map.sorted_sides() {
             let (a, b) = (side.0, side.1);
             if !self.map.contains(a) || !self.map.contains(b) {
                 continue;
@@ -130,8 +143,11 @@ impl SvgMap<'_> {
                 );
             }
         }
-        // rivers and other hexside features, on the sides
-        for &h in &hexes {
+    }
+
+    /// Rivers and other hexside features (and hexside markers), on the sides.
+    fn hexsides(&self, s: &mut String, hexes: &[HexId], min_c: i32, min_r: i32) {
+        for &h in hexes {
             let c = self.centre(h, min_c, min_r);
             for d in [Dir::N, Dir::NE, Dir::SE, Dir::S, Dir::SW, Dir::NW] {
                 let n = self.map.grid.neighbour(h, d);
@@ -168,8 +184,11 @@ impl SvgMap<'_> {
                 }
             }
         }
-        // hex numbers, place names, features, markers, overlay
-        for &h in &hexes {
+    }
+
+    /// Hex numbers, place names, features, markers and the overlay.
+    fn labels(&self, s: &mut String, hexes: &[HexId], min_c: i32, min_r: i32) {
+        for &h in hexes {
             let info = &self.map.hexes[&h];
             let c = self.centre(h, min_c, min_r);
             let id: String = self.map.fmt(h);
@@ -213,8 +232,12 @@ impl SvgMap<'_> {
                 );
             }
         }
-        // counters: the top of each stack, with the number under it
-        for &h in &hexes {
+    }
+
+    /// The top counter of each stack, with the height of the stack; under fog of war the
+    /// tooltip names only the units the side to act may see.
+    fn counters(&self, s: &mut String, hexes: &[HexId], min_c: i32, min_r: i32) {
+        for &h in hexes {
             // the top counter is always seen; under fog of war only the height of the stack
             let stack = self.state.stack(h);
             let Some(top) = stack.first() else { continue };
@@ -280,7 +303,5 @@ impl SvgMap<'_> {
                 .collect();
             let _ = writeln!(s, r#"<title>{}</title>"#, esc(&title.join(", ")));
         }
-        s.push_str("</svg>\n");
-        s
     }
 }
