@@ -316,6 +316,13 @@ function umpire.check(ok, rule, msg, ...) end
 ---@return string|number|boolean|nil
 function umpire.ask(q) end
 
+---Declares the command's outcome as soon as it is known: while `odds` enumerates the command
+---its run ends here; otherwise it does nothing. Returns `result`.
+---@generic T
+---@param result T
+---@return T
+function umpire.outcome(result) end
+
 ---@return Umpire.Clock
 function umpire.clock() end
 

@@ -402,7 +402,7 @@ function M.attack(hex, attackers, air_words)
   local col, defenders, surprise = M.odds(hex, attackers, air)
   if surprise then vars.set("german_surprise", nil) end          -- 19.1.12: the first attack only
   local die = dice.roll("1d6", "combat at " .. hex)
-  local result = T.crt[die][col]
+  local result = umpire.outcome(T.crt[die][col])   -- 8.2: odds needs no more than the CRT
   log.rule("8.2", ("die %d on %s: %s"):format(die, T.columns[col], result))
   local attack_hexes, seen, start_hex = {}, {}, {}
   for _, u in ipairs(attackers) do

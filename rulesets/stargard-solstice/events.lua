@@ -93,7 +93,7 @@ function M.bombard(hex)
   end
   umpire.check(adjacent, b.restriction and "19.1.2" or "8.5.1", "the target must be adjacent to a %s combat unit", b.restriction and "Stell II" or b.side)
   local die = dice.roll("1d6", "bombardment of " .. hex)
-  local result = T.bombardment[die]
+  local result = umpire.outcome(T.bombardment[die])   -- 8.5.1: odds needs no more
   log.rule("8.5.1", ("bombardment of %s: die %d, %s"):format(hex, die, result))
   local combat = require "combat"
   local eff = combat.parse(result)

@@ -3,7 +3,7 @@
 
 use super::{Flow, Game};
 use crate::error::{Error, Result};
-use crate::lua::{Question, Step};
+use crate::lua::Question;
 use crate::names::{resolve_hex, resolve_unit};
 use crate::state::GameState;
 use crate::text::{Pick, pick};
@@ -80,10 +80,7 @@ impl Game {
         let mut lines = p.lines.clone();
         lines.push(format!("choose {value}"));
         let mut out = vec![format!("→ {value}")];
-        let r = self.host.resume(&p.thread, value.clone()).map(|s| match s {
-            Step::Done(v) => Flow::Done(v.map(|x| vec![format!("result: {x}")]).unwrap_or_default()),
-            Step::Ask(q) => Flow::Ask(p.thread.clone(), q),
-        });
+        let r = self.host.resume(&p.thread, value.clone()).and_then(|s| Flow::of(&p.thread, s));
         out.extend(self.finish(r, p.before, lines)?);
         Ok(out)
     }

@@ -56,6 +56,18 @@ pub enum Flow {
     Ask(Thread, Question),
 }
 
+impl Flow {
+    /// The flow of `thread` after one of its steps (a command's own result is shown).
+    fn of(thread: &Thread, step: Step) -> Result<Flow> {
+        match step {
+            Step::Done(v) => Ok(Flow::Done(v.map(|x| vec![format!("result: {x}")]).unwrap_or_default())),
+            Step::Ask(q) => Ok(Flow::Ask(thread.clone(), q)),
+            // umpire.outcome yields only while odds probes a command
+            Step::Outcome(o) => Err(Error::Lua(format!("umpire.outcome({o}) ended a command outside odds"))),
+        }
+    }
+}
+
 impl Game {
     /// Creates a game from a scenario name: loads scenario and ruleset, runs the ruleset's
     /// start (which may ask set-up questions). Returns the game and what the start printed.
@@ -187,10 +199,8 @@ impl Game {
     /// rule thread: one more command in the state's count.
     pub fn start_thread(&mut self, entry: &str, args: impl mlua::IntoLuaMulti) -> Result<Flow> {
         self.shared.borrow_mut().state.commands += 1;
-        match self.host.start(entry, args)? {
-            (_, Step::Done(v)) => Ok(Flow::Done(v.map(|x| vec![format!("result: {x}")]).unwrap_or_default())),
-            (t, Step::Ask(q)) => Ok(Flow::Ask(t, q)),
-        }
+        let (thread, step) = self.host.start(entry, args)?;
+        Flow::of(&thread, step)
     }
 
     /// Commits, suspends or rolls back a command.

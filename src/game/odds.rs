@@ -1,6 +1,8 @@
 //! `odds`: every outcome of a combat verb (one marked `odds = true`) and its probability,
 //! found by running the verb once per sequence of die faces with the dice forced, answering
-//! its questions with their defaults. Nothing is committed and the state is put back.
+//! its questions with their defaults. A run ends when the verb returns, or as soon as the
+//! rules declare its outcome (`umpire.outcome`, before they apply it). Nothing is committed
+//! and the state is put back.
 
 use super::Game;
 use crate::error::{Error, Result};
@@ -102,11 +104,13 @@ impl Game {
                     step = (t.clone(), self.host.resume(&t, ans)?);
                 }
                 (_, Step::Done(v)) => return Ok(v.unwrap_or_else(|| "(no result)".into())),
+                (_, Step::Outcome(r)) => return Ok(r),
             }
         }
         match step.1 {
             Step::Ask(q) => Err(Error::Usage(format!("odds: too many questions ({})", q.prompt))),
             Step::Done(v) => Ok(v.unwrap_or_else(|| "(no result)".into())),
+            Step::Outcome(r) => Ok(r),
         }
     }
 

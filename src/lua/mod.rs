@@ -188,6 +188,9 @@ pub struct Question {
 pub enum Step {
     Done(Option<String>),
     Ask(Question),
+    /// In an `odds` enumeration, the rules declared the command's outcome (`umpire.outcome`):
+    /// the run ends there.
+    Outcome(String),
 }
 
 pub struct Host {
@@ -522,6 +525,9 @@ impl Host {
             let Value::Table(q) = first else {
                 return Err(Error::Lua("a rule yielded without asking a question (use umpire.ask)".into()));
             };
+            if let Some(outcome) = q.get::<Option<String>>("__outcome").map_err(convert_error)? {
+                return Ok(Step::Outcome(outcome));
+            }
             return Ok(Step::Ask(question_from(&q).map_err(convert_error)?));
         }
         Ok(Step::Done(match first {

@@ -79,6 +79,14 @@ function U.ask(q)
   return answer
 end
 
+-- Declares the outcome of the running command (the result `odds` tabulates). In an `odds`
+-- enumeration the run ends here: what follows only applies the result, which odds does not
+-- need. Outside `odds` it does nothing and returns the outcome.
+function U.outcome(result)
+  if U.is_probe() then yield({ __outcome = tostring(result) }) end
+  return result
+end
+
 -- Checks a condition, refusing with a rule number when it fails: umpire.check(ok, "5.1", "msg").
 function U.check(ok, rule, msg, ...)
   if not ok then U.refuse(rule, select("#", ...) > 0 and msg:format(...) or msg) end
