@@ -358,16 +358,24 @@ fn supply_cmd(call: &str) -> String {
     format!("= (function() {SUPPLY_LUA} {call} end)()")
 }
 
-fn median_ms(s: &mut Session, line: &str, n: usize) -> f64 {
-    let mut v: Vec<f64> = (0..n)
-        .map(|_| {
-            let t = Instant::now();
+/// The median time of each line, the lines run in turn `rounds` times (so that a change in
+/// the machine's load affects them all alike).
+fn medians_ms(s: &mut Session, lines: &[String], rounds: usize) -> Vec<f64> {
+    let mut times = vec![Vec::new(); lines.len()];
+    for _ in 0..rounds {
+        for (line, t) in lines.iter().zip(&mut times) {
+            let start = Instant::now();
             run(s, line);
-            t.elapsed().as_secs_f64() * 1000.0
+            t.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut v| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
         })
-        .collect();
-    v.sort_by(f64::total_cmp);
-    v[n / 2]
+        .collect()
 }
 
 fn bench_supply(c: &mut Criterion) {
@@ -386,14 +394,19 @@ fn bench_supply(c: &mut Criterion) {
     g.sample_size(20);
     g.bench_function("plain_lua", |b| b.iter(|| black_box(run(&mut s, &lua))));
     g.finish();
-    // the ratios, from medians measured here (criterion's own estimates are in its report)
-    let (mr, ml) = (median_ms(&mut s, &rust, 21), median_ms(&mut s, &lua, 11));
-    eprintln!("supply ratio, whole check of the side: plain Lua / Rust = {ml:.2} / {mr:.2} ms = {:.1}x", ml / mr);
+    // the ratios, from medians measured here, the commands interleaved (criterion's own
+    // estimates are in its report)
+    let m = medians_ms(&mut s, &[rust.clone(), lua.clone()], 15);
+    eprintln!(
+        "supply ratio, whole check of the side: plain Lua / Rust = {:.2} / {:.2} ms = {:.1}x",
+        m[1],
+        m[0],
+        m[1] / m[0]
+    );
     // one trace alone: (10 traces - none) / 10, the known hexes computed once
-    let base = |s: &mut Session, plain: bool| median_ms(s, &supply_cmd(&format!("return traces_only(0, {plain})")), 21);
-    let ten = |s: &mut Session, plain: bool| median_ms(s, &supply_cmd(&format!("return traces_only(10, {plain})")), 7);
-    let tr = (ten(&mut s, false) - base(&mut s, false)) / 10.0;
-    let tl = (ten(&mut s, true) - base(&mut s, true)) / 10.0;
+    let k = |n: u32, plain: bool| supply_cmd(&format!("return traces_only({n}, {plain})"));
+    let m = medians_ms(&mut s, &[k(0, false), k(10, false), k(0, true), k(10, true)], 11);
+    let (tr, tl) = ((m[1] - m[0]) / 10.0, (m[3] - m[2]) / 10.0);
     eprintln!(
         "supply ratio, one trace from supply_german: plain Lua / Rust = {tl:.3} / {tr:.3} ms = {:.1}x",
         tl / tr.max(1e-6)
