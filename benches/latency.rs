@@ -150,7 +150,15 @@ fn main() {
         println!("{:>9.3} {:>9.3}  {}:{}  {}", med(s), s.ms[s.ms.len() - 1], s.script, s.line, truncate(&s.text, 90));
     }
     let over: Vec<&&Sample> = slow.iter().filter(|s| med(s) >= 10.0).collect();
-    println!("\n{} single commands at or over 10 ms (median)", over.len());
+    let mut over_by_kind: BTreeMap<&str, usize> = BTreeMap::new();
+    for s in &over {
+        *over_by_kind.entry(&s.kind).or_default() += 1;
+    }
+    let by: Vec<String> = over_by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!("\n{} single commands at or over 10 ms (median): {}", over.len(), by.join(", "));
+    for s in over.iter().filter(|s| !s.kind.starts_with("odds") && s.kind != "new") {
+        println!("{:>9.3}  {}:{}  {}", med(s), s.script, s.line, truncate(&s.text, 90));
+    }
 }
 
 fn truncate(s: &str, n: usize) -> String {
