@@ -2,6 +2,7 @@
 //! played with the fixture's rules. Every REPL command must stay under 10 ms in a release
 //! build; debug builds (plain `cargo test`) get a looser bound. Timings are printed
 //! (`cargo test --release perf -- --nocapture`).
+//! This is a smoke test; the measurement is `cargo bench` (docs/performance.md).
 
 use std::fmt::Write as _;
 use std::time::Instant;
