@@ -74,7 +74,7 @@ fn main() {
                 let r = s.execute(line);
                 let ms = t.elapsed().as_secs_f64() * 1000.0;
                 let bad = match &r.status {
-                    Status::Error(e) => Some(e.clone()),
+                    Status::Error(e) => Some(e.to_string()),
                     Status::Check(false) => Some("check failed".into()),
                     _ => None,
                 };

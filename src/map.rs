@@ -94,6 +94,21 @@ impl HexTable {
         self.cells[i].as_mut().map(|(_, i)| i)
     }
 
+    /// The place of `h` in the table (searches keep their state in vectors by slot).
+    pub fn slot(&self, h: HexId) -> Option<usize> {
+        self.index(h).filter(|&i| self.cells[i].is_some())
+    }
+
+    /// The number of slots (hexes and holes of the bounding box).
+    pub fn slot_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The hex in slot `i`, if any.
+    pub fn at_slot(&self, i: usize) -> Option<(HexId, &HexInfo)> {
+        self.cells.get(i).and_then(|c| c.as_ref()).map(|(h, info)| (*h, info))
+    }
+
     pub fn contains_key(&self, h: &HexId) -> bool {
         self.get(h).is_some()
     }
@@ -127,6 +142,18 @@ impl std::ops::Index<&HexId> for HexTable {
     }
 }
 
+/// One of a hex's six neighbours as the searches walk them: its id, its slot in the hex table
+/// (`OFF` when it is not on the map) and whether the hexside between has features.
+#[derive(Clone, Copy, Debug)]
+pub struct Link {
+    pub to: HexId,
+    pub slot: u32,
+    pub featured: bool,
+}
+
+/// The slot of a neighbour that is not on the map.
+pub const OFF: u32 = u32::MAX;
+
 #[derive(Clone, Debug, Default)]
 pub struct Map {
     pub grid: Grid,
@@ -144,6 +171,9 @@ pub struct Map {
     pub rows_up: bool,
     /// Printed ids of the hexes (a cache).
     pub printed: BTreeMap<HexId, String>,
+    /// The neighbours of every slot, in `Dir::ALL` order (a cache for the searches, built on
+    /// the first search; `finish` drops it, so a map changed after a search must call it).
+    links: std::sync::OnceLock<Vec<[Link; 6]>>,
 }
 
 impl Map {
@@ -196,6 +226,29 @@ impl Map {
     /// of them).
     pub fn finish(&mut self) {
         self.printed = self.hexes.keys().map(|h| (*h, self.grid.format(*h))).collect();
+        self.links = std::sync::OnceLock::new();
+    }
+
+    /// The neighbours of every slot of the hex table, for the searches.
+    pub fn links(&self) -> &[[Link; 6]] {
+        self.links.get_or_init(|| {
+            let off = Link { to: HexId::new(0, 0), slot: OFF, featured: false };
+            (0..self.hexes.slot_count())
+                .map(|i| {
+                    let mut out = [off; 6];
+                    if let Some((h, _)) = self.hexes.at_slot(i) {
+                        for (k, d) in Dir::ALL.into_iter().enumerate() {
+                            let n = self.grid.neighbour(h, d);
+                            if let Some(slot) = self.hexes.slot(n) {
+                                let featured = self.sides.contains_key(&Hexside::new(h, n));
+                                out[k] = Link { to: n, slot: slot as u32, featured };
+                            }
+                        }
+                    }
+                    out
+                })
+                .collect()
+        })
     }
 
     /// On-map neighbours, clockwise from north.

@@ -235,7 +235,9 @@ fn build_map(cx: &mut Ctx, m: &RawMap) -> Result<Map> {
             format!("[map] cols {:?} and rows {:?} give {size} hexes; a map holds 1 to {MAX_HEXES}", m.cols, m.rows),
         )));
     }
-    let mut map = Map { grid: grid.clone(), hexes: HexTable::with_box(m.cols, m.rows), ..Default::default() };
+    let mut map = Map::default();
+    map.grid = grid.clone();
+    map.hexes = HexTable::with_box(m.cols, m.rows);
     for c in m.cols[0]..=m.cols[1] {
         for r in m.rows[0]..=m.rows[1] {
             map.hexes.insert(HexId::new(c, r), HexInfo { terrain: m.terrain.clone(), ..Default::default() });

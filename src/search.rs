@@ -90,7 +90,14 @@ impl Profile {
     /// The cost of stepping from `a` into the adjacent `b`, or None if forbidden.
     /// Returns (cost, must stop).
     pub fn step(&self, map: &Map, a: HexId, b: HexId) -> Result<Option<(i64, bool)>, SearchError> {
-        self.step_with(map, a, b, &mut |b, info| self.hex_part(b, info))
+        let Some(info) = map.info(b) else {
+            return Ok(None);
+        };
+        if self.blocked.contains(&b) {
+            return Ok(None);
+        }
+        let feats = map.side(&Hexside::new(a, b));
+        self.step_with(a, b, info, feats, self.stop.contains(&b), &mut |b, info| self.hex_part(b, info))
     }
 
     /// What entering `b` costs by its terrain and features (or its `hex_cost`), apart from
@@ -98,7 +105,8 @@ impl Profile {
     /// works it out once per hex.
     fn hex_part(&self, b: HexId, info: &crate::map::HexInfo) -> StepResult {
         let mut stop = false;
-        let terrain_cost = self.hex_cost.get(&b).or_else(|| self.terrain.get(&info.terrain)).or(self.default.as_ref());
+        let own = if self.hex_cost.is_empty() { None } else { self.hex_cost.get(&b) };
+        let terrain_cost = own.or_else(|| self.terrain.get(&info.terrain)).or(self.default.as_ref());
         let mut c = match terrain_cost {
             Some(Cost::No) => return Ok(None),
             Some(Cost::Mp(c)) => *c,
@@ -108,7 +116,7 @@ impl Profile {
             }
             None => return Err(SearchError::NoTerrainCost(info.terrain.clone())),
         };
-        if !self.hex_cost.contains_key(&b) {
+        if own.is_none() {
             for f in info.features.iter() {
                 match self.features.get(f) {
                     Some(Cost::No) => return Ok(None),
@@ -124,41 +132,36 @@ impl Profile {
         Ok(Some((c, stop)))
     }
 
-    /// `step`, with the hex part (terrain and features) given by `hex_part`.
+    /// A step from `a` into `b` (on the map, not blocked) whose hexside has the map features
+    /// `map_feats`; `stop_here` when `b` ends movement; the hex part (terrain and features)
+    /// given by `hex_part`.
     fn step_with(
         &self,
-        map: &Map,
         a: HexId,
         b: HexId,
+        info: &crate::map::HexInfo,
+        map_feats: Option<&BTreeSet<String>>,
+        stop_here: bool,
         hex_part: &mut dyn FnMut(HexId, &crate::map::HexInfo) -> StepResult,
     ) -> Result<Option<(i64, bool)>, SearchError> {
-        let Some(info) = map.info(b) else {
-            return Ok(None);
-        };
-        if self.blocked.contains(&b) {
-            return Ok(None);
-        }
-        let side = Hexside::new(a, b);
         let empty = BTreeSet::new();
-        let map_feats = map.side(&side).unwrap_or(&empty);
-        let mark_feats = self.hexside_markers.get(&side).unwrap_or(&empty);
-        let mut stop = self.stop.contains(&b);
+        let map_feats = map_feats.unwrap_or(&empty);
+        let mark_feats = if self.hexside_markers.is_empty() {
+            &empty
+        } else {
+            self.hexside_markers.get(&Hexside::new(a, b)).unwrap_or(&empty)
+        };
+        let mut stop = stop_here;
         let mut side_cost = 0i64;
         let mut path_cost: Option<(i64, bool)> = None;
         if !map_feats.is_empty() || !mark_feats.is_empty() {
+            let all = || map_feats.iter().chain(mark_feats.iter());
             // features cancelled by others on the same hexside (a bridge cancels the river)
-            let cancelled: Vec<&String> = if self.cancels.is_empty() {
-                Vec::new()
-            } else {
-                map_feats
-                    .iter()
-                    .chain(mark_feats.iter())
-                    .filter_map(|f| self.cancels.get(f))
-                    .flat_map(|c| c.iter())
-                    .collect()
+            let cancelled = |f: &String| {
+                !self.cancels.is_empty() && all().any(|g| self.cancels.get(g).is_some_and(|c| c.contains(f)))
             };
             // hexside "No" always wins, even over a path (a blown bridge, an all-sea hexside).
-            for f in map_feats.iter().chain(mark_feats.iter()).filter(|f| !cancelled.contains(f)) {
+            for f in all().filter(|f| !cancelled(f)) {
                 match self.hexsides.get(f) {
                     Some(Cost::No) => return Ok(None),
                     Some(Cost::Mp(c)) => side_cost += c,
@@ -198,8 +201,12 @@ impl Profile {
                 c + side_cost
             }
         };
-        cost += self.enter_extra.get(&b).copied().unwrap_or(0);
-        cost += self.leave_extra.get(&a).copied().unwrap_or(0);
+        if !self.enter_extra.is_empty() {
+            cost += self.enter_extra.get(&b).copied().unwrap_or(0);
+        }
+        if !self.leave_extra.is_empty() {
+            cost += self.leave_extra.get(&a).copied().unwrap_or(0);
+        }
         Ok(Some((cost, stop)))
     }
 
@@ -209,36 +216,50 @@ impl Profile {
     /// Two arrivals are kept per hex: the cheapest one from which the mover may go on, and the
     /// cheapest one that ends the move (a stop hex, a stopping hexside or path). A dearer arrival
     /// that can go on is never hidden by a cheaper one that must stop.
+    ///
+    /// The search keeps its state in vectors by the map's hex slots and walks the map's
+    /// neighbour links, so a step costs no hashing unless its hexside has features.
     pub fn reach(&self, map: &Map, sources: &[(HexId, i64)]) -> Result<BTreeMap<HexId, Reached>, SearchError> {
-        // hash maps for the search itself; the result is ordered
-        let mut go: crate::hex::FastMap<HexId, (i64, Option<HexId>)> = Default::default();
-        let mut stop: crate::hex::FastMap<HexId, (i64, Option<HexId>)> = Default::default();
+        const NONE: (i64, Option<HexId>) = (i64::MAX, None);
+        const BLOCKED: u8 = 1;
+        const STOPS: u8 = 2;
+        let links = map.links();
+        let n = map.hexes.slot_count();
+        let mut go = vec![NONE; n];
+        let mut stop = vec![NONE; n];
+        // the terrain part of entering each hex, worked out once per search
+        let mut hex_parts: Vec<Option<StepResult>> = vec![None; n];
+        let mut flags = vec![0u8; n];
+        for (set, flag) in [(&self.blocked, BLOCKED), (&self.stop, STOPS)] {
+            for h in set.iter().filter_map(|h| map.hexes.slot(*h)) {
+                flags[h] |= flag;
+            }
+        }
         let mut heap = BinaryHeap::new();
         for &(h, c) in sources {
-            if map.contains(h) && go.get(&h).is_none_or(|r| c < r.0) {
-                go.insert(h, (c, None));
-                heap.push(Reverse((c, h)));
+            if let Some(i) = map.hexes.slot(h)
+                && c < go[i].0
+            {
+                go[i] = (c, None);
+                heap.push(Reverse((c, h, i)));
             }
         }
         let origin: BTreeSet<HexId> = sources.iter().map(|s| s.0).collect();
-        // the terrain part of entering each hex, worked out once per search
-        let mut hex_parts: crate::hex::FastMap<HexId, StepResult> = Default::default();
-        while let Some(Reverse((c, h))) = heap.pop() {
-            if c > go[&h].0 {
+        while let Some(Reverse((c, h, hs))) = heap.pop() {
+            if c > go[hs].0 {
                 continue;
             }
-            for (_, n) in map.neighbours(h) {
-                let Some((step, stops)) = self.step_with(map, h, n, &mut |b, info| {
-                    if let Some(r) = hex_parts.get(&b) {
-                        return r.clone();
-                    }
-                    let r = self.hex_part(b, info);
-                    hex_parts.insert(b, r.clone());
-                    r
-                })?
-                else {
+            for link in &links[hs] {
+                let ns = link.slot as usize;
+                if link.slot == crate::map::OFF || flags[ns] & BLOCKED != 0 {
                     continue;
-                };
+                }
+                let Some((_, info)) = map.hexes.at_slot(ns) else { continue };
+                let feats = if link.featured { map.side(&Hexside::new(h, link.to)) } else { None };
+                let step = self.step_with(h, link.to, info, feats, flags[ns] & STOPS != 0, &mut |b, info| {
+                    hex_parts[ns].get_or_insert_with(|| self.hex_part(b, info)).clone()
+                })?;
+                let Some((step, stops)) = step else { continue };
                 let mut nc = c + step;
                 if let Some(max) = self.max
                     && nc > max
@@ -249,31 +270,24 @@ impl Profile {
                         continue;
                     }
                 }
-                if stops {
-                    if stop.get(&n).is_none_or(|r| nc < r.0) {
-                        stop.insert(n, (nc, Some(h)));
+                let best = if stops { &mut stop[ns] } else { &mut go[ns] };
+                if nc < best.0 {
+                    *best = (nc, Some(h));
+                    if !stops {
+                        heap.push(Reverse((nc, link.to, ns)));
                     }
-                } else if go.get(&n).is_none_or(|r| nc < r.0) {
-                    go.insert(n, (nc, Some(h)));
-                    heap.push(Reverse((nc, n)));
                 }
             }
         }
         let mut out = BTreeMap::new();
-        for (&h, &(c, from)) in &go {
-            out.insert(h, Reached { cost: c, from, stops: false, go_from: from });
-        }
-        for (&h, &(c, from)) in &stop {
-            match out.get_mut(&h) {
-                Some(r) if r.cost <= c => {}
-                Some(r) => {
-                    r.cost = c;
-                    r.from = from;
-                    r.stops = true;
-                }
-                None => {
-                    out.insert(h, Reached { cost: c, from, stops: true, go_from: None });
-                }
+        for i in 0..n {
+            let Some((h, _)) = map.hexes.at_slot(i) else { continue };
+            let (g, s) = (go[i], stop[i]);
+            if g.0 != i64::MAX && g.0 <= s.0 {
+                out.insert(h, Reached { cost: g.0, from: g.1, stops: false, go_from: g.1 });
+            } else if s.0 != i64::MAX {
+                let go_from = if g.0 != i64::MAX { g.1 } else { None };
+                out.insert(h, Reached { cost: s.0, from: s.1, stops: true, go_from });
             }
         }
         Ok(out)
