@@ -10,10 +10,15 @@
 //! through the API modules below (one per area, each with a `register`). A reload builds a new
 //! VM over the same world.
 
+mod cups;
 mod dice;
-mod game;
+mod log;
 mod map;
+mod sides;
+mod tracks;
+mod umpire;
 mod units;
+mod vars;
 
 use crate::error::Error;
 use crate::map::Map;
@@ -28,7 +33,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-pub use game::{ArgKind, ArgSpec, VerbSpec};
+pub use umpire::{ArgKind, ArgSpec, VerbSpec};
 pub use units::UnitRef;
 
 /// Everything the rules can reach, shared between the session and the Lua API.
@@ -271,10 +276,20 @@ impl Host {
         };
         host.lua.set_app_data(Budget { used: budget, limit: limits.instructions });
         host.sandbox(ruleset).map_err(convert_error)?;
-        game::register(&host.lua).map_err(convert_error)?;
-        units::register(&host.lua).map_err(convert_error)?;
-        map::register(&host.lua).map_err(convert_error)?;
-        dice::register(&host.lua).map_err(convert_error)?;
+        let areas: [fn(&Lua) -> mlua::Result<()>; 9] = [
+            umpire::register,
+            vars::register,
+            tracks::register,
+            sides::register,
+            cups::register,
+            log::register,
+            units::register,
+            map::register,
+            dice::register,
+        ];
+        for register in areas {
+            register(&host.lua).map_err(convert_error)?;
+        }
         // the prelude refuses a single string larger than half the memory limit at the caller's
         // line (one C call would otherwise fail with a memory error that names no place)
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
