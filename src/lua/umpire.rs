@@ -317,7 +317,7 @@ fn scenario(lua: &Lua, (): ()) -> mlua::Result<Table> {
 /// type of the first key that has no fixed order (the prelude raises the error at the caller).
 fn sorted_keys(lua: &Lua, t: Table) -> mlua::Result<(Value, Option<String>)> {
     let mut keys: Vec<(u8, f64, Vec<u8>, Value)> = Vec::new();
-    for p in t.pairs::<Value, Value>() {
+    for p in super::seal::seen_through(t).pairs::<Value, Value>() {
         let (k, _) = p?;
         let entry = match &k {
             Value::Integer(i) => (1, *i as f64, Vec::new()),
