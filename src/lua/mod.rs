@@ -7,8 +7,10 @@
 //! `file:line`.
 //!
 //! The Lua VM holds no game state: everything persistent is in [`World::state`], reached
-//! through the API modules below (one per area, each with a `register`). A reload builds a new
-//! VM over the same world.
+//! through the API modules below (one per area, each with a `register`). Once the rule files
+//! have loaded, every table they reach is sealed read-only (`seal`, and `I.freeze` in the
+//! prelude), so a command cannot leave anything behind in the VM that undo, saves and replays
+//! would not see. A reload builds a new VM over the same world.
 
 mod cups;
 mod dice;
