@@ -502,7 +502,7 @@ function I.check_frozen()
       end
     elseif not rawequal(raw_rawget(w.t, w.k), w.v) then
       raw_rawset(w.t, w.k, w.v)
-      first = first or (w.what .. ": " .. READ_ONLY)
+      first = first or (w.what .. ": written during the command and put back: " .. READ_ONLY)
     end
   end
   return first

@@ -336,3 +336,25 @@ fn limits_hit_while_the_rule_files_load_name_the_file_and_line() {
     assert!(e.starts_with("rulesets/mini/main.lua:") || e.contains(" rulesets/mini/main.lua:"), "{e}");
     assert!(e.contains("memory limit exceeded"), "{e}");
 }
+
+#[test]
+fn a_sealed_table_still_serves_as_a_metatable_and_its_metamethods_are_watched() {
+    let class = "local Class = {}\nClass.__index = Class\nfunction Class.new(n) return setmetatable({ n = n }, Class) end\nfunction Class:double() return self.n * 2 end\nreturn Class\n";
+    let main = "require 'class'\numpire.sequence { turns = 3, steps = { { id = \"play\", name = \"Play\" } } }\n";
+    let lib = mini_library(&[("main.lua", main), ("class.lua", class)]);
+    let mut s = mini_session(lib.path(), Limits::default());
+    assert_eq!(s.execute("new mini").status, Status::Ok);
+    let c = r#"require("class")"#;
+    assert_eq!(
+        value(
+            &mut s,
+            &format!("(function() local o = {c}.new(3) o.n = 7 return o:double(), getmetatable(o) == {c} end)()")
+        ),
+        "14\ttrue"
+    );
+    let before = s.hash();
+    let e = error_of(&s.execute(&format!("lua {c}.__index = nil")));
+    assert!(e.contains("class.__index: written during the command and put back"), "{e}");
+    assert_eq!(s.hash(), before);
+    assert_eq!(value(&mut s, &format!("{c}.new(4):double()")), "8");
+}
