@@ -7,10 +7,13 @@
 --   "runtime.builtin": { "io": "disable", "os": "disable", "debug": "disable", "package": "disable" }
 --
 -- The sandbox (docs/lua-api.md §1.8): 64 MiB of Lua memory; 200,000,000 instructions per
--- command, map searches included; 2 s of wall clock per command; string.find/match/gmatch/
--- gsub refuse patterns with more than 12 repetition operators. Once the rule files have
--- loaded, the libraries and the API tables below are read-only and no new global may be
--- created (§1.1); the lua, = and expect commands run in an environment of their own.
+-- command, map searches included (the limit, the same on every machine); a 60 s wall-clock
+-- backstop per command for time outside the VM; string.find/match/gmatch/gsub refuse patterns
+-- with more than 12 repetition operators. Once the rule files have loaded, the libraries, the
+-- API tables below and every table the rule files reach (modules, nested tables, metatables,
+-- upvalues) are read-only, no global may be created or assigned, and a module's upvalue
+-- reassigned during a command is put back and fails it (§1.1); the lua, = and expect commands
+-- run in an environment of their own.
 
 ---A hex id as printed on the map ("0418"). Inputs may also be "04.18" or "04-18";
 ---results are always in the printed form.

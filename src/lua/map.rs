@@ -1,6 +1,7 @@
 //! `map.*`: hex geometry, terrain, hexsides, places, areas, hex and hexside markers, and the
 //! searches (`map.reach`, `map.route`, `map.path_cost`) run in Rust on a profile table.
 
+use super::seal::{seen_through, string_list};
 use super::world;
 use crate::hex::{HexId, Hexside};
 use crate::map::Map;
@@ -43,7 +44,7 @@ fn cost_of(v: &Value, what: &str) -> mlua::Result<Cost> {
 fn cost_table(t: Option<Table>, what: &str) -> mlua::Result<BTreeMap<String, Cost>> {
     let mut out = BTreeMap::new();
     if let Some(t) = t {
-        for p in t.pairs::<String, Value>() {
+        for p in seen_through(t).pairs::<String, Value>() {
             let (k, v) = p?;
             let c = cost_of(&v, &format!("{what}.{k}"))?;
             out.insert(k, c);
@@ -63,7 +64,7 @@ fn hex_set(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeSet<Hex
 }
 
 fn add_hexes(map: &Map, t: &Table, what: &str, out: &mut BTreeSet<HexId>, depth: usize) -> mlua::Result<()> {
-    for p in t.pairs::<Value, Value>() {
+    for p in seen_through(t.clone()).pairs::<Value, Value>() {
         let (k, v) = p?;
         let s = match (&k, &v) {
             (Value::Integer(_), Value::String(s)) => s.to_str()?.to_string(),
@@ -82,7 +83,7 @@ fn add_hexes(map: &Map, t: &Table, what: &str, out: &mut BTreeSet<HexId>, depth:
 fn hex_amounts(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeMap<HexId, i64>> {
     let mut out = BTreeMap::new();
     if let Some(t) = v {
-        for p in t.pairs::<String, f64>() {
+        for p in seen_through(t).pairs::<String, f64>() {
             let (k, n) = p?;
             let c =
                 to_units(n).ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))?;
@@ -119,7 +120,7 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
                 m.insert(h, Cost::Mp(UNIT));
             }
             if let Some(hc) = t.get::<Option<Table>>("hex_cost")? {
-                for p in hc.pairs::<String, Value>() {
+                for p in seen_through(hc).pairs::<String, Value>() {
                     let (k, v) = p?;
                     m.insert(hex_arg(map, &k, "hex_cost")?, cost_of(&v, &format!("hex_cost.{k}"))?);
                 }
@@ -129,9 +130,10 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
         cancels: {
             let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
             if let Some(c) = t.get::<Option<Table>>("cancels")? {
-                for p in c.pairs::<String, Vec<String>>() {
+                for p in seen_through(c).pairs::<String, Value>() {
                     let (k, v) = p?;
-                    m.insert(k, v.into_iter().collect());
+                    let what = format!("cancels.{k}");
+                    m.insert(k, string_list(v, &what)?.into_iter().collect());
                 }
             }
             m
@@ -151,7 +153,7 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
     match t.get::<Value>("from")? {
         Value::String(s) => sources.push((hex_arg(map, s.to_str()?.as_ref(), "from")?, 0)),
         Value::Table(list) => {
-            for h in list.sequence_values::<String>() {
+            for h in seen_through(list).sequence_values::<String>() {
                 sources.push((hex_arg(map, &h?, "from")?, 0));
             }
         }
@@ -180,10 +182,23 @@ fn set_marker_in<K: Ord + Copy>(all: &mut BTreeMap<K, BTreeMap<String, i64>>, ke
     }
 }
 
-/// Searches are charged against the command's instruction budget, by the hexes they settle.
+/// What a search is charged to the instruction budget: about what the same time would buy in
+/// Lua instructions (building the profile and the answer, then each hex reached), so that the
+/// budget, the same on every machine, bounds searches as it bounds Lua code (a runaway loop of
+/// searches stops at the budget, not at the wall-clock backstop).
+const SEARCH_CHARGE: u64 = 2_000;
+const SEARCH_CHARGE_PER_HEX: u64 = 500;
+
+/// Charges a search against the command's instruction budget, by the hexes it settles.
 fn charge(lua: &Lua, hexes: usize) -> mlua::Result<()> {
     match lua.app_data_ref::<super::Budget>() {
-        Some(b) => b.charge(hexes as u64 * 50, "map searches"),
+        // the error names the rule's line that searched, as the hook's does
+        Some(b) => {
+            b.charge(SEARCH_CHARGE + hexes as u64 * SEARCH_CHARGE_PER_HEX, "map searches").map_err(|e| match e {
+                mlua::Error::RuntimeError(m) => mlua::Error::runtime(format!("{}{m}", super::seal::rule_place(lua))),
+                other => other,
+            })
+        }
         None => Ok(()),
     }
 }
@@ -436,10 +451,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let w = world(lua);
             let w = w.borrow();
             let from = hex_set(&w.map, spec.get("from")?, "map.adjacent")?;
-            let across: BTreeSet<String> =
-                spec.get::<Option<Vec<String>>>("not_across")?.unwrap_or_default().into_iter().collect();
-            let into: BTreeSet<String> =
-                spec.get::<Option<Vec<String>>>("not_into")?.unwrap_or_default().into_iter().collect();
+            let across: BTreeSet<String> = string_list(spec.get("not_across")?, "not_across")?.into_iter().collect();
+            let into: BTreeSet<String> = string_list(spec.get("not_into")?, "not_into")?.into_iter().collect();
             let mut hexes = crate::hex::FastSet::default();
             for &h in &from {
                 for (_, n) in w.map.neighbours(h) {
@@ -528,7 +541,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "path_cost",
-        lua.create_function(|lua, (spec, path): (Table, Vec<String>)| {
+        lua.create_function(|lua, (spec, path): (Table, Value)| {
+            let path = string_list(path, "map.path_cost")?;
             let w = world(lua);
             let w = w.borrow();
             let (p, _) = profile_from(&w, &spec)?;

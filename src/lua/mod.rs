@@ -7,13 +7,21 @@
 //! `file:line`.
 //!
 //! The Lua VM holds no game state: everything persistent is in [`World::state`], reached
-//! through the API modules below (one per area, each with a `register`). A reload builds a new
-//! VM over the same world.
+//! through the API modules below (one per area, each with a `register`). Once the rule files
+//! have loaded, every table they reach is sealed read-only (`seal`, and `I.freeze` in the
+//! prelude), so a command cannot leave anything behind in the VM that undo, saves and replays
+//! would not see. A reload builds a new VM over the same world.
 
+mod cups;
 mod dice;
-mod game;
+mod log;
 mod map;
+mod seal;
+mod sides;
+mod tracks;
+mod umpire;
 mod units;
+mod vars;
 
 use crate::error::Error;
 use crate::map::Map;
@@ -28,7 +36,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-pub use game::{ArgKind, ArgSpec, VerbSpec};
+pub use umpire::{ArgKind, ArgSpec, VerbSpec};
 pub use units::UnitRef;
 
 /// Everything the rules can reach, shared between the session and the Lua API.
@@ -125,7 +133,9 @@ pub struct Limits {
     pub instructions: u64,
     /// Bytes of Lua memory.
     pub memory: usize,
-    /// Wall-clock seconds per command, a backstop for work outside the VM.
+    /// Wall-clock seconds per command: a last resort for time spent outside the VM (C
+    /// functions), far above what `instructions` takes on a slow machine, so that it never
+    /// decides a command the budget would have decided. Off while a save replays.
     pub seconds: f64,
 }
 
@@ -167,7 +177,7 @@ impl Default for HostConfig {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { instructions: 200_000_000, memory: 64 << 20, seconds: 2.0 }
+        Limits { instructions: 200_000_000, memory: 64 << 20, seconds: 60.0 }
     }
 }
 
@@ -202,6 +212,8 @@ pub struct Host {
     last_place: Rc<RefCell<(String, usize)>>,
     /// When the current command started running rule code (the wall-clock backstop).
     started: Rc<Cell<Option<std::time::Instant>>>,
+    /// Whether the wall-clock backstop applies ([`Host::set_backstop`]).
+    backstop: Rc<Cell<bool>>,
     limits: Limits,
 }
 
@@ -234,6 +246,15 @@ fn find_refusal(e: &mlua::Error) -> Option<Refusal> {
         mlua::Error::CallbackError { cause, .. } => find_refusal(cause),
         mlua::Error::WithContext { cause, .. } => find_refusal(cause),
         _ => None,
+    }
+}
+
+/// A memory error, possibly raised inside a Rust callback (`require` loading a module).
+fn is_memory_error(e: &mlua::Error) -> bool {
+    match e {
+        mlua::Error::MemoryError(_) => true,
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => is_memory_error(cause),
+        _ => false,
     }
 }
 
@@ -312,13 +333,27 @@ impl Host {
             limits,
             last_place: Rc::new(RefCell::new((String::new(), 0))),
             started: Rc::new(Cell::new(None)),
+            backstop: Rc::new(Cell::new(true)),
         };
         host.lua.set_app_data(Budget { used: budget, limit: limits.instructions });
-        host.sandbox(ruleset).map_err(convert_error)?;
-        game::register(&host.lua).map_err(convert_error)?;
-        units::register(&host.lua).map_err(convert_error)?;
-        map::register(&host.lua).map_err(convert_error)?;
-        dice::register(&host.lua).map_err(convert_error)?;
+        let loaded = host.sandbox(ruleset).map_err(convert_error)?;
+        let areas: [fn(&Lua) -> mlua::Result<()>; 9] = [
+            umpire::register,
+            vars::register,
+            tracks::register,
+            sides::register,
+            cups::register,
+            log::register,
+            units::register,
+            map::register,
+            dice::register,
+        ];
+        for register in areas {
+            register(&host.lua).map_err(convert_error)?;
+        }
+        let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
+        seal::register(&host.lua, &internal).map_err(convert_error)?;
+        internal.set("loaded", loaded).map_err(convert_error)?;
         // the prelude refuses a single string larger than half the memory limit at the caller's
         // line (one C call would otherwise fail with a memory error that names no place)
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
@@ -342,21 +377,21 @@ impl Host {
             return Err(Error::NotFound(format!("entry script {} does not exist", entry.display())));
         }
         host.shared.borrow_mut().loading = true;
-        let loaded = require.call::<Value>(module).map_err(convert_error);
+        // the rule files load under the same limits as a command, and a limit hit there names
+        // the rule's file:line in the same way
+        let loaded = require.call::<Value>(module).map_err(|e| host.run_error(e));
         host.shared.borrow_mut().loading = false;
         loaded?;
-        // from now on the libraries and the API are read-only, and no new global may appear:
-        // whatever persists belongs in the game state
+        // from now on every table the rule files can reach is read-only, and no global may be
+        // created or assigned: whatever persists belongs in the game state
         host.prelude_fn("freeze")?.call::<()>(()).map_err(convert_error)?;
-        host.lua
-            .load("setmetatable(_G, { __newindex = function(_, k) error('global ' .. tostring(k) .. ': rules may not create globals during play (keep data in vars)', 2) end })")
-            .set_name("=<umpire>")
-            .exec()
-            .map_err(convert_error)?;
+        seal::name_functions(&host.lua).map_err(convert_error)?;
         Ok(host)
     }
 
-    fn sandbox(&self, ruleset: &Ruleset) -> mlua::Result<()> {
+    /// Removes what rules may not use and installs the guarded functions; returns the table of
+    /// the modules `require` has loaded.
+    fn sandbox(&self, ruleset: &Ruleset) -> mlua::Result<Table> {
         let lua = &self.lua;
         let g = lua.globals();
         for name in ["dofile", "loadfile", "collectgarbage", "io", "os", "debug", "package"] {
@@ -368,39 +403,7 @@ impl Host {
         let string: Table = g.get("string")?;
         string.set("dump", Value::Nil)?;
 
-        // pattern matching runs in C, out of reach of the instruction hook: refuse patterns
-        // with so many quantifiers that backtracking could run for ever
-        for fname in ["find", "match", "gmatch", "gsub"] {
-            let raw: Function = string.get(fname)?;
-            let plain_find = fname == "find";
-            string.set(
-                fname,
-                lua.create_function(move |_, args: mlua::Variadic<Value>| {
-                    let plain = plain_find && args.get(3).is_some_and(|v| !matches!(v, Value::Nil | Value::Boolean(false)));
-                    if let (false, Some(Value::String(p))) = (plain, args.get(1)) {
-                        let b = p.as_bytes();
-                        let mut q = 0;
-                        let mut i = 0;
-                        while i < b.len() {
-                            if b[i] == b'%' {
-                                i += 2;
-                                continue;
-                            }
-                            if matches!(b[i], b'*' | b'+' | b'-' | b'?') {
-                                q += 1;
-                            }
-                            i += 1;
-                        }
-                        if q > MAX_QUANTIFIERS {
-                            return Err(mlua::Error::runtime(format!(
-                                "string.{fname}: a pattern with more than {MAX_QUANTIFIERS} repetitions is refused by the sandbox"
-                            )));
-                        }
-                    }
-                    raw.call::<mlua::MultiValue>(args)
-                })?,
-            )?;
-        }
+        guard_patterns(lua, &string)?;
 
         // print goes to the command's output
         g.set(
@@ -425,36 +428,24 @@ impl Host {
             )?,
         )?;
 
-        // require: only inside the ruleset folder and rulesets/lib, text only, cached.
-        let loaded = lua.create_table()?;
-        let dirs: Vec<PathBuf> = vec![ruleset.dir.clone(), ruleset.root.join("rulesets").join("lib")];
-        let root = ruleset.root.clone();
-        g.set(
-            "require",
-            lua.create_function(move |lua, name: String| {
-                if let Some(v) = loaded.get::<Option<Value>>(name.as_str())? {
-                    return Ok(v);
-                }
-                let file = resolve_module(&dirs, &name).map_err(mlua::Error::runtime)?;
-                let src = std::fs::read_to_string(&file)
-                    .map_err(|e| mlua::Error::runtime(format!("require '{name}': {}: {e}", file.display())))?;
-                let chunk_name = display_path(&root, &file);
-                let v: Value =
-                    lua.load(src).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).call(name.clone())?;
-                let v = if v.is_nil() { Value::Boolean(true) } else { v };
-                loaded.set(name.as_str(), v.clone())?;
-                Ok(v)
-            })?,
-        )?;
+        let modules = install_require(lua, ruleset)?;
 
         lua.set_memory_limit(self.limits.memory)?;
+        self.install_hook()?;
+        Ok(modules)
+    }
+
+    /// Counts instructions every 1,000 (the deterministic budget), remembers where rule code
+    /// is (a memory error names no place), and applies the wall-clock backstop.
+    fn install_hook(&self) -> mlua::Result<()> {
         let budget = self.budget.clone();
         let place = self.last_place.clone();
         let started = self.started.clone();
+        let backstop = self.backstop.clone();
         let seconds = self.limits.seconds;
         let limit = self.limits.instructions;
         const EVERY: u32 = 1_000;
-        lua.set_global_hook(HookTriggers::new().every_nth_instruction(EVERY), move |_lua, debug| {
+        self.lua.set_global_hook(HookTriggers::new().every_nth_instruction(EVERY), move |_lua, debug| {
             let used = budget.get() + EVERY as u64;
             budget.set(used);
             let src = debug.source();
@@ -467,23 +458,32 @@ impl Host {
                 }
                 p.1 = debug.current_line().unwrap_or(0);
             }
-            // a wall-clock backstop for work done outside the Lua VM (searches, C functions)
-            if started.get().is_some_and(|t| t.elapsed().as_secs_f64() > seconds) {
-                let line = debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
-                let file = src.short_src.as_deref().unwrap_or("?");
+            let line = || debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
+            // the budget first: it is the limit, the same on every machine
+            if used > limit {
                 return Err(mlua::Error::runtime(format!(
-                    "{file}:{line}: time limit exceeded ({seconds} s in one command): a runaway loop?"
+                    "{file}:{}: instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?",
+                    line()
                 )));
             }
-            if used > limit {
-                let line = debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
+            // a last resort for time spent outside the VM, which the budget cannot see (C
+            // functions); far above what the budget allows on a slow machine, and switched off
+            // while a save replays so that a replay never depends on the machine's speed
+            if backstop.get() && started.get().is_some_and(|t| t.elapsed().as_secs_f64() > seconds) {
                 return Err(mlua::Error::runtime(format!(
-                    "{file}:{line}: instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?"
+                    "{file}:{}: time limit exceeded ({seconds} s in one command, outside the instruction budget): a runaway loop?",
+                    line()
                 )));
             }
             Ok(VmState::Continue)
-        })?;
-        Ok(())
+        })
+    }
+
+    /// Switches the wall-clock backstop on (the default) or off. The session switches it off
+    /// while it replays a save: a replay must give the same result on any machine, and the
+    /// instruction budget, which stays on, already stops runaway rule code deterministically.
+    pub fn set_backstop(&self, on: bool) {
+        self.backstop.set(on);
     }
 
     pub fn reset_budget(&self) {
@@ -494,11 +494,22 @@ impl Host {
 
     /// Converts an error of running rule code; a memory error is told where the code was.
     fn run_error(&self, e: mlua::Error) -> Error {
-        let memory = matches!(e, mlua::Error::MemoryError(_));
+        let memory = is_memory_error(&e);
         let (file, line) = self.last_place.borrow().clone();
         match convert_error(e) {
             Error::Lua(m) if memory && !file.is_empty() => Error::Lua(format!("{file}:{line}: {m}")),
             other => other,
+        }
+    }
+
+    /// After rule code ran: puts back what the seal cannot intercept (a module's upvalue
+    /// reassigned, a metamethod key written in place) and fails a run that changed one, so
+    /// that the next command sees the rule files as they loaded.
+    fn checked<T>(&self, r: Result<T, Error>) -> Result<T, Error> {
+        let changed: Option<String> = self.prelude_fn("check_frozen")?.call(()).map_err(convert_error)?;
+        match (r, changed) {
+            (Ok(_), Some(m)) => Err(Error::Lua(m)),
+            (r, _) => r,
         }
     }
 
@@ -519,7 +530,7 @@ impl Host {
     pub fn resume(&self, thread: &Thread, args: impl mlua::IntoLuaMulti) -> Result<Step, Error> {
         self.reset_budget();
         let _t = Timer::start("lua");
-        let v: mlua::MultiValue = thread.resume(args).map_err(|e| self.run_error(e))?;
+        let v: mlua::MultiValue = self.checked(thread.resume(args).map_err(|e| self.run_error(e)))?;
         let first = v.into_iter().next().unwrap_or(Value::Nil);
         if thread.status() == mlua::thread::ThreadStatus::Resumable {
             let Value::Table(q) = first else {
@@ -540,7 +551,7 @@ impl Host {
     pub fn eval(&self, code: &str, name: &str) -> Result<mlua::MultiValue, Error> {
         self.reset_budget();
         let chunk = self.chunk(code, name)?;
-        chunk.call::<mlua::MultiValue>(()).map_err(|e| self.run_error(e))
+        self.checked(chunk.call::<mlua::MultiValue>(()).map_err(|e| self.run_error(e)))
     }
 
     /// Compiles a designer's chunk (`lua`, `=`, `expect`) in a fresh environment of its own.
@@ -565,10 +576,10 @@ impl Host {
             .and_then(|t| t.get::<Table>("overlays"))
             .map_err(convert_error)?;
         let f: Function = t.get(name).map_err(convert_error)?;
-        let r: Value = f.call(mlua::MultiValue::from_vec(args)).map_err(convert_error)?;
+        let r: Value = self.checked(f.call(mlua::MultiValue::from_vec(args)).map_err(convert_error))?;
         let mut out = BTreeMap::new();
         if let Value::Table(t) = r {
-            for p in t.pairs::<String, Value>() {
+            for p in seal::seen_through(t).pairs::<String, Value>() {
                 let (k, v) = p.map_err(convert_error)?;
                 let label = match v {
                     Value::Number(n) if n.fract() == 0.0 => format!("{}", n as i64),
@@ -596,10 +607,10 @@ impl Host {
             .and_then(|t| t.get::<Table>("describe"))
             .map_err(convert_error)?;
         let Some(f) = t.get::<Option<Function>>(what).map_err(convert_error)? else { return Ok(vec![]) };
-        let r: Value = f.call(arg).map_err(convert_error)?;
+        let r: Value = self.checked(f.call(arg).map_err(convert_error))?;
         let mut out = Vec::new();
         if let Value::Table(t) = r {
-            for v in t.sequence_values::<Value>() {
+            for v in seal::seen_through(t).sequence_values::<Value>() {
                 out.push(display_value(&v.map_err(convert_error)?));
             }
         }
@@ -609,12 +620,85 @@ impl Host {
     /// Calls a function registered under `__umpire.<name>` directly (no yielding).
     pub fn call<R: mlua::FromLuaMulti>(&self, name: &str, args: impl mlua::IntoLuaMulti) -> Result<R, Error> {
         self.reset_budget();
-        self.prelude_fn(name)?.call(args).map_err(convert_error)
+        self.checked(self.prelude_fn(name)?.call(args).map_err(convert_error))
     }
 }
 
+/// Pattern matching runs in C, out of reach of the instruction hook: the pattern functions
+/// refuse patterns with so many quantifiers that backtracking could run for ever.
+fn guard_patterns(lua: &Lua, string: &Table) -> mlua::Result<()> {
+    for fname in ["find", "match", "gmatch", "gsub"] {
+        let raw: Function = string.get(fname)?;
+        let plain_find = fname == "find";
+        string.set(
+            fname,
+            lua.create_function(move |_, args: mlua::Variadic<Value>| {
+                let plain = plain_find && args.get(3).is_some_and(|v| !matches!(v, Value::Nil | Value::Boolean(false)));
+                if let (false, Some(Value::String(p))) = (plain, args.get(1)) {
+                    let b = p.as_bytes();
+                    let mut q = 0;
+                    let mut i = 0;
+                    while i < b.len() {
+                        if b[i] == b'%' {
+                            i += 2;
+                            continue;
+                        }
+                        if matches!(b[i], b'*' | b'+' | b'-' | b'?') {
+                            q += 1;
+                        }
+                        i += 1;
+                    }
+                    if q > MAX_QUANTIFIERS {
+                        return Err(mlua::Error::runtime(format!(
+                            "string.{fname}: a pattern with more than {MAX_QUANTIFIERS} repetitions is refused by the sandbox"
+                        )));
+                    }
+                }
+                raw.call::<mlua::MultiValue>(args)
+            })?,
+        )?;
+    }
+    Ok(())
+}
+
+/// `require`: only inside the ruleset folder and rulesets/lib, text only, cached; returns the
+/// table of loaded modules.
+fn install_require(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<Table> {
+    let g = lua.globals();
+    let loaded = lua.create_table()?;
+    let dirs: Vec<PathBuf> = vec![ruleset.dir.clone(), ruleset.root.join("rulesets").join("lib")];
+    let root = ruleset.root.clone();
+    let modules = loaded.clone();
+    g.set(
+        "require",
+        lua.create_function(move |lua, name: String| {
+            if let Some(v) = loaded.get::<Option<Value>>(name.as_str())? {
+                return Ok(v);
+            }
+            let file = resolve_module(&dirs, &name).map_err(mlua::Error::runtime)?;
+            let src = std::fs::read_to_string(&file)
+                .map_err(|e| mlua::Error::runtime(format!("require '{name}': {}: {e}", file.display())))?;
+            let chunk_name = display_path(&root, &file);
+            let v: Value =
+                lua.load(src).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).call(name.clone())?;
+            let v = if v.is_nil() { Value::Boolean(true) } else { v };
+            // a module first required during play is sealed at once, as the others were
+            // when the rule files had loaded
+            if !world(lua).borrow().loading {
+                let internal: Table = lua.globals().get("__umpire")?;
+                if let Some(seal) = internal.get::<Option<Function>>("seal_module")? {
+                    seal.call::<()>((name.as_str(), &v))?;
+                }
+            }
+            loaded.set(name.as_str(), v.clone())?;
+            Ok(v)
+        })?,
+    )?;
+    Ok(modules)
+}
+
 fn question_from(q: &Table) -> mlua::Result<Question> {
-    let options: Vec<String> = q.get::<Option<Vec<String>>>("options")?.unwrap_or_default();
+    let options = seal::string_list(q.get("options")?, "umpire.ask options")?;
     let kind = q
         .get::<Option<String>>("kind")?
         .unwrap_or_else(|| if options.is_empty() { "text".into() } else { "choice".into() });
@@ -669,6 +753,7 @@ pub fn display_value(v: &Value) -> String {
             }
             Value::String(s) => out.push_str(&s.to_string_lossy()),
             Value::Table(t) => {
+                let t = &seal::seen_through(t.clone());
                 if depth > 3 {
                     out.push_str("{…}");
                     return;
@@ -781,6 +866,7 @@ fn from_lua_depth(v: &Value, depth: usize) -> mlua::Result<serde_json::Value> {
         },
         Value::String(s) => J::String(s.to_str()?.to_string()),
         Value::Table(t) => {
+            let t = &seal::seen_through(t.clone());
             let len = t.raw_len();
             let count = t.pairs::<Value, Value>().count();
             if len > 0 && count == len {

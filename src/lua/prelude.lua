@@ -16,8 +16,8 @@ local function sorted_keys(t)
   end
   return keys
 end
--- the read-only proxies of the libraries and the API (I.freeze), by proxy: their metatables are
--- hidden, so `pairs` looks the real table up here
+-- sealed tables (I.freeze below) are empty and read through this weak table of their contents
+-- (Rust finds them as the `__sealed` field of the sealed table's metatable)
 local frozen_real = setmetatable({}, { __mode = "k" })
 function pairs(t)
   local mt = getmetatable(t)
@@ -334,23 +334,206 @@ function setmetatable(t, mt)
   if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
     error("setmetatable: finalizers (__gc) are not allowed in rules", 2)
   end
+  if frozen_real[t] then
+    error("setmetatable: module tables are read-only during play (data that changes belongs in vars or unit attributes)", 2)
+  end
   return raw_setmetatable(t, mt)
 end
 
--- The libraries and the API are read-only for rules and designers' chunks (a rule that
--- replaced string.upper would change later commands without being in the game state).
-function I.freeze()
-  for _, name in ipairs { "string", "table", "math", "utf8", "coroutine",
-                          "umpire", "units", "map", "dice", "cups", "tracks", "sides", "vars", "log" } do
-    local real = _G[name]
-    local proxy = raw_setmetatable({}, {
-      __index = real,
-      __newindex = function(_, k) error(("%s.%s: the libraries and the rules API are read-only"):format(name, tostring(k)), 2) end,
-      __metatable = false,
-    })
-    frozen_real[proxy] = real
-    _G[name] = proxy
+-- Once the rule files have loaded, every table they can reach is sealed in place: the
+-- libraries, the API, the modules' tables (nested ones, keys, metatables, tables held in
+-- upvalues of their functions), the globals and the registrations. A rule that wrote one during
+-- play would change later commands without being in the game state, so undo, saves and replays
+-- would not see it. Sealing keeps each table's identity (every reference still points to it):
+-- its contents move to a hidden table it reads through (`frozen_real`; the host finds it in the
+-- metatable, `__sealed`) and writes raise an error at the writer's line.
+local getupvalue, setupvalue, upvalueid = I.getupvalue, I.setupvalue, I.upvalueid
+local raw_getmetatable, fninfo, where = I.rawmeta, I.fninfo, I.where
+local raw_rawget, raw_rawset, raw_rawlen, raw_getmeta_checked = rawget, rawset, rawlen, getmetatable
+I.getupvalue, I.setupvalue, I.upvalueid, I.rawmeta, I.fninfo = nil, nil, nil, nil, nil
+local loaded = I.loaded -- the modules `require` loaded, by name (stays writable: later requires)
+I.loaded = nil
+-- sealed table -> its metatable before the seal (false: none)
+local sealed_meta = raw_setmetatable({}, { __mode = "k" })
+-- what sealing cannot intercept: upvalues reassigned, and the `__` keys a sealed table keeps in
+-- place (Lua looks metamethods up raw); checked and put back after every run of rule code
+local watched = {}
+local frozen = false
+
+-- (string methods are taken now: sealing the string library empties it for a moment)
+local s_sub, s_match, s_format = string.sub, string.match, string.format
+local function key_text(k)
+  if type(k) == "string" and s_match(k, "^[%a_][%w_]*$") then return "." .. k end
+  if type(k) == "string" then return s_format("[%q]", k) end
+  return "[" .. tostring(k) .. "]"
+end
+
+local READ_ONLY = "module tables are read-only during play (data that changes belongs in vars or unit attributes)"
+local API_READ_ONLY = "the libraries and the rules API are read-only"
+
+local function seal(t, path, message)
+  local real = {}
+  for k, v in raw_next, t do real[k] = v end
+  for k in raw_next, real do raw_rawset(t, k, nil) end
+  local mt = raw_getmetatable(t)
+  local m = {}
+  if mt then
+    for k, v in raw_next, mt do m[k] = v end
   end
+  -- metamethod names stay in place too, so that a sealed table still works as the metatable
+  -- of tables made during play
+  for k, v in raw_next, real do
+    if type(k) == "string" and s_sub(k, 1, 2) == "__" then
+      raw_rawset(t, k, v)
+      watched[#watched + 1] = { t = t, k = k, v = v, what = path .. key_text(k) }
+    end
+  end
+  local old_index, old_len = mt and raw_rawget(mt, "__index"), mt and raw_rawget(mt, "__len")
+  if type(old_index) == "function" then
+    m.__index = function(_, k)
+      local v = raw_rawget(real, k)
+      if v ~= nil then return v end
+      return old_index(t, k)
+    end
+  else
+    if old_index ~= nil then raw_setmetatable(real, { __index = old_index }) end
+    m.__index = real
+  end
+  m.__newindex = function(_, k)
+    local existing = raw_rawget(real, k) ~= nil
+    error(where() .. message(path .. key_text(k), k, existing), 0)
+  end
+  m.__len = old_len and function() return old_len(t) end or function() return #real end
+  m.__metatable = false
+  m.__sealed = real
+  m.__gc, m.__mode = nil, nil
+  frozen_real[t] = real
+  sealed_meta[t] = mt or false
+  raw_setmetatable(t, m)
+end
+
+local function module_message(what) return what .. ": " .. READ_ONLY end
+
+-- Walks what a value reaches, sealing tables and watching upvalues. `seen` holds tables,
+-- functions and upvalue ids already visited.
+local walk
+local function walk_function(f, path, seen)
+  local what, src, line = fninfo(f)
+  -- C functions hold no rule data; the prelude's own functions keep their private state
+  if what == "C" or src == "<umpire prelude>" then return end
+  for i = 1, 255 do
+    local name, v = getupvalue(f, i)
+    if name == nil then break end
+    local id = upvalueid(f, i)
+    if not seen[id] then
+      seen[id] = true
+      local where_defined = ("%s:%d"):format(src, line)
+      watched[#watched + 1] = { f = f, i = i, v = v, name = name, where = where_defined }
+      walk(v, ("local %s (%s)"):format(name, where_defined), seen)
+    end
+  end
+end
+
+-- tables known by a better name than the first path that reaches them (a module by its name)
+local names = raw_setmetatable({}, { __mode = "k" })
+function walk(v, path, seen)
+  local tv = type(v)
+  if tv ~= "table" and tv ~= "function" then return end
+  if seen[v] then return end
+  seen[v] = true
+  path = names[v] or path
+  if tv == "function" then return walk_function(v, path, seen) end
+  if frozen_real[v] then return end
+  local mt = raw_getmetatable(v)
+  -- in the fixed order of `pairs` where there is one, so that a table is always named by the
+  -- same path and an upvalue by the same function
+  local keys = rank_keys(v)
+  if not keys then
+    keys = {}
+    for k in raw_next, v do keys[#keys + 1] = k end
+  end
+  local entries = {}
+  for i, k in ipairs(keys) do entries[i] = { k, raw_rawget(v, k) } end
+  seal(v, path, module_message)
+  for _, e in ipairs(entries) do
+    walk(e[1], path .. "[key]", seen)
+    walk(e[2], path .. key_text(e[1]), seen)
+  end
+  if mt then walk(mt, "getmetatable(" .. path .. ")", seen) end
+end
+
+local LIBRARIES = { "string", "table", "math", "utf8", "coroutine",
+                    "umpire", "units", "map", "dice", "cups", "tracks", "sides", "vars", "log" }
+
+function I.freeze()
+  local seen = raw_setmetatable({}, { __mode = "k" })
+  seen[loaded], seen[_G], seen[frozen_real], seen[sealed_meta], seen[watched] = true, true, true, true, true
+  -- the libraries and the API first, with their own message
+  for _, name in ipairs(LIBRARIES) do
+    local lib = _G[name]
+    seen[lib] = true
+    seal(lib, name, function(what) return what .. ": " .. API_READ_ONLY end)
+  end
+  local modules = sorted_keys(loaded)
+  for _, name in ipairs(modules) do names[loaded[name]] = names[loaded[name]] or name end
+  for _, name in ipairs(modules) do walk(loaded[name], name, seen) end
+  walk(seq, "the sequence of play", seen)
+  for _, name in ipairs(sorted_keys(_G)) do walk(raw_rawget(_G, name), name, seen) end
+  -- the globals: none may be created or assigned during play
+  seal(_G, "_G", function(_, k, existing)
+    if existing then
+      return ("global %s: globals are read-only during play (keep data in vars)"):format(tostring(k))
+    end
+    return ("global %s: rules may not create globals during play (keep data in vars)"):format(tostring(k))
+  end)
+  frozen = true
+end
+
+-- A module first required during play is sealed as soon as it has loaded (the host's
+-- `require` calls this).
+function I.seal_module(name, v)
+  if frozen and (type(v) == "table" or type(v) == "function") and not frozen_real[v] then
+    walk(v, tostring(name), raw_setmetatable({}, { __mode = "k" }))
+  end
+end
+
+-- After every run of rule code: an upvalue reassigned or a kept `__` key written is put back,
+-- and named (the first one) so the command fails.
+function I.check_frozen()
+  local first
+  for _, w in ipairs(watched) do
+    if w.f then
+      local _, now = getupvalue(w.f, w.i)
+      if not rawequal(now, w.v) then
+        setupvalue(w.f, w.i, w.v)
+        first = first or ("%s: the local '%s' (an upvalue of the function defined there) changed during the command and was put back: %s"):format(w.where, w.name, READ_ONLY)
+      end
+    elseif not rawequal(raw_rawget(w.t, w.k), w.v) then
+      raw_rawset(w.t, w.k, w.v)
+      first = first or (w.what .. ": written during the command and put back: " .. READ_ONLY)
+    end
+  end
+  return first
+end
+
+-- The raw functions and the metatable functions see through a seal (and refuse to write).
+function rawget(t, k)
+  return raw_rawget(frozen_real[t] or t, k)
+end
+function rawlen(t)
+  return raw_rawlen(frozen_real[t] or t)
+end
+function rawset(t, k, v)
+  if frozen_real[t] then error(("rawset: %s"):format(READ_ONLY), 2) end
+  return raw_rawset(t, k, v)
+end
+function getmetatable(v)
+  local mt = sealed_meta[v]
+  if mt == nil then return raw_getmeta_checked(v) end
+  if mt == false then return nil end
+  local protected = raw_rawget(frozen_real[mt] or mt, "__metatable")
+  if protected ~= nil then return protected end
+  return mt
 end
 
 -- A fresh environment for a designer's chunk (`lua`, `=`, `expect`): it reads the globals,

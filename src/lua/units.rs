@@ -304,7 +304,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let on_map: Option<bool> = filter.as_ref().map(|f| f.get("on_map")).transpose()?.flatten();
             let mut attrs: Vec<(String, serde_json::Value)> = Vec::new();
             if let Some(t) = filter.as_ref().map(|f| f.get::<Option<Table>>("attr")).transpose()?.flatten() {
-                for p in t.pairs::<String, Value>() {
+                for p in super::seal::seen_through(t).pairs::<String, Value>() {
                     let (k, v) = p?;
                     attrs.push((k, from_lua(&v)?));
                 }

@@ -1,0 +1,356 @@
+//! `umpire.*`: verbs and overlays (registered only while the rule files load), refusals, the
+//! clock, options; and the host's internal table `__umpire` the prelude builds on.
+
+use super::{Refusal, from_lua, to_lua, world};
+use mlua::{FromLua, Function, Lua, Table, Value};
+
+/// One argument of a verb, parsed from its usage line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgKind {
+    Unit,
+    Units,
+    Hex,
+    Int,
+    Number,
+    Word,
+    Text,
+    Side,
+    Literal(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgSpec {
+    pub kind: ArgKind,
+    pub optional: bool,
+    pub repeated: bool,
+    pub name: String,
+}
+
+/// A verb registered by the ruleset.
+#[derive(Clone, Debug)]
+pub struct VerbSpec {
+    pub name: String,
+    pub usage: String,
+    pub help: String,
+    pub rule: String,
+    /// Sequence step ids where the verb may be used (empty: anywhere).
+    pub phases: Vec<String>,
+    pub args: Vec<ArgSpec>,
+    /// `odds <same arguments>` enumerates this verb's outcomes.
+    pub odds: bool,
+    /// An example of use, shown by `help <verb>`.
+    pub example: String,
+}
+
+/// Parses `move <units> <hex> [<hex>...]` into the verb name and its argument specs.
+pub fn parse_usage(usage: &str) -> Result<(String, Vec<ArgSpec>), String> {
+    let mut words = usage.split_whitespace();
+    let name = words.next().ok_or("empty usage")?.to_string();
+    let mut args = Vec::new();
+    for w in words {
+        let (optional, inner) = match w.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+            Some(i) => (true, i),
+            None => (false, w),
+        };
+        let (repeated, inner) = match inner.strip_suffix("...").or_else(|| inner.strip_suffix('…')) {
+            Some(i) => (true, i),
+            None => (false, inner),
+        };
+        let kind = match inner.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
+            Some(k) => {
+                let base = k.split(':').next_back().unwrap_or(k);
+                match base {
+                    "unit" => ArgKind::Unit,
+                    "units" => ArgKind::Units,
+                    "hex" => ArgKind::Hex,
+                    "int" | "n" => ArgKind::Int,
+                    "number" => ArgKind::Number,
+                    "word" | "option" => ArgKind::Word,
+                    "text" => ArgKind::Text,
+                    "side" => ArgKind::Side,
+                    other => {
+                        return Err(format!(
+                            "unknown argument type <{other}> in usage '{usage}' (known: unit, units, hex, int, number, word, text, side)"
+                        ));
+                    }
+                }
+            }
+            None => ArgKind::Literal(inner.to_string()),
+        };
+        let name = inner.trim_matches(|c| c == '<' || c == '>').split(':').next().unwrap_or("").to_string();
+        if kind == ArgKind::Text && repeated {
+            return Err(format!("<text> takes the rest of the line and cannot repeat ({usage})"));
+        }
+        args.push(ArgSpec { kind, optional, repeated, name });
+    }
+    Ok((name, args))
+}
+
+pub(super) fn refuse(rule: String, msg: String) -> mlua::Error {
+    mlua::Error::external(Refusal { rule, msg })
+}
+
+/// Registrations happen while the rule files load, never during play.
+fn while_loading(lua: &Lua, what: &str) -> mlua::Result<()> {
+    if world(lua).borrow().loading {
+        Ok(())
+    } else {
+        Err(mlua::Error::runtime(format!(
+            "{what} may only be called while the rule files load (at the top level of a rule file)"
+        )))
+    }
+}
+
+pub fn register(lua: &Lua) -> mlua::Result<()> {
+    let internal = lua.create_table()?;
+    internal.set("verbs", lua.create_table()?)?;
+    internal.set("overlays", lua.create_table()?)?;
+    internal.set("describe", lua.create_table()?)?;
+    internal.set("is_loading", lua.create_function(|lua, ()| Ok(world(lua).borrow().loading))?)?;
+    internal.set("sorted_keys", lua.create_function(sorted_keys)?)?;
+    lua.globals().set("__umpire", internal.clone())?;
+
+    let um = lua.create_table()?;
+    um.set(
+        "refuse",
+        lua.create_function(|_, (rule, msg): (String, String)| -> mlua::Result<()> { Err(refuse(rule, msg)) })?,
+    )?;
+    register_registrations(lua, &um, &internal)?;
+    register_clock(lua, &um)?;
+    um.set("option", lua.create_function(|lua, name: String| Ok(world(lua).borrow().state.options.contains(&name)))?)?;
+    um.set("is_probe", lua.create_function(|lua, ()| Ok(world(lua).borrow().probe))?)?;
+    um.set("scenario", lua.create_function(scenario)?)?;
+    lua.globals().set("umpire", um)
+}
+
+/// `umpire.command`, `overlay`, `describe`, `fog_of_war`: only while the rule files load.
+fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Result<()> {
+    let verbs: Table = internal.get("verbs")?;
+    um.set("command", lua.create_function(move |lua, spec: Table| command(lua, &verbs, spec))?)?;
+    let overlays: Table = internal.get("overlays")?;
+    um.set("overlay", lua.create_function(move |lua, spec: Table| overlay(lua, &overlays, spec))?)?;
+    // umpire.describe{ unit = function(u) return {lines} end, hex = function(hex) return {lines} end }
+    let describe: Table = internal.get("describe")?;
+    um.set(
+        "describe",
+        lua.create_function(move |lua, spec: Table| {
+            while_loading(lua, "umpire.describe")?;
+            for key in ["unit", "hex"] {
+                if let Some(f) = spec.get::<Option<Function>>(key)? {
+                    describe.set(key, f)?;
+                }
+            }
+            Ok(())
+        })?,
+    )?;
+    um.set(
+        "fog_of_war",
+        lua.create_function(|lua, on: bool| {
+            while_loading(lua, "umpire.fog_of_war")?;
+            world(lua).borrow_mut().fog = on;
+            Ok(())
+        })?,
+    )
+}
+
+/// `umpire.command{usage=, run=, ...}`: registers a verb.
+fn command(lua: &Lua, verbs: &Table, spec: Table) -> mlua::Result<()> {
+    while_loading(lua, "umpire.command")?;
+    let usage: String =
+        spec.get("usage").map_err(|_| mlua::Error::runtime("umpire.command: `usage` (string) is required"))?;
+    let (name, args) = parse_usage(&usage).map_err(mlua::Error::runtime)?;
+    if let Some(n) = spec.get::<Option<String>>("name")?
+        && n != name
+    {
+        return Err(mlua::Error::runtime(format!("umpire.command: name '{n}' differs from usage '{usage}'")));
+    }
+    let run: Function = spec
+        .get("run")
+        .map_err(|_| mlua::Error::runtime(format!("umpire.command '{name}': `run` (function) is required")))?;
+    if lua.app_data_ref::<super::Reserved>().is_some_and(|r| (r.0)(&name)) {
+        return Err(mlua::Error::runtime(format!("umpire.command: '{name}' is a built-in command")));
+    }
+    let phases: Vec<String> = match spec.get::<Value>("phases")? {
+        Value::Nil => vec![],
+        Value::String(s) => vec![s.to_str()?.to_string()],
+        v => Vec::<String>::from_lua(v, lua)?,
+    };
+    let vs = VerbSpec {
+        name: name.clone(),
+        usage,
+        help: spec.get::<Option<String>>("help")?.unwrap_or_default(),
+        rule: spec.get::<Option<String>>("rule")?.unwrap_or_default(),
+        phases,
+        args,
+        odds: spec.get::<Option<bool>>("odds")?.unwrap_or(false),
+        example: spec.get::<Option<String>>("example")?.unwrap_or_default(),
+    };
+    verbs.set(name.as_str(), spec.clone())?;
+    spec.set("run", run)?;
+    world(lua).borrow_mut().verbs.insert(name, vs);
+    Ok(())
+}
+
+/// `umpire.overlay{ usage = "zoc <side>", help =, run = function(...) return {[hex] = label} end }`.
+fn overlay(lua: &Lua, overlays: &Table, spec: Table) -> mlua::Result<()> {
+    while_loading(lua, "umpire.overlay")?;
+    let usage: String =
+        spec.get("usage").map_err(|_| mlua::Error::runtime("umpire.overlay: `usage` (string) is required"))?;
+    let (name, args) = parse_usage(&usage).map_err(mlua::Error::runtime)?;
+    let run: Function = spec
+        .get("run")
+        .map_err(|_| mlua::Error::runtime(format!("umpire.overlay '{name}': `run` (function) is required")))?;
+    overlays.set(name.as_str(), run)?;
+    let vs = VerbSpec {
+        name: name.clone(),
+        usage: format!("map {usage}"),
+        help: spec.get::<Option<String>>("help")?.unwrap_or_default(),
+        rule: spec.get::<Option<String>>("rule")?.unwrap_or_default(),
+        phases: vec![],
+        args,
+        odds: false,
+        example: spec.get::<Option<String>>("example")?.map(|e| format!("map {e}")).unwrap_or_default(),
+    };
+    world(lua).borrow_mut().overlays.insert(name, vs);
+    Ok(())
+}
+
+/// `umpire.clock`, `set_clock`, `set_side`, `game_over`.
+fn register_clock(lua: &Lua, um: &Table) -> mlua::Result<()> {
+    um.set(
+        "clock",
+        lua.create_function(|lua, ()| {
+            let w = world(lua);
+            let w = w.borrow();
+            let c = &w.state.clock;
+            let t = lua.create_table()?;
+            t.set("turn", c.turn)?;
+            t.set("phase", c.phase.as_str())?;
+            t.set("step", c.step.as_str())?;
+            t.set("side", c.side.clone())?;
+            t.set("over", c.over.clone())?;
+            t.set("position", to_lua(lua, &c.position)?)?;
+            Ok(t)
+        })?,
+    )?;
+    um.set("set_clock", lua.create_function(set_clock)?)?;
+    um.set(
+        "set_side",
+        lua.create_function(|lua, side: Option<String>| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            if let Some(s) = &side
+                && !w.state.sides.contains(s)
+            {
+                return Err(mlua::Error::runtime(format!("umpire.set_side: unknown side '{s}'")));
+            }
+            w.state.clock.side = side;
+            Ok(())
+        })?,
+    )?;
+    um.set(
+        "game_over",
+        lua.create_function(|lua, result: String| {
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            w.state.clock.over = Some(result.clone());
+            w.log(None, format!("Game over: {result}"));
+            Ok(())
+        })?,
+    )
+}
+
+/// `umpire.set_clock{turn=, phase=, step=, side=, position=}`: nil fields stay unchanged.
+fn set_clock(lua: &Lua, t: Table) -> mlua::Result<()> {
+    let w = world(lua);
+    let mut w = w.borrow_mut();
+    // `side = false` clears the active side (nil would mean "unchanged")
+    let side = match t.get::<Value>("side")? {
+        Value::Nil => None,
+        Value::Boolean(false) => Some(None),
+        Value::String(s) => {
+            let s = s.to_str()?.to_string();
+            if !w.state.sides.contains(&s) {
+                return Err(mlua::Error::runtime(format!("umpire.set_clock: unknown side '{s}'")));
+            }
+            Some(Some(s))
+        }
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "umpire.set_clock: side must be a side's name or false, not {}",
+                other.type_name()
+            )));
+        }
+    };
+    let position = if t.contains_key("position")? { Some(from_lua(&t.get::<Value>("position")?)?) } else { None };
+    let c = &mut w.state.clock;
+    if let Some(v) = t.get::<Option<i64>>("turn")? {
+        c.turn = v;
+    }
+    if let Some(v) = t.get::<Option<String>>("phase")? {
+        c.phase = v;
+    }
+    if let Some(v) = t.get::<Option<String>>("step")? {
+        c.step = v;
+    }
+    if let Some(s) = side {
+        c.side = s;
+    }
+    if let Some(p) = position {
+        c.position = p;
+    }
+    Ok(())
+}
+
+fn scenario(lua: &Lua, (): ()) -> mlua::Result<Table> {
+    let w = world(lua);
+    let w = w.borrow();
+    let t = lua.create_table()?;
+    t.set("id", w.scenario.id.as_str())?;
+    t.set("name", w.scenario.name.as_str())?;
+    t.set("options", w.state.options.iter().cloned().collect::<Vec<_>>())?;
+    Ok(t)
+}
+
+/// The keys of a table in the fixed order of the prelude's `pairs`: numbers, then strings
+/// (byte order), then booleans (false first), then handles by their name. Returns nil and the
+/// type of the first key that has no fixed order (the prelude raises the error at the caller).
+fn sorted_keys(lua: &Lua, t: Table) -> mlua::Result<(Value, Option<String>)> {
+    let mut keys: Vec<(u8, f64, Vec<u8>, Value)> = Vec::new();
+    for p in super::seal::seen_through(t).pairs::<Value, Value>() {
+        let (k, _) = p?;
+        let entry = match &k {
+            Value::Integer(i) => (1, *i as f64, Vec::new()),
+            Value::Number(n) => (1, *n, Vec::new()),
+            Value::String(s) => (2, 0.0, s.as_bytes().to_vec()),
+            Value::Boolean(b) => (3, if *b { 1.0 } else { 0.0 }, Vec::new()),
+            Value::UserData(_) => (4, 0.0, k.to_string()?.into_bytes()),
+            other => return Ok((Value::Nil, Some(other.type_name().to_string()))),
+        };
+        keys.push((entry.0, entry.1, entry.2, k));
+    }
+    keys.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then_with(|| a.2.cmp(&b.2)));
+    let out = lua.create_table_with_capacity(keys.len(), 0)?;
+    for (i, k) in keys.into_iter().enumerate() {
+        out.raw_set(i + 1, k.3)?;
+    }
+    Ok((Value::Table(out), None))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usage_lines() {
+        let (n, a) = parse_usage("move <units> <hex> [<hex>...]").unwrap();
+        assert_eq!(n, "move");
+        assert_eq!(a.len(), 3);
+        assert_eq!(a[0].kind, ArgKind::Units);
+        assert!(!a[1].optional && !a[1].repeated);
+        assert!(a[2].optional && a[2].repeated);
+        let (_, a) = parse_usage("attack <hex> with <units> [<word>...]").unwrap();
+        assert_eq!(a[1].kind, ArgKind::Literal("with".into()));
+        assert!(parse_usage("x <bogus>").is_err());
+    }
+}
