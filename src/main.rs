@@ -134,7 +134,7 @@ fn run(cli: Cli) -> Result<i32> {
         Cmd::Check { paths } => {
             let mut bad = 0;
             for p in &paths {
-                let cfg = umpire::lua::HostConfig { limits: Default::default(), reserved: umpire::session::is_builtin };
+                let cfg = umpire::lua::HostConfig { reserved: umpire::session::is_builtin, ..Default::default() };
                 let checked = if p.extension().is_some_and(|x| x == "ump") {
                     script::check_file(p, library.as_deref())
                 } else {

@@ -167,11 +167,14 @@ impl Budget {
 pub struct HostConfig {
     pub limits: Limits,
     pub reserved: fn(&str) -> bool,
+    /// Whether the wall-clock backstop applies (off while a save replays: see
+    /// [`Host::set_backstop`]).
+    pub backstop: bool,
 }
 
 impl Default for HostConfig {
     fn default() -> Self {
-        HostConfig { limits: Limits::default(), reserved: |_| false }
+        HostConfig { limits: Limits::default(), reserved: |_| false, backstop: true }
     }
 }
 
@@ -333,7 +336,7 @@ impl Host {
             limits,
             last_place: Rc::new(RefCell::new((String::new(), 0))),
             started: Rc::new(Cell::new(None)),
-            backstop: Rc::new(Cell::new(true)),
+            backstop: Rc::new(Cell::new(cfg.backstop)),
         };
         host.lua.set_app_data(Budget { used: budget, limit: limits.instructions });
         let loaded = host.sandbox(ruleset).map_err(convert_error)?;

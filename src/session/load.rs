@@ -2,7 +2,8 @@
 //! its commands through a session of its own, so it lives here. A save made with the same
 //! rule files is replayed line by line, every checkpoint checked; one made with other rule
 //! files (or whose replay diverges) resumes from its saved state. On any error the session is
-//! unchanged.
+//! unchanged. Replays run without the wall-clock backstop (only the instruction budget, which
+//! does not depend on the machine), and the loaded game gets it back.
 
 use super::{Reply, Session, Status};
 use crate::error::{Error, Result};
@@ -55,6 +56,7 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
     if p.base.is_none() && ruleset.content_hash == p.ruleset_hash {
         match replay(session, path, &p)? {
             Ok(mut g) => {
+                g.host().set_backstop(true);
                 g.saved_len = g.history.len();
                 out.push(format!("loaded {shown} ({} commands replayed, state {})", g.history.len(), g.state().hash()));
                 session.game = Some(g);
@@ -71,6 +73,7 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
         ));
     }
     let g = resume(session, path, p, scen, ruleset)?;
+    g.host().set_backstop(true);
     out.push(format!("loaded {shown} (state {})", g.state().hash()));
     session.game = Some(g);
     Ok(out)
@@ -104,11 +107,12 @@ fn replay(session: &Session, path: &Path, p: &Parsed) -> Result<std::result::Res
 /// or a base plus the commands after it.
 fn resume(session: &Session, path: &Path, p: Parsed, scen: Arc<Scenario>, ruleset: Ruleset) -> Result<Game> {
     let start = p.base.clone().unwrap_or_else(|| p.state.clone());
-    let g = Game::assemble(scen, ruleset, start, "", session.config())?;
+    let mut tmp = session.sibling(None);
+    let g = Game::assemble(scen, ruleset, start, "", tmp.config())?;
     let mut prior = p.prior.clone();
     prior.extend(p.lines.iter().map(|(_, l)| l.clone()).filter(|l| !l.starts_with("checkpoint ")));
     let replay_after: Vec<(usize, String)> = if p.base.is_some() { all_lines(&p) } else { p.pending.clone() };
-    let mut tmp = session.sibling(Some(g));
+    tmp.game = Some(g);
     for (n, l) in &replay_after {
         let r = tmp.execute(l);
         if let Status::Error(e) = &r.status {

@@ -69,6 +69,9 @@ pub struct Session {
     pub free_undo: bool,
     /// ANSI colours in output (a terminal without NO_COLOR).
     pub color: bool,
+    /// The session replays a save (its games run without the wall-clock backstop, so that a
+    /// replay never depends on the machine's speed).
+    pub(crate) replaying: bool,
 }
 
 /// Splits a line into its command and the rest (`=expr` is the command `=`).
@@ -100,11 +103,12 @@ impl Session {
             width: 100,
             color: false,
             free_undo: false,
+            replaying: false,
         }
     }
 
-    /// A session with the same library, limits and settings, holding `game` (used to replay
-    /// saves without touching this one).
+    /// A session with the same library, limits and settings, holding `game`, that replays
+    /// (used to replay saves without touching this one).
     pub fn sibling(&self, game: Option<Game>) -> Session {
         Session {
             root: self.root.clone(),
@@ -116,12 +120,13 @@ impl Session {
             color: self.color,
             // replays are never sandboxes: a recorded `undo --past-dice` must replay as recorded
             free_undo: false,
+            replaying: true,
         }
     }
 
     /// The host settings of this session's games.
     pub fn config(&self) -> HostConfig {
-        HostConfig { limits: self.limits, reserved: is_builtin }
+        HostConfig { limits: self.limits, reserved: is_builtin, backstop: !self.replaying }
     }
 
     pub fn hash(&self) -> Option<String> {

@@ -263,3 +263,27 @@ fn a_save_that_does_not_fit_the_scenario_is_refused() {
     }
     assert_eq!(s.hash(), before);
 }
+
+#[test]
+fn a_replay_does_not_depend_on_the_clock_and_the_loaded_game_does() {
+    // a save made on a machine where every command finished in time
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.sav");
+    let mut s = super::fixture_game(5);
+    for l in ["move B1 0303", "lua for i = 1, 200000 do end", "next"] {
+        assert_eq!(s.execute(l).status, Status::Ok, "{l}");
+    }
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    // loaded where the wall-clock backstop would stop any rule code at once: the replay runs
+    // on the instruction budget only, and ends on the saved hash
+    let mut slow = Session::with_root(super::fixtures());
+    slow.limits.seconds = 0.0;
+    let r = slow.execute(&format!("load {}", file.display()));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(r.out[0].contains("3 commands replayed"), "{r:?}");
+    assert_eq!(slow.hash(), s.hash());
+    // the game it leaves is played under the backstop again
+    let r = slow.execute("lua for i = 1, 200000 do end");
+    assert!(matches!(r.error(), Some(e) if e.to_string().contains("time limit exceeded")), "{r:?}");
+    assert_eq!(slow.hash(), s.hash());
+}
