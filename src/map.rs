@@ -169,8 +169,8 @@ pub struct Map {
     pub colors: BTreeMap<String, String>,
     /// Row numbers grow towards the top of the printed map (pictures are drawn mirrored).
     pub rows_up: bool,
-    /// Printed ids of the hexes (a cache).
-    pub printed: BTreeMap<HexId, String>,
+    /// Printed ids of the hexes by slot (a cache built by `finish`).
+    printed: Vec<String>,
     /// The neighbours of every slot, in `Dir::ALL` order (a cache for the searches, built on
     /// the first search; `finish` drops it, so a map changed after a search must call it).
     links: std::sync::OnceLock<Vec<[Link; 6]>>,
@@ -216,16 +216,23 @@ impl Map {
     }
 
     pub fn fmt(&self, h: HexId) -> String {
-        match self.printed.get(&h) {
-            Some(s) => s.clone(),
+        match self.printed_id(h) {
+            Some(s) => s.to_string(),
             None => self.grid.format(h),
         }
+    }
+
+    /// The printed id of a hex of the map, without allocating (searches hand back hundreds).
+    pub fn printed_id(&self, h: HexId) -> Option<&str> {
+        self.hexes.slot(h).and_then(|i| self.printed.get(i)).map(String::as_str).filter(|s| !s.is_empty())
     }
 
     /// Builds the cache of printed ids once the map is loaded (searches hand back hundreds
     /// of them).
     pub fn finish(&mut self) {
-        self.printed = self.hexes.keys().map(|h| (*h, self.grid.format(*h))).collect();
+        self.printed = (0..self.hexes.slot_count())
+            .map(|i| self.hexes.at_slot(i).map(|(h, _)| self.grid.format(h)).unwrap_or_default())
+            .collect();
         self.links = std::sync::OnceLock::new();
     }
 

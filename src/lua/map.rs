@@ -67,15 +67,15 @@ fn add_hexes(map: &Map, t: &Table, what: &str, out: &mut BTreeSet<HexId>, depth:
     for p in seen_through(t.clone()).pairs::<Value, Value>() {
         let (k, v) = p?;
         let s = match (&k, &v) {
-            (Value::Integer(_), Value::String(s)) => s.to_str()?.to_string(),
+            (Value::Integer(_), Value::String(s)) => s,
             (Value::Integer(_), Value::Table(inner)) if depth == 0 => {
                 add_hexes(map, inner, what, out, 1)?;
                 continue;
             }
-            (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s.to_str()?.to_string(),
+            (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s,
             _ => continue,
         };
-        out.insert(hex_arg(map, &s, what)?);
+        out.insert(hex_arg(map, &s.to_str()?, what)?);
     }
     Ok(())
 }
@@ -501,9 +501,10 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 if targets.as_ref().is_some_and(|t| !t.contains(h)) {
                     continue;
                 }
-                costs.set(w.fmt_hex(*h), mp(x.cost))?;
+                let id = w.map.printed_id(*h).unwrap_or_default();
+                costs.raw_set(id, mp(x.cost))?;
                 if let (true, Some(f)) = (routes, x.from) {
-                    from.set(w.fmt_hex(*h), w.fmt_hex(f))?;
+                    from.raw_set(id, w.map.printed_id(f).unwrap_or_default())?;
                 }
             }
             Ok((costs, from))
