@@ -350,12 +350,8 @@ pub fn fmt_cost(c: i64) -> String {
     if frac * 2 == UNIT {
         return format!("{whole}.5");
     }
-    let g = gcd(frac, UNIT);
+    let g = crate::text::gcd(frac.unsigned_abs(), UNIT as u64) as i64;
     if whole == 0 { format!("{}/{}", frac / g, UNIT / g) } else { format!("{whole} {}/{}", frac / g, UNIT / g) }
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 { a.abs() } else { gcd(b, a % b) }
 }
 
 /// Converts MP to cost units; None if not a multiple of 1/60.

@@ -103,12 +103,31 @@ pub struct GameState {
     pub commands: usize,
 }
 
+/// The order of a stack: the unit placed last on top, ties by id.
+fn top_first(a: &Unit, b: &Unit) -> std::cmp::Ordering {
+    b.stack_seq.cmp(&a.stack_seq).then(a.id.cmp(&b.id))
+}
+
 impl GameState {
     /// Units in a hex, top of the stack first.
     pub fn stack(&self, h: HexId) -> Vec<&Unit> {
         let mut v: Vec<&Unit> = self.units.values().filter(|u| u.loc == Location::Hex(h)).collect();
-        v.sort_by(|a, b| b.stack_seq.cmp(&a.stack_seq).then(a.id.cmp(&b.id)));
+        v.sort_by(|a, b| top_first(a, b));
         v
+    }
+
+    /// Every stack on the map by hex, each top first.
+    pub fn stacks(&self) -> BTreeMap<HexId, Vec<&Unit>> {
+        let mut by_hex: BTreeMap<HexId, Vec<&Unit>> = BTreeMap::new();
+        for u in self.units.values() {
+            if let Location::Hex(h) = u.loc {
+                by_hex.entry(h).or_default().push(u);
+            }
+        }
+        for v in by_hex.values_mut() {
+            v.sort_by(|a, b| top_first(a, b));
+        }
+        by_hex
     }
 
     /// Units in a box, in the order they were put there.
