@@ -2,8 +2,11 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
+use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::rc::Rc;
+use umpire::repl::{ReplHelper, Words};
 use umpire::script;
 use umpire::session::{Session, Status};
 
@@ -159,6 +162,9 @@ fn run(cli: Cli) -> Result<i32> {
     }
 }
 
+/// The line editor of `play`, completing from the words of the session.
+type LineEditor = rustyline::Editor<ReplHelper, rustyline::history::DefaultHistory>;
+
 fn play(
     library: Option<PathBuf>,
     scenario: Option<String>,
@@ -173,95 +179,24 @@ fn play(
     session.free_undo = sandbox;
     let tty = std::io::stdin().is_terminal();
     if tty {
-        // which copy of the rules runs: a designer editing a copy must know
-        outln!(
-            "umpire {} — library {} — `help` lists commands{}",
-            env!("CARGO_PKG_VERSION"),
-            umpire::ruleset::shown(&session.root),
-            if scenario.is_none() { ", `new <game>` starts one" } else { "" }
-        );
+        banner(&session, scenario.is_none());
     }
-    if let Some(name) = scenario {
-        let mut line = format!("new {name}");
-        if let Some(s) = seed {
-            line.push_str(&format!(" --seed {s}"));
-        }
-        for o in options {
-            line.push_str(&format!(" --option {o}"));
-        }
-        if !tty {
-            outln!("> {line}");
-        }
-        let r = session.execute(&line);
-        print_reply(&r);
-        if matches!(r.status, Status::Error(_)) && !tty {
-            return Ok(1);
-        }
+    if let Some(name) = scenario
+        && !open_scenario(&mut session, &name, seed, options, tty)
+    {
+        return Ok(1);
     }
-    let words = std::rc::Rc::new(std::cell::RefCell::new(umpire::repl::Words::from_session(&session)));
-    let config = rustyline::Config::builder()
-        .completion_type(rustyline::CompletionType::List)
-        .auto_add_history(false)
-        .max_history_size(5000)
-        .context("line editor settings")?
-        .build();
-    let mut rl: rustyline::Editor<umpire::repl::ReplHelper, rustyline::history::DefaultHistory> =
-        rustyline::Editor::with_config(config).context("cannot start the line editor")?;
-    rl.set_helper(Some(umpire::repl::ReplHelper::new(words.clone())));
+    let words = Rc::new(RefCell::new(Words::from_session(&session)));
+    let mut rl = line_editor(words.clone())?;
     let history = history_file();
     if let Some(h) = &history {
         let _ = rl.load_history(h);
     }
     if tty {
         session.color = std::env::var_os("NO_COLOR").is_none();
-        if let Some((cols, _)) = rl.dimensions() {
-            session.width = cols as usize;
-        }
+        fit_width(&mut rl, &mut session);
     }
-    let mut failed = false;
-    loop {
-        let prompt = if tty { session.prompt() } else { String::new() };
-        match rl.readline(&prompt) {
-            Ok(line) => {
-                let t = line.trim();
-                if t.is_empty() {
-                    continue;
-                }
-                if tty {
-                    let _ = rl.add_history_entry(t);
-                    if let Some((cols, _)) = rl.dimensions() {
-                        session.width = cols as usize;
-                    }
-                } else if !t.starts_with('#') {
-                    outln!("> {t}");
-                }
-                // starting or loading another game at a terminal asks before dropping unsaved commands
-                let replaces = t.starts_with("new ") || t.starts_with("load ");
-                if tty && replaces && session.has_unsaved() {
-                    match rl.readline("The game has unsaved commands. Replace it anyway? [y/N] ") {
-                        Ok(a) if matches!(a.trim().to_lowercase().as_str(), "y" | "yes") => {}
-                        _ => continue,
-                    }
-                }
-                let r = session.execute(t);
-                print_reply(&r);
-                words.borrow_mut().refresh(&session);
-                if matches!(r.status, Status::Error(_) | Status::Check(false)) {
-                    failed = true;
-                }
-                if r.status == Status::Quit && confirm_leave(&mut rl, &session, tty) {
-                    break;
-                }
-            }
-            Err(rustyline::error::ReadlineError::Interrupted) => continue,
-            Err(rustyline::error::ReadlineError::Eof) => {
-                if confirm_leave(&mut rl, &session, tty) {
-                    break;
-                }
-            }
-            Err(e) => return Err(e).context("reading input"),
-        }
-    }
+    let failed = read_eval(&mut rl, &mut session, &words, tty)?;
     if let Some(h) = &history {
         if let Some(d) = h.parent() {
             let _ = std::fs::create_dir_all(d);
@@ -269,6 +204,127 @@ fn play(
         let _ = rl.save_history(h);
     }
     Ok(if failed && !tty { 1 } else { 0 })
+}
+
+/// The first line at a terminal says which copy of the rules runs: a designer editing a copy
+/// must know.
+fn banner(session: &Session, no_scenario: bool) {
+    outln!(
+        "umpire {} — library {} — `help` lists commands{}",
+        env!("CARGO_PKG_VERSION"),
+        umpire::ruleset::shown(&session.root),
+        if no_scenario { ", `new <game>` starts one" } else { "" }
+    );
+}
+
+/// Starts the scenario named on the command line as if its `new` line had been typed; whether
+/// to go on (not when it failed on piped input, which then ends with 1).
+fn open_scenario(session: &mut Session, name: &str, seed: Option<u64>, options: Vec<String>, tty: bool) -> bool {
+    let mut line = format!("new {name}");
+    if let Some(s) = seed {
+        line.push_str(&format!(" --seed {s}"));
+    }
+    for o in options {
+        line.push_str(&format!(" --option {o}"));
+    }
+    if !tty {
+        outln!("> {line}");
+    }
+    let r = session.execute(&line);
+    print_reply(&r);
+    tty || !matches!(r.status, Status::Error(_))
+}
+
+/// The line editor, with completion from `words` and history kept by hand (only what was run).
+fn line_editor(words: Rc<RefCell<Words>>) -> Result<LineEditor> {
+    let config = rustyline::Config::builder()
+        .completion_type(rustyline::CompletionType::List)
+        .auto_add_history(false)
+        .max_history_size(5000)
+        .context("line editor settings")?
+        .build();
+    let mut rl: LineEditor = rustyline::Editor::with_config(config).context("cannot start the line editor")?;
+    rl.set_helper(Some(ReplHelper::new(words)));
+    Ok(rl)
+}
+
+/// Maps are drawn as wide as the terminal is now.
+fn fit_width(rl: &mut LineEditor, session: &mut Session) {
+    if let Some((cols, _)) = rl.dimensions() {
+        session.width = cols as usize;
+    }
+}
+
+/// Reads and runs lines until the player leaves (or the input ends); whether any command failed.
+fn read_eval(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>, tty: bool) -> Result<bool> {
+    let mut failed = false;
+    loop {
+        let prompt = if tty { session.prompt() } else { String::new() };
+        match rl.readline(&prompt) {
+            Ok(line) => {
+                let ran = handle_line(rl, session, words, tty, &line);
+                failed |= ran.failed;
+                if ran.leave {
+                    break;
+                }
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => continue,
+            Err(rustyline::error::ReadlineError::Eof) => {
+                if confirm_leave(rl, session, tty) {
+                    break;
+                }
+            }
+            Err(e) => return Err(e).context("reading input"),
+        }
+    }
+    Ok(failed)
+}
+
+/// What one line of input came to (nothing, for a blank line or a replacement not confirmed).
+#[derive(Default)]
+struct Ran {
+    /// The command failed, or a check in it did.
+    failed: bool,
+    /// The player asked to leave and may.
+    leave: bool,
+}
+
+/// Runs one line of input: kept in the history at a terminal, echoed when piped, printed with
+/// its reply; completion then learns what the command changed.
+fn handle_line(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>, tty: bool, line: &str) -> Ran {
+    let t = line.trim();
+    if t.is_empty() {
+        return Ran::default();
+    }
+    if tty {
+        let _ = rl.add_history_entry(t);
+        fit_width(rl, session);
+    } else if !t.starts_with('#') {
+        outln!("> {t}");
+    }
+    if !confirm_replace(rl, session, tty, t) {
+        return Ran::default();
+    }
+    let r = session.execute(t);
+    print_reply(&r);
+    words.borrow_mut().refresh(session);
+    Ran {
+        failed: matches!(r.status, Status::Error(_) | Status::Check(false)),
+        leave: r.status == Status::Quit && confirm_leave(rl, session, tty),
+    }
+}
+
+/// Starting or loading another game at a terminal asks before dropping unsaved commands;
+/// whether to run the line.
+fn confirm_replace(rl: &mut LineEditor, session: &Session, tty: bool, line: &str) -> bool {
+    let replaces = line.starts_with("new ") || line.starts_with("load ");
+    if !tty || !replaces || !session.has_unsaved() {
+        return true;
+    }
+    match rl.readline("The game has unsaved commands. Replace it anyway? [y/N] ") {
+        Ok(a) => is_yes(&a),
+        Err(_) => false,
+    }
 }
 
 /// At a terminal, leaving with unsaved commands asks first.
@@ -281,9 +337,14 @@ fn confirm_leave<H: rustyline::Helper>(
         return true;
     }
     match rl.readline("The game has unsaved commands. Leave anyway? [y/N] ") {
-        Ok(a) => matches!(a.trim().to_lowercase().as_str(), "y" | "yes"),
+        Ok(a) => is_yes(&a),
         Err(_) => true,
     }
+}
+
+/// An answer to a `[y/N]` question that says yes.
+fn is_yes(answer: &str) -> bool {
+    matches!(answer.trim().to_lowercase().as_str(), "y" | "yes")
 }
 
 fn print_reply(r: &umpire::Reply) {

@@ -214,6 +214,23 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
 
 /// The map of a scenario file: grid, hexes, terrain, features, hexsides, paths, areas.
 fn build_map(cx: &mut Ctx, m: &RawMap) -> Result<Map> {
+    let mut map = Map::default();
+    map.grid = grid_of(cx, m)?;
+    map.hexes = HexTable::with_box(m.cols, m.rows);
+    add_hexes_and_places(cx, m, &mut map);
+    add_terrain_and_features(cx, m, &mut map);
+    add_hexsides_and_paths(cx, m, &mut map);
+    add_areas_and_values(cx, m, &mut map);
+    map.colors = m.colors.clone();
+    map.rows_up = m.rows_up;
+    map.compute_edges();
+    map.finish();
+    Ok(map)
+}
+
+/// How the map's hexes are numbered and shifted; an error (that ends the loading) if its
+/// rectangle holds no hex or more than a map may hold.
+fn grid_of(cx: &mut Ctx, m: &RawMap) -> Result<Grid> {
     let format = HexFormat::from_pattern(m.format.get_ref()).or_else(|| {
         cx.err(m.format.span(), format!("bad hex format '{}' (expected e.g. CCRR or CC.RR)", m.format.get_ref()))
     });
@@ -235,31 +252,38 @@ fn build_map(cx: &mut Ctx, m: &RawMap) -> Result<Map> {
             format!("[map] cols {:?} and rows {:?} give {size} hexes; a map holds 1 to {MAX_HEXES}", m.cols, m.rows),
         )));
     }
-    let mut map = Map::default();
-    map.grid = grid.clone();
-    map.hexes = HexTable::with_box(m.cols, m.rows);
+    Ok(grid)
+}
+
+/// Every hex of the rectangle in the default terrain, less those `off` the map; then the named
+/// places, first, so that the tables read after them may name hexes by place.
+fn add_hexes_and_places(cx: &mut Ctx, m: &RawMap, map: &mut Map) {
     for c in m.cols[0]..=m.cols[1] {
         for r in m.rows[0]..=m.rows[1] {
             map.hexes.insert(HexId::new(c, r), HexInfo { terrain: m.terrain.clone(), ..Default::default() });
         }
     }
     for h in &m.off {
-        for hex in hexes_of(cx, &map, h) {
+        for hex in hexes_of(cx, map, h) {
             map.hexes.remove(&hex);
         }
     }
-    // places first, so that the tables below may name hexes by place
     for (name, h) in &m.places {
-        let hexes = hexes_of(cx, &map, h);
+        let hexes = hexes_of(cx, map, h);
         for hex in &hexes {
             map.hexes.get_mut(hex).unwrap().name = Some(name.clone());
         }
         map.places.insert(name.to_lowercase(), (name.clone(), hexes));
     }
+}
+
+/// The terrain of the hexes that are not in the default one (a hex may have only one), and
+/// the features in hexes.
+fn add_terrain_and_features(cx: &mut Ctx, m: &RawMap, map: &mut Map) {
     let mut terrain_of: BTreeMap<HexId, &str> = BTreeMap::new();
     for (terrain, list) in &m.terrains {
         for h in list {
-            for hex in hexes_of(cx, &map, h) {
+            for hex in hexes_of(cx, map, h) {
                 if let Some(other) = terrain_of.insert(hex, terrain)
                     && other != terrain
                 {
@@ -271,56 +295,61 @@ fn build_map(cx: &mut Ctx, m: &RawMap) -> Result<Map> {
     }
     for (feature, list) in &m.features {
         for h in list {
-            for hex in hexes_of(cx, &map, h) {
+            for hex in hexes_of(cx, map, h) {
                 map.hexes.get_mut(&hex).unwrap().features.insert(feature.clone());
             }
         }
     }
+}
+
+/// The features on hexsides: those listed one by one, and those along each path.
+fn add_hexsides_and_paths(cx: &mut Ctx, m: &RawMap, map: &mut Map) {
     for (feature, list) in &m.hexsides {
         for s in list {
-            if let Some(side) = hexside_of(cx, &map, s) {
+            if let Some(side) = hexside_of(cx, map, s) {
                 map.sides.entry(side).or_default().insert(feature.clone());
             }
         }
     }
     for (feature, paths) in &m.paths {
         for path in paths {
-            let hexes: Vec<Option<HexId>> = path.iter().map(|h| hex_of(cx, &map, h)).collect();
-            for (i, w) in hexes.windows(2).enumerate() {
-                if let [Some(a), Some(b)] = w {
-                    if grid.direction(*a, *b).is_none() {
-                        let span = path[i + 1].span();
-                        cx.err::<()>(
-                            span,
-                            format!(
-                                "{} is not adjacent to {} in {feature} path",
-                                path[i + 1].get_ref(),
-                                path[i].get_ref()
-                            ),
-                        );
-                    } else {
-                        map.sides.entry(Hexside::new(*a, *b)).or_default().insert(feature.clone());
-                    }
-                }
+            add_path(cx, map, feature, path);
+        }
+    }
+}
+
+/// A path of hexes puts its feature on every hexside it crosses; each step must go to an
+/// adjacent hex.
+fn add_path(cx: &mut Ctx, map: &mut Map, feature: &str, path: &[S<String>]) {
+    let hexes: Vec<Option<HexId>> = path.iter().map(|h| hex_of(cx, map, h)).collect();
+    for (i, w) in hexes.windows(2).enumerate() {
+        if let [Some(a), Some(b)] = w {
+            if map.grid.direction(*a, *b).is_none() {
+                let span = path[i + 1].span();
+                cx.err::<()>(
+                    span,
+                    format!("{} is not adjacent to {} in {feature} path", path[i + 1].get_ref(), path[i].get_ref()),
+                );
+            } else {
+                map.sides.entry(Hexside::new(*a, *b)).or_default().insert(feature.to_string());
             }
         }
     }
+}
+
+/// The named areas (sets of hexes) and the numbers the rules read per hex.
+fn add_areas_and_values(cx: &mut Ctx, m: &RawMap, map: &mut Map) {
     for (area, list) in &m.areas {
-        let set: BTreeSet<HexId> = list.iter().flat_map(|h| hexes_of(cx, &map, h)).collect();
+        let set: BTreeSet<HexId> = list.iter().flat_map(|h| hexes_of(cx, map, h)).collect();
         map.areas.insert(area.clone(), set);
     }
     for (key, per_hex) in &m.values {
         for (h, v) in per_hex {
-            if let Some(hex) = hex_of(cx, &map, h) {
+            if let Some(hex) = hex_of(cx, map, h) {
                 map.hexes.get_mut(&hex).unwrap().values.insert(key.clone(), *v);
             }
         }
     }
-    map.colors = m.colors.clone();
-    map.rows_up = m.rows_up;
-    map.compute_edges();
-    map.finish();
-    Ok(map)
 }
 
 /// The state at the start of a scenario, before its units: sides, boxes, cups, tracks, markers.

@@ -55,114 +55,139 @@ impl UserData for UnitRef {
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {
         m.add_meta_method(MetaMethod::ToString, |_, this, ()| Ok(this.0.clone()));
         m.add_meta_method(MetaMethod::Eq, |_, this, other: mlua::UserDataRef<UnitRef>| Ok(this.0 == other.0));
-        // printed value of the current step (nil if the counter has none)
-        m.add_method("value", |lua, this, key: String| {
-            with_unit(lua, &this.0, |u, _| match u.values().get(&key) {
-                Some(v) => to_lua(lua, v),
-                None => Ok(Value::Nil),
-            })
-        });
-        m.add_method("values", |lua, this, ()| {
-            with_unit(lua, &this.0, |u, _| to_lua(lua, &serde_json::to_value(u.values()).unwrap()))
-        });
-        m.add_method("is_approx", |lua, this, key: String| with_unit(lua, &this.0, |u, _| Ok(u.approx.contains(&key))));
-        m.add_method("attr", |lua, this, key: String| {
-            with_unit(lua, &this.0, |u, _| match u.attrs.get(&key) {
-                Some(v) => to_lua(lua, v),
-                None => Ok(Value::Nil),
-            })
-        });
-        m.add_method("set_attr", |lua, this, (key, v): (String, Value)| {
-            let j = from_lua(&v)?;
-            with_unit_mut(lua, &this.0, |w| {
-                let u = unit_mut(w, &this.0);
-                let attrs = std::sync::Arc::make_mut(&mut u.attrs);
-                if j.is_null() {
-                    attrs.remove(&key);
-                } else {
-                    attrs.insert(key, j);
-                }
-                Ok(())
-            })
-        });
-        m.add_method("marker", |lua, this, name: String| {
-            with_unit(lua, &this.0, |u, _| Ok(u.markers.get(&name).copied()))
-        });
-        m.add_method("markers", |lua, this, ()| with_unit(lua, &this.0, |u, _| Ok(u.markers.clone())));
-        m.add_method("set_marker", |lua, this, (name, v): (String, Option<Value>)| {
-            let v = match v {
-                None | Some(Value::Nil) | Some(Value::Boolean(false)) => None,
-                Some(Value::Boolean(true)) => Some(1),
-                Some(Value::Integer(i)) => Some(i),
-                Some(Value::Number(n)) if n.fract() == 0.0 => Some(n as i64),
-                Some(other) => {
-                    return Err(mlua::Error::runtime(format!(
-                        "set_marker: value must be an integer, true or nil, not {}",
-                        other.type_name()
-                    )));
-                }
-            };
-            with_unit_mut(lua, &this.0, |w| {
-                let u = unit_mut(w, &this.0);
-                match v {
-                    Some(v) => u.markers.insert(name, v),
-                    None => u.markers.remove(&name),
-                };
-                Ok(())
-            })
-        });
-        m.add_method("move_to", |lua, this, hex: String| {
-            with_unit_mut(lua, &this.0, |w| {
-                let h = w.map.grid.parse(&hex).filter(|h| w.map.contains(*h));
-                let Some(h) = h else {
-                    return Err(mlua::Error::runtime(format!("move_to: '{hex}' is not a hex of the map")));
-                };
-                w.state.place(&this.0, Location::Hex(h));
-                Ok(())
-            })
-        });
-        m.add_method("put_in", |lua, this, name: String| {
-            with_unit_mut(lua, &this.0, |w| {
-                w.state.boxes.insert(name.clone());
-                w.state.place(&this.0, Location::Box(name));
-                Ok(())
-            })
-        });
-        // loses n steps (default 1); returns true if the unit has no step left (it stays where
-        // it is: the rules decide where eliminated units go)
-        m.add_method("lose_steps", |lua, this, n: Option<usize>| {
-            with_unit_mut(lua, &this.0, |w| {
-                let u = unit_mut(w, &this.0);
-                let n = n.unwrap_or(1);
-                let left = u.steps.len() - u.step;
-                if n >= left {
-                    u.step = u.steps.len() - 1;
-                    Ok((true, left))
-                } else {
-                    u.step += n;
-                    Ok((false, n))
-                }
-            })
-        });
-        m.add_method("restore_steps", |lua, this, n: Option<usize>| {
-            with_unit_mut(lua, &this.0, |w| {
-                let u = unit_mut(w, &this.0);
-                let n = n.unwrap_or(1).min(u.step);
-                u.step -= n;
-                Ok(n)
-            })
-        });
-        m.add_method("set_step", |lua, this, s: usize| {
-            with_unit_mut(lua, &this.0, |w| {
-                let u = unit_mut(w, &this.0);
-                if s == 0 || s > u.steps.len() {
-                    return Err(mlua::Error::runtime(format!("set_step: {} has steps 1..{}", u.id, u.steps.len())));
-                }
-                u.step = s - 1;
-                Ok(())
-            })
-        });
+        add_attribute_methods(m);
+        add_marker_methods(m);
+        add_position_methods(m);
+        add_step_methods(m);
     }
+}
+
+/// What the counter prints (`value`, `values`, `is_approx`) and what the rules note on a unit
+/// (`attr`, `set_attr`).
+fn add_attribute_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
+    // printed value of the current step (nil if the counter has none)
+    m.add_method("value", |lua, this, key: String| {
+        with_unit(lua, &this.0, |u, _| match u.values().get(&key) {
+            Some(v) => to_lua(lua, v),
+            None => Ok(Value::Nil),
+        })
+    });
+    m.add_method("values", |lua, this, ()| {
+        with_unit(lua, &this.0, |u, _| to_lua(lua, &serde_json::to_value(u.values()).unwrap()))
+    });
+    m.add_method("is_approx", |lua, this, key: String| with_unit(lua, &this.0, |u, _| Ok(u.approx.contains(&key))));
+    m.add_method("attr", |lua, this, key: String| {
+        with_unit(lua, &this.0, |u, _| match u.attrs.get(&key) {
+            Some(v) => to_lua(lua, v),
+            None => Ok(Value::Nil),
+        })
+    });
+    m.add_method("set_attr", |lua, this, (key, v): (String, Value)| {
+        let j = from_lua(&v)?;
+        with_unit_mut(lua, &this.0, |w| {
+            let u = unit_mut(w, &this.0);
+            let attrs = std::sync::Arc::make_mut(&mut u.attrs);
+            if j.is_null() {
+                attrs.remove(&key);
+            } else {
+                attrs.insert(key, j);
+            }
+            Ok(())
+        })
+    });
+}
+
+/// The unit's markers: `marker`, `markers`, `set_marker`.
+fn add_marker_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
+    m.add_method("marker", |lua, this, name: String| with_unit(lua, &this.0, |u, _| Ok(u.markers.get(&name).copied())));
+    m.add_method("markers", |lua, this, ()| with_unit(lua, &this.0, |u, _| Ok(u.markers.clone())));
+    m.add_method("set_marker", |lua, this, (name, v): (String, Option<Value>)| {
+        let v = set_marker_value(v)?;
+        with_unit_mut(lua, &this.0, |w| {
+            let u = unit_mut(w, &this.0);
+            match v {
+                Some(v) => u.markers.insert(name, v),
+                None => u.markers.remove(&name),
+            };
+            Ok(())
+        })
+    });
+}
+
+/// The value `u:set_marker(name, v)` stores: an integer, `true` (1), or `nil`/`false` (none,
+/// so the marker is removed). Its message is the one `set_marker` has always given.
+fn set_marker_value(v: Option<Value>) -> mlua::Result<Option<i64>> {
+    Ok(match v {
+        None | Some(Value::Nil) | Some(Value::Boolean(false)) => None,
+        Some(Value::Boolean(true)) => Some(1),
+        Some(Value::Integer(i)) => Some(i),
+        Some(Value::Number(n)) if n.fract() == 0.0 => Some(n as i64),
+        Some(other) => {
+            return Err(mlua::Error::runtime(format!(
+                "set_marker: value must be an integer, true or nil, not {}",
+                other.type_name()
+            )));
+        }
+    })
+}
+
+/// Where the unit is put: `move_to` a hex of the map, `put_in` a box.
+fn add_position_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
+    m.add_method("move_to", |lua, this, hex: String| {
+        with_unit_mut(lua, &this.0, |w| {
+            let h = w.map.grid.parse(&hex).filter(|h| w.map.contains(*h));
+            let Some(h) = h else {
+                return Err(mlua::Error::runtime(format!("move_to: '{hex}' is not a hex of the map")));
+            };
+            w.state.place(&this.0, Location::Hex(h));
+            Ok(())
+        })
+    });
+    m.add_method("put_in", |lua, this, name: String| {
+        with_unit_mut(lua, &this.0, |w| {
+            w.state.boxes.insert(name.clone());
+            w.state.place(&this.0, Location::Box(name));
+            Ok(())
+        })
+    });
+}
+
+/// The unit's strength: `lose_steps`, `restore_steps`, `set_step`.
+fn add_step_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
+    // loses n steps (default 1); returns true if the unit has no step left (it stays where
+    // it is: the rules decide where eliminated units go)
+    m.add_method("lose_steps", |lua, this, n: Option<usize>| {
+        with_unit_mut(lua, &this.0, |w| {
+            let u = unit_mut(w, &this.0);
+            let n = n.unwrap_or(1);
+            let left = u.steps.len() - u.step;
+            if n >= left {
+                u.step = u.steps.len() - 1;
+                Ok((true, left))
+            } else {
+                u.step += n;
+                Ok((false, n))
+            }
+        })
+    });
+    m.add_method("restore_steps", |lua, this, n: Option<usize>| {
+        with_unit_mut(lua, &this.0, |w| {
+            let u = unit_mut(w, &this.0);
+            let n = n.unwrap_or(1).min(u.step);
+            u.step -= n;
+            Ok(n)
+        })
+    });
+    m.add_method("set_step", |lua, this, s: usize| {
+        with_unit_mut(lua, &this.0, |w| {
+            let u = unit_mut(w, &this.0);
+            if s == 0 || s > u.steps.len() {
+                return Err(mlua::Error::runtime(format!("set_step: {} has steps 1..{}", u.id, u.steps.len())));
+            }
+            u.step = s - 1;
+            Ok(())
+        })
+    });
 }
 
 /// A marker's value: an integer, `true` (1), or `nil`/`false` to remove it.
@@ -219,111 +244,126 @@ fn refs(lua: &Lua, ids: Vec<String>) -> mlua::Result<Table> {
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
-    t.set(
-        "get",
-        lua.create_function(|lua, id: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            if w.state.units.contains_key(&id) {
-                Ok((Some(handle(lua, id)?), None))
-            } else {
-                Ok((None, Some(format!("no unit {id}"))))
-            }
-        })?,
-    )?;
-    // resolves what a player typed: exact id, unique case-insensitive prefix
-    t.set(
-        "find",
-        lua.create_function(|lua, text: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            match resolve_unit(&w.state, &text) {
-                Ok(id) => Ok((Some(handle(lua, id)?), None)),
-                Err(e) => Ok((None, Some(e))),
-            }
-        })?,
-    )?;
-    t.set(
-        "at",
-        lua.create_function(|lua, hex: String| {
-            let w = world(lua);
-            let ids: Vec<String> = {
-                let w = w.borrow();
-                let Some(h) = w.map.grid.parse(&hex) else {
-                    return Err(mlua::Error::runtime(format!("units.at: '{hex}' is not a hex")));
-                };
-                w.state.stack(h).into_iter().map(|u| u.id.clone()).collect()
-            };
-            refs(lua, ids)
-        })?,
-    )?;
-    t.set(
-        "in_box",
-        lua.create_function(|lua, name: String| {
-            let w = world(lua);
-            let ids: Vec<String> = w.borrow().state.in_box(&name).into_iter().map(|u| u.id.clone()).collect();
-            refs(lua, ids)
-        })?,
-    )?;
-    // every stack on the map in one pass: { [hex] = { top unit, next, ... } }
-    t.set(
-        "stacks",
-        lua.create_function(|lua, ()| {
-            let w = world(lua);
-            let groups: Vec<(String, Vec<String>)> = {
-                let w = w.borrow();
-                let mut by_hex: BTreeMap<crate::hex::HexId, Vec<&Unit>> = BTreeMap::new();
-                for u in w.state.units.values() {
-                    if let Location::Hex(h) = u.loc {
-                        by_hex.entry(h).or_default().push(u);
-                    }
-                }
-                by_hex
-                    .into_iter()
-                    .map(|(h, mut v)| {
-                        v.sort_by(|a, b| b.stack_seq.cmp(&a.stack_seq).then(a.id.cmp(&b.id)));
-                        (w.fmt_hex(h), v.into_iter().map(|u| u.id.clone()).collect())
-                    })
-                    .collect()
-            };
-            let out = lua.create_table()?;
-            for (h, ids) in groups {
-                out.set(h, refs(lua, ids)?)?;
-            }
-            Ok(out)
-        })?,
-    )?;
-    // all units, by id; filter { side=, kind=, on_map=true, box=, attr = {k = v} }
-    t.set(
-        "all",
-        lua.create_function(|lua, filter: Option<Table>| {
-            let w = world(lua);
-            let side: Option<String> = filter.as_ref().map(|f| f.get("side")).transpose()?.flatten();
-            let kind: Option<String> = filter.as_ref().map(|f| f.get("kind")).transpose()?.flatten();
-            let bx: Option<String> = filter.as_ref().map(|f| f.get("box")).transpose()?.flatten();
-            let on_map: Option<bool> = filter.as_ref().map(|f| f.get("on_map")).transpose()?.flatten();
-            let mut attrs: Vec<(String, serde_json::Value)> = Vec::new();
-            if let Some(t) = filter.as_ref().map(|f| f.get::<Option<Table>>("attr")).transpose()?.flatten() {
-                for p in super::seal::seen_through(t).pairs::<String, Value>() {
-                    let (k, v) = p?;
-                    attrs.push((k, from_lua(&v)?));
-                }
-            }
-            let ids: Vec<String> = w
-                .borrow()
-                .state
-                .units
-                .values()
-                .filter(|u| side.as_ref().is_none_or(|s| &u.side == s))
-                .filter(|u| kind.as_ref().is_none_or(|k| &u.kind == k))
-                .filter(|u| bx.as_ref().is_none_or(|b| matches!(&u.loc, Location::Box(x) if x == b)))
-                .filter(|u| on_map.is_none_or(|m| u.hex().is_some() == m))
-                .filter(|u| attrs.iter().all(|(k, v)| u.attrs.get(k) == Some(v)))
-                .map(|u| u.id.clone())
-                .collect();
-            refs(lua, ids)
-        })?,
-    )?;
+    t.set("get", lua.create_function(get)?)?;
+    t.set("find", lua.create_function(find)?)?;
+    t.set("at", lua.create_function(at)?)?;
+    t.set("in_box", lua.create_function(in_box)?)?;
+    t.set("stacks", lua.create_function(stacks)?)?;
+    t.set("all", lua.create_function(all)?)?;
     lua.globals().set("units", t)?;
     Ok(())
+}
+
+/// `units.get(id)`: the unit with exactly that id, or nil and why not.
+fn get(lua: &Lua, id: String) -> mlua::Result<(Option<AnyUserData>, Option<String>)> {
+    let w = world(lua);
+    let w = w.borrow();
+    if w.state.units.contains_key(&id) {
+        Ok((Some(handle(lua, id)?), None))
+    } else {
+        Ok((None, Some(format!("no unit {id}"))))
+    }
+}
+
+/// `units.find(text)`: resolves what a player typed (exact id, unique case-insensitive prefix),
+/// or nil and why not.
+fn find(lua: &Lua, text: String) -> mlua::Result<(Option<AnyUserData>, Option<String>)> {
+    let w = world(lua);
+    let w = w.borrow();
+    match resolve_unit(&w.state, &text) {
+        Ok(id) => Ok((Some(handle(lua, id)?), None)),
+        Err(e) => Ok((None, Some(e))),
+    }
+}
+
+/// `units.at(hex)`: the stack in a hex, top unit first.
+fn at(lua: &Lua, hex: String) -> mlua::Result<Table> {
+    let w = world(lua);
+    let ids: Vec<String> = {
+        let w = w.borrow();
+        let Some(h) = w.map.grid.parse(&hex) else {
+            return Err(mlua::Error::runtime(format!("units.at: '{hex}' is not a hex")));
+        };
+        w.state.stack(h).into_iter().map(|u| u.id.clone()).collect()
+    };
+    refs(lua, ids)
+}
+
+/// `units.in_box(name)`: the units in a box.
+fn in_box(lua: &Lua, name: String) -> mlua::Result<Table> {
+    let w = world(lua);
+    let ids: Vec<String> = w.borrow().state.in_box(&name).into_iter().map(|u| u.id.clone()).collect();
+    refs(lua, ids)
+}
+
+/// `units.stacks()`: every stack on the map in one pass, `{ [hex] = { top unit, next, ... } }`,
+/// so rules that look at the whole map need not ask hex by hex.
+fn stacks(lua: &Lua, (): ()) -> mlua::Result<Table> {
+    let w = world(lua);
+    let groups: Vec<(String, Vec<String>)> = {
+        let w = w.borrow();
+        let mut by_hex: BTreeMap<crate::hex::HexId, Vec<&Unit>> = BTreeMap::new();
+        for u in w.state.units.values() {
+            if let Location::Hex(h) = u.loc {
+                by_hex.entry(h).or_default().push(u);
+            }
+        }
+        by_hex
+            .into_iter()
+            .map(|(h, mut v)| {
+                v.sort_by(|a, b| b.stack_seq.cmp(&a.stack_seq).then(a.id.cmp(&b.id)));
+                (w.fmt_hex(h), v.into_iter().map(|u| u.id.clone()).collect())
+            })
+            .collect()
+    };
+    let out = lua.create_table()?;
+    for (h, ids) in groups {
+        out.set(h, refs(lua, ids)?)?;
+    }
+    Ok(out)
+}
+
+/// `units.all(filter)`: all units, by id, that pass the filter
+/// `{ side=, kind=, on_map=true, box=, attr = {k = v} }`.
+fn all(lua: &Lua, filter: Option<Table>) -> mlua::Result<Table> {
+    let w = world(lua);
+    let filter = UnitFilter::of(filter.as_ref())?;
+    let ids: Vec<String> = w.borrow().state.units.values().filter(|u| filter.passes(u)).map(|u| u.id.clone()).collect();
+    refs(lua, ids)
+}
+
+/// The filter of `units.all`: every field given must match (none given: every unit passes).
+struct UnitFilter {
+    side: Option<String>,
+    kind: Option<String>,
+    bx: Option<String>,
+    on_map: Option<bool>,
+    attrs: Vec<(String, serde_json::Value)>,
+}
+
+impl UnitFilter {
+    /// The filter the rules handed over (read through a seal), or none.
+    fn of(filter: Option<&Table>) -> mlua::Result<UnitFilter> {
+        let side: Option<String> = filter.map(|f| f.get("side")).transpose()?.flatten();
+        let kind: Option<String> = filter.map(|f| f.get("kind")).transpose()?.flatten();
+        let bx: Option<String> = filter.map(|f| f.get("box")).transpose()?.flatten();
+        let on_map: Option<bool> = filter.map(|f| f.get("on_map")).transpose()?.flatten();
+        let mut attrs: Vec<(String, serde_json::Value)> = Vec::new();
+        if let Some(t) = filter.map(|f| f.get::<Option<Table>>("attr")).transpose()?.flatten() {
+            for p in super::seal::seen_through(t).pairs::<String, Value>() {
+                let (k, v) = p?;
+                attrs.push((k, from_lua(&v)?));
+            }
+        }
+        Ok(UnitFilter { side, kind, bx, on_map, attrs })
+    }
+
+    /// Whether the unit matches every field of the filter.
+    fn passes(&self, u: &Unit) -> bool {
+        self.side.as_ref().is_none_or(|s| &u.side == s)
+            && self.kind.as_ref().is_none_or(|k| &u.kind == k)
+            && self.bx.as_ref().is_none_or(|b| matches!(&u.loc, Location::Box(x) if x == b))
+            && self.on_map.is_none_or(|m| u.hex().is_some() == m)
+            && self.attrs.iter().all(|(k, v)| u.attrs.get(k) == Some(v))
+    }
 }
