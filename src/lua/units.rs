@@ -5,7 +5,6 @@ use super::{from_lua, to_lua, world};
 use crate::names::resolve_unit;
 use crate::state::{Location, Unit};
 use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub struct UnitRef(pub String);
@@ -302,19 +301,8 @@ fn stacks(lua: &Lua, (): ()) -> mlua::Result<Table> {
     let w = world(lua);
     let groups: Vec<(String, Vec<String>)> = {
         let w = w.borrow();
-        let mut by_hex: BTreeMap<crate::hex::HexId, Vec<&Unit>> = BTreeMap::new();
-        for u in w.state.units.values() {
-            if let Location::Hex(h) = u.loc {
-                by_hex.entry(h).or_default().push(u);
-            }
-        }
-        by_hex
-            .into_iter()
-            .map(|(h, mut v)| {
-                v.sort_by(|a, b| b.stack_seq.cmp(&a.stack_seq).then(a.id.cmp(&b.id)));
-                (w.fmt_hex(h), v.into_iter().map(|u| u.id.clone()).collect())
-            })
-            .collect()
+        let stacks = w.state.stacks();
+        stacks.into_iter().map(|(h, v)| (w.fmt_hex(h), v.into_iter().map(|u| u.id.clone()).collect())).collect()
     };
     let out = lua.create_table()?;
     for (h, ids) in groups {

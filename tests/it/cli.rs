@@ -100,22 +100,11 @@ fn sandbox_undo_is_free() {
     assert!(run("sandbox").contains("undone: roll 2d6 test"));
 }
 
-/// A copy of the fixture library (rulesets/ and scenarios/) in a folder of its own.
+/// A copy of the fixture library (rulesets/ and scenarios/) in a folder `lib` of its own.
 fn copied_library() -> tempfile::TempDir {
-    fn copy(from: &std::path::Path, to: &std::path::Path) {
-        std::fs::create_dir_all(to).unwrap();
-        for e in std::fs::read_dir(from).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                copy(&p, &to.join(e.file_name()));
-            } else {
-                std::fs::copy(&p, to.join(e.file_name())).unwrap();
-            }
-        }
-    }
     let dir = tempfile::tempdir().unwrap();
     for part in ["rulesets", "scenarios"] {
-        copy(&super::fixtures().join(part), &dir.path().join("lib").join(part));
+        super::saves::copy_dir(&super::fixtures().join(part), &dir.path().join("lib").join(part));
     }
     dir
 }

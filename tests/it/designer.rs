@@ -142,3 +142,32 @@ fn expect_error_checks_the_rule_and_kind_of_a_failure() {
     let r = s.execute("expect-error --kind nonsense move B1 0302");
     assert!(matches!(r.error(), Some(e) if e.kind() == "usage" && e.to_string().contains("kinds are")), "{r:?}");
 }
+
+#[test]
+fn reload_starts_every_registration_afresh() {
+    let lib = tempfile::tempdir().unwrap();
+    super::saves::copy_dir(&super::fixtures(), lib.path());
+    let mut s = Session::with_root(lib.path());
+    s.execute("new fixture --seed 3");
+    s.execute("auto");
+    // fog of war (fixture main.lua): one of Red's two units at 0404 is under the other
+    let hidden = |s: &mut Session| {
+        ["R1", "R2"].into_iter().filter(|u| s.execute(&format!("show {u}")).error().is_some()).count()
+    };
+    assert_eq!(hidden(&mut s), 1);
+    let main = lib.path().join("rulesets/fixture/main.lua");
+    let src = std::fs::read_to_string(&main).unwrap();
+    assert!(src.contains("umpire.fog_of_war(true)"));
+    // rules that no longer switch fog of war on: it is off after the reload
+    std::fs::write(&main, src.replace("umpire.fog_of_war(true)", "")).unwrap();
+    assert_eq!(s.execute("reload").status, Status::Ok);
+    assert_eq!(hidden(&mut s), 0, "fog of war survived a reload of rules that do not set it");
+    // rules that fail to load keep the registrations of the rules that stay loaded
+    std::fs::write(&main, format!("{src}\nerror('broken')\n")).unwrap();
+    assert!(s.execute("reload").error().is_some());
+    assert_eq!(hidden(&mut s), 0);
+    std::fs::write(&main, &src).unwrap();
+    assert_eq!(s.execute("reload").status, Status::Ok);
+    assert_eq!(hidden(&mut s), 1);
+    assert!(s.command_names().contains(&"move".to_string()));
+}
