@@ -77,6 +77,42 @@ pub struct Reached {
     pub go_from: Option<HexId>,
 }
 
+/// What a search reached: the cheapest arrival at every hex it reached, by the map's hex
+/// slots (a lookup is an index, iteration is in hex id order).
+pub struct Reach<'m> {
+    cells: Vec<Option<Reached>>,
+    len: usize,
+    map: &'m Map,
+}
+
+impl Reach<'_> {
+    /// The arrival at `h`, if the search reached it.
+    pub fn get(&self, h: &HexId) -> Option<&Reached> {
+        self.map.hexes.slot(*h).and_then(|i| self.cells[i].as_ref())
+    }
+
+    /// How many hexes were reached.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Every hex reached, in hex id order.
+    pub fn iter(&self) -> impl Iterator<Item = (HexId, &Reached)> {
+        self.cells.iter().enumerate().filter_map(|(i, c)| Some((self.map.hexes.at_slot(i)?.0, c.as_ref()?)))
+    }
+}
+
+impl std::ops::Index<&HexId> for Reach<'_> {
+    type Output = Reached;
+    fn index(&self, h: &HexId) -> &Reached {
+        self.get(h).unwrap_or_else(|| panic!("hex {h:?} was not reached"))
+    }
+}
+
 /// The cost of a step (cost, must stop), None if it cannot be made.
 type StepResult = Result<Option<(i64, bool)>, SearchError>;
 
@@ -219,7 +255,7 @@ impl Profile {
     ///
     /// The search keeps its state in vectors by the map's hex slots and walks the map's
     /// neighbour links, so a step costs no hashing unless its hexside has features.
-    pub fn reach(&self, map: &Map, sources: &[(HexId, i64)]) -> Result<BTreeMap<HexId, Reached>, SearchError> {
+    pub fn reach<'m>(&self, map: &'m Map, sources: &[(HexId, i64)]) -> Result<Reach<'m>, SearchError> {
         const NONE: (i64, Option<HexId>) = (i64::MAX, None);
         const BLOCKED: u8 = 1;
         const STOPS: u8 = 2;
@@ -279,18 +315,21 @@ impl Profile {
                 }
             }
         }
-        let mut out = BTreeMap::new();
-        for i in 0..n {
-            let Some((h, _)) = map.hexes.at_slot(i) else { continue };
+        let mut cells = vec![None; n];
+        let mut len = 0;
+        for (i, cell) in cells.iter_mut().enumerate() {
             let (g, s) = (go[i], stop[i]);
-            if g.0 != i64::MAX && g.0 <= s.0 {
-                out.insert(h, Reached { cost: g.0, from: g.1, stops: false, go_from: g.1 });
+            *cell = if g.0 != i64::MAX && g.0 <= s.0 {
+                Some(Reached { cost: g.0, from: g.1, stops: false, go_from: g.1 })
             } else if s.0 != i64::MAX {
                 let go_from = if g.0 != i64::MAX { g.1 } else { None };
-                out.insert(h, Reached { cost: s.0, from: s.1, stops: true, go_from });
-            }
+                Some(Reached { cost: s.0, from: s.1, stops: true, go_from })
+            } else {
+                None
+            };
+            len += usize::from(cell.is_some());
         }
-        Ok(out)
+        Ok(Reach { cells, len, map })
     }
 
     /// The cost of following `path` (consecutive adjacent hexes, the first being the start).
@@ -326,7 +365,7 @@ impl Profile {
 
 /// The cheapest path to `to`, from its source: the last step is the cheapest arrival at
 /// `to`, the earlier ones follow arrivals that may go on.
-pub fn route(reached: &BTreeMap<HexId, Reached>, to: HexId) -> Vec<HexId> {
+pub fn route(reached: &Reach, to: HexId) -> Vec<HexId> {
     let mut out = vec![to];
     let mut next = reached.get(&to).and_then(|r| r.from);
     while let Some(p) = next {

@@ -497,14 +497,27 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             };
             let costs = lua.create_table()?;
             let from = lua.create_table()?;
-            for (h, x) in &r {
-                if targets.as_ref().is_some_and(|t| !t.contains(h)) {
-                    continue;
-                }
-                let id = w.map.printed_id(*h).unwrap_or_default();
+            let answer = |h: HexId, x: &crate::search::Reached| -> mlua::Result<()> {
+                let id = w.map.printed_id(h).unwrap_or_default();
                 costs.raw_set(id, mp(x.cost))?;
                 if let (true, Some(f)) = (routes, x.from) {
                     from.raw_set(id, w.map.printed_id(f).unwrap_or_default())?;
+                }
+                Ok(())
+            };
+            match targets {
+                // only these hexes are wanted: look them up, in hex order
+                Some(t) => {
+                    for h in t {
+                        if let Some(x) = r.get(&h) {
+                            answer(h, x)?;
+                        }
+                    }
+                }
+                None => {
+                    for (h, x) in r.iter() {
+                        answer(h, x)?;
+                    }
                 }
             }
             Ok((costs, from))
