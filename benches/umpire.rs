@@ -405,7 +405,7 @@ fn bench_supply(c: &mut Criterion) {
     );
     // one trace alone: (10 traces - none) / 10, the known hexes computed once
     let k = |n: u32, plain: bool| supply_cmd(&format!("return traces_only({n}, {plain})"));
-    let m = medians_ms(&mut s, &[k(0, false), k(10, false), k(0, true), k(10, true)], 11);
+    let m = medians_ms(&mut s, &[k(0, false), k(10, false), k(0, true), k(10, true)], 31);
     let (tr, tl) = ((m[1] - m[0]) / 10.0, (m[3] - m[2]) / 10.0);
     eprintln!(
         "supply ratio, one trace from supply_german: plain Lua / Rust = {tl:.3} / {tr:.3} ms = {:.1}x",
