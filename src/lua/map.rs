@@ -5,7 +5,7 @@ use super::seal::{seen_through, string_list};
 use super::world;
 use crate::hex::{HexId, Hexside};
 use crate::map::Map;
-use crate::search::{Cost, Profile, UNIT, fmt_cost, route, to_units};
+use crate::search::{self, Cost, Profile, UNIT, to_units};
 use mlua::{Lua, Table, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -113,31 +113,8 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
             let unblocked = hex_set(map, t.get("unblocked")?, "unblocked")?;
             hex_set(map, t.get("blocked")?, "blocked")?.into_iter().filter(|h| !unblocked.contains(h)).collect()
         },
-        hex_cost: {
-            let mut m = crate::hex::FastMap::default();
-            // `open`: hexes entered for 1 MP whatever their terrain
-            for h in hex_set(map, t.get("open")?, "open")? {
-                m.insert(h, Cost::Mp(UNIT));
-            }
-            if let Some(hc) = t.get::<Option<Table>>("hex_cost")? {
-                for p in seen_through(hc).pairs::<String, Value>() {
-                    let (k, v) = p?;
-                    m.insert(hex_arg(map, &k, "hex_cost")?, cost_of(&v, &format!("hex_cost.{k}"))?);
-                }
-            }
-            m
-        },
-        cancels: {
-            let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-            if let Some(c) = t.get::<Option<Table>>("cancels")? {
-                for p in seen_through(c).pairs::<String, Value>() {
-                    let (k, v) = p?;
-                    let what = format!("cancels.{k}");
-                    m.insert(k, string_list(v, &what)?.into_iter().collect());
-                }
-            }
-            m
-        },
+        hex_cost: hex_costs(map, t)?,
+        cancels: cancels(t)?,
         stop: hex_set(map, t.get("stop")?, "stop")?.into_iter().collect(),
         max: match t.get::<Option<f64>>("mp")? {
             Some(m) => Some(to_units(m).ok_or_else(|| mlua::Error::runtime("mp is not a multiple of 1/60"))?),
@@ -149,6 +126,39 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
     if p.terrain.is_empty() && p.default.is_none() {
         p.default = Some(Cost::Mp(UNIT)); // plain tracing: one per hex
     }
+    Ok((p, sources(map, t)?))
+}
+
+/// A profile's cost by hex: `open` (hexes entered for 1 MP whatever their terrain), then `hex_cost`.
+fn hex_costs(map: &Map, t: &Table) -> mlua::Result<crate::hex::FastMap<HexId, Cost>> {
+    let mut m = crate::hex::FastMap::default();
+    for h in hex_set(map, t.get("open")?, "open")? {
+        m.insert(h, Cost::Mp(UNIT));
+    }
+    if let Some(hc) = t.get::<Option<Table>>("hex_cost")? {
+        for p in seen_through(hc).pairs::<String, Value>() {
+            let (k, v) = p?;
+            m.insert(hex_arg(map, &k, "hex_cost")?, cost_of(&v, &format!("hex_cost.{k}"))?);
+        }
+    }
+    Ok(m)
+}
+
+/// A profile's `cancels`: by hexside feature, the features it cancels.
+fn cancels(t: &Table) -> mlua::Result<BTreeMap<String, BTreeSet<String>>> {
+    let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    if let Some(c) = t.get::<Option<Table>>("cancels")? {
+        for p in seen_through(c).pairs::<String, Value>() {
+            let (k, v) = p?;
+            let what = format!("cancels.{k}");
+            m.insert(k, string_list(v, &what)?.into_iter().collect());
+        }
+    }
+    Ok(m)
+}
+
+/// A profile's `from`: a hex or a list of hexes, each a source at cost 0.
+fn sources(map: &Map, t: &Table) -> mlua::Result<Vec<(HexId, i64)>> {
     let mut sources = Vec::new();
     match t.get::<Value>("from")? {
         Value::String(s) => sources.push((hex_arg(map, s.to_str()?.as_ref(), "from")?, 0)),
@@ -162,7 +172,7 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
             return Err(mlua::Error::runtime(format!("from: a hex or a list of hexes, not {}", other.type_name())));
         }
     }
-    Ok((p, sources))
+    Ok(sources)
 }
 
 /// Sets (Some) or removes (None) a marker of a hex or hexside; empty entries are dropped so the
@@ -212,366 +222,346 @@ fn mp(c: i64) -> f64 {
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
-    t.set(
-        "hex",
-        lua.create_function(|lua, s: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            let Some(h) = w.map.grid.parse(&s).filter(|h| w.map.contains(*h)) else {
-                return Ok((Value::Nil, Some(format!("'{s}' is not a hex of the map"))));
-            };
-            let info = &w.map.hexes[&h];
-            let r = lua.create_table()?;
-            r.set("id", w.fmt_hex(h))?;
-            r.set("terrain", info.terrain.as_str())?;
-            r.set("features", info.features.iter().cloned().collect::<Vec<_>>())?;
-            r.set("name", info.name.clone())?;
-            r.set("values", info.values.clone())?;
-            r.set("markers", w.state.hex_markers.get(&h).cloned().unwrap_or_default())?;
-            Ok((Value::Table(r), None))
-        })?,
-    )?;
-    t.set(
-        "is_hex",
-        lua.create_function(|lua, s: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            Ok(w.map.grid.parse(&s).filter(|h| w.map.contains(*h)).map(|h| w.fmt_hex(h)))
-        })?,
-    )?;
-    t.set(
-        "terrain",
-        lua.create_function(|lua, s: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            let h = hex_arg(&w.map, &s, "map.terrain")?;
-            Ok(w.map.hexes[&h].terrain.clone())
-        })?,
-    )?;
-    t.set(
-        "has",
-        lua.create_function(|lua, (s, f): (String, String)| {
-            let w = world(lua);
-            let w = w.borrow();
-            let h = hex_arg(&w.map, &s, "map.has")?;
-            let i = &w.map.hexes[&h];
-            Ok(i.terrain == f || i.features.contains(&f))
-        })?,
-    )?;
-    t.set(
-        "neighbours",
-        lua.create_function(|lua, s: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            let h = hex_arg(&w.map, &s, "map.neighbours")?;
-            Ok(w.map.neighbours(h).map(|(_, n)| w.fmt_hex(n)).collect::<Vec<_>>())
-        })?,
-    )?;
-    t.set(
-        "distance",
-        lua.create_function(|lua, (a, b): (String, String)| {
-            let w = world(lua);
-            let w = w.borrow();
-            let (a, b) = (hex_arg(&w.map, &a, "map.distance")?, hex_arg(&w.map, &b, "map.distance")?);
-            Ok(w.map.grid.distance(a, b))
-        })?,
-    )?;
-    // the off-map hexes next to a hex, as their distances from `from` (a retreat or move pushed
-    // across the map edge): map.beyond_edge(hex, from) -> { distance... }, clockwise from N
-    t.set(
-        "beyond_edge",
-        lua.create_function(|lua, (s, from): (String, String)| {
-            let w = world(lua);
-            let w = w.borrow();
-            let h = hex_arg(&w.map, &s, "map.beyond_edge")?;
-            let f = hex_arg(&w.map, &from, "map.beyond_edge")?;
-            Ok(crate::hex::Dir::ALL
-                .into_iter()
-                .map(|d| w.map.grid.neighbour(h, d))
-                .filter(|n| !w.map.contains(*n))
-                .map(|n| w.map.grid.distance(f, n))
-                .collect::<Vec<_>>())
-        })?,
-    )?;
-    t.set(
-        "direction",
-        lua.create_function(|lua, (a, b): (String, String)| {
-            let w = world(lua);
-            let w = w.borrow();
-            let (a, b) = (hex_arg(&w.map, &a, "map.direction")?, hex_arg(&w.map, &b, "map.direction")?);
-            Ok(w.map.grid.direction(a, b).map(|d| d.name()))
-        })?,
-    )?;
-    t.set(
-        "within",
-        lua.create_function(|lua, (s, r): (String, i32)| {
-            if !(0..=MAX_RADIUS).contains(&r) {
-                return Err(mlua::Error::runtime(format!("map.within: radius {r} is not in 0..{MAX_RADIUS}")));
-            }
-            let w = world(lua);
-            let w = w.borrow();
-            let h = hex_arg(&w.map, &s, "map.within")?;
-            Ok(w.map
-                .grid
-                .within(h, r)
-                .into_iter()
-                .filter(|x| w.map.contains(*x))
-                .map(|x| w.fmt_hex(x))
-                .collect::<Vec<_>>())
-        })?,
-    )?;
-    t.set(
-        "hexes",
-        lua.create_function(|lua, ()| {
-            let w = world(lua);
-            let w = w.borrow();
-            Ok(w.map.hexes.keys().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>())
-        })?,
-    )?;
-    // features of the hexside between two adjacent hexes, including markers placed in play
-    t.set(
-        "hexside",
-        lua.create_function(|lua, (a, b): (String, String)| {
-            let w = world(lua);
-            let w = w.borrow();
-            let (Some(ha), Some(hb)) = (w.map.grid.parse(&a), w.map.grid.parse(&b)) else {
-                return Err(mlua::Error::runtime(format!("map.hexside: '{a}'/'{b}' are not hexes")));
-            };
-            if w.map.grid.direction(ha, hb).is_none() {
-                return Err(mlua::Error::runtime(format!("map.hexside: {a} and {b} are not adjacent")));
-            }
-            let side = Hexside::new(ha, hb);
-            let mut f: BTreeSet<String> = w.map.sides.get(&side).cloned().unwrap_or_default();
-            f.extend(
-                w.state.side_markers.get(&side).map(|m| m.keys().cloned().collect::<Vec<_>>()).unwrap_or_default(),
-            );
-            Ok(f.into_iter().collect::<Vec<_>>())
-        })?,
-    )?;
-    t.set(
-        "place",
-        lua.create_function(|lua, name: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            match w.map.place(&name) {
-                Ok((_, hexes)) => Ok((Some(hexes.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()), None)),
-                Err(c) if c.is_empty() => Ok((None, Some(format!("no place named '{name}'")))),
-                Err(c) => Ok((None, Some(format!("'{name}' could be {}", c.join(", "))))),
-            }
-        })?,
-    )?;
-    t.set(
-        "area",
-        lua.create_function(|lua, name: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            match w.map.areas.get(&name) {
-                Some(s) => Ok((Some(s.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()), None)),
-                None => Ok((
-                    None,
-                    Some(format!(
-                        "no area '{name}' (areas: {})",
-                        w.map.areas.keys().cloned().collect::<Vec<_>>().join(", ")
-                    )),
-                )),
-            }
-        })?,
-    )?;
-    t.set(
-        "in_area",
-        lua.create_function(|lua, (name, s): (String, String)| {
-            let w = world(lua);
-            let w = w.borrow();
-            let h = hex_arg(&w.map, &s, "map.in_area")?;
-            Ok(w.map.areas.get(&name).is_some_and(|a| a.contains(&h)))
-        })?,
-    )?;
-    t.set(
-        "marker",
-        lua.create_function(|lua, (s, name): (String, String)| {
-            let w = world(lua);
-            let w = w.borrow();
-            let h = hex_arg(&w.map, &s, "map.marker")?;
-            Ok(w.state.hex_markers.get(&h).and_then(|m| m.get(&name)).copied())
-        })?,
-    )?;
-    t.set(
-        "set_marker",
-        lua.create_function(|lua, (s, name, v): (String, String, Value)| {
-            let v = super::units::marker_value(v, "map.set_marker")?;
-            let w = world(lua);
-            let mut w = w.borrow_mut();
-            let h = hex_arg(&w.map, &s, "map.set_marker")?;
-            set_marker_in(&mut w.state.hex_markers, h, name, v);
-            Ok(())
-        })?,
-    )?;
-    // every hex with a scenario value: map.valued("vp") -> { [hex] = value }
-    t.set(
-        "valued",
-        lua.create_function(|lua, key: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            let out: BTreeMap<String, f64> =
-                w.map.hexes.iter().filter_map(|(h, i)| i.values.get(&key).map(|v| (w.fmt_hex(*h), *v))).collect();
-            Ok(out)
-        })?,
-    )?;
-    // every hex carrying a marker, with its value
-    t.set(
-        "marked",
-        lua.create_function(|lua, name: String| {
-            let w = world(lua);
-            let w = w.borrow();
-            let out: BTreeMap<String, i64> =
-                w.state.hex_markers.iter().filter_map(|(h, m)| m.get(&name).map(|v| (w.fmt_hex(*h), *v))).collect();
-            Ok(out)
-        })?,
-    )?;
-    t.set(
-        "set_side_marker",
-        lua.create_function(|lua, (a, b, name, v): (String, String, String, Value)| {
-            let v = super::units::marker_value(v, "map.set_side_marker")?;
-            let w = world(lua);
-            let mut w = w.borrow_mut();
-            let (ha, hb) = (hex_arg(&w.map, &a, "map.set_side_marker")?, hex_arg(&w.map, &b, "map.set_side_marker")?);
-            if w.map.grid.direction(ha, hb).is_none() {
-                return Err(mlua::Error::runtime(format!("map.set_side_marker: {a} and {b} are not adjacent")));
-            }
-            set_marker_in(&mut w.state.side_markers, Hexside::new(ha, hb), name, v);
-            Ok(())
-        })?,
-    )?;
-
-    // the hexes next to a set of hexes (zones of control): map.adjacent{ from = {hexes},
-    // not_across = {hexside features}, not_into = {terrains} } -> { [hex] = true }
-    t.set(
-        "adjacent",
-        lua.create_function(|lua, spec: Table| {
-            let w = world(lua);
-            let w = w.borrow();
-            let from = hex_set(&w.map, spec.get("from")?, "map.adjacent")?;
-            let across: BTreeSet<String> = string_list(spec.get("not_across")?, "not_across")?.into_iter().collect();
-            let into: BTreeSet<String> = string_list(spec.get("not_into")?, "not_into")?.into_iter().collect();
-            let mut hexes = crate::hex::FastSet::default();
-            for &h in &from {
-                for (_, n) in w.map.neighbours(h) {
-                    if hexes.contains(&n) {
-                        continue;
-                    }
-                    let side = Hexside::new(h, n);
-                    let blocked = w.map.side(&side).is_some_and(|f| f.iter().any(|x| across.contains(x)))
-                        || w.state.side_markers.get(&side).is_some_and(|m| m.keys().any(|x| across.contains(x)));
-                    if !blocked && w.map.info(n).is_some_and(|i| !into.contains(&i.terrain)) {
-                        hexes.insert(n);
-                    }
-                }
-            }
-            let mut hexes: Vec<HexId> = hexes.into_iter().collect();
-            hexes.sort();
-            let out = lua.create_table_with_capacity(0, hexes.len())?;
-            for n in hexes {
-                out.raw_set(w.fmt_hex(n), true)?;
-            }
-            Ok(out)
-        })?,
-    )?;
-
-    // searches
-    t.set(
-        "reach",
-        lua.create_function(|lua, spec: Table| {
-            let w = world(lua);
-            let w = w.borrow();
-            let (p, sources) = profile_from(&w, &spec)?;
-            if sources.is_empty() {
-                return Err(mlua::Error::runtime("map.reach: `from` is required"));
-            }
-            let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.reach: {e}")))?;
-            charge(lua, r.len())?;
-            let routes = spec.get::<Option<bool>>("routes")?.unwrap_or(true);
-            // `targets`: only these hexes are wanted in the answer (a supply check of units)
-            let targets = match spec.get::<Option<Table>>("targets")? {
-                Some(t) => Some(hex_set(&w.map, Some(t), "map.reach targets")?),
-                None => None,
-            };
-            let costs = lua.create_table()?;
-            let from = lua.create_table()?;
-            let answer = |h: HexId, x: &crate::search::Reached| -> mlua::Result<()> {
-                let id = w.map.printed_id(h).unwrap_or_default();
-                costs.raw_set(id, mp(x.cost))?;
-                if let (true, Some(f)) = (routes, x.from) {
-                    from.raw_set(id, w.map.printed_id(f).unwrap_or_default())?;
-                }
-                Ok(())
-            };
-            match targets {
-                // only these hexes are wanted: look them up, in hex order
-                Some(t) => {
-                    for h in t {
-                        if let Some(x) = r.get(&h) {
-                            answer(h, x)?;
-                        }
-                    }
-                }
-                None => {
-                    for (h, x) in r.iter() {
-                        answer(h, x)?;
-                    }
-                }
-            }
-            Ok((costs, from))
-        })?,
-    )?;
-    t.set(
-        "side_marker",
-        lua.create_function(|lua, (a, b, name): (String, String, String)| {
-            let w = world(lua);
-            let w = w.borrow();
-            let (ha, hb) = (hex_arg(&w.map, &a, "map.side_marker")?, hex_arg(&w.map, &b, "map.side_marker")?);
-            Ok(w.state.side_markers.get(&Hexside::new(ha, hb)).and_then(|m| m.get(&name)).copied())
-        })?,
-    )?;
-    t.set(
-        "route",
-        lua.create_function(|lua, (spec, to): (Table, String)| {
-            let w = world(lua);
-            let w = w.borrow();
-            let (p, sources) = profile_from(&w, &spec)?;
-            if sources.is_empty() {
-                return Err(mlua::Error::runtime("map.route: `from` is required"));
-            }
-            let to = hex_arg(&w.map, &to, "map.route")?;
-            let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.route: {e}")))?;
-            charge(lua, r.len())?;
-            match r.get(&to) {
-                Some(x) => {
-                    let path: Vec<String> = route(&r, to).into_iter().map(|h| w.fmt_hex(h)).collect();
-                    Ok((Some(mp(x.cost)), Value::Table(lua.create_sequence_from(path)?)))
-                }
-                None => Ok((None, Value::String(lua.create_string(format!("{} cannot be reached", w.fmt_hex(to)))?))),
-            }
-        })?,
-    )?;
-    t.set(
-        "path_cost",
-        lua.create_function(|lua, (spec, path): (Table, Value)| {
-            let path = string_list(path, "map.path_cost")?;
-            let w = world(lua);
-            let w = w.borrow();
-            let (p, _) = profile_from(&w, &spec)?;
-            let hexes: Vec<HexId> =
-                path.iter().map(|s| hex_arg(&w.map, s, "map.path_cost")).collect::<mlua::Result<_>>()?;
-            match p.path_cost(&w.map, &hexes).map_err(|e| mlua::Error::runtime(format!("map.path_cost: {e}")))? {
-                Ok(c) => Ok((Some(mp(c)), None, None)),
-                Err((i, why)) => Ok((None, Some(why), Some(i + 1))),
-            }
-        })?,
-    )?;
-    t.set(
-        "fmt_cost",
-        lua.create_function(|_, c: f64| Ok(to_units(c).map(fmt_cost).unwrap_or_else(|| c.to_string())))?,
-    )?;
+    t.set("hex", lua.create_function(hex)?)?;
+    t.set("is_hex", lua.create_function(is_hex)?)?;
+    t.set("terrain", lua.create_function(terrain)?)?;
+    t.set("has", lua.create_function(has)?)?;
+    t.set("neighbours", lua.create_function(neighbours)?)?;
+    t.set("distance", lua.create_function(distance)?)?;
+    t.set("beyond_edge", lua.create_function(beyond_edge)?)?;
+    t.set("direction", lua.create_function(direction)?)?;
+    t.set("within", lua.create_function(within)?)?;
+    t.set("hexes", lua.create_function(hexes)?)?;
+    t.set("hexside", lua.create_function(hexside)?)?;
+    t.set("place", lua.create_function(place)?)?;
+    t.set("area", lua.create_function(area)?)?;
+    t.set("in_area", lua.create_function(in_area)?)?;
+    t.set("marker", lua.create_function(marker)?)?;
+    t.set("set_marker", lua.create_function(set_marker)?)?;
+    t.set("valued", lua.create_function(valued)?)?;
+    t.set("marked", lua.create_function(marked)?)?;
+    t.set("set_side_marker", lua.create_function(set_side_marker)?)?;
+    t.set("adjacent", lua.create_function(adjacent)?)?;
+    t.set("reach", lua.create_function(reach)?)?;
+    t.set("side_marker", lua.create_function(side_marker)?)?;
+    t.set("route", lua.create_function(route)?)?;
+    t.set("path_cost", lua.create_function(path_cost)?)?;
+    t.set("fmt_cost", lua.create_function(fmt_cost)?)?;
     lua.globals().set("map", t)?;
     Ok(())
+}
+
+/// `map.hex(hex) -> table | nil, msg`: the hex's id, terrain, features, name, values and markers.
+fn hex(lua: &Lua, s: String) -> mlua::Result<(Value, Option<String>)> {
+    let w = world(lua);
+    let w = w.borrow();
+    let Some(h) = w.map.grid.parse(&s).filter(|h| w.map.contains(*h)) else {
+        return Ok((Value::Nil, Some(format!("'{s}' is not a hex of the map"))));
+    };
+    let info = &w.map.hexes[&h];
+    let r = lua.create_table()?;
+    r.set("id", w.fmt_hex(h))?;
+    r.set("terrain", info.terrain.as_str())?;
+    r.set("features", info.features.iter().cloned().collect::<Vec<_>>())?;
+    r.set("name", info.name.clone())?;
+    r.set("values", info.values.clone())?;
+    r.set("markers", w.state.hex_markers.get(&h).cloned().unwrap_or_default())?;
+    Ok((Value::Table(r), None))
+}
+
+/// `map.is_hex(text) -> hex | nil`: the hex of the map the text names, as the map prints it.
+fn is_hex(lua: &Lua, s: String) -> mlua::Result<Option<String>> {
+    let w = world(lua);
+    let w = w.borrow();
+    Ok(w.map.grid.parse(&s).filter(|h| w.map.contains(*h)).map(|h| w.fmt_hex(h)))
+}
+
+/// `map.terrain(hex) -> string`: the hex's terrain.
+fn terrain(lua: &Lua, s: String) -> mlua::Result<String> {
+    let w = world(lua);
+    let w = w.borrow();
+    let h = hex_arg(&w.map, &s, "map.terrain")?;
+    Ok(w.map.hexes[&h].terrain.clone())
+}
+
+/// `map.has(hex, name) -> boolean`: whether the hex's terrain or one of its features is `name`.
+fn has(lua: &Lua, (s, f): (String, String)) -> mlua::Result<bool> {
+    let w = world(lua);
+    let w = w.borrow();
+    let h = hex_arg(&w.map, &s, "map.has")?;
+    let i = &w.map.hexes[&h];
+    Ok(i.terrain == f || i.features.contains(&f))
+}
+
+/// `map.neighbours(hex) -> list`: the hexes of the map next to the hex.
+fn neighbours(lua: &Lua, s: String) -> mlua::Result<Vec<String>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let h = hex_arg(&w.map, &s, "map.neighbours")?;
+    Ok(w.map.neighbours(h).map(|(_, n)| w.fmt_hex(n)).collect::<Vec<_>>())
+}
+
+/// `map.distance(a, b) -> integer`: the distance in hexes.
+fn distance(lua: &Lua, (a, b): (String, String)) -> mlua::Result<i32> {
+    let w = world(lua);
+    let w = w.borrow();
+    let (a, b) = (hex_arg(&w.map, &a, "map.distance")?, hex_arg(&w.map, &b, "map.distance")?);
+    Ok(w.map.grid.distance(a, b))
+}
+
+/// `map.beyond_edge(hex, from) -> { distance... }`: the off-map neighbours' distances from `from`, clockwise from N.
+fn beyond_edge(lua: &Lua, (s, from): (String, String)) -> mlua::Result<Vec<i32>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let h = hex_arg(&w.map, &s, "map.beyond_edge")?;
+    let f = hex_arg(&w.map, &from, "map.beyond_edge")?;
+    Ok(crate::hex::Dir::ALL
+        .into_iter()
+        .map(|d| w.map.grid.neighbour(h, d))
+        .filter(|n| !w.map.contains(*n))
+        .map(|n| w.map.grid.distance(f, n))
+        .collect::<Vec<_>>())
+}
+
+/// `map.direction(a, b) -> "N"|"NE"|"SE"|"S"|"SW"|"NW" | nil`: the direction from a to b.
+fn direction(lua: &Lua, (a, b): (String, String)) -> mlua::Result<Option<&'static str>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let (a, b) = (hex_arg(&w.map, &a, "map.direction")?, hex_arg(&w.map, &b, "map.direction")?);
+    Ok(w.map.grid.direction(a, b).map(|d| d.name()))
+}
+
+/// `map.within(hex, r) -> list`: the hexes of the map at most r hexes away.
+fn within(lua: &Lua, (s, r): (String, i32)) -> mlua::Result<Vec<String>> {
+    if !(0..=MAX_RADIUS).contains(&r) {
+        return Err(mlua::Error::runtime(format!("map.within: radius {r} is not in 0..{MAX_RADIUS}")));
+    }
+    let w = world(lua);
+    let w = w.borrow();
+    let h = hex_arg(&w.map, &s, "map.within")?;
+    Ok(w.map.grid.within(h, r).into_iter().filter(|x| w.map.contains(*x)).map(|x| w.fmt_hex(x)).collect::<Vec<_>>())
+}
+
+/// `map.hexes() -> list`: every hex of the map.
+fn hexes(lua: &Lua, (): ()) -> mlua::Result<Vec<String>> {
+    let w = world(lua);
+    let w = w.borrow();
+    Ok(w.map.hexes.keys().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>())
+}
+
+/// `map.hexside(a, b) -> list of strings`: the hexside's features, with the markers placed in play.
+fn hexside(lua: &Lua, (a, b): (String, String)) -> mlua::Result<Vec<String>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let (Some(ha), Some(hb)) = (w.map.grid.parse(&a), w.map.grid.parse(&b)) else {
+        return Err(mlua::Error::runtime(format!("map.hexside: '{a}'/'{b}' are not hexes")));
+    };
+    if w.map.grid.direction(ha, hb).is_none() {
+        return Err(mlua::Error::runtime(format!("map.hexside: {a} and {b} are not adjacent")));
+    }
+    let side = Hexside::new(ha, hb);
+    let mut f: BTreeSet<String> = w.map.sides.get(&side).cloned().unwrap_or_default();
+    f.extend(w.state.side_markers.get(&side).map(|m| m.keys().cloned().collect::<Vec<_>>()).unwrap_or_default());
+    Ok(f.into_iter().collect::<Vec<_>>())
+}
+
+/// `map.place(name) -> list | nil, msg`: the hexes of a named place.
+fn place(lua: &Lua, name: String) -> mlua::Result<(Option<Vec<String>>, Option<String>)> {
+    let w = world(lua);
+    let w = w.borrow();
+    match w.map.place(&name) {
+        Ok((_, hexes)) => Ok((Some(hexes.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()), None)),
+        Err(c) if c.is_empty() => Ok((None, Some(format!("no place named '{name}'")))),
+        Err(c) => Ok((None, Some(format!("'{name}' could be {}", c.join(", "))))),
+    }
+}
+
+/// `map.area(name) -> list | nil, msg`: the hexes of a named area.
+fn area(lua: &Lua, name: String) -> mlua::Result<(Option<Vec<String>>, Option<String>)> {
+    let w = world(lua);
+    let w = w.borrow();
+    match w.map.areas.get(&name) {
+        Some(s) => Ok((Some(s.iter().map(|h| w.fmt_hex(*h)).collect::<Vec<_>>()), None)),
+        None => Ok((
+            None,
+            Some(format!("no area '{name}' (areas: {})", w.map.areas.keys().cloned().collect::<Vec<_>>().join(", "))),
+        )),
+    }
+}
+
+/// `map.in_area(name, hex) -> boolean`: whether the hex is in the named area.
+fn in_area(lua: &Lua, (name, s): (String, String)) -> mlua::Result<bool> {
+    let w = world(lua);
+    let w = w.borrow();
+    let h = hex_arg(&w.map, &s, "map.in_area")?;
+    Ok(w.map.areas.get(&name).is_some_and(|a| a.contains(&h)))
+}
+
+/// `map.marker(hex, name) -> integer | nil`: the value of a marker on the hex.
+fn marker(lua: &Lua, (s, name): (String, String)) -> mlua::Result<Option<i64>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let h = hex_arg(&w.map, &s, "map.marker")?;
+    Ok(w.state.hex_markers.get(&h).and_then(|m| m.get(&name)).copied())
+}
+
+/// `map.set_marker(hex, name, v?)`: sets a marker on the hex, or removes it (nil or false).
+fn set_marker(lua: &Lua, (s, name, v): (String, String, Value)) -> mlua::Result<()> {
+    let v = super::units::marker_value(v, "map.set_marker")?;
+    let w = world(lua);
+    let mut w = w.borrow_mut();
+    let h = hex_arg(&w.map, &s, "map.set_marker")?;
+    set_marker_in(&mut w.state.hex_markers, h, name, v);
+    Ok(())
+}
+
+/// `map.valued(key) -> { [hex] = value }`: every hex with that scenario value.
+fn valued(lua: &Lua, key: String) -> mlua::Result<BTreeMap<String, f64>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let out: BTreeMap<String, f64> =
+        w.map.hexes.iter().filter_map(|(h, i)| i.values.get(&key).map(|v| (w.fmt_hex(*h), *v))).collect();
+    Ok(out)
+}
+
+/// `map.marked(name) -> { [hex] = integer }`: every hex carrying the marker, with its value.
+fn marked(lua: &Lua, name: String) -> mlua::Result<BTreeMap<String, i64>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let out: BTreeMap<String, i64> =
+        w.state.hex_markers.iter().filter_map(|(h, m)| m.get(&name).map(|v| (w.fmt_hex(*h), *v))).collect();
+    Ok(out)
+}
+
+/// `map.set_side_marker(a, b, name, v?)`: sets or removes (nil, false) a marker on the hexside of two hexes.
+fn set_side_marker(lua: &Lua, (a, b, name, v): (String, String, String, Value)) -> mlua::Result<()> {
+    let v = super::units::marker_value(v, "map.set_side_marker")?;
+    let w = world(lua);
+    let mut w = w.borrow_mut();
+    let (ha, hb) = (hex_arg(&w.map, &a, "map.set_side_marker")?, hex_arg(&w.map, &b, "map.set_side_marker")?);
+    if w.map.grid.direction(ha, hb).is_none() {
+        return Err(mlua::Error::runtime(format!("map.set_side_marker: {a} and {b} are not adjacent")));
+    }
+    set_marker_in(&mut w.state.side_markers, Hexside::new(ha, hb), name, v);
+    Ok(())
+}
+
+/// `map.side_marker(a, b, name) -> integer | nil`: the value of a marker on a hexside.
+fn side_marker(lua: &Lua, (a, b, name): (String, String, String)) -> mlua::Result<Option<i64>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let (ha, hb) = (hex_arg(&w.map, &a, "map.side_marker")?, hex_arg(&w.map, &b, "map.side_marker")?);
+    Ok(w.state.side_markers.get(&Hexside::new(ha, hb)).and_then(|m| m.get(&name)).copied())
+}
+
+/// `map.adjacent{ from, not_across?, not_into? } -> { [hex] = true }`: the hexes next to a set (zones of control).
+fn adjacent(lua: &Lua, spec: Table) -> mlua::Result<Table> {
+    let w = world(lua);
+    let w = w.borrow();
+    let from = hex_set(&w.map, spec.get("from")?, "map.adjacent")?;
+    let across: BTreeSet<String> = string_list(spec.get("not_across")?, "not_across")?.into_iter().collect();
+    let into: BTreeSet<String> = string_list(spec.get("not_into")?, "not_into")?.into_iter().collect();
+    let mut hexes = crate::hex::FastSet::default();
+    for &h in &from {
+        for (_, n) in w.map.neighbours(h) {
+            if hexes.contains(&n) {
+                continue;
+            }
+            let side = Hexside::new(h, n);
+            let blocked = w.map.side(&side).is_some_and(|f| f.iter().any(|x| across.contains(x)))
+                || w.state.side_markers.get(&side).is_some_and(|m| m.keys().any(|x| across.contains(x)));
+            if !blocked && w.map.info(n).is_some_and(|i| !into.contains(&i.terrain)) {
+                hexes.insert(n);
+            }
+        }
+    }
+    let mut hexes: Vec<HexId> = hexes.into_iter().collect();
+    hexes.sort();
+    let out = lua.create_table_with_capacity(0, hexes.len())?;
+    for n in hexes {
+        out.raw_set(w.fmt_hex(n), true)?;
+    }
+    Ok(out)
+}
+
+/// `map.reach(profile) -> costs, from`: each hex reached from the profile's `from`, its cost and where from.
+fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
+    let w = world(lua);
+    let w = w.borrow();
+    let (p, sources) = profile_from(&w, &spec)?;
+    if sources.is_empty() {
+        return Err(mlua::Error::runtime("map.reach: `from` is required"));
+    }
+    let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.reach: {e}")))?;
+    charge(lua, r.len())?;
+    let routes = spec.get::<Option<bool>>("routes")?.unwrap_or(true);
+    // `targets`: only these hexes are wanted in the answer (a supply check of units)
+    let targets = match spec.get::<Option<Table>>("targets")? {
+        Some(t) => Some(hex_set(&w.map, Some(t), "map.reach targets")?),
+        None => None,
+    };
+    let costs = lua.create_table()?;
+    let from = lua.create_table()?;
+    let answer = |h: HexId, x: &crate::search::Reached| -> mlua::Result<()> {
+        let id = w.map.printed_id(h).unwrap_or_default();
+        costs.raw_set(id, mp(x.cost))?;
+        if let (true, Some(f)) = (routes, x.from) {
+            from.raw_set(id, w.map.printed_id(f).unwrap_or_default())?;
+        }
+        Ok(())
+    };
+    match targets {
+        // only these hexes are wanted: look them up, in hex order
+        Some(t) => {
+            for h in t {
+                if let Some(x) = r.get(&h) {
+                    answer(h, x)?;
+                }
+            }
+        }
+        None => {
+            for (h, x) in r.iter() {
+                answer(h, x)?;
+            }
+        }
+    }
+    Ok((costs, from))
+}
+
+/// `map.route(profile, to) -> cost, path | nil, msg`: the cheapest route from the profile's `from` to a hex.
+fn route(lua: &Lua, (spec, to): (Table, String)) -> mlua::Result<(Option<f64>, Value)> {
+    let w = world(lua);
+    let w = w.borrow();
+    let (p, sources) = profile_from(&w, &spec)?;
+    if sources.is_empty() {
+        return Err(mlua::Error::runtime("map.route: `from` is required"));
+    }
+    let to = hex_arg(&w.map, &to, "map.route")?;
+    let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.route: {e}")))?;
+    charge(lua, r.len())?;
+    match r.get(&to) {
+        Some(x) => {
+            let path: Vec<String> = search::route(&r, to).into_iter().map(|h| w.fmt_hex(h)).collect();
+            Ok((Some(mp(x.cost)), Value::Table(lua.create_sequence_from(path)?)))
+        }
+        None => Ok((None, Value::String(lua.create_string(format!("{} cannot be reached", w.fmt_hex(to)))?))),
+    }
+}
+
+/// `map.path_cost(profile, path) -> cost | nil, why, index`: what moving along the path costs, or where not.
+fn path_cost(lua: &Lua, (spec, path): (Table, Value)) -> mlua::Result<(Option<f64>, Option<String>, Option<usize>)> {
+    let path = string_list(path, "map.path_cost")?;
+    let w = world(lua);
+    let w = w.borrow();
+    let (p, _) = profile_from(&w, &spec)?;
+    let hexes: Vec<HexId> = path.iter().map(|s| hex_arg(&w.map, s, "map.path_cost")).collect::<mlua::Result<_>>()?;
+    match p.path_cost(&w.map, &hexes).map_err(|e| mlua::Error::runtime(format!("map.path_cost: {e}")))? {
+        Ok(c) => Ok((Some(mp(c)), None, None)),
+        Err((i, why)) => Ok((None, Some(why), Some(i + 1))),
+    }
+}
+
+/// `map.fmt_cost(mp) -> string`: an MP amount as printed (`2`, `1.5`, `2 1/3`; not a multiple of 1/60: as is).
+fn fmt_cost(_: &Lua, c: f64) -> mlua::Result<String> {
+    Ok(to_units(c).map(search::fmt_cost).unwrap_or_else(|| c.to_string()))
 }
