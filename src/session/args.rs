@@ -92,6 +92,9 @@ fn one(lua: &Lua, w: &World, kind: &ArgKind, word: &str) -> std::result::Result<
     match kind {
         ArgKind::Unit => handle(resolve_unit(&w.state, word)?).map(Value::UserData),
         ArgKind::Units => {
+            if word.split(',').all(str::is_empty) {
+                return Err(format!("'{word}' names no unit (a list of units is separated by commas: A,B)"));
+            }
             let mut ids = Vec::new();
             for part in word.split(',').filter(|p| !p.is_empty()) {
                 let id = resolve_unit(&w.state, part)?;

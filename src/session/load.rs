@@ -38,7 +38,7 @@ pub(super) fn cmd_load(s: &mut Session, rest: &str, _line: &str) -> Result<Reply
 
 /// Loads a save into the session. On any error the session is unchanged.
 fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = read_save(path, shown)?;
     let p = save::parse(path, &text)?;
     // the scenario as the `new` line named it (a path works from anywhere), else by its id
     let named = p.lines.iter().find_map(|(_, l)| l.strip_prefix("new ").and_then(|r| r.split_whitespace().next()));
@@ -77,6 +77,27 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
     out.push(format!("loaded {shown} (state {})", g.state().hash()));
     session.game = Some(g);
     Ok(out)
+}
+
+/// The largest save `load` reads (a whole campaign's save is well under 10 MiB).
+const MAX_SAVE: u64 = 64 << 20;
+
+/// Reads a save: a regular file (not a FIFO or a device, which could block or never end) of
+/// at most [`MAX_SAVE`] bytes.
+fn read_save(path: &Path, shown: &str) -> Result<String> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if !meta.is_file() {
+        return Err(Error::Save(format!("{shown}: not a regular file (a save is a file written by `save`)")));
+    }
+    if meta.len() > MAX_SAVE {
+        return Err(Error::Save(format!("{shown}: {} bytes, more than a save can hold ({MAX_SAVE})", meta.len())));
+    }
+    let mut text = String::new();
+    use std::io::Read;
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SAVE + 1).read_to_string(&mut text))
+        .map_err(|e| Error::io(path, e))?;
+    Ok(text)
 }
 
 /// Every line of the save, committed ones then the pending command's.

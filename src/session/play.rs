@@ -67,16 +67,29 @@ pub(super) fn cancel(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
         .ok_or_else(|| Error::Usage("nothing to cancel: no decision is pending".into()))
 }
 
-/// `undo [--past-dice] [n]`; while a decision is pending, it cancels the waiting command.
+/// `undo [--past-dice] [n]`; while a decision is pending, `undo` (or `undo 1`) cancels the
+/// waiting command. Bad arguments are refused before anything is undone or cancelled.
 pub(super) fn undo(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
+    const USAGE: &str = "usage: undo [--past-dice] [n] (n: how many commands, 1 or more)";
+    let counts: Vec<&str> = rest.split_whitespace().filter(|w| *w != "--past-dice").collect();
+    let n: usize = match counts.as_slice() {
+        [] => 1,
+        [w] => {
+            w.parse().ok().filter(|n| *n >= 1).ok_or_else(|| Error::Usage(format!("'{w}' is not a count; {USAGE}")))?
+        }
+        _ => return Err(Error::Usage(format!("one count at most; {USAGE}"))),
+    };
     let free = s.free_undo;
     let g = s.game_mut()?;
+    if g.pending.is_some() && n > 1 {
+        // one step at a time, so that a refusal of the second leaves the first undone or not
+        return Err(Error::Usage(format!(
+            "a decision is pending: `undo` takes back the waiting command alone, then `undo {}` the rest",
+            n - 1
+        )));
+    }
     if let Some(out) = g.cancel_pending(free, past_dice(rest), line)? {
         return Ok(Reply::ok(out));
-    }
-    let mut n: usize = 1;
-    for w in rest.split_whitespace().filter(|w| *w != "--past-dice") {
-        n = w.parse().map_err(|_| Error::Usage("usage: undo [--past-dice] [n]".into()))?;
     }
     g.undo(n, free, past_dice(rest), line).map(Reply::ok)
 }

@@ -287,3 +287,26 @@ fn a_replay_does_not_depend_on_the_clock_and_the_loaded_game_does() {
     assert!(matches!(r.error(), Some(e) if e.to_string().contains("time limit exceeded")), "{r:?}");
     assert_eq!(slow.hash(), s.hash());
 }
+
+#[test]
+fn load_reads_regular_files_only() {
+    let mut s = super::fixture_game(4);
+    let before = s.hash();
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|st| st.success());
+    let mut targets = vec![dir.path().to_path_buf(), "/dev/zero".into(), "/dev/null".into()];
+    if made {
+        targets.push(fifo); // would block for good if it were opened
+    }
+    for t in targets {
+        let r = s.execute(&format!("load {}", t.display()));
+        match r.error() {
+            Some(e) => {
+                assert!(e.kind() == "save" && e.to_string().contains("not a regular file"), "{}: {e}", t.display())
+            }
+            None => panic!("{}: loaded {r:?}", t.display()),
+        }
+        assert_eq!(s.hash(), before);
+    }
+}
