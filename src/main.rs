@@ -317,6 +317,17 @@ fn handle_line(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words
 /// Starting or loading another game at a terminal asks before dropping unsaved commands;
 /// whether to run the line.
 fn confirm_replace(rl: &mut LineEditor, session: &Session, tty: bool, line: &str) -> bool {
+    // saving over an existing file asks first (a file that is no save is refused anyway)
+    if let Some(path) = line.strip_prefix("save ").map(str::trim)
+        && tty
+        && !path.starts_with("--force")
+        && std::path::Path::new(path).exists()
+    {
+        return match rl.readline(&format!("{path} exists. Replace it? [y/N] ")) {
+            Ok(a) => is_yes(&a),
+            Err(_) => false,
+        };
+    }
     let replaces = line.starts_with("new ") || line.starts_with("load ");
     if !tty || !replaces || !session.has_unsaved() {
         return true;

@@ -76,23 +76,90 @@ pub fn render(g: &Game) -> String {
     s
 }
 
-/// Writes atomically: a temporary file in the same folder, fsync, rename.
-pub fn write(g: &Game, path: &Path) -> Result<()> {
-    write_atomic(path, render(g).as_bytes())
+/// What a file written by umpire is (a save or a map picture), for the rules of [`target`].
+#[derive(Clone, Copy, PartialEq)]
+pub enum Kind {
+    Save,
+    Picture,
 }
 
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Whether `path` may be written as a file of `kind`: it must not be inside the library's
+/// `rulesets/` or `scenarios/`; if it exists it must be a regular, writable file (not a
+/// link, a device or a FIFO) of the same kind, unless `force`. Returns the existing file's
+/// mode, which the write keeps.
+pub fn target(path: &Path, library: &Path, kind: Kind, force: bool) -> Result<Option<std::fs::Permissions>> {
+    let shown = path.display();
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    if let (Ok(dir), Ok(lib)) = (dir.canonicalize(), library.canonicalize()) {
+        for part in ["rulesets", "scenarios"] {
+            if dir.starts_with(lib.join(part)) {
+                return Err(Error::Save(format!(
+                    "{shown} is inside the library's {part}/ (the game's own files): write it elsewhere"
+                )));
+            }
+        }
+    }
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    if meta.file_type().is_symlink() {
+        return Err(Error::Save(format!("{shown} is a symbolic link: umpire writes only regular files")));
+    }
+    if !meta.is_file() {
+        return Err(Error::Save(format!("{shown} is not a regular file (a folder, a device or a FIFO)")));
+    }
+    if meta.permissions().readonly() {
+        return Err(Error::Save(format!("{shown} is read-only")));
+    }
+    if !force && !is_kind(path, kind) {
+        let what = if kind == Kind::Save { "an umpire save" } else { "an SVG picture" };
+        return Err(Error::Save(format!("{shown} exists and is not {what}: add --force to replace it")));
+    }
+    Ok(Some(meta.permissions()))
+}
+
+/// Whether the file at `path` looks like a file of `kind` (its first kilobytes).
+fn is_kind(path: &Path, kind: Kind) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    if std::fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut head)).is_err() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&head);
+    match kind {
+        Kind::Save => text.lines().take(5).any(|l| l.trim() == HEADER),
+        Kind::Picture => text.trim_start().starts_with("<svg"),
+    }
+}
+
+/// Writes a save atomically (see [`write_atomic`]).
+pub fn write(g: &Game, path: &Path, mode: Option<std::fs::Permissions>) -> Result<()> {
+    write_atomic(path, render(g).as_bytes(), mode)
+}
+
+/// Writes atomically: a temporary file in the same folder, fsync, rename. The file gets
+/// `mode` (an existing file's), or the mode a new file gets from the umask.
+pub fn write_atomic(path: &Path, bytes: &[u8], mode: Option<std::fs::Permissions>) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        // a save is a document, readable like any file the user writes (tempfile makes 0600)
-        let _ = tmp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644));
+        // a document, as the user's other files: 0666 less the umask (tempfile's 0600 else)
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    if let Some(m) = mode {
+        tmp.as_file().set_permissions(m).map_err(|e| Error::io(path, e))?;
     }
     tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;

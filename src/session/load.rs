@@ -14,15 +14,21 @@ use crate::scenario::{self, Scenario};
 use std::path::Path;
 use std::sync::Arc;
 
+/// `save [--force] <file>`: only a regular file that is not one of the library's own, and an
+/// existing one only if it is a save (or with `--force`).
 pub(super) fn cmd_save(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     s.game()?;
-    let path = rest.trim();
+    let (force, path) = match rest.trim().strip_prefix("--force") {
+        Some(p) => (true, p.trim()),
+        None => (false, rest.trim()),
+    };
     if path.is_empty() {
-        return Err(Error::Usage("usage: save <file>".into()));
+        return Err(Error::Usage("usage: save [--force] <file>".into()));
     }
     let file = s.scratch_path(path);
+    let mode = save::target(&file, &s.root, save::Kind::Save, force)?;
     let g = s.game_mut()?;
-    save::write(g, &file)?;
+    save::write(g, &file, mode)?;
     g.saved_len = g.history.len();
     Ok(Reply::ok(vec![format!("saved to {path}")]))
 }

@@ -328,16 +328,20 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let mut words: Vec<&str> = rest.split_whitespace().collect();
     let mut svg = None;
     if words.first() == Some(&"--svg") {
-        let f = words.get(1).ok_or_else(|| Error::Usage("usage: map --svg FILE [<overlay> <args>]".into()))?;
-        svg = Some((s.scratch_path(f), f.to_string()));
-        words.drain(..2);
+        let force = words.get(1) == Some(&"--force");
+        let f = words.get(1 + usize::from(force));
+        let f = f.ok_or_else(|| Error::Usage("usage: map --svg [--force] FILE [<overlay> <args>]".into()))?;
+        let file = s.scratch_path(f);
+        let mode = crate::save::target(&file, &s.root, crate::save::Kind::Picture, force)?;
+        svg = Some((file, f.to_string(), mode));
+        words.drain(..2 + usize::from(force));
     }
     let view = map_view(s, &words)?;
     let g = s.game()?;
     let map = g.scenario.map.clone();
     let hidden = g.hidden_units();
     let state = g.state();
-    if let Some((file, shown)) = svg {
+    if let Some((file, shown, mode)) = svg {
         let pic = crate::render::svg::SvgMap {
             map: &map,
             state: &state,
@@ -346,7 +350,7 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
             colors: &map.colors,
             title: view.title,
         };
-        crate::save::write_atomic(&file, pic.render().as_bytes())?;
+        crate::save::write_atomic(&file, pic.render().as_bytes(), mode)?;
         return Ok(Reply::ok(vec![format!("map drawn to {shown}")]));
     }
     let hexes = match view.center {

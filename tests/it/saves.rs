@@ -142,7 +142,8 @@ fn saves_are_written_atomically() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = super::fixture_game(5);
     let file = dir.path().join("g.sav");
-    std::fs::write(&file, "old contents").unwrap();
+    // an older save of the game is replaced
+    std::fs::write(&file, "#@umpire-save 1\nold contents\n").unwrap();
     assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
     // no temporary file is left beside it
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
@@ -309,4 +310,65 @@ fn load_reads_regular_files_only() {
         }
         assert_eq!(s.hash(), before);
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn save_and_map_svg_write_only_what_they_may_replace() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let lib = tempfile::tempdir().unwrap();
+    copy_dir(&super::fixtures(), lib.path());
+    let mut s = Session::with_root(lib.path());
+    s.execute("new fixture --seed 3");
+    s.execute("auto");
+    let dir = tempfile::tempdir().unwrap();
+    let at = |n: &str| dir.path().join(n);
+    let refused = |s: &mut Session, cmd: String, why: &str| {
+        let r = s.execute(&cmd);
+        assert!(matches!(r.error(), Some(e) if e.kind() == "save" && e.to_string().contains(why)), "{cmd}: {r:?}");
+    };
+    // devices, FIFOs, folders and links are never written
+    refused(&mut s, "save /dev/null".into(), "not a regular file");
+    assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
+    if std::process::Command::new("mkfifo").arg(at("fifo")).status().is_ok_and(|x| x.success()) {
+        refused(&mut s, format!("save --force {}", at("fifo").display()), "not a regular file");
+    }
+    refused(&mut s, format!("save {}", dir.path().display()), "not a regular file");
+    std::fs::write(at("real.sav"), "x").unwrap();
+    symlink(at("real.sav"), at("link.sav")).unwrap();
+    refused(&mut s, format!("save --force {}", at("link.sav").display()), "symbolic link");
+    // a read-only file, and a file that is not a save without --force, are kept
+    std::fs::write(at("ro.sav"), "keep").unwrap();
+    std::fs::set_permissions(at("ro.sav"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    if std::fs::OpenOptions::new().write(true).open(at("ro.sav")).is_err() {
+        // (root may write a 0444 file; the save refuses it anyway)
+    }
+    refused(&mut s, format!("save --force {}", at("ro.sav").display()), "read-only");
+    std::fs::write(at("notes.txt"), "my notes").unwrap();
+    refused(&mut s, format!("save {}", at("notes.txt").display()), "not an umpire save");
+    assert_eq!(std::fs::read_to_string(at("notes.txt")).unwrap(), "my notes");
+    assert_eq!(std::fs::read_to_string(at("ro.sav")).unwrap(), "keep");
+    // nor the library's own files, even with --force
+    let main = lib.path().join("rulesets/fixture/main.lua");
+    let src = std::fs::read_to_string(&main).unwrap();
+    refused(&mut s, format!("save --force {}", main.display()), "inside the library's rulesets/");
+    let scen = lib.path().join("scenarios/fixture/basic.toml");
+    refused(&mut s, format!("map --svg --force {}", scen.display()), "inside the library's scenarios/");
+    assert_eq!(std::fs::read_to_string(&main).unwrap(), src);
+    // --force replaces a file that is not a save; a save is replaced keeping its mode
+    assert_eq!(s.execute(&format!("save --force {}", at("notes.txt").display())).status, Status::Ok);
+    assert!(std::fs::read_to_string(at("notes.txt")).unwrap().contains(umpire::save::HEADER));
+    assert_eq!(s.execute(&format!("save {}", at("game.sav").display())).status, Status::Ok);
+    std::fs::set_permissions(at("game.sav"), std::fs::Permissions::from_mode(0o600)).unwrap();
+    assert_eq!(s.execute(&format!("save {}", at("game.sav").display())).status, Status::Ok);
+    assert_eq!(std::fs::metadata(at("game.sav")).unwrap().permissions().mode() & 0o777, 0o600);
+    // a new file gets the mode the umask gives any new file
+    std::fs::File::create(at("plain")).unwrap();
+    let plain = std::fs::metadata(at("plain")).unwrap().permissions().mode() & 0o777;
+    assert_eq!(s.execute(&format!("save {}", at("new.sav").display())).status, Status::Ok);
+    assert_eq!(std::fs::metadata(at("new.sav")).unwrap().permissions().mode() & 0o777, plain);
+    // map --svg: the same rules, an existing picture is replaced
+    refused(&mut s, format!("map --svg {}", at("notes.txt").display()), "not an SVG picture");
+    assert_eq!(s.execute(&format!("map --svg {}", at("board.svg").display())).status, Status::Ok);
+    assert_eq!(s.execute(&format!("map --svg {}", at("board.svg").display())).status, Status::Ok);
 }
