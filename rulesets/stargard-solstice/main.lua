@@ -125,6 +125,7 @@ umpire.overlay {
 umpire.overlay {
   usage = "reach <unit>", help = "every hex the unit could reach now by regular movement, with its cost", rule = "5.1",
   run = function(u)
+    umpire.check(u.hex, "5.1", "%s is not on the map (it is in %s): it has no reach", u.id, tostring(u.box))
     return (map.reach(movement.profile(u.side, u.hex, movement.allowance(u), { overrun = C.attack(u) > 0 })))
   end,
 }
@@ -140,6 +141,7 @@ umpire.overlay {
 umpire.overlay {
   usage = "command <unit>", help = "the hexes within the HQ's command range", rule = "3.3.3",
   run = function(hq)
+    umpire.check(hq.hex, "3.3.3", "%s is not on the map (it is in %s): it commands no hexes", hq.id, tostring(hq.box))
     local out = {}
     for _, h in ipairs(map.within(hq.hex, command.range(hq))) do out[h] = "C" end
     return out
