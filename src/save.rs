@@ -142,28 +142,38 @@ pub fn write(g: &Game, path: &Path, mode: Option<std::fs::Permissions>) -> Resul
     write_atomic(path, render(g).as_bytes(), mode)
 }
 
-/// Writes atomically: a temporary file in the same folder, fsync, rename. The file gets
-/// `mode` (an existing file's), or the mode a new file gets from the umask.
+/// Writes atomically: a temporary file beside the target, fsync, rename, fsync of the folder.
+/// The file gets `mode` (an existing file's), or the mode a new file gets from the umask.
+/// The temporary file has a fixed name (`.<name>.umpire-tmp`), so one left behind by a
+/// process killed while saving is replaced by the next save, and no random name reaches a
+/// message.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: Option<std::fs::Permissions>) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut builder = tempfile::Builder::new();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        // a document, as the user's other files: 0666 less the umask (tempfile's 0600 else)
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
-    if let Some(m) = mode {
-        tmp.as_file().set_permissions(m).map_err(|e| Error::io(path, e))?;
-    }
-    tmp.as_file().sync_all().map_err(|e| Error::io(path, e))?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.umpire-tmp"));
+    let written = (|| -> std::io::Result<()> {
+        // a stale temporary file (or a link planted under its name) goes first
+        match std::fs::remove_file(&tmp) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+        let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        if let Some(m) = mode {
+            f.set_permissions(m)?;
+        }
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        // the rename is durable once the folder is
+        std::fs::File::open(dir)?.sync_all()
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Error::io(path, e)
+    })
 }
 
 /// A save file as read: what the loader needs to replay or resume it.
