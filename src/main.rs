@@ -111,11 +111,10 @@ fn run(cli: Cli) -> Result<i32> {
     let library = named_library(cli.library)?;
     match cli.cmd {
         Cmd::Run { scripts, quiet } => {
-            let root = library.clone().unwrap_or_else(umpire::ruleset::find_root);
             let (mut passed, mut failed) = (0, 0);
             for s in &scripts {
                 tracing::info!(script = %s.display(), "running");
-                let lib = library.clone().or_else(|| script::library_of(s)).unwrap_or_else(|| root.clone());
+                let lib = umpire::ruleset::library_for(library.as_deref(), s);
                 let o = script::run_file(&lib, s);
                 if !quiet {
                     out_raw(&o.transcript);
@@ -323,19 +322,13 @@ fn confirm_replace(rl: &mut LineEditor, session: &Session, tty: bool, line: &str
         && !path.starts_with("--force")
         && std::path::Path::new(path).exists()
     {
-        return match rl.readline(&format!("{path} exists. Replace it? [y/N] ")) {
-            Ok(a) => is_yes(&a),
-            Err(_) => false,
-        };
+        return ask(rl, &format!("{path} exists. Replace it? [y/N] "), false);
     }
     let replaces = line.starts_with("new ") || line.starts_with("load ");
     if !tty || !replaces || !session.has_unsaved() {
         return true;
     }
-    match rl.readline("The game has unsaved commands. Replace it anyway? [y/N] ") {
-        Ok(a) => is_yes(&a),
-        Err(_) => false,
-    }
+    ask(rl, "The game has unsaved commands. Replace it anyway? [y/N] ", false)
 }
 
 /// At a terminal, leaving with unsaved commands asks first.
@@ -347,10 +340,16 @@ fn confirm_leave<H: rustyline::Helper>(
     if !tty || !session.has_unsaved() {
         return true;
     }
-    match rl.readline("The game has unsaved commands. Leave anyway? [y/N] ") {
-        Ok(a) => is_yes(&a),
-        Err(_) => true,
-    }
+    ask(rl, "The game has unsaved commands. Leave anyway? [y/N] ", true)
+}
+
+/// Asks a `[y/N]` question at the terminal; `unanswered` when reading fails (Ctrl-C, Ctrl-D).
+fn ask<H: rustyline::Helper>(
+    rl: &mut rustyline::Editor<H, rustyline::history::DefaultHistory>,
+    prompt: &str,
+    unanswered: bool,
+) -> bool {
+    rl.readline(prompt).map(|a| is_yes(&a)).unwrap_or(unanswered)
 }
 
 /// An answer to a `[y/N]` question that says yes.

@@ -175,6 +175,12 @@ pub fn shown(root: &Path) -> String {
     }
 }
 
+/// The library for a path: the one named (`--library`), else the one the path belongs to,
+/// else [`find_root`].
+pub fn library_for(named: Option<&Path>, path: &Path) -> PathBuf {
+    named.map(Path::to_path_buf).or_else(|| library_of(path)).unwrap_or_else(find_root)
+}
+
 /// The environment variable naming the library (like `--library DIR`).
 pub const LIBRARY_VAR: &str = "UMPIRE_LIBRARY";
 

@@ -89,10 +89,7 @@ pub enum Kind {
 /// mode, which the write keeps.
 pub fn target(path: &Path, library: &Path, kind: Kind, force: bool) -> Result<Option<std::fs::Permissions>> {
     let shown = path.display();
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     if let (Ok(dir), Ok(lib)) = (dir.canonicalize(), library.canonicalize()) {
         for part in ["rulesets", "scenarios"] {
             if dir.starts_with(lib.join(part)) {
@@ -123,6 +120,14 @@ pub fn target(path: &Path, library: &Path, kind: Kind, force: bool) -> Result<Op
     Ok(Some(meta.permissions()))
 }
 
+/// The folder a file is written in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
 /// Whether the file at `path` looks like a file of `kind` (its first kilobytes).
 fn is_kind(path: &Path, kind: Kind) -> bool {
     use std::io::Read;
@@ -148,10 +153,7 @@ pub fn write(g: &Game, path: &Path, mode: Option<std::fs::Permissions>) -> Resul
 /// process killed while saving is replaced by the next save, and no random name reaches a
 /// message.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: Option<std::fs::Permissions>) -> Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.umpire-tmp"));
     let written = (|| -> std::io::Result<()> {

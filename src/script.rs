@@ -65,15 +65,9 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
     o
 }
 
-/// The library a script belongs to: the nearest folder above it holding `rulesets/` and
-/// `scenarios/`, if any.
-pub fn library_of(script: &Path) -> Option<std::path::PathBuf> {
-    crate::ruleset::library_of(script)
-}
-
 /// `umpire check SCRIPT`: runs it in its library and reports its checks.
 pub fn check_file(path: &Path, library: Option<&Path>) -> crate::Result<Vec<String>> {
-    let lib = library.map(Path::to_path_buf).or_else(|| library_of(path)).unwrap_or_else(crate::ruleset::find_root);
+    let lib = crate::ruleset::library_for(library, path);
     let o = run_file(&lib, path);
     let summary = format!(
         "script {} ({} passed, {} failed; library {})",

@@ -23,7 +23,7 @@ pub fn check_path(p: &Path, library: Option<&Path>, cfg: HostConfig) -> Result<V
     if p.is_dir() && p.join("ruleset.toml").is_file() {
         check_ruleset(p, library, cfg, &mut ok, &mut problems)?;
     } else if p.is_file() && p.extension().is_some_and(|x| x == "toml") {
-        let root = library.map(Path::to_path_buf).or_else(|| library_of(p)).unwrap_or_else(crate::ruleset::find_root);
+        let root = crate::ruleset::library_for(library, p);
         match Game::create(&root, &p.display().to_string(), 1, &[], "new", cfg) {
             Ok((g, _)) => ok.push(format!(
                 "ok: scenario {} ({} units, {} hexes; library {})",
