@@ -9,7 +9,8 @@ use crate::text::{Pick, did_you_mean, list_some, pick};
 
 /// Resolves a unit as typed: exact id, case-insensitive id, or unique case-insensitive prefix.
 pub fn resolve_unit(state: &GameState, text: &str) -> Result<String, String> {
-    match pick(text, state.units.keys().map(String::as_str)) {
+    let ids: Vec<&str> = state.units.keys().map(String::as_str).collect();
+    match pick(text, ids.iter().copied()) {
         Pick::One(id) => Ok(id.to_string()),
         Pick::None(dym) => Err(format!("no unit '{text}'{dym}")),
         Pick::Many(ids) => Err(format!("'{text}' could be {} units: {}", ids.len(), list_some(&ids, 8))),

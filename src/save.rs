@@ -247,7 +247,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
 pub fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scenario) -> Result<()> {
     let bad =
         |msg: String| Err(Error::Save(format!("{}: the saved state does not fit {}: {msg}", path.display(), scen.id)));
-    for (id, u) in &state.units {
+    for (id, u) in state.units.iter() {
         let Some(orig) = scen.initial.units.get(id) else { return bad(format!("unknown unit {id}")) };
         if u.steps.len() != orig.steps.len() || u.step >= u.steps.len() {
             return bad(format!("unit {id} has no step {}", u.step + 1));
@@ -258,7 +258,7 @@ pub fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scena
             return bad(format!("unit {id} is off the map"));
         }
     }
-    if let Some(id) = scen.initial.units.keys().find(|id| !state.units.contains_key(*id)) {
+    if let Some(id) = scen.initial.units.keys().find(|id| !state.units.contains_key(id)) {
         return bad(format!("unit {id} is missing"));
     }
     Ok(())

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use toml::Spanned;
 
 type S<T> = Spanned<T>;
@@ -193,7 +194,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         if let Some(mut unit) = unit_of(&mut cx, &raw, ru, &map, &state.units) {
             state.next_stack_seq += 1;
             unit.stack_seq = state.next_stack_seq;
-            state.units.insert(unit.id.clone(), unit);
+            state.units.insert(unit);
         }
     }
 
@@ -360,14 +361,14 @@ fn initial_state(cx: &mut Ctx, raw: &RawFile, map: &Map, id: &str) -> GameState 
         options: BTreeSet::new(),
         sides: header.sides.clone(),
         clock: Clock::default(),
-        units: BTreeMap::new(),
+        units: Default::default(),
         hex_markers: BTreeMap::new(),
         side_markers: BTreeMap::new(),
         boxes: header.boxes.iter().cloned().collect(),
         cups: BTreeMap::new(),
         tracks: raw.tracks.clone(),
         side_values: BTreeMap::new(),
-        vars: raw.vars.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect(),
+        vars: raw.vars.iter().map(|(k, v)| (k.clone(), Arc::new(toml_to_json(v)))).collect(),
         dice: Dice::new(0),
         log: Default::default(),
         next_stack_seq: 0,
@@ -383,9 +384,10 @@ fn initial_state(cx: &mut Ctx, raw: &RawFile, map: &Map, id: &str) -> GameState 
                 format!("unknown side '{}' (sides are {})", side.get_ref(), header.sides.join(", ")),
             );
         }
-        state
-            .side_values
-            .insert(side.get_ref().clone(), values.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect());
+        state.side_values.insert(
+            side.get_ref().clone(),
+            Arc::new(values.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect()),
+        );
     }
     for (marker, per_hex) in &raw.markers {
         for (h, v) in per_hex {
@@ -398,7 +400,7 @@ fn initial_state(cx: &mut Ctx, raw: &RawFile, map: &Map, id: &str) -> GameState 
 }
 
 /// One unit of the order of battle (None, with the problem noted, when it cannot be placed).
-fn unit_of(cx: &mut Ctx, raw: &RawFile, ru: &RawUnit, map: &Map, units: &BTreeMap<String, Unit>) -> Option<Unit> {
+fn unit_of(cx: &mut Ctx, raw: &RawFile, ru: &RawUnit, map: &Map, units: &crate::state::Units) -> Option<Unit> {
     let header = &raw.scenario;
     let id = ru.id.get_ref().trim().to_string();
     if id.is_empty() || id.contains(char::is_whitespace) || id.contains(',') {

@@ -54,6 +54,44 @@ impl Unit {
     }
 }
 
+/// The counters of a game by id, in id order. A persistent map of shared units: cloning it
+/// (every snapshot does) costs nothing, and a change copies only the unit it changes and a
+/// short path of the map. It serialises as a map from id to unit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Units(imbl::OrdMap<String, Arc<Unit>>);
+
+impl Units {
+    pub fn get(&self, id: &str) -> Option<&Unit> {
+        self.0.get(id).map(|u| &**u)
+    }
+    /// The unit to change (copied first if a snapshot shares it).
+    pub fn get_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.0.get_mut(id).map(Arc::make_mut)
+    }
+    pub fn insert(&mut self, u: Unit) {
+        self.0.insert(u.id.clone(), Arc::new(u));
+    }
+    pub fn contains_key(&self, id: &str) -> bool {
+        self.0.contains_key(id)
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + '_ {
+        self.0.keys()
+    }
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Unit> + '_ {
+        self.0.values().map(|u| &**u)
+    }
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&String, &Unit)> + '_ {
+        self.0.iter().map(|(k, u)| (k, &**u))
+    }
+}
+
 /// One entry of the game log.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LogEntry {
@@ -87,15 +125,18 @@ pub struct GameState {
     pub options: BTreeSet<String>,
     pub sides: Vec<String>,
     pub clock: Clock,
-    pub units: BTreeMap<String, Unit>,
+    /// The counters by id: a persistent map of shared units, so that a snapshot costs nothing
+    /// and a change copies only the unit it changes and a path of the map.
+    pub units: Units,
     pub hex_markers: BTreeMap<HexId, BTreeMap<String, i64>>,
     pub side_markers: BTreeMap<Hexside, BTreeMap<String, i64>>,
     pub boxes: BTreeSet<String>,
     pub cups: BTreeMap<String, Vec<String>>,
     pub tracks: BTreeMap<String, i64>,
-    pub side_values: BTreeMap<String, BTreeMap<String, Value>>,
-    /// Free-form persistent data of the ruleset (`vars.get/set`).
-    pub vars: BTreeMap<String, Value>,
+    pub side_values: BTreeMap<String, Arc<BTreeMap<String, Value>>>,
+    /// Free-form persistent data of the ruleset (`vars.get/set`); each value shared between
+    /// snapshots until it is set again.
+    pub vars: BTreeMap<String, Arc<Value>>,
     pub dice: Dice,
     pub log: crate::applog::AppendLog<LogEntry>,
     pub next_stack_seq: u64,

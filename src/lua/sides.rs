@@ -39,7 +39,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             if !w.state.sides.contains(&side) {
                 return Err(mlua::Error::runtime(format!("sides.set: unknown side '{side}'")));
             }
-            let m = w.state.side_values.entry(side).or_default();
+            let m = std::sync::Arc::make_mut(w.state.side_values.entry(side).or_default());
             if j.is_null() {
                 m.remove(&key);
             } else {

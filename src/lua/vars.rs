@@ -31,7 +31,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             if j.is_null() {
                 w.state.vars.remove(&key);
             } else {
-                w.state.vars.insert(key, j);
+                w.state.vars.insert(key, std::sync::Arc::new(j));
             }
             Ok(())
         })?,

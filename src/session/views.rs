@@ -71,7 +71,7 @@ pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
         let st = g.state();
         match (resolve_unit(&st, text), resolve_hex(&g.scenario.map, text)) {
             (Ok(id), _) => {
-                let u = &st.units[&id];
+                let u = st.units.get(&id).expect("a resolved unit");
                 // fog of war: an enemy unit that is not on top of its stack cannot be examined
                 if g.is_hidden(&st, u) {
                     return Err(Error::Usage(format!("{id} is hidden under the top of its stack (fog of war)")));
@@ -401,7 +401,11 @@ fn map_view(s: &Session, words: &[&str]) -> Result<MapView> {
     } else if let Some(w) = words.first() {
         let st = g.state();
         view.center = Some(match resolve_unit(&st, w) {
-            Ok(id) => st.units[&id].hex().ok_or_else(|| Error::Usage(format!("{id} is not on the map")))?,
+            Ok(id) => st
+                .units
+                .get(&id)
+                .and_then(|u| u.hex())
+                .ok_or_else(|| Error::Usage(format!("{id} is not on the map")))?,
             Err(ue) => resolve_hex(map, w).map_err(|he| {
                 let names: Vec<String> = overlays.keys().cloned().collect();
                 let known = if names.is_empty() { String::new() } else { format!("; overlays: {}", names.join(", ")) };
