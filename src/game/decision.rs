@@ -1,7 +1,7 @@
 //! The decision a command waits for: the rule thread suspended on `umpire.ask`, its
 //! question, and the answers (`choose`, `auto`) checked against the question.
 
-use super::{Flow, Game};
+use super::{Flow, Game, Start};
 use crate::error::{Error, Result};
 use crate::lua::Question;
 use crate::names::{resolve_hex, resolve_unit};
@@ -14,6 +14,8 @@ pub struct Pending {
     pub question: Question,
     pub(super) before: GameState,
     pub(super) lines: Vec<String>,
+    /// How the command's thread started (None: it cannot be started again).
+    pub(super) start: Option<Start>,
 }
 
 impl Pending {
@@ -81,8 +83,85 @@ impl Game {
         lines.push(format!("choose {value}"));
         let mut out = vec![format!("→ {value}")];
         let r = self.host.resume(&p.thread, value.clone()).and_then(|s| Flow::of(&p.thread, s));
+        if let Err(e) = r {
+            // a refused (or failed) answer: the command goes back to its question, the state
+            // (dice included) as it was before the answer
+            let printed = self.take_out();
+            return match self.rewind(&p) {
+                Ok(pending) => {
+                    let mut printed = printed;
+                    printed.push(format!("? still to decide: {}", describe_question(&pending.question)));
+                    self.pending = Some(pending);
+                    self.shared.borrow_mut().out = printed;
+                    Err(e)
+                }
+                Err(why) => {
+                    self.shared.borrow_mut().out = printed;
+                    self.finish(Err(e), p.before, lines).map(|_| vec![]).map_err(|e| {
+                        Error::Lua(format!(
+                            "{e}\n(the command could not be brought back to its question: {why}; it was rolled back)"
+                        ))
+                    })
+                }
+            };
+        }
+        // a next question of the same command is asked again from the same start
+        self.last_start = p.start;
         out.extend(self.finish(r, p.before, lines)?);
         Ok(out)
+    }
+
+    /// Runs the pending command again from the state before it, giving the answers given so
+    /// far, back to the same question: the rules are deterministic, so this is the state the
+    /// question was asked in.
+    fn rewind(&mut self, p: &Pending) -> std::result::Result<Pending, String> {
+        self.rewind_to(p.start.clone(), &p.before, &p.lines, &p.question.prompt)
+    }
+
+    /// Starts a command (`start`, from `before`) again and gives it the answers of `lines`
+    /// (after its first), expecting the question `prompt`. On failure the state is `before`.
+    pub(super) fn rewind_to(
+        &mut self,
+        start: Option<Start>,
+        before: &GameState,
+        lines: &[String],
+        prompt: &str,
+    ) -> std::result::Result<Pending, String> {
+        let start = start.ok_or("its start was not kept")?;
+        self.restore(before.clone());
+        let mut flow = self.run_start(start.clone()).map_err(|e| e.to_string());
+        for line in &lines[1..] {
+            let Some(answer) = line.strip_prefix("choose ") else {
+                flow = Err(format!("unexpected line `{line}`"));
+                break;
+            };
+            flow = match flow {
+                Ok(Flow::Ask(thread, _)) => self
+                    .host
+                    .resume(&thread, answer.to_string())
+                    .and_then(|s| Flow::of(&thread, s))
+                    .map_err(|e| e.to_string()),
+                Ok(Flow::Done(_)) => Err("it ended before its question".into()),
+                Err(e) => Err(e),
+            };
+        }
+        self.take_out();
+        self.last_start = None;
+        let why = match flow {
+            Ok(Flow::Ask(thread, question)) if question.prompt == prompt => {
+                return Ok(Pending {
+                    thread,
+                    question,
+                    before: before.clone(),
+                    lines: lines.to_vec(),
+                    start: Some(start),
+                });
+            }
+            Ok(_) => "it did not reach the same question again".to_string(),
+            Err(e) => e,
+        };
+        self.restore(before.clone());
+        Err(why)
     }
 
     /// The answer as the rules get it: one of the options (unique prefix), a unit id, a printed

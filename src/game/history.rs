@@ -6,15 +6,21 @@
 //! command, with a log entry naming what it took back, and the record of rolls keeps what was
 //! rolled. In a sandbox (`free`) undo is free.
 
-use super::Game;
+use super::{Game, Start};
 use crate::error::{Error, Result};
 use crate::state::{GameState, LogEntry};
+
+/// How many of the latest commands keep the state before them, so that they can be undone.
+/// Older entries keep their lines and checkpoint hash (saves replay them) but drop the state:
+/// the undo history of a long game stays bounded.
+pub const UNDO_DEPTH: usize = 1_000;
 
 /// One applied command: its lines (the command and the answers to its questions).
 #[derive(Clone)]
 pub struct Entry {
     pub lines: Vec<String>,
-    pub before: GameState,
+    /// The state before the command (None once it is older than [`UNDO_DEPTH`] commands).
+    pub before: Option<GameState>,
     /// Hash of the state after the command (saves write it as a checkpoint).
     pub after_hash: String,
     /// The unforced rolls and draws the command made, as shown (undo honesty).
@@ -24,7 +30,7 @@ pub struct Entry {
 impl Entry {
     pub fn new(lines: Vec<String>, before: GameState, after: &GameState) -> Entry {
         let seen = seen_rolls(&before, after);
-        Entry { lines, after_hash: after.hash(), seen, before }
+        Entry { lines, after_hash: after.hash(), seen, before: Some(before) }
     }
 }
 
@@ -55,6 +61,15 @@ fn past_dice_state(target: &GameState, now: &GameState, what: &str, seen: &[Stri
 }
 
 impl Game {
+    /// Appends a command to the history; the entry [`UNDO_DEPTH`] commands back drops its
+    /// state.
+    pub(super) fn commit(&mut self, e: Entry) {
+        self.history.push(e);
+        if let Some(old) = self.history.len().checked_sub(UNDO_DEPTH + 1) {
+            self.history[old].before = None;
+        }
+    }
+
     /// Takes back the last `n` commands. `line` is the command as typed (recorded when the
     /// undo goes past the dice).
     pub fn undo(&mut self, n: usize, free: bool, past_dice: bool, line: &str) -> Result<Vec<String>> {
@@ -62,13 +77,18 @@ impl Game {
             return Err(Error::Usage(format!("cannot undo {n}: {} command(s) to undo", self.history.len())));
         }
         let undone = &self.history[self.history.len() - n..];
+        if undone.iter().any(|e| e.before.is_none()) {
+            return Err(Error::Usage(format!(
+                "cannot undo {n}: undo reaches back {UNDO_DEPTH} commands at most (the states before older ones are not kept; a save still replays the whole game)"
+            )));
+        }
         let seen: Vec<String> = undone.iter().flat_map(|e| e.seen.iter().cloned()).collect();
         if seen.is_empty() || free {
             let mut out = Vec::new();
             for _ in 0..n {
                 let e = self.history.pop().expect("checked");
                 let after = self.snapshot();
-                self.restore(e.before.clone());
+                self.restore(e.before.clone().expect("checked"));
                 out.push(format!("undone: {}", e.lines.join(" / ")));
                 self.redo.push((e, after));
             }
@@ -84,9 +104,9 @@ impl Game {
         // an honest undo past the dice: a command of its own, recorded in the log and in saves
         let what: Vec<String> = undone.iter().map(|e| e.lines[0].clone()).collect();
         let before = self.snapshot();
-        let after = past_dice_state(&undone[0].before, &before, &what.join("; "), &seen);
+        let after = past_dice_state(undone[0].before.as_ref().expect("checked"), &before, &what.join("; "), &seen);
         self.restore(after.clone());
-        self.history.push(Entry::new(vec![line.to_string()], before, &after));
+        self.commit(Entry::new(vec![line.to_string()], before, &after));
         self.redo.clear();
         Ok(vec![format!("undone past the dice: {} (recorded in the log)", what.join(" / "))])
     }
@@ -107,6 +127,15 @@ impl Game {
     /// then recorded like any undo past the dice. None when nothing is pending.
     pub fn cancel_pending(&mut self, free: bool, past_dice: bool, line: &str) -> Result<Option<Vec<String>>> {
         let Some(p) = self.pending.take() else { return Ok(None) };
+        if self.history.is_empty() && !self.new_line.is_empty() && p.lines.first() == Some(&self.new_line) {
+            // the set-up is part of making the game: there is no game before it to go back to
+            let msg = format!(
+                "the set-up of a new game cannot be cancelled or undone: answer its questions (`auto` takes the rules' defaults), or start again with `{}`",
+                self.new_line
+            );
+            self.pending = Some(p);
+            return Err(Error::Usage(msg));
+        }
         let now = self.snapshot();
         let seen = seen_rolls(&p.before, &now);
         if seen.is_empty() || free {
@@ -129,8 +158,56 @@ impl Game {
         let mut lines = p.lines.clone();
         lines.push(line.to_string());
         let out = vec![format!("cancelled past the dice: {} (recorded in the log)", p.lines[0])];
-        self.history.push(Entry::new(lines, p.before, &after));
+        self.commit(Entry::new(lines, p.before, &after));
         self.redo.clear();
         Ok(Some(out))
+    }
+}
+
+/// Where a game was before a command made of several commands (`forward`), to go back to if
+/// one of them fails ([`Game::checkpoint`]).
+pub struct Checkpoint {
+    state: GameState,
+    history_len: usize,
+    redo: Vec<(Entry, GameState)>,
+    setup: Vec<String>,
+    /// The decision that was pending, as far as it can be asked again.
+    pending: Option<(Option<Start>, GameState, Vec<String>, crate::lua::Question)>,
+}
+
+impl Game {
+    /// The game as it is now, for [`Game::rollback`].
+    pub fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            state: self.snapshot(),
+            history_len: self.history.len(),
+            redo: self.redo.clone(),
+            setup: self.setup.clone(),
+            pending: self
+                .pending
+                .as_ref()
+                .map(|p| (p.start.clone(), p.before.clone(), p.lines.clone(), p.question.clone())),
+        }
+    }
+
+    /// Puts the game back where it was at `cp`: state, history, redo, set-up and the pending
+    /// decision (asked again by running its command anew). Returns why the decision could not
+    /// be asked again, if it could not (the state is then the one before its command).
+    pub fn rollback(&mut self, cp: Checkpoint) -> Option<String> {
+        self.history.truncate(cp.history_len);
+        self.redo = cp.redo;
+        self.setup = cp.setup;
+        self.pending = None;
+        let Some((start, before, lines, question)) = cp.pending else {
+            self.restore(cp.state);
+            return None;
+        };
+        match self.rewind_to(start, &before, &lines, &question.prompt) {
+            Ok(p) => {
+                self.pending = Some(p);
+                None
+            }
+            Err(why) => Some(why),
+        }
     }
 }

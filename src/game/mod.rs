@@ -13,7 +13,7 @@ mod history;
 mod odds;
 
 pub use decision::{Pending, describe_question};
-pub use history::Entry;
+pub use history::{Checkpoint, Entry};
 pub use odds::Odds;
 
 use crate::error::{Error, Result};
@@ -48,6 +48,34 @@ pub struct Game {
     pub saved_len: usize,
     /// Answers given to questions asked while the game was being set up (after `new`).
     pub setup: Vec<String>,
+    /// How the rule thread of the running command was started (kept with a pending decision,
+    /// so that a refused answer can bring the command back to its question).
+    last_start: Option<Start>,
+}
+
+/// How a command's rule thread starts: a prelude entry with its arguments, or a designer's
+/// chunk. Starting it again from the same state reaches the same questions.
+#[derive(Clone)]
+pub(crate) enum Start {
+    Entry(String, Vec<mlua::Value>),
+    Chunk(String),
+}
+
+/// A copy of a value handed to rule code whose tables are new (rule code may change the tables
+/// it is handed, and a restart must hand over the same arguments).
+fn fresh_copy(lua: &mlua::Lua, v: &mlua::Value, depth: usize) -> Result<mlua::Value> {
+    use mlua::Value;
+    let Value::Table(t) = v else { return Ok(v.clone()) };
+    if depth > 16 {
+        return Err(Error::Lua("a command argument is nested too deep".into()));
+    }
+    let copy = lua.create_table().map_err(crate::lua::convert_error)?;
+    for pair in t.clone().pairs::<Value, Value>() {
+        let (k, x) = pair.map_err(crate::lua::convert_error)?;
+        copy.raw_set(k, fresh_copy(lua, &x, depth + 1)?).map_err(crate::lua::convert_error)?;
+    }
+    copy.set_metatable(t.metatable()).map_err(crate::lua::convert_error)?;
+    Ok(Value::Table(copy))
 }
 
 /// What a rule thread did.
@@ -129,6 +157,7 @@ impl Game {
             base: None,
             saved_len: 0,
             setup: vec![],
+            last_start: None,
         })
     }
 
@@ -198,8 +227,26 @@ impl Game {
     /// Runs `__umpire.<entry>` of the prelude (`next`, `dispatch`, `run_chunk`...) as a new
     /// rule thread: one more command in the state's count.
     pub fn start_thread(&mut self, entry: &str, args: impl mlua::IntoLuaMulti) -> Result<Flow> {
+        let args = args.into_lua_multi(&self.host.lua).map_err(crate::lua::convert_error)?.into_vec();
+        self.run_start(Start::Entry(entry.to_string(), args))
+    }
+
+    /// Runs a designer's chunk (`lua`) as a new rule thread, like [`Game::start_thread`].
+    pub fn start_chunk(&mut self, code: &str) -> Result<Flow> {
+        self.run_start(Start::Chunk(code.to_string()))
+    }
+
+    pub(crate) fn run_start(&mut self, start: Start) -> Result<Flow> {
         self.shared.borrow_mut().state.commands += 1;
-        let (thread, step) = self.host.start(entry, args)?;
+        let (entry, args) = match &start {
+            Start::Entry(entry, args) => {
+                let lua = &self.host.lua;
+                (entry.as_str(), args.iter().map(|v| fresh_copy(lua, v, 0)).collect::<Result<Vec<_>>>()?)
+            }
+            Start::Chunk(code) => ("run_chunk", vec![mlua::Value::Function(self.host.chunk(code, "lua")?)]),
+        };
+        let (thread, step) = self.host.start(entry, mlua::MultiValue::from_vec(args))?;
+        self.last_start = Some(start);
         Flow::of(&thread, step)
     }
 
@@ -215,7 +262,8 @@ impl Game {
             Ok(Flow::Ask(thread, q)) => {
                 let mut out = self.take_out();
                 out.push(format!("? {}", describe_question(&q)));
-                self.pending = Some(Pending { thread, question: q, before, lines });
+                let start = self.last_start.take();
+                self.pending = Some(Pending { thread, question: q, before, lines, start });
                 Ok(out)
             }
             Ok(Flow::Done(extra)) => {
@@ -233,7 +281,7 @@ impl Game {
                 } else {
                     let _t = crate::lua::Timer::start("commit");
                     let after = self.snapshot();
-                    self.history.push(Entry::new(lines, before, &after));
+                    self.commit(Entry::new(lines, before, &after));
                     self.redo.clear();
                 }
                 Ok(out)

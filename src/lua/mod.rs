@@ -217,7 +217,21 @@ pub struct Host {
     started: Rc<Cell<Option<std::time::Instant>>>,
     /// Whether the wall-clock backstop applies ([`Host::set_backstop`]).
     backstop: Rc<Cell<bool>>,
+    /// How many [`CommandScope`]s are open: inside one, the budget is not reset between the
+    /// rule calls a command makes.
+    scopes: Rc<Cell<u32>>,
     limits: Limits,
+}
+
+/// One typed command: while it lives, every rule call the command makes (each run of an
+/// `odds` enumeration, each `next` of `forward`, each answer) draws on one instruction budget
+/// and one wall-clock backstop ([`Host::command_scope`]).
+pub struct CommandScope(Rc<Cell<u32>>);
+
+impl Drop for CommandScope {
+    fn drop(&mut self) {
+        self.0.set(self.0.get().saturating_sub(1));
+    }
 }
 
 const PRELUDE: &str = include_str!("prelude.lua");
@@ -337,6 +351,7 @@ impl Host {
             last_place: Rc::new(RefCell::new((String::new(), 0))),
             started: Rc::new(Cell::new(None)),
             backstop: Rc::new(Cell::new(cfg.backstop)),
+            scopes: Rc::new(Cell::new(0)),
         };
         host.lua.set_app_data(Budget { used: budget, limit: limits.instructions });
         let loaded = host.sandbox(ruleset).map_err(convert_error)?;
@@ -489,10 +504,28 @@ impl Host {
         self.backstop.set(on);
     }
 
+    /// A fresh budget for the next rule call, unless a [`CommandScope`] is open (then the
+    /// command's one budget goes on).
     pub fn reset_budget(&self) {
+        if self.scopes.get() == 0 {
+            self.fresh_budget();
+        }
+        self.last_place.borrow_mut().0.clear();
+    }
+
+    fn fresh_budget(&self) {
         self.budget.set(0);
         self.started.set(Some(std::time::Instant::now()));
-        self.last_place.borrow_mut().0.clear();
+    }
+
+    /// Opens the scope of one typed command: a fresh budget now, and none until the scope
+    /// (and any scope opened inside it) is dropped.
+    pub fn command_scope(&self) -> CommandScope {
+        if self.scopes.get() == 0 {
+            self.fresh_budget();
+        }
+        self.scopes.set(self.scopes.get() + 1);
+        CommandScope(self.scopes.clone())
     }
 
     /// Converts an error of running rule code; a memory error is told where the code was.
@@ -509,7 +542,11 @@ impl Host {
     /// reassigned, a metamethod key written in place) and fails a run that changed one, so
     /// that the next command sees the rule files as they loaded.
     fn checked<T>(&self, r: Result<T, Error>) -> Result<T, Error> {
-        let changed: Option<String> = self.prelude_fn("check_frozen")?.call(()).map_err(convert_error)?;
+        // the host's own check, outside the command's budget (which the rules may have spent)
+        let used = self.budget.replace(0);
+        let changed = self.prelude_fn("check_frozen").and_then(|f| f.call(()).map_err(convert_error));
+        self.budget.set(used);
+        let changed: Option<String> = changed?;
         match (r, changed) {
             (Ok(_), Some(m)) => Err(Error::Lua(m)),
             (r, _) => r,

@@ -474,6 +474,11 @@ function I.freeze()
     seen[lib] = true
     seal(lib, name, function(what) return what .. ": " .. API_READ_ONLY end)
   end
+  -- the metatable every string shares (its __index is the string library): sealed like the
+  -- libraries, so that no rule can change what methods of strings do
+  local string_meta = raw_getmeta_checked("")
+  seen[string_meta] = true
+  seal(string_meta, "getmetatable('')", function(what) return what .. ": " .. API_READ_ONLY end)
   local modules = sorted_keys(loaded)
   for _, name in ipairs(modules) do names[loaded[name]] = names[loaded[name]] or name end
   for _, name in ipairs(modules) do walk(loaded[name], name, seen) end

@@ -17,10 +17,7 @@ pub(super) fn reload(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply>
 
 pub(super) fn lua(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
     let code = rest.to_string();
-    s.transact(line, move |g| {
-        let f = g.host().chunk(&code, "lua")?;
-        g.start_thread("run_chunk", f)
-    })
+    s.transact(line, move |g| g.start_chunk(&code))
 }
 
 pub(super) fn eval(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {

@@ -201,7 +201,10 @@ impl Session {
         }
         let (verb, rest) = split_first(line);
         let started = std::time::Instant::now();
+        // one instruction budget for everything the command runs (odds runs, forward's steps)
+        let scope = self.game.as_ref().map(|g| g.host().command_scope());
         let r = self.dispatch(verb, rest, line);
+        drop(scope);
         tracing::debug!(command = verb, ms = started.elapsed().as_secs_f64() * 1000.0, ok = r.is_ok(), "command");
         // output of rules printed during a failed command is kept: it explains the failure
         match r {

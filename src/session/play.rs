@@ -157,7 +157,8 @@ enum Target {
 }
 
 /// `forward [turn N | step ID | end]`: `next` and `auto` until the target (default: the next
-/// step that waits for the players). Each `next` and answer is a command of its own.
+/// step that waits for the players). Each `next` and answer is a command of its own; if one
+/// fails, everything `forward` did is taken back.
 pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let words: Vec<&str> = rest.split_whitespace().collect();
     let target = match words.as_slice() {
@@ -176,7 +177,7 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
             )));
         }
     }
-    s.game()?;
+    let checkpoint = s.game()?.checkpoint();
     let mut out = Vec::new();
     let mut first = true;
     let mut answered = false;
@@ -200,7 +201,20 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
         out.push(format!("> {cmd}"));
         out.extend(r.out.into_iter().map(|l| format!("  {l}")));
         if let Status::Error(e) = r.status {
-            return Err(Error::Usage(format!("forward stopped: {e}")));
+            let done = out.iter().filter(|l| l.starts_with("> ")).count() - 1;
+            let lost = s.game_mut()?.rollback(checkpoint);
+            let mut msg = format!("forward stopped at `{cmd}`: {e}");
+            msg.push_str(&match (done, lost) {
+                (0, _) => " — nothing was done".to_string(),
+                (n, None) => format!(" — the {n} command(s) it had run were taken back: the game is as before `forward`"),
+                (n, Some(why)) => format!(
+                    " — the {n} command(s) it had run were taken back, and the decision pending before it was cancelled ({why})"
+                ),
+            });
+            // what the failing command printed explains the failure
+            let last = out.iter().rposition(|l| l.starts_with("> ")).unwrap_or(0);
+            s.game()?.shared.borrow_mut().out = out.split_off(last);
+            return Err(Error::Usage(msg));
         }
         if pending {
             answered = true;

@@ -4,6 +4,7 @@ mod cli;
 mod coverage;
 mod designer;
 mod hex;
+mod hostile;
 mod layers;
 mod perf;
 mod sandbox;

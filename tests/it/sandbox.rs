@@ -152,7 +152,7 @@ fn the_read_only_api_tables_can_be_walked() {
 }
 
 /// A library holding one tiny ruleset `mini` (its files by name) on a 2×2 map.
-fn mini_library(files: &[(&str, &str)]) -> tempfile::TempDir {
+pub(crate) fn mini_library(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let rs = dir.path().join("rulesets").join("mini");
     std::fs::create_dir_all(&rs).unwrap();
@@ -171,7 +171,7 @@ fn mini_library(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
-fn mini_session(lib: &Path, limits: Limits) -> umpire::Session {
+pub(crate) fn mini_session(lib: &Path, limits: Limits) -> umpire::Session {
     let mut s = umpire::Session::with_root(lib);
     s.limits = limits;
     s
