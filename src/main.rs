@@ -364,7 +364,7 @@ fn print_reply(r: &umpire::Reply) {
         }
     }
     match &r.status {
-        Status::Error(e) => outln!("  error: {e}"),
+        Status::Error(e) => out_raw(&script::error_lines("error", &e.to_string())),
         Status::Check(true) => outln!("  ok"),
         Status::Check(false) => outln!("  FAILED"),
         _ => {}

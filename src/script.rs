@@ -44,13 +44,7 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
             Status::Error(e) => {
                 o.failed += 1;
                 o.errors += 1;
-                for (k, sub) in e.to_string().lines().enumerate() {
-                    if k == 0 {
-                        o.transcript.push_str(&format!("  error ({name}:{n}): {sub}\n"));
-                    } else {
-                        o.transcript.push_str(&format!("    {sub}\n"));
-                    }
-                }
+                o.transcript.push_str(&error_lines(&format!("error ({name}:{n})"), &e.to_string()));
             }
             Status::Check(true) => {
                 o.passed += 1;
@@ -63,6 +57,17 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
         }
     }
     o
+}
+
+/// An error as a transcript shows it: `  <label>: ` and the first line of the message, every
+/// further line (a Lua traceback) indented below it.
+pub fn error_lines(label: &str, message: &str) -> String {
+    let mut lines = message.lines();
+    let mut s = format!("  {label}: {}\n", lines.next().unwrap_or(""));
+    for l in lines {
+        s.push_str(&format!("    {l}\n"));
+    }
+    s
 }
 
 /// `umpire check SCRIPT`: runs it in its library and reports its checks.
