@@ -256,10 +256,12 @@ fn fit_width(rl: &mut LineEditor, session: &mut Session) {
 
 /// Reads and runs lines until the player leaves (or the input ends); whether any command failed.
 fn read_eval(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>, tty: bool) -> Result<bool> {
+    if !tty {
+        return read_piped(rl, session, words);
+    }
     let mut failed = false;
     loop {
-        let prompt = if tty { session.prompt() } else { String::new() };
-        match rl.readline(&prompt) {
+        match rl.readline(&session.prompt()) {
             Ok(line) => {
                 let ran = handle_line(rl, session, words, tty, &line);
                 failed |= ran.failed;
@@ -274,6 +276,28 @@ fn read_eval(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>,
                 }
             }
             Err(e) => return Err(e).context("reading input"),
+        }
+    }
+    Ok(failed)
+}
+
+/// Piped input is read as `run` reads a script, one command a line (a `lua` chunk left open
+/// does not take in the lines after it); a line that is not UTF-8 text fails and the next one
+/// runs.
+fn read_piped(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>) -> Result<bool> {
+    let mut failed = false;
+    for command in script::commands(std::io::stdin().lock()) {
+        let ran = match command.context("reading input")? {
+            (_, Ok(line)) => handle_line(rl, session, words, false, &line),
+            (n, Err(shown)) => {
+                outln!("> {}", shown.trim());
+                out_raw(&script::error_lines("error", &format!("line {n} is not valid UTF-8 text (shown with �)")));
+                Ran { failed: true, leave: false }
+            }
+        };
+        failed |= ran.failed;
+        if ran.leave {
+            break;
         }
     }
     Ok(failed)

@@ -89,6 +89,31 @@ fn piped_play_echoes_commands() {
 }
 
 #[test]
+fn piped_line_that_is_not_utf8_fails_and_the_next_runs() {
+    let (code, text) = piped("play", b"hash\n\xff\xfe\nhash\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("> \u{fffd}\u{fffd}\n  error: line 2 is not valid UTF-8 text"), "{text}");
+    assert_eq!(text.matches("> hash\n").count(), 2, "{text}");
+    let is_hash =
+        |l: &&str| l.strip_prefix("  ").is_some_and(|h| h.len() == 16 && h.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(text.lines().filter(is_hash).count(), 2, "{text}");
+}
+
+#[test]
+fn piped_lua_left_open_is_an_error_of_its_line() {
+    // as in `run`, one line is one command: the lines after an open chunk are not taken into it
+    let (code, text) = piped("play", b"auto\nlua (\nhash\nlua --[[\n= 1 + 1\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("> lua (\n  error: rule error: lua:1: unexpected symbol near <eof>\n> hash\n"), "{text}");
+    assert!(text.contains("> lua --[[\n  error: rule error: lua:1: unfinished long comment"), "{text}");
+    assert!(text.trim_end().ends_with("> = 1 + 1\n  2"), "{text}");
+    // a trailing backslash continues a line, as in scripts
+    let (code, text) = piped("play", b"auto\n= 1 + \\\n2\n");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.trim_end().ends_with("  3"), "{text}");
+}
+
+#[test]
 fn piped_error_continues_indented() {
     let (code, text) = piped("play", b"auto\nlua error('first\\nsecond')\nhash\n");
     assert_eq!(code, Some(1), "{text}");
