@@ -275,6 +275,11 @@ fn read_eval(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>,
                     break;
                 }
             }
+            // the line editor gives up a line holding bytes that are not UTF-8; the session goes on
+            Err(rustyline::error::ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                out_raw(&script::error_lines("error", "the input was not valid UTF-8 text; the line was dropped"));
+                failed = true;
+            }
             Err(e) => return Err(e).context("reading input"),
         }
     }
