@@ -256,10 +256,12 @@ fn fit_width(rl: &mut LineEditor, session: &mut Session) {
 
 /// Reads and runs lines until the player leaves (or the input ends); whether any command failed.
 fn read_eval(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>, tty: bool) -> Result<bool> {
+    if !tty {
+        return read_piped(rl, session, words);
+    }
     let mut failed = false;
     loop {
-        let prompt = if tty { session.prompt() } else { String::new() };
-        match rl.readline(&prompt) {
+        match rl.readline(&session.prompt()) {
             Ok(line) => {
                 let ran = handle_line(rl, session, words, tty, &line);
                 failed |= ran.failed;
@@ -273,7 +275,34 @@ fn read_eval(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>,
                     break;
                 }
             }
+            // the line editor gives up a line holding bytes that are not UTF-8; the session goes on
+            Err(rustyline::error::ReadlineError::Io(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                out_raw(&script::error_lines("error", "the input was not valid UTF-8 text; the line was dropped"));
+                failed = true;
+            }
             Err(e) => return Err(e).context("reading input"),
+        }
+    }
+    Ok(failed)
+}
+
+/// Piped input is read as `run` reads a script, one command a line (a `lua` chunk left open
+/// does not take in the lines after it); a line that is not UTF-8 text fails and the next one
+/// runs.
+fn read_piped(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>) -> Result<bool> {
+    let mut failed = false;
+    for command in script::commands(std::io::stdin().lock()) {
+        let ran = match command.context("reading input")? {
+            (_, Ok(line)) => handle_line(rl, session, words, false, &line),
+            (n, Err(shown)) => {
+                outln!("> {}", shown.trim());
+                out_raw(&script::error_lines("error", &format!("line {n} is not valid UTF-8 text (shown with �)")));
+                Ran { failed: true, leave: false }
+            }
+        };
+        failed |= ran.failed;
+        if ran.leave {
+            break;
         }
     }
     Ok(failed)
@@ -364,7 +393,7 @@ fn print_reply(r: &umpire::Reply) {
         }
     }
     match &r.status {
-        Status::Error(e) => outln!("  error: {e}"),
+        Status::Error(e) => out_raw(&script::error_lines("error", &e.to_string())),
         Status::Check(true) => outln!("  ok"),
         Status::Check(false) => outln!("  FAILED"),
         _ => {}

@@ -1,7 +1,8 @@
 //! The interactive line editor's helper: completion of commands (the ruleset's verbs too),
 //! unit ids, hex ids and place names (a place completes to its hex), scenario and option
 //! names, file paths for `save`/`load`/`map --svg`; hints from history; multi-line `lua`
-//! input that continues while the chunk is incomplete.
+//! input that continues while the chunk is incomplete (for typing: piped input is read one
+//! command a line, see `script::commands`).
 
 use crate::session::Session;
 use rustyline::completion::{Completer, FilenameCompleter, Pair};

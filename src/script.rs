@@ -2,6 +2,7 @@
 //! line. Running one prints each command and its answer and counts the checks.
 
 use crate::session::{Session, Status};
+use std::io::BufRead;
 use std::path::Path;
 
 /// The outcome of running a script.
@@ -44,13 +45,7 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
             Status::Error(e) => {
                 o.failed += 1;
                 o.errors += 1;
-                for (k, sub) in e.to_string().lines().enumerate() {
-                    if k == 0 {
-                        o.transcript.push_str(&format!("  error ({name}:{n}): {sub}\n"));
-                    } else {
-                        o.transcript.push_str(&format!("    {sub}\n"));
-                    }
-                }
+                o.transcript.push_str(&error_lines(&format!("error ({name}:{n})"), &e.to_string()));
             }
             Status::Check(true) => {
                 o.passed += 1;
@@ -63,6 +58,68 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
         }
     }
     o
+}
+
+/// An error as a transcript shows it: `  <label>: ` and the first line of the message, every
+/// further line (a Lua traceback) indented below it.
+pub fn error_lines(label: &str, message: &str) -> String {
+    let mut lines = message.lines();
+    let mut s = format!("  {label}: {}\n", lines.next().unwrap_or(""));
+    for l in lines {
+        s.push_str(&format!("    {l}\n"));
+    }
+    s
+}
+
+/// Reads commands from `input` as a script's lines are read (`umpire play` with piped input):
+/// one command a line, a trailing `\` continuing it, nothing else joining lines, so a line
+/// that leaves a Lua chunk open is a command of its own. Each comes with the number of its
+/// first line, and as text, or as `Err` of the text shown with `�` when it is not valid UTF-8.
+pub fn commands<R: BufRead>(input: R) -> Commands<R> {
+    Commands { input, read: 0 }
+}
+
+/// The iterator of [`commands`].
+pub struct Commands<R> {
+    input: R,
+    /// Lines read so far.
+    read: usize,
+}
+
+impl<R: BufRead> Iterator for Commands<R> {
+    type Item = std::io::Result<(usize, Result<String, String>)>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let first = self.read + 1;
+        let mut command = Vec::new();
+        loop {
+            let mut raw = Vec::new();
+            match self.input.read_until(b'\n', &mut raw) {
+                Ok(0) if self.read < first => return None,
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Some(Err(e)),
+            }
+            self.read += 1;
+            let line = match raw.strip_suffix(b"\n") {
+                Some(l) => l.strip_suffix(b"\r").unwrap_or(l),
+                None => &raw,
+            };
+            if !command.is_empty() {
+                command.push(b'\n');
+            }
+            match line.strip_suffix(b"\\") {
+                Some(continued) => command.extend_from_slice(continued),
+                None => {
+                    command.extend_from_slice(line);
+                    break;
+                }
+            }
+        }
+        let text = String::from_utf8(command).map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        Some(Ok((first, text)))
+    }
 }
 
 /// `umpire check SCRIPT`: runs it in its library and reports its checks.
@@ -100,5 +157,30 @@ pub fn run_file(root: &Path, path: &Path) -> Outcome {
             errors: 1,
             ..Default::default()
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(input: &[u8]) -> Vec<(usize, Result<String, String>)> {
+        commands(input).map(Result::unwrap).collect()
+    }
+
+    #[test]
+    fn commands_are_read_as_script_lines_are() {
+        let text = "lua (\r\nhash\n\nlua x = \\\n  1 \\\n\n# c\nlast \\";
+        let expected: Vec<(usize, Result<String, String>)> = lines(text).into_iter().map(|(n, l)| (n, Ok(l))).collect();
+        assert_eq!(read(text.as_bytes()), expected);
+        assert_eq!(read(b""), []);
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_shown_lossily() {
+        assert_eq!(
+            read(b"a\n\xff\xfe x\nb"),
+            [(1, Ok("a".to_string())), (2, Err("\u{fffd}\u{fffd} x".to_string())), (3, Ok("b".to_string()))]
+        );
     }
 }

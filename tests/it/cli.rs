@@ -66,36 +66,65 @@ fn check_accepts_the_fixture_ruleset() {
     assert!(text.contains("ok: scenario"), "{text}");
 }
 
-#[test]
-fn piped_play_echoes_commands() {
+/// `umpire <cmd> <fixture scenario> --seed 2` with `input` piped in: its exit status and output.
+fn piped(cmd: &str, input: &[u8]) -> (Option<i32>, String) {
     use std::io::Write;
     let mut child = umpire()
-        .args(["play", "tests/fixtures/scenarios/fixture/basic.toml", "--seed", "2"])
+        .args([cmd, "tests/fixtures/scenarios/fixture/basic.toml", "--seed", "2"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"auto\nmove B1 0302\nstatus\n").unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string())
+}
+
+#[test]
+fn piped_play_echoes_commands() {
+    let (code, text) = piped("play", b"auto\nmove B1 0302\nstatus\n");
     assert!(text.contains("> move B1 0302"), "{text}");
     assert!(text.contains("B1 moves 0202 → 0302"), "{text}");
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(code, Some(0), "{text}");
+}
+
+#[test]
+fn piped_line_that_is_not_utf8_fails_and_the_next_runs() {
+    let (code, text) = piped("play", b"hash\n\xff\xfe\nhash\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("> \u{fffd}\u{fffd}\n  error: line 2 is not valid UTF-8 text"), "{text}");
+    assert_eq!(text.matches("> hash\n").count(), 2, "{text}");
+    let is_hash =
+        |l: &&str| l.strip_prefix("  ").is_some_and(|h| h.len() == 16 && h.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(text.lines().filter(is_hash).count(), 2, "{text}");
+}
+
+#[test]
+fn piped_lua_left_open_is_an_error_of_its_line() {
+    // as in `run`, one line is one command: the lines after an open chunk are not taken into it
+    let (code, text) = piped("play", b"auto\nlua (\nhash\nlua --[[\n= 1 + 1\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("> lua (\n  error: rule error: lua:1: unexpected symbol near <eof>\n> hash\n"), "{text}");
+    assert!(text.contains("> lua --[[\n  error: rule error: lua:1: unfinished long comment"), "{text}");
+    assert!(text.trim_end().ends_with("> = 1 + 1\n  2"), "{text}");
+    // a trailing backslash continues a line, as in scripts
+    let (code, text) = piped("play", b"auto\n= 1 + \\\n2\n");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.trim_end().ends_with("  3"), "{text}");
+}
+
+#[test]
+fn piped_error_continues_indented() {
+    let (code, text) = piped("play", b"auto\nlua error('first\\nsecond')\nhash\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("  error: rule error: lua:1: first\n    second\n    stack traceback:\n"), "{text}");
+    // every line is a command or indented below one
+    assert!(text.lines().all(|l| l.starts_with("> ") || l.starts_with("  ")), "{text}");
 }
 
 #[test]
 fn sandbox_undo_is_free() {
-    use std::io::Write;
-    let run = |cmd: &str| {
-        let mut child = umpire()
-            .args([cmd, "tests/fixtures/scenarios/fixture/basic.toml", "--seed", "2"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(b"auto\nroll 2d6 test\nundo\n").unwrap();
-        String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).to_string()
-    };
+    let run = |cmd: &str| piped(cmd, b"auto\nroll 2d6 test\nundo\n").1;
     assert!(run("play").contains("undo would take back what the dice showed"));
     assert!(run("sandbox").contains("undone: roll 2d6 test"));
 }

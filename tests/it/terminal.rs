@@ -1,14 +1,17 @@
-//! The real interactive session in a terminal (tmux): the prompt, and Tab completing a
-//! command, a unit list and a place name to its hex.
+//! The real interactive session in a terminal (tmux): the prompt, Tab completing a command, a
+//! unit list and a place name to its hex, and bytes that are not UTF-8 text.
 
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 struct Tmux(String);
 
 impl Tmux {
     fn start(cmd: &str) -> Tmux {
-        let name = format!("umpire-test-{}-{}", std::process::id(), Instant::now().elapsed().as_nanos());
+        // a name of its own for each session (tests run side by side)
+        static STARTED: AtomicUsize = AtomicUsize::new(0);
+        let name = format!("umpire-test-{}-{}", std::process::id(), STARTED.fetch_add(1, Ordering::Relaxed));
         let ok = Command::new("tmux")
             .args(["new-session", "-d", "-s", &name, "-x", "120", "-y", "40", cmd])
             .env("NO_COLOR", "1")
@@ -48,16 +51,20 @@ impl Drop for Tmux {
     }
 }
 
-#[test]
-fn tab_completes_commands_units_and_places() {
+/// `umpire play` of the fixture scenario in a terminal, with a history of its own in `home`.
+fn play(home: &tempfile::TempDir) -> Tmux {
     let bin = env!("CARGO_BIN_EXE_umpire");
-    let home = tempfile::tempdir().unwrap();
-    let cmd = format!(
+    Tmux::start(&format!(
         "cd {} && XDG_DATA_HOME={} {bin} play tests/fixtures/scenarios/fixture/basic.toml --seed 3",
         super::repo().display(),
         home.path().display()
-    );
-    let t = Tmux::start(&cmd);
+    ))
+}
+
+#[test]
+fn tab_completes_commands_units_and_places() {
+    let home = tempfile::tempdir().unwrap();
+    let t = play(&home);
     // the prompt shows the pending set-up decision
     t.wait_for("T1 · ? Place BA within 1 hex of Bluetown ›");
     t.keys(&["au", "Tab"]);
@@ -78,4 +85,15 @@ fn tab_completes_commands_units_and_places() {
     t.keys(&["C-d"]);
     t.wait_for("unsaved commands. Leave anyway?");
     t.keys(&["y", "Enter"]);
+}
+
+#[test]
+fn bytes_that_are_not_utf8_drop_the_line_not_the_session() {
+    let home = tempfile::tempdir().unwrap();
+    let t = play(&home);
+    t.wait_for("T1 · ? Place BA within 1 hex of Bluetown ›");
+    t.keys(&["-H", "ff", "fe"]);
+    t.wait_for("error: the input was not valid UTF-8 text; the line was dropped");
+    t.keys(&["auto", "Enter"]);
+    t.wait_for("T1 · Blue · Player Turn › Movement Phase ›");
 }
