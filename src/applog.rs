@@ -1,16 +1,14 @@
 //! An append-only list that snapshots share: the game log and the record of rolls grow all
-//! game long, and every undo snapshot holds a copy of the state. Entries live in chunks behind
-//! `Arc`s, so a clone costs a pointer per chunk and an append copies at most one chunk.
+//! game long, and every undo snapshot holds a copy of the state. Entries are `Arc`s in a
+//! persistent vector (`imbl::Vector`), so a clone costs nothing and an append to a shared list
+//! copies at most a short chunk of pointers.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::sync::Arc;
 
-const CHUNK: usize = 256;
-
 #[derive(Clone)]
 pub struct AppendLog<T> {
-    chunks: Vec<Arc<Vec<T>>>,
-    len: usize,
+    entries: imbl::Vector<Arc<T>>,
     /// A digest of every entry so far, chained as they are pushed (the state hash uses it
     /// instead of serialising a log that grows all game long).
     digest: [u8; 32],
@@ -18,7 +16,7 @@ pub struct AppendLog<T> {
 
 impl<T> Default for AppendLog<T> {
     fn default() -> Self {
-        AppendLog { chunks: Vec::new(), len: 0, digest: [0; 32] }
+        AppendLog { entries: imbl::Vector::new(), digest: [0; 32] }
     }
 }
 
@@ -33,21 +31,13 @@ impl<T: Clone + Serialize> AppendLog<T> {
         h.update(self.digest);
         h.update(serde_json::to_vec(&t).expect("entries serialise"));
         self.digest = h.finalize().into();
-        match self.chunks.last_mut() {
-            Some(last) if last.len() < CHUNK => Arc::make_mut(last).push(t),
-            _ => {
-                let mut v = Vec::with_capacity(CHUNK);
-                v.push(t);
-                self.chunks.push(Arc::new(v));
-            }
-        }
-        self.len += 1;
+        self.entries.push_back(Arc::new(t));
     }
 }
 
 impl<T> AppendLog<T> {
     pub fn len(&self) -> usize {
-        self.len
+        self.entries.len()
     }
 
     /// The chained digest of every entry.
@@ -56,19 +46,19 @@ impl<T> AppendLog<T> {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.entries.is_empty()
     }
 
     pub fn get(&self, i: usize) -> Option<&T> {
-        self.chunks.get(i / CHUNK).and_then(|c| c.get(i % CHUNK))
+        self.entries.get(i).map(|t| &**t)
     }
 
     pub fn last(&self) -> Option<&T> {
-        self.len.checked_sub(1).and_then(|i| self.get(i))
+        self.entries.back().map(|t| &**t)
     }
 
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + '_ {
-        self.chunks.iter().flat_map(|c| c.iter())
+        self.entries.iter().map(|t| &**t)
     }
 
     /// The entries from `start` on.
@@ -86,7 +76,7 @@ impl<T> std::ops::Index<usize> for AppendLog<T> {
 
 impl<T: PartialEq> PartialEq for AppendLog<T> {
     fn eq(&self, o: &Self) -> bool {
-        self.len == o.len && self.iter().eq(o.iter())
+        self.len() == o.len() && self.iter().eq(o.iter())
     }
 }
 

@@ -9,7 +9,7 @@ use crate::text::{Pick, did_you_mean, list_some, pick};
 
 /// Resolves a unit as typed: exact id, case-insensitive id, or unique case-insensitive prefix.
 pub fn resolve_unit(state: &GameState, text: &str) -> Result<String, String> {
-    let ids: Vec<&str> = state.units.keys().map(String::as_str).collect();
+    let ids: Vec<&str> = state.units.keys().collect();
     match pick(text, ids.iter().copied()) {
         Pick::One(id) => Ok(id.to_string()),
         Pick::None(dym) => Err(format!("no unit '{text}'{dym}")),

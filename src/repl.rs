@@ -45,7 +45,7 @@ impl Words {
         };
         if let Some(g) = &s.game {
             let st = g.state();
-            w.units = st.units.keys().cloned().collect();
+            w.units = st.units.keys().map(String::from).collect();
             let map = &g.scenario.map;
             w.hexes = map.hexes.keys().map(|h| map.fmt(*h)).collect();
             w.places = map.places.values().filter_map(|(n, hs)| hs.first().map(|h| (n.clone(), map.fmt(*h)))).collect();

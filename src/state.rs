@@ -56,10 +56,11 @@ impl Unit {
 
 /// The counters of a game by id, in id order. A persistent map of shared units: cloning it
 /// (every snapshot does) costs nothing, and a change copies only the unit it changes and a
-/// short path of the map. It serialises as a map from id to unit.
+/// short path of the map (ids are shared `Arc<str>`s, so copying a node of the map allocates
+/// nothing but the node). It serialises as a map from id to unit.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Units(imbl::OrdMap<String, Arc<Unit>>);
+pub struct Units(imbl::OrdMap<Arc<str>, Arc<Unit>>);
 
 impl Units {
     pub fn get(&self, id: &str) -> Option<&Unit> {
@@ -70,7 +71,7 @@ impl Units {
         self.0.get_mut(id).map(Arc::make_mut)
     }
     pub fn insert(&mut self, u: Unit) {
-        self.0.insert(u.id.clone(), Arc::new(u));
+        self.0.insert(Arc::from(u.id.as_str()), Arc::new(u));
     }
     pub fn contains_key(&self, id: &str) -> bool {
         self.0.contains_key(id)
@@ -81,14 +82,14 @@ impl Units {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + '_ {
-        self.0.keys()
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &str> + '_ {
+        self.0.keys().map(|k| &**k)
     }
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Unit> + '_ {
         self.0.values().map(|u| &**u)
     }
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&String, &Unit)> + '_ {
-        self.0.iter().map(|(k, u)| (k, &**u))
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&str, &Unit)> + '_ {
+        self.0.iter().map(|(k, u)| (&**k, &**u))
     }
 }
 

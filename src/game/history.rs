@@ -19,8 +19,9 @@ pub const UNDO_DEPTH: usize = 1_000;
 #[derive(Clone)]
 pub struct Entry {
     pub lines: Vec<String>,
-    /// The state before the command (None once it is older than [`UNDO_DEPTH`] commands).
-    pub before: Option<GameState>,
+    /// The state before the command (None once it is older than [`UNDO_DEPTH`] commands;
+    /// boxed, so that an old entry is small).
+    pub before: Option<Box<GameState>>,
     /// Hash of the state after the command (saves write it as a checkpoint).
     pub after_hash: String,
     /// The unforced rolls and draws the command made, as shown (undo honesty).
@@ -30,7 +31,7 @@ pub struct Entry {
 impl Entry {
     pub fn new(lines: Vec<String>, before: GameState, after: &GameState) -> Entry {
         let seen = seen_rolls(&before, after);
-        Entry { lines, after_hash: after.hash(), seen, before: Some(before) }
+        Entry { lines, after_hash: after.hash(), seen, before: Some(Box::new(before)) }
     }
 }
 
@@ -88,7 +89,7 @@ impl Game {
             for _ in 0..n {
                 let e = self.history.pop().expect("checked");
                 let after = self.snapshot();
-                self.restore(e.before.clone().expect("checked"));
+                self.restore(*e.before.clone().expect("checked"));
                 out.push(format!("undone: {}", e.lines.join(" / ")));
                 self.redo.push((e, after));
             }

@@ -84,6 +84,10 @@ fn add_attribute_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
     m.add_method("set_attr", |lua, this, (key, v): (String, Value)| {
         let j = from_lua(&v)?;
         with_unit_mut(lua, &this.0, |w| {
+            let now = w.state.units.get(&this.0).and_then(|u| u.attrs.get(&key));
+            if now == Some(&j) || (now.is_none() && j.is_null()) {
+                return Ok(());
+            }
             let u = unit_mut(w, &this.0);
             let attrs = std::sync::Arc::make_mut(&mut u.attrs);
             if j.is_null() {
@@ -103,6 +107,10 @@ fn add_marker_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
     m.add_method("set_marker", |lua, this, (name, v): (String, Option<Value>)| {
         let v = set_marker_value(v)?;
         with_unit_mut(lua, &this.0, |w| {
+            // an unchanged marker changes nothing (the unit stays shared with the snapshots)
+            if w.state.units.get(&this.0).is_some_and(|u| u.markers.get(&name).copied() == v) {
+                return Ok(());
+            }
             let u = unit_mut(w, &this.0);
             match v {
                 Some(v) => u.markers.insert(name, v),

@@ -1,0 +1,119 @@
+//! `cargo bench --bench memory`: the memory a whole game holds, for every shipped scenario
+//! (scenarios/<game>/*.toml). A counting allocator reports the live heap after:
+//! - `forward end`: the game played to its end with every decision left to its default;
+//! - a busy game: at every place the players act, 100 state-changing commands (a unit moved,
+//!   a var set: each one an undoable command with its snapshot), until the game ends — about
+//!   twenty thousand commands, far more than two players type in a whole game.
+//!
+//! The undo history keeps the states of the last 1,000 commands (game::history::UNDO_DEPTH).
+//! Fails if a game holds 50 MB or more. See docs/performance.md.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use umpire::{Session, Status};
+
+struct Counting;
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to the system allocator, only counting the bytes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let now = LIVE.fetch_add(l.size(), Ordering::Relaxed) + l.size();
+        PEAK.fetch_max(now, Ordering::Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        if new >= l.size() {
+            let now = LIVE.fetch_add(new - l.size(), Ordering::Relaxed) + new - l.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        } else {
+            LIVE.fetch_sub(l.size() - new, Ordering::Relaxed);
+        }
+        unsafe { System.realloc(p, l, new) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const LIMIT: usize = 50 << 20;
+
+fn mb(b: usize) -> String {
+    format!("{:.1} MB", b as f64 / (1 << 20) as f64)
+}
+
+fn run(s: &mut Session, line: &str) {
+    let r = s.execute(line);
+    assert!(!matches!(r.status, Status::Error(_)), "{line}: {r:?}");
+}
+
+fn over(s: &Session) -> bool {
+    s.game.as_ref().is_some_and(|g| g.state().clock.over.is_some())
+}
+
+/// Plays `scenario` as `busy` says and returns (commands in history, live heap held by the
+/// session, peak while playing).
+fn play(scenario: &str, busy: bool) -> (usize, usize, usize) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let mut s = Session::with_root(std::env::current_dir().unwrap());
+    run(&mut s, &format!("new {scenario} --seed 1"));
+    if busy {
+        let mut i = 0u64;
+        while !over(&s) {
+            run(&mut s, "forward");
+            if over(&s) {
+                break;
+            }
+            for _ in 0..100 {
+                i += 1;
+                run(
+                    &mut s,
+                    &format!(
+                        "lua local us = units.all() local u = us[{i} * 7 % #us + 1] if u.hex then u:move_to(u.hex) end vars.set('k', {i})"
+                    ),
+                );
+            }
+        }
+    } else {
+        run(&mut s, "forward end");
+    }
+    let commands = s.game.as_ref().map_or(0, |g| g.history.len());
+    if let Some(g) = &s.game {
+        g.host().lua.gc_collect().expect("a full collection");
+    }
+    let held = LIVE.load(Ordering::Relaxed).saturating_sub(base);
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    drop(s);
+    (commands, held, peak)
+}
+
+fn main() {
+    let mut scenarios = Vec::new();
+    for game in std::fs::read_dir("scenarios").expect("run from the repository root").flatten() {
+        for f in std::fs::read_dir(game.path()).into_iter().flatten().flatten() {
+            let p = f.path();
+            if p.extension().is_some_and(|x| x == "toml") {
+                let g = game.file_name().to_string_lossy().to_string();
+                scenarios.push(format!("{g}/{}", p.file_stem().unwrap().to_string_lossy()));
+            }
+        }
+    }
+    scenarios.sort();
+    println!("{:<36} {:<12} {:>9} {:>10} {:>10}", "scenario", "play", "commands", "held", "peak");
+    let mut worst = 0;
+    for sc in &scenarios {
+        for busy in [false, true] {
+            let (n, held, peak) = play(sc, busy);
+            let how = if busy { "busy" } else { "forward end" };
+            println!("{sc:<36} {how:<12} {n:>9} {:>10} {:>10}", mb(held), mb(peak));
+            worst = worst.max(held).max(peak);
+        }
+    }
+    assert!(worst < LIMIT, "a game held {} (limit {})", mb(worst), mb(LIMIT));
+}
