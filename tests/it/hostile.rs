@@ -89,3 +89,116 @@ fn the_undo_history_is_bounded_and_says_so() {
     let r = s.execute("= vars.get('n')");
     assert_eq!(r.out.last().map(String::as_str), Some("4"), "{r:?}");
 }
+
+/// Where a hostile payload runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum At {
+    /// At the top of main.lua, when `new` loads the rule files.
+    Load,
+    /// At the top of main.lua, rewritten during a game and reloaded.
+    Reload,
+    /// In a verb of the rules.
+    Verb,
+    /// In a designer's `lua` command.
+    Lua,
+}
+
+/// Every payload of the reliability run (issue 8), with what its error must say and where it
+/// applies (some are allowed while the rule files load, which is when a ruleset builds its
+/// own tables).
+const PAYLOADS: &[(&str, &str, &[At])] = &[
+    // runaway code in Lua and in C
+    ("while true do end", "instruction limit exceeded", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("string.find(string.rep('a', 100), string.rep('a*', 6) .. 'b')", "instruction limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("for _ in string.gmatch(string.rep('a', 100), string.rep('a*', 6) .. 'b') do end", "instruction limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("string.gsub(string.rep('a', 100), string.rep('a*', 6) .. 'b', 'x')", "instruction limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("local function f() return f() + 1 end f()", "stack overflow", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    // memory
+    ("local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 4096) .. i end", "memory", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("local s = ('x'):rep(2^40)", "memory limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    // conversions into Rust, bounded
+    ("local t = {1} for i = 1, 23 do t = {t, t} end vars.set('dag', t)", "vars.set", &[At::Verb, At::Lua]),
+    ("local s = string.rep('x', 3e7) for i = 1, 100 do print(s) end", "print", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("local s = string.rep('x', 3e7) for i = 1, 100 do log.say(s) end", "log", &[At::Verb, At::Lua]),
+    // the sandbox's walls
+    ("os.exit(1)", "os", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("io.open('/etc/passwd')", "io", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("debug.getinfo(1)", "debug", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("require('../../secrets')", "module names are dotted words", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("assert(load(string.dump(print)))", "dump", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("assert(load('\\27Lua'))", "binary", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    ("setmetatable({}, { __gc = function() end })", "finalizers", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    // the read-only libraries, API and prelude during play
+    ("getmetatable('').__index.upper = function() return 'X' end", "read-only", &[At::Verb, At::Lua]),
+    ("rawset(string, 'upper', function() return 'X' end)", "rawset", &[At::Verb, At::Lua]),
+    ("rawset(_G, 'g', 1)", "rawset", &[At::Verb, At::Lua]),
+    ("__umpire.next = function() return 'X' end", "read-only", &[At::Verb, At::Lua]),
+    ("rawset(units, 'get', 1)", "rawset", &[At::Verb, At::Lua]),
+    ("GLOBAL_X = 1", "globals", &[At::Verb]),
+];
+
+const SEQUENCE: &str = "umpire.sequence { turns = 3, steps = { { id = \"play\", name = \"Play\" } } }\n";
+
+/// Main.lua with `payload` on line 2 (at the top, or in the verb `evil`).
+fn evil_main(payload: &str, at: At) -> String {
+    match at {
+        At::Load | At::Reload => format!("local first = 1\n{payload}\n{SEQUENCE}"),
+        _ => format!("umpire.command {{ usage = \"evil\", run = function()\n{payload}\nend }}\n{SEQUENCE}"),
+    }
+}
+
+fn small_limits() -> Limits {
+    Limits { instructions: 20_000_000, memory: 32 << 20, ..Limits::default() }
+}
+
+#[test]
+fn every_hostile_payload_is_stopped_with_its_place_and_the_game_goes_on() {
+    let mut problems = Vec::new();
+    for (payload, want, places) in PAYLOADS {
+        for &at in *places {
+            let good = evil_main("local nothing = 0", At::Verb);
+            let lib = mini_library(&[("main.lua", if at == At::Load { evil_main(payload, at) } else { good }.as_str())]);
+            let mut s = mini_session(lib.path(), small_limits());
+            let (r, place) = match at {
+                At::Load => (s.execute("new mini --seed 1"), "rulesets/mini/main.lua:2"),
+                _ => {
+                    let r = s.execute("new mini --seed 1");
+                    assert_eq!(r.status, Status::Ok, "{r:?}");
+                    let before = s.hash();
+                    let (r, place) = match at {
+                        At::Reload => {
+                            std::fs::write(lib.path().join("rulesets/mini/main.lua"), evil_main(payload, at)).unwrap();
+                            (s.execute("reload"), "rulesets/mini/main.lua:2")
+                        }
+                        At::Verb => {
+                            std::fs::write(lib.path().join("rulesets/mini/main.lua"), evil_main(payload, at)).unwrap();
+                            let r = s.execute("reload");
+                            assert_eq!(r.status, Status::Ok, "{r:?}");
+                            (s.execute("evil"), "rulesets/mini/main.lua:2")
+                        }
+                        _ => (s.execute(&format!("lua {payload}")), "lua:1"),
+                    };
+                    if s.hash() != before {
+                        problems.push(format!("{at:?} `{payload}`: the state changed"));
+                    }
+                    // the game goes on
+                    let next = s.execute("next");
+                    if next.status != Status::Ok {
+                        problems.push(format!("{at:?} `{payload}`: the game did not go on: {next:?}"));
+                    }
+                    (r, place)
+                }
+            };
+            match r.error() {
+                None => problems.push(format!("{at:?} `{payload}`: not stopped: {r:?}")),
+                Some(e) => {
+                    let e = e.to_string();
+                    if !e.contains(want) || !e.contains(place) {
+                        problems.push(format!("{at:?} `{payload}`: the error should say '{want}' at {place}:\n{e}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n\n"));
+}
