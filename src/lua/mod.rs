@@ -270,8 +270,22 @@ pub fn convert_error(e: mlua::Error) -> Error {
     Error::Lua(tidy_traceback(&clean_message(&e)))
 }
 
-/// Keeps one traceback and only the frames of rule code (not the prelude's plumbing).
+/// Keeps one traceback and only the frames of rule code (not the prelude's plumbing). The
+/// message names one place: a place repeated by each coroutine an error went through is named
+/// once, and an error the prelude raised on behalf of rule code (a stack overflow) names the
+/// rule's line.
 fn tidy_traceback(msg: &str) -> String {
+    let (head, rest) = msg.split_once('\n').map_or((msg, None), |(h, r)| (h, Some(r)));
+    let mut head = collapse_places(head);
+    if head.starts_with(PRELUDE_PLACE)
+        && let (Some(n), Some(frame)) = (leading_place(&head), rest.and_then(|r| r.lines().find_map(rule_frame)))
+    {
+        head = format!("{frame}: {}", &head[n..]);
+    }
+    let msg = match rest {
+        Some(r) => format!("{head}\n{r}"),
+        None => head,
+    };
     let mut out: Vec<&str> = Vec::new();
     let mut in_tb = false;
     let mut seen_tb = false;
@@ -301,6 +315,54 @@ fn tidy_traceback(msg: &str) -> String {
         out.pop();
     }
     out.join("\n")
+}
+
+/// How the prelude's chunk is named in messages.
+const PRELUDE_PLACE: &str = "<umpire prelude>";
+
+/// The length of the `file:line: ` a message starts with, if it starts with one.
+fn leading_place(s: &str) -> Option<usize> {
+    let colon = s.find(':')?;
+    let file = &s[..colon];
+    if file.is_empty() || (file != PRELUDE_PLACE && file.contains(char::is_whitespace)) {
+        return None;
+    }
+    let digits = s[colon + 1..].bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0 && s[colon + 1 + digits..].starts_with(": ")).then_some(colon + 1 + digits + 2)
+}
+
+/// Most places kept at the start of a message that went through several coroutines.
+const MAX_PLACES: usize = 4;
+
+/// The first line of a message with its leading places (`lua:1: lua:1: x`, one added by each
+/// coroutine the error went through) named once each in a row, and at most [`MAX_PLACES`] of
+/// them: the outermost and the innermost ones.
+fn collapse_places(head: &str) -> String {
+    let mut places: Vec<&str> = Vec::new();
+    let mut rest = head;
+    while let Some(n) = leading_place(rest) {
+        if places.last() != Some(&&rest[..n]) {
+            places.push(&rest[..n]);
+        }
+        rest = &rest[n..];
+    }
+    if places.len() > MAX_PLACES {
+        let last = places.split_off(places.len() - (MAX_PLACES - 1));
+        places.truncate(1);
+        places.push("…: ");
+        places.extend(last);
+    }
+    format!("{}{rest}", places.concat())
+}
+
+/// `file:line` of a traceback line that is a frame of rule code (not C, not the prelude).
+fn rule_frame(line: &str) -> Option<&str> {
+    let t = line.trim();
+    if t.starts_with("[C]") || t.starts_with(PRELUDE_PLACE) {
+        return None;
+    }
+    let (place, _) = t.split_once(": in ")?;
+    leading_place(&format!("{place}: ")).map(|_| place)
 }
 
 fn clean_message(e: &mlua::Error) -> String {
@@ -678,12 +740,14 @@ fn install_require(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<Table> {
             if let Some(v) = loaded.get::<Option<Value>>(name.as_str())? {
                 return Ok(v);
             }
-            let file = resolve_module(&dirs, &name).map_err(mlua::Error::runtime)?;
-            let src = std::fs::read_to_string(&file)
-                .map_err(|e| mlua::Error::runtime(format!("require '{name}': {}: {e}", file.display())))?;
+            // a refusal names the line that required
+            let refused = |m: String| mlua::Error::runtime(format!("{}{m}", seal::rule_place(lua)));
+            let (file, real) = resolve_module(&dirs, &root, &name).map_err(refused)?;
             let chunk_name = display_path(&root, &file);
-            let v: Value =
-                lua.load(src).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).call(name.clone())?;
+            let src =
+                std::fs::read_to_string(&real).map_err(|e| refused(format!("require '{name}': {chunk_name}: {e}")))?;
+            let chunk = lua.load(src).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).into_function()?;
+            let v = load_module(lua, chunk, &name)?;
             let v = if v.is_nil() { Value::Boolean(true) } else { v };
             // a module first required during play is sealed at once, as the others were
             // when the rule files had loaded
@@ -700,6 +764,53 @@ fn install_require(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<Table> {
     Ok(modules)
 }
 
+/// Runs a module's chunk (with its name as `...`) in a coroutine of its own, so that its frames
+/// outlive an error: a memory error, which Lua reports without a place, is told where the module
+/// was; any other error keeps the frames of the module and then those of the code that required
+/// it, as one traceback.
+fn load_module(lua: &Lua, chunk: Function, name: &str) -> mlua::Result<Value> {
+    let co = lua.create_thread(chunk)?;
+    match co.resume::<Value>(name) {
+        Ok(_) if co.status() == mlua::thread::ThreadStatus::Resumable => Err(mlua::Error::runtime(format!(
+            "{}require '{name}': a module may not yield while it loads",
+            seal::rule_place(lua)
+        ))),
+        Ok(v) => Ok(v),
+        Err(e) if is_memory_error(&e) => match dead_thread_place(&co) {
+            Some(place) => Err(mlua::Error::runtime(format!("{place}: {}", clean_message(&e)))),
+            None => Err(e),
+        },
+        Err(mlua::Error::RuntimeError(m)) if m.contains("stack traceback:") => {
+            let outer = lua.traceback(None, 1)?.to_string_lossy();
+            let frames = outer.split_once('\n').map_or("", |(_, f)| f);
+            Err(mlua::Error::runtime(format!("{m}\n\t[C]: in function 'require'\n{frames}")))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `file:line` where a coroutine that died by an error was in rule code: Lua keeps the frames of
+/// a dead coroutine, so a memory error (reported without a place) can be located after it.
+fn dead_thread_place(co: &Thread) -> Option<String> {
+    let l = co.state();
+    // SAFETY: `co` is alive (borrowed), not running, and lua_getstack/lua_getinfo("Sl") only read
+    // its call frames into `ar` (no allocation, nothing pushed).
+    unsafe {
+        let mut ar: mlua::ffi::lua_Debug = std::mem::zeroed();
+        let mut level = 0;
+        while mlua::ffi::lua_getstack(l, level, &mut ar) != 0 {
+            if mlua::ffi::lua_getinfo(l, c"Sl".as_ptr(), &mut ar) != 0 && ar.currentline > 0 {
+                let src = std::ffi::CStr::from_ptr(ar.short_src.as_ptr()).to_string_lossy();
+                if src != PRELUDE_PLACE {
+                    return Some(format!("{src}:{}", ar.currentline));
+                }
+            }
+            level += 1;
+        }
+    }
+    None
+}
+
 fn question_from(q: &Table) -> mlua::Result<Question> {
     let options = seal::string_list(q.get("options")?, "umpire.ask options")?;
     let kind = q
@@ -714,8 +825,10 @@ fn question_from(q: &Table) -> mlua::Result<Question> {
     })
 }
 
-/// Finds `name` (dots are folders) in `dirs`, refusing anything that could leave them.
-fn resolve_module(dirs: &[PathBuf], name: &str) -> Result<PathBuf, String> {
+/// Finds `name` (dots are folders) in `dirs`, refusing anything that could leave them: the
+/// file's real path (links followed) must lie inside the real path of one of them. Returns the
+/// file as found (for its chunk name) and its real path (to read).
+fn resolve_module(dirs: &[PathBuf], root: &Path, name: &str) -> Result<(PathBuf, PathBuf), String> {
     let ok = !name.is_empty()
         && name
             .split('.')
@@ -729,7 +842,14 @@ fn resolve_module(dirs: &[PathBuf], name: &str) -> Result<PathBuf, String> {
     for d in dirs {
         let p = d.join(&rel);
         if p.is_file() {
-            return Ok(p);
+            let inside = |real: &Path| dirs.iter().filter_map(|d| d.canonicalize().ok()).any(|d| real.starts_with(d));
+            return match p.canonicalize() {
+                Ok(real) if inside(&real) => Ok((p, real)),
+                _ => Err(format!(
+                    "require '{name}': {} leads outside the ruleset folder and rulesets/lib (a link?): refused",
+                    display_path(root, &p)
+                )),
+            };
         }
     }
     Err(format!("require '{name}': no {rel} in the ruleset folder or rulesets/lib"))
