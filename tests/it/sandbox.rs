@@ -365,6 +365,77 @@ fn rule_error(r: &umpire::Reply) -> String {
     e.strip_prefix("rule error: ").map(str::to_string).unwrap_or(e)
 }
 
+#[test]
+fn display_is_bounded_and_ordinary_values_show_as_before() {
+    use umpire::lua::MAX_DISPLAY;
+    let mut s = super::fixture_game(1);
+    assert_eq!(
+        value(&mut s, r#"{1, 2, {a = 1, b = {c = "x"}}, "s", 1.5, {{{{1}}}}, [10] = true}"#),
+        r#"{1, 2, {a = 1, b = {c = "x"}}, "s", 1.5, {{{{…}}}}, [10] = true}"#
+    );
+    let cut = |line: &str| line.len() <= MAX_DISPLAY + '…'.len_utf8() && line.ends_with('…');
+    // a wide table shared a thousand times: cut, and not walked whole
+    let wide = "(function() local t = {} for i = 1, 1000 do t[i] = i end local u = {} for i = 1, 1000 do u[i] = t end return u end)()";
+    let line = value(&mut s, wide);
+    assert!(line.starts_with("{{1, 2, 3, ") && cut(&line), "{}", &line[..80]);
+    // a table too large to sort shows its sequence part
+    let line = value(&mut s, "(function() local t = {} for i = 1, 1e6 do t[i] = i end return t end)()");
+    assert!(line.starts_with("{1, 2, 3, ") && cut(&line), "{}", &line[..80]);
+    // a long string is cut on a character boundary
+    let line = value(&mut s, "string.rep('é', 1e5)");
+    assert!(line.starts_with("éé") && cut(&line), "{}", line.len());
+    // print shares one allowance for all its values
+    let r = s.execute(&format!("lua local u = {wide} print(u, u, u)"));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(
+        r.out.iter().all(|l| l.len() <= MAX_DISPLAY + 3),
+        "{:?}",
+        r.out.iter().map(String::len).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_runaway_of_output_fails_at_its_line_and_keeps_one_mebibyte() {
+    // the bound of one command's output (docs/lua-api.md §1.8)
+    const MAX_OUTPUT: usize = 1 << 20;
+    let mut s = super::fixture_game(1);
+    let before = s.hash();
+    let r = s.execute("lua local s = string.rep('x', 3e7) for i = 1, 100 do print(s) end");
+    let e = rule_error(&r);
+    assert!(e.starts_with("lua:1: print: the command's output is over 1 MiB"), "{e}");
+    let kept: usize = r.out.iter().map(|l| l.len() + 1).sum();
+    assert!(kept <= MAX_OUTPUT && kept > MAX_OUTPUT / 2, "{kept}");
+    // log entries count with the output, and a failed command leaves the log as it was
+    let r = s.execute("lua for i = 1, 1000 do log.say(string.rep('y', 6e4)) end");
+    assert!(rule_error(&r).starts_with("lua:1: log.say: the command's output is over 1 MiB"), "{r:?}");
+    assert_eq!(s.hash(), before);
+    let r = s.execute("log 3");
+    assert!(r.out.iter().all(|l| !l.contains("yyy")), "{:?}", r.out);
+    // the next command has its own allowance
+    let r = s.execute("lua for i = 1, 10 do print(string.rep('z', 6e4)) end");
+    assert_eq!(r.status, Status::Ok);
+    assert_eq!(r.out.len(), 10);
+}
+
+#[test]
+fn storing_is_charged_to_the_instruction_budget() {
+    let mut s = umpire::Session::with_root(super::fixtures());
+    s.limits = Limits { instructions: 4_000_000, ..Limits::default() };
+    assert_eq!(s.execute("new fixture --seed 1").status, Status::Ok);
+    assert_eq!(s.execute("auto").status, Status::Ok);
+    let before = s.hash();
+    // 1 MB of text stored under a hundred keys: a few instructions of Lua, 100 MB of state
+    let e = rule_error(&s.execute("lua local s = string.rep('x', 1e6) for i = 1, 100 do vars.set('k' .. i, s) end"));
+    assert!(e.contains("instruction limit exceeded"), "{e}");
+    let e = rule_error(
+        &s.execute("lua local t = {} for i = 1, 1e4 do t[i] = i end for i = 1, 100 do vars.set('k' .. i, t) end"),
+    );
+    assert!(e.contains("instruction limit exceeded"), "{e}");
+    assert_eq!(s.hash(), before);
+    // ordinary values cost little
+    assert_eq!(s.execute("lua for i = 1, 100 do vars.set('k' .. i, { i, { x = i } }) end").status, Status::Ok);
+}
+
 /// Makes `link` a symbolic link to `target`.
 #[cfg(unix)]
 fn link(target: &Path, link: &Path) {
