@@ -250,7 +250,7 @@ function UnitRef:set_marker(name, v) end
 ---@param hex Umpire.Hex
 function UnitRef:move_to(hex) end
 
----Moves the unit into an off-map box (created if new).
+---Moves the unit into an off-map box; the box must be one the scenario declares.
 ---@param box string
 function UnitRef:put_in(box) end
 
@@ -411,6 +411,7 @@ function sides.set(side, key, value) end
 
 -- ---------------------------------------------------------------- cups
 
+---The cups are those the scenario declares (`[cups]`): any other name is an error.
 ---@class cupslib
 cups = {}
 

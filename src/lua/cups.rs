@@ -1,8 +1,29 @@
-//! `cups.*`: cups of chits; `cups.draw` draws through the game's dice.
+//! `cups.*`: cups of chits; `cups.draw` draws through the game's dice. The cups are those the
+//! scenario declares (`[cups]`): any other name is refused, so that a misspelt cup is an error
+//! and not a new, empty one.
 
+use super::seal::rule_place;
 use super::umpire::refuse;
-use super::world;
+use super::vars::name;
+use super::{World, world};
 use mlua::{Lua, Value};
+
+/// The cup named `name`, or an error naming the rule's line, `what` and the cups there are.
+fn cup<'a>(lua: &Lua, w: &'a mut World, name: &str, what: &str) -> mlua::Result<&'a mut Vec<String>> {
+    if !w.state.cups.contains_key(name) {
+        let known = if w.state.cups.is_empty() {
+            "the scenario declares no cups ([cups])".to_string()
+        } else {
+            format!("the scenario's cups are {}", w.state.cups.keys().cloned().collect::<Vec<_>>().join(", "))
+        };
+        return Err(mlua::Error::runtime(format!(
+            "{}{what}: no cup '{name}'{}; {known}",
+            rule_place(lua),
+            crate::text::did_you_mean(name, w.state.cups.keys())
+        )));
+    }
+    Ok(w.state.cups.get_mut(name).expect("checked"))
+}
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     let cups = lua.create_table()?;
@@ -10,20 +31,26 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         "contents",
         lua.create_function(|lua, name: String| {
             let w = world(lua);
-            let w = w.borrow();
-            Ok(w.state.cups.get(&name).cloned().unwrap_or_default())
+            let mut w = w.borrow_mut();
+            Ok(cup(lua, &mut w, &name, &format!("cups.contents('{name}')"))?.clone())
         })?,
     )?;
     cups.set(
         "count",
         lua.create_function(|lua, name: String| {
-            Ok(world(lua).borrow().state.cups.get(&name).map(|c| c.len()).unwrap_or(0))
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            Ok(cup(lua, &mut w, &name, &format!("cups.count('{name}')"))?.len())
         })?,
     )?;
     cups.set(
         "add",
         lua.create_function(|lua, (name, chit): (String, String)| {
-            world(lua).borrow_mut().state.cups.entry(name).or_default().push(chit);
+            let what = format!("cups.add('{name}')");
+            let chit = self::name(lua, &what, chit)?;
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            cup(lua, &mut w, &name, &what)?.push(chit);
             Ok(())
         })?,
     )?;
@@ -32,7 +59,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, (name, chit): (String, String)| {
             let w = world(lua);
             let mut w = w.borrow_mut();
-            let cup = w.state.cups.entry(name).or_default();
+            let cup = cup(lua, &mut w, &name, &format!("cups.remove('{name}')"))?;
             match cup.iter().position(|c| *c == chit) {
                 Some(i) => {
                     cup.remove(i);
@@ -45,13 +72,17 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     cups.set(
         "clear",
         lua.create_function(|lua, name: String| {
-            world(lua).borrow_mut().state.cups.insert(name, vec![]);
+            let w = world(lua);
+            let mut w = w.borrow_mut();
+            cup(lua, &mut w, &name, &format!("cups.clear('{name}')"))?.clear();
             Ok(())
         })?,
     )?;
     cups.set(
         "draw",
         lua.create_function(|lua, (name, purpose): (String, Option<String>)| {
+            let what = format!("cups.draw('{name}')");
+            let purpose = purpose.map(|p| self::name(lua, &what, p)).transpose()?;
             let w = world(lua);
             let mut w = w.borrow_mut();
             if w.read_only {
@@ -59,7 +90,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                     "no chit may be drawn in a command that only looks (=, expect, show, map)",
                 ));
             }
-            let items = w.state.cups.get(&name).cloned().unwrap_or_default();
+            let items = cup(lua, &mut w, &name, &what)?.clone();
             if items.is_empty() {
                 return Ok((Value::Nil, Value::String(lua.create_string(format!("cup {name} is empty"))?)));
             }
@@ -71,7 +102,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let chit = items[idx].clone();
             w.state.cups.get_mut(&name).unwrap().remove(idx);
             let forced = w.state.dice.rolls.last().map(|r| r.forced).unwrap_or(false);
-            w.out.push(format!("draw from {name}: {chit}{}", if forced { " (forced)" } else { "" }));
+            let line = format!("draw from {name}: {chit}{}", if forced { " (forced)" } else { "" });
+            super::log::admit(lua, &w, line.len(), "cups.draw")?;
+            w.out.push(line);
             Ok((Value::String(lua.create_string(chit)?), Value::Nil))
         })?,
     )?;

@@ -1,5 +1,6 @@
 //! `dice.*`: every roll goes through the game's generator and is recorded with its purpose.
 
+use super::vars::name;
 use super::{Refusal, world};
 use crate::dice::parse_expr;
 use mlua::Lua;
@@ -10,6 +11,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set(
         "roll",
         lua.create_function(|lua, (expr, purpose): (String, Option<String>)| {
+            let expr = name(lua, "dice.roll", expr)?;
+            let purpose = purpose.map(|p| name(lua, "dice.roll", p)).transpose()?;
             let (n, m) = parse_expr(&expr).map_err(|e| mlua::Error::runtime(format!("dice.roll: {e}")))?;
             let w = world(lua);
             let mut w = w.borrow_mut();
@@ -34,7 +37,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             } else {
                 format!("{total} ({})", faces.iter().map(|f| f.to_string()).collect::<Vec<_>>().join("+"))
             };
-            w.out.push(format!("roll {expr} for {purpose}: {shown}{}", if forced { " (forced)" } else { "" }));
+            let line = format!("roll {expr} for {purpose}: {shown}{}", if forced { " (forced)" } else { "" });
+            super::log::admit(lua, &w, line.len(), "dice.roll")?;
+            w.out.push(line);
             Ok((total, faces))
         })?,
     )?;

@@ -201,16 +201,8 @@ const SEARCH_CHARGE_PER_HEX: u64 = 500;
 
 /// Charges a search against the command's instruction budget, by the hexes it settles.
 fn charge(lua: &Lua, hexes: usize) -> mlua::Result<()> {
-    match lua.app_data_ref::<super::Budget>() {
-        // the error names the rule's line that searched, as the hook's does
-        Some(b) => {
-            b.charge(SEARCH_CHARGE + hexes as u64 * SEARCH_CHARGE_PER_HEX, "map searches").map_err(|e| match e {
-                mlua::Error::RuntimeError(m) => mlua::Error::runtime(format!("{}{m}", super::seal::rule_place(lua))),
-                other => other,
-            })
-        }
-        None => Ok(()),
-    }
+    // the error names the rule's line that searched, as the hook's does
+    super::charge(lua, SEARCH_CHARGE + hexes as u64 * SEARCH_CHARGE_PER_HEX, "map searches")
 }
 
 /// The largest radius `map.within` takes (a map is a few dozen hexes across).
@@ -408,6 +400,7 @@ fn marker(lua: &Lua, (s, name): (String, String)) -> mlua::Result<Option<i64>> {
 /// `map.set_marker(hex, name, v?)`: sets a marker on the hex, or removes it (nil or false).
 fn set_marker(lua: &Lua, (s, name, v): (String, String, Value)) -> mlua::Result<()> {
     let v = super::units::marker_value(v, "map.set_marker")?;
+    let name = super::vars::name(lua, "map.set_marker", name)?;
     let w = world(lua);
     let mut w = w.borrow_mut();
     let h = hex_arg(&w.map, &s, "map.set_marker")?;
@@ -436,6 +429,7 @@ fn marked(lua: &Lua, name: String) -> mlua::Result<BTreeMap<String, i64>> {
 /// `map.set_side_marker(a, b, name, v?)`: sets or removes (nil, false) a marker on the hexside of two hexes.
 fn set_side_marker(lua: &Lua, (a, b, name, v): (String, String, String, Value)) -> mlua::Result<()> {
     let v = super::units::marker_value(v, "map.set_side_marker")?;
+    let name = super::vars::name(lua, "map.set_side_marker", name)?;
     let w = world(lua);
     let mut w = w.borrow_mut();
     let (ha, hb) = (hex_arg(&w.map, &a, "map.set_side_marker")?, hex_arg(&w.map, &b, "map.set_side_marker")?);

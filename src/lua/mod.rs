@@ -284,8 +284,22 @@ pub fn convert_error(e: mlua::Error) -> Error {
     Error::Lua(tidy_traceback(&clean_message(&e)))
 }
 
-/// Keeps one traceback and only the frames of rule code (not the prelude's plumbing).
+/// Keeps one traceback and only the frames of rule code (not the prelude's plumbing). The
+/// message names one place: a place repeated by each coroutine an error went through is named
+/// once, and an error the prelude raised on behalf of rule code (a stack overflow) names the
+/// rule's line.
 fn tidy_traceback(msg: &str) -> String {
+    let (head, rest) = msg.split_once('\n').map_or((msg, None), |(h, r)| (h, Some(r)));
+    let mut head = collapse_places(head);
+    if head.starts_with(PRELUDE_PLACE)
+        && let (Some(n), Some(frame)) = (leading_place(&head), rest.and_then(|r| r.lines().find_map(rule_frame)))
+    {
+        head = format!("{frame}: {}", &head[n..]);
+    }
+    let msg = match rest {
+        Some(r) => format!("{head}\n{r}"),
+        None => head,
+    };
     let mut out: Vec<&str> = Vec::new();
     let mut in_tb = false;
     let mut seen_tb = false;
@@ -315,6 +329,54 @@ fn tidy_traceback(msg: &str) -> String {
         out.pop();
     }
     out.join("\n")
+}
+
+/// How the prelude's chunk is named in messages.
+const PRELUDE_PLACE: &str = "<umpire prelude>";
+
+/// The length of the `file:line: ` a message starts with, if it starts with one.
+fn leading_place(s: &str) -> Option<usize> {
+    let colon = s.find(':')?;
+    let file = &s[..colon];
+    if file.is_empty() || (file != PRELUDE_PLACE && file.contains(char::is_whitespace)) {
+        return None;
+    }
+    let digits = s[colon + 1..].bytes().take_while(u8::is_ascii_digit).count();
+    (digits > 0 && s[colon + 1 + digits..].starts_with(": ")).then_some(colon + 1 + digits + 2)
+}
+
+/// Most places kept at the start of a message that went through several coroutines.
+const MAX_PLACES: usize = 4;
+
+/// The first line of a message with its leading places (`lua:1: lua:1: x`, one added by each
+/// coroutine the error went through) named once each in a row, and at most [`MAX_PLACES`] of
+/// them: the outermost and the innermost ones.
+fn collapse_places(head: &str) -> String {
+    let mut places: Vec<&str> = Vec::new();
+    let mut rest = head;
+    while let Some(n) = leading_place(rest) {
+        if places.last() != Some(&&rest[..n]) {
+            places.push(&rest[..n]);
+        }
+        rest = &rest[n..];
+    }
+    if places.len() > MAX_PLACES {
+        let last = places.split_off(places.len() - (MAX_PLACES - 1));
+        places.truncate(1);
+        places.push("…: ");
+        places.extend(last);
+    }
+    format!("{}{rest}", places.concat())
+}
+
+/// `file:line` of a traceback line that is a frame of rule code (not C, not the prelude).
+fn rule_frame(line: &str) -> Option<&str> {
+    let t = line.trim();
+    if t.starts_with("[C]") || t.starts_with(PRELUDE_PLACE) {
+        return None;
+    }
+    let (place, _) = t.split_once(": in ")?;
+    leading_place(&format!("{place}: ")).map(|_| place)
 }
 
 fn clean_message(e: &mlua::Error) -> String {
@@ -423,13 +485,15 @@ impl Host {
 
         guard_patterns(lua, &string)?;
 
-        // print goes to the command's output
+        // print goes to the command's output: a line is displayed as `=` shows values (cut at
+        // MAX_DISPLAY), charged to the budget, and the command's output is bounded in all
         g.set(
             "print",
             lua.create_function(|lua, args: mlua::Variadic<Value>| {
-                let parts: Vec<String> = args.iter().map(display_value).collect();
-                world(lua).borrow_mut().out.push(parts.join("\t"));
-                Ok(())
+                let (line, nodes) = display_values(&args);
+                let cost = nodes as u64 * PRINT_CHARGE_PER_NODE + line.len() as u64 / PRINT_BYTES_PER_CHARGE;
+                charge(lua, cost, "printed output")?;
+                log::emit(lua, "print", line)
             })?,
         )?;
 
@@ -715,12 +779,14 @@ fn install_require(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<Table> {
             if let Some(v) = loaded.get::<Option<Value>>(name.as_str())? {
                 return Ok(v);
             }
-            let file = resolve_module(&dirs, &name).map_err(mlua::Error::runtime)?;
-            let src = std::fs::read_to_string(&file)
-                .map_err(|e| mlua::Error::runtime(format!("require '{name}': {}: {e}", file.display())))?;
+            // a refusal names the line that required
+            let refused = |m: String| mlua::Error::runtime(format!("{}{m}", seal::rule_place(lua)));
+            let (file, real) = resolve_module(&dirs, &root, &name).map_err(refused)?;
             let chunk_name = display_path(&root, &file);
-            let v: Value =
-                lua.load(src).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).call(name.clone())?;
+            let src =
+                std::fs::read_to_string(&real).map_err(|e| refused(format!("require '{name}': {chunk_name}: {e}")))?;
+            let chunk = lua.load(src).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).into_function()?;
+            let v = load_module(lua, chunk, &name)?;
             let v = if v.is_nil() { Value::Boolean(true) } else { v };
             // a module first required during play is sealed at once, as the others were
             // when the rule files had loaded
@@ -737,6 +803,53 @@ fn install_require(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<Table> {
     Ok(modules)
 }
 
+/// Runs a module's chunk (with its name as `...`) in a coroutine of its own, so that its frames
+/// outlive an error: a memory error, which Lua reports without a place, is told where the module
+/// was; any other error keeps the frames of the module and then those of the code that required
+/// it, as one traceback.
+fn load_module(lua: &Lua, chunk: Function, name: &str) -> mlua::Result<Value> {
+    let co = lua.create_thread(chunk)?;
+    match co.resume::<Value>(name) {
+        Ok(_) if co.status() == mlua::thread::ThreadStatus::Resumable => Err(mlua::Error::runtime(format!(
+            "{}require '{name}': a module may not yield while it loads",
+            seal::rule_place(lua)
+        ))),
+        Ok(v) => Ok(v),
+        Err(e) if is_memory_error(&e) => match dead_thread_place(&co) {
+            Some(place) => Err(mlua::Error::runtime(format!("{place}: {}", clean_message(&e)))),
+            None => Err(e),
+        },
+        Err(mlua::Error::RuntimeError(m)) if m.contains("stack traceback:") => {
+            let outer = lua.traceback(None, 1)?.to_string_lossy();
+            let frames = outer.split_once('\n').map_or("", |(_, f)| f);
+            Err(mlua::Error::runtime(format!("{m}\n\t[C]: in function 'require'\n{frames}")))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `file:line` where a coroutine that died by an error was in rule code: Lua keeps the frames of
+/// a dead coroutine, so a memory error (reported without a place) can be located after it.
+fn dead_thread_place(co: &Thread) -> Option<String> {
+    let l = co.state();
+    // SAFETY: `co` is alive (borrowed), not running, and lua_getstack/lua_getinfo("Sl") only read
+    // its call frames into `ar` (no allocation, nothing pushed).
+    unsafe {
+        let mut ar: mlua::ffi::lua_Debug = std::mem::zeroed();
+        let mut level = 0;
+        while mlua::ffi::lua_getstack(l, level, &mut ar) != 0 {
+            if mlua::ffi::lua_getinfo(l, c"Sl".as_ptr(), &mut ar) != 0 && ar.currentline > 0 {
+                let src = std::ffi::CStr::from_ptr(ar.short_src.as_ptr()).to_string_lossy();
+                if src != PRELUDE_PLACE {
+                    return Some(format!("{src}:{}", ar.currentline));
+                }
+            }
+            level += 1;
+        }
+    }
+    None
+}
+
 fn question_from(q: &Table) -> mlua::Result<Question> {
     let options = seal::string_list(q.get("options")?, "umpire.ask options")?;
     let kind = q
@@ -751,8 +864,10 @@ fn question_from(q: &Table) -> mlua::Result<Question> {
     })
 }
 
-/// Finds `name` (dots are folders) in `dirs`, refusing anything that could leave them.
-fn resolve_module(dirs: &[PathBuf], name: &str) -> Result<PathBuf, String> {
+/// Finds `name` (dots are folders) in `dirs`, refusing anything that could leave them: the
+/// file's real path (links followed) must lie inside the real path of one of them. Returns the
+/// file as found (for its chunk name) and its real path (to read).
+fn resolve_module(dirs: &[PathBuf], root: &Path, name: &str) -> Result<(PathBuf, PathBuf), String> {
     let ok = !name.is_empty()
         && name
             .split('.')
@@ -766,7 +881,14 @@ fn resolve_module(dirs: &[PathBuf], name: &str) -> Result<PathBuf, String> {
     for d in dirs {
         let p = d.join(&rel);
         if p.is_file() {
-            return Ok(p);
+            let inside = |real: &Path| dirs.iter().filter_map(|d| d.canonicalize().ok()).any(|d| real.starts_with(d));
+            return match p.canonicalize() {
+                Ok(real) if inside(&real) => Ok((p, real)),
+                _ => Err(format!(
+                    "require '{name}': {} leads outside the ruleset folder and rulesets/lib (a link?): refused",
+                    display_path(root, &p)
+                )),
+            };
         }
     }
     Err(format!("require '{name}': no {rel} in the ruleset folder or rulesets/lib"))
@@ -777,74 +899,202 @@ pub fn display_path(root: &Path, file: &Path) -> String {
     file.strip_prefix(root).unwrap_or(file).display().to_string()
 }
 
-/// Renders a Lua value for people: tables with sorted keys, handles by their `__tostring`.
+/// Most bytes of text one display ([`display_value`], a line of `print`) shows: a longer one is
+/// cut there and ends in "…" (display is for people).
+pub const MAX_DISPLAY: usize = 64 << 10;
+
+/// Most values and table entries one display visits (a table reached twice counts twice): a
+/// wide table shared many times over is cut, not walked for ever.
+pub const MAX_DISPLAY_NODES: usize = 20_000;
+
+/// What `print` is charged: per value or table entry it shows, and per bytes of the line.
+const PRINT_CHARGE_PER_NODE: u64 = 16;
+const PRINT_BYTES_PER_CHARGE: u64 = 16;
+
+/// Renders a Lua value for people: tables with sorted keys, handles by their `__tostring`. At
+/// most [`MAX_DISPLAY`] bytes and [`MAX_DISPLAY_NODES`] values: beyond, the text ends in "…".
 pub fn display_value(v: &Value) -> String {
-    fn go(v: &Value, depth: usize, out: &mut String) {
+    display_values(std::slice::from_ref(v)).0
+}
+
+/// Values rendered as [`display_value`] does, separated by tabs, within one allowance of text
+/// and nodes; also returns the nodes visited.
+pub fn display_values(vals: &[Value]) -> (String, usize) {
+    let mut r = Render { out: String::new(), nodes: 0, cut: false };
+    for (i, v) in vals.iter().enumerate() {
+        if i > 0 {
+            r.push("\t");
+        }
+        r.value(v, 0);
+        if r.cut {
+            break;
+        }
+    }
+    (r.out, r.nodes)
+}
+
+/// A display being written: its text, the nodes visited, and whether it has been cut.
+struct Render {
+    out: String,
+    nodes: usize,
+    cut: bool,
+}
+
+impl Render {
+    /// Counts one more node; false (and the text cut) once there are too many.
+    fn visit(&mut self, n: usize) -> bool {
+        self.nodes += n;
+        if self.nodes > MAX_DISPLAY_NODES {
+            self.cut();
+        }
+        !self.cut
+    }
+
+    fn push(&mut self, s: &str) {
+        if self.cut {
+            return;
+        }
+        self.out.push_str(s);
+        if self.out.len() > MAX_DISPLAY {
+            self.cut();
+        }
+    }
+
+    /// Ends the text with "…", at most [`MAX_DISPLAY`] bytes before it.
+    fn cut(&mut self) {
+        if self.cut {
+            return;
+        }
+        let mut at = self.out.len().min(MAX_DISPLAY);
+        while !self.out.is_char_boundary(at) {
+            at -= 1;
+        }
+        self.out.truncate(at);
+        self.out.push('…');
+        self.cut = true;
+    }
+
+    /// A Lua string's text, read only as far as the display has room for (a huge string is
+    /// not copied whole to show its first bytes).
+    fn text(&self, s: &mlua::LuaString) -> String {
+        let b = s.as_bytes();
+        let room = MAX_DISPLAY.saturating_sub(self.out.len()) + 4;
+        String::from_utf8_lossy(&b[..b.len().min(room)]).into_owned()
+    }
+
+    fn value(&mut self, v: &Value, depth: usize) {
+        if !self.visit(1) {
+            return;
+        }
         match v {
-            Value::Nil => out.push_str("nil"),
-            Value::Boolean(b) => out.push_str(&b.to_string()),
-            Value::Integer(i) => out.push_str(&i.to_string()),
+            Value::Nil => self.push("nil"),
+            Value::Boolean(b) => self.push(&b.to_string()),
+            Value::Integer(i) => self.push(&i.to_string()),
             Value::Number(n) => {
                 if n.fract() == 0.0 && n.abs() < 1e15 {
-                    out.push_str(&format!("{n:.1}"))
+                    self.push(&format!("{n:.1}"))
                 } else {
-                    out.push_str(&format!("{n}"))
+                    self.push(&format!("{n}"))
                 }
             }
-            Value::String(s) => out.push_str(&s.to_string_lossy()),
-            Value::Table(t) => {
-                let t = &seal::seen_through(t.clone());
-                if depth > 3 {
-                    out.push_str("{…}");
-                    return;
-                }
-                let mut entries: Vec<(Value, Value)> = t.pairs::<Value, Value>().filter_map(|p| p.ok()).collect();
-                let len = t.raw_len();
-                entries.sort_by(|a, b| key_order(&a.0, &b.0));
-                out.push('{');
-                let mut first = true;
-                for (k, val) in entries {
-                    if !first {
-                        out.push_str(", ");
-                    }
-                    first = false;
-                    match &k {
-                        Value::Integer(i) if *i >= 1 && (*i as usize) <= len => {}
-                        Value::String(s) => {
-                            out.push_str(&s.to_string_lossy());
-                            out.push_str(" = ");
-                        }
-                        other => {
-                            out.push('[');
-                            go(other, depth + 1, out);
-                            out.push_str("] = ");
-                        }
-                    }
-                    if let Value::String(s) = &val {
-                        out.push_str(&format!("{:?}", s.to_string_lossy()));
-                    } else {
-                        go(&val, depth + 1, out);
-                    }
-                }
-                out.push('}');
+            Value::String(s) => {
+                let t = self.text(s);
+                self.push(&t)
             }
+            Value::Table(t) => self.table(t, depth),
             Value::UserData(ud) => {
                 let s = ud
                     .metatable()
                     .ok()
                     .and_then(|mt| mt.get::<Function>("__tostring").ok())
                     .and_then(|f| f.call::<String>(ud.clone()).ok());
-                out.push_str(&s.unwrap_or_else(|| "<userdata>".into()));
+                self.push(&s.unwrap_or_else(|| "<userdata>".into()));
             }
-            Value::Function(_) => out.push_str("<function>"),
-            Value::Thread(_) => out.push_str("<thread>"),
-            Value::Error(e) => out.push_str(&e.to_string()),
-            _ => out.push_str("<value>"),
+            Value::Function(_) => self.push("<function>"),
+            Value::Thread(_) => self.push("<thread>"),
+            Value::Error(e) => self.push(&e.to_string()),
+            _ => self.push("<value>"),
         }
     }
-    let mut s = String::new();
-    go(v, 0, &mut s);
-    s
+
+    fn table(&mut self, t: &Table, depth: usize) {
+        let t = &seal::seen_through(t.clone());
+        if depth > 3 {
+            self.push("{…}");
+            return;
+        }
+        // the entries are sorted, so all of them are read, within the allowance of nodes; a
+        // table with more shows its sequence part, as far as there is room
+        let len = t.raw_len();
+        let room = MAX_DISPLAY_NODES.saturating_sub(self.nodes);
+        let mut entries: Vec<(Value, Value)> = Vec::new();
+        for p in t.pairs::<Value, Value>() {
+            if entries.len() >= room {
+                return self.sequence(t, len, depth);
+            }
+            if let Ok(e) = p {
+                entries.push(e);
+            }
+        }
+        self.visit(entries.len());
+        entries.sort_by(|a, b| key_order(&a.0, &b.0));
+        self.push("{");
+        let mut first = true;
+        for (k, val) in entries {
+            if self.cut {
+                return;
+            }
+            if !first {
+                self.push(", ");
+            }
+            first = false;
+            match &k {
+                Value::Integer(i) if *i >= 1 && (*i as usize) <= len => {}
+                Value::String(s) => {
+                    let s = self.text(s);
+                    self.push(&s);
+                    self.push(" = ");
+                }
+                other => {
+                    self.push("[");
+                    self.value(other, depth + 1);
+                    self.push("] = ");
+                }
+            }
+            self.inner(&val, depth);
+        }
+        self.push("}");
+    }
+
+    /// A table too large to sort: its sequence part, as far as there is room, then "…".
+    fn sequence(&mut self, t: &Table, len: usize, depth: usize) {
+        self.push("{");
+        for i in 1..=len {
+            if self.cut {
+                return;
+            }
+            if i > 1 {
+                self.push(", ");
+            }
+            match t.raw_get::<Value>(i) {
+                Ok(v) => self.inner(&v, depth),
+                Err(_) => break,
+            }
+        }
+        self.cut();
+    }
+
+    /// A value inside a table at `depth`: strings quoted.
+    fn inner(&mut self, v: &Value, depth: usize) {
+        match v {
+            Value::String(s) if self.visit(1) => {
+                let s = self.text(s);
+                self.push(&format!("{s:?}"));
+            }
+            Value::String(_) => {}
+            other => self.value(other, depth + 1),
+        }
+    }
 }
 
 fn key_order(a: &Value, b: &Value) -> std::cmp::Ordering {
@@ -878,21 +1128,117 @@ pub fn to_lua(lua: &Lua, v: &serde_json::Value) -> mlua::Result<Value> {
     lua.to_value(v)
 }
 
+/// Most values and table entries one value stored in the game state may hold, counted as it is
+/// expanded (a table reached twice counts twice, so a small table shared many times over is
+/// refused before it is copied out).
+pub const MAX_STORED_NODES: u64 = 1_000_000;
+
+/// Most bytes of text (strings and keys) one value stored in the game state may hold.
+pub const MAX_STORED_TEXT: u64 = 16 << 20;
+
+/// What storing a value is charged to the budget: per value or table entry (about the bytes it
+/// takes in the state), and one per byte of its text. The budget so bounds what one command can
+/// add to the game state outside the Lua memory limit (about 200 MB for the whole budget).
+pub const STORE_CHARGE_PER_NODE: u64 = 64;
+
+/// Charges `n` instructions to the running command's budget for work done outside the VM
+/// (`what` names it in the error, which names the rule's line).
+pub(crate) fn charge(lua: &Lua, n: u64, what: &str) -> mlua::Result<()> {
+    match lua.app_data_ref::<Budget>() {
+        Some(b) => b.charge(n, what).map_err(|e| match e {
+            mlua::Error::RuntimeError(m) => mlua::Error::runtime(format!("{}{m}", seal::rule_place(lua))),
+            other => other,
+        }),
+        None => Ok(()),
+    }
+}
+
 /// Converts a Lua value to JSON for persistent state. Tables become arrays when they are
-/// sequences, objects (string keys only) otherwise; functions and userdata are refused.
-pub fn from_lua(v: &Value) -> mlua::Result<serde_json::Value> {
-    from_lua_depth(v, 0)
+/// sequences, objects (string keys only) otherwise; functions and userdata are refused. The
+/// value is bounded ([`MAX_STORED_NODES`], [`MAX_STORED_TEXT`], [`MAX_DEPTH`]) and charged to
+/// the budget; an error starts with the rule's `file:line: ` and `what` (`vars.set('k')`).
+pub fn from_lua(lua: &Lua, v: &Value, what: &str) -> mlua::Result<serde_json::Value> {
+    let mut size = Size::default();
+    let j = measure(v, 0, &mut size).and_then(|()| from_lua_depth(v, 0)).map_err(|e| {
+        let msg = match &e {
+            mlua::Error::RuntimeError(m) => m.clone(),
+            other => other.to_string(),
+        };
+        mlua::Error::runtime(format!("{}{what}: {msg}", seal::rule_place(lua)))
+    })?;
+    charge(lua, size.nodes * STORE_CHARGE_PER_NODE + size.text, "stored values")?;
+    Ok(j)
 }
 
 /// Tables nested deeper than this (or cyclic) cannot be stored.
 const MAX_DEPTH: usize = 32;
 
+/// What a value to be stored holds, counted as it is expanded.
+#[derive(Default)]
+struct Size {
+    nodes: u64,
+    text: u64,
+}
+
+impl Size {
+    /// Counts `n` more values or entries, refusing more than [`MAX_STORED_NODES`].
+    fn nodes(&mut self, n: u64) -> mlua::Result<()> {
+        self.nodes += n;
+        if self.nodes > MAX_STORED_NODES {
+            return Err(mlua::Error::runtime(format!(
+                "cannot store a value of more than {MAX_STORED_NODES} values and table entries in the game state (a table reached twice counts twice)"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Counts `n` more bytes of text, refusing more than [`MAX_STORED_TEXT`].
+    fn text(&mut self, n: usize) -> mlua::Result<()> {
+        self.text += n as u64;
+        if self.text > MAX_STORED_TEXT {
+            return Err(mlua::Error::runtime(format!(
+                "cannot store a value with more than {} MiB of text in the game state",
+                MAX_STORED_TEXT >> 20
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Walks a value as [`from_lua_depth`] will, counting its nodes and text against the bounds
+/// without copying anything: a value too large is refused before any of it is copied.
+fn measure(v: &Value, depth: usize, size: &mut Size) -> mlua::Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(too_deep());
+    }
+    size.nodes(1)?;
+    match v {
+        Value::String(s) => size.text(s.as_bytes().len()),
+        Value::UserData(ud) => ud.borrow::<units::UnitRef>().map_or(Ok(()), |u| size.text(u.0.len())),
+        Value::Table(t) => {
+            for p in seal::seen_through(t.clone()).pairs::<Value, Value>() {
+                let (k, val) = p?;
+                if let Value::String(s) = &k {
+                    size.text(s.as_bytes().len())?;
+                }
+                measure(&val, depth + 1, size)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn too_deep() -> mlua::Error {
+    mlua::Error::runtime(format!(
+        "cannot store a table nested more than {MAX_DEPTH} deep (is it cyclic?) in the game state"
+    ))
+}
+
 fn from_lua_depth(v: &Value, depth: usize) -> mlua::Result<serde_json::Value> {
     use serde_json::Value as J;
     if depth > MAX_DEPTH {
-        return Err(mlua::Error::runtime(format!(
-            "cannot store a table nested more than {MAX_DEPTH} deep (is it cyclic?) in the game state"
-        )));
+        return Err(too_deep());
     }
     Ok(match v {
         Value::Nil => J::Null,

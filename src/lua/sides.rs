@@ -1,6 +1,7 @@
 //! `sides.*`: the sides, the active side and per-side values.
 
-use super::{from_lua, to_lua, world};
+use super::vars::{name, read};
+use super::{from_lua, world};
 use mlua::{Lua, Value};
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
@@ -24,21 +25,20 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         lua.create_function(|lua, (side, key): (String, String)| {
             let w = world(lua);
             let w = w.borrow();
-            match w.state.side_values.get(&side).and_then(|m| m.get(&key)) {
-                Some(v) => to_lua(lua, v),
-                None => Ok(Value::Nil),
-            }
+            read(lua, w.state.side_values.get(&side).and_then(|m| m.get(&key)))
         })?,
     )?;
     sides.set(
         "set",
         lua.create_function(|lua, (side, key, v): (String, String, Value)| {
-            let j = from_lua(&v)?;
-            let w = world(lua);
-            let mut w = w.borrow_mut();
-            if !w.state.sides.contains(&side) {
+            if !world(lua).borrow().state.sides.contains(&side) {
                 return Err(mlua::Error::runtime(format!("sides.set: unknown side '{side}'")));
             }
+            let what = format!("sides.set('{side}', '{}')", key.chars().take(64).collect::<String>());
+            let key = name(lua, &what, key)?;
+            let j = from_lua(lua, &v, &what)?;
+            let w = world(lua);
+            let mut w = w.borrow_mut();
             let m = std::sync::Arc::make_mut(w.state.side_values.entry(side).or_default());
             if j.is_null() {
                 m.remove(&key);

@@ -1,5 +1,6 @@
 //! `tracks.*`: integer tracks of the game state (turn record, victory points...).
 
+use super::vars::name;
 use super::world;
 use mlua::Lua;
 
@@ -11,14 +12,16 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     tracks.set(
         "set",
-        lua.create_function(|lua, (name, v): (String, i64)| {
-            world(lua).borrow_mut().state.tracks.insert(name, v);
+        lua.create_function(|lua, (track, v): (String, i64)| {
+            let track = name(lua, "tracks.set", track)?;
+            world(lua).borrow_mut().state.tracks.insert(track, v);
             Ok(())
         })?,
     )?;
     tracks.set(
         "add",
-        lua.create_function(|lua, (name, d): (String, i64)| {
+        lua.create_function(|lua, (track, d): (String, i64)| {
+            let name = name(lua, "tracks.add", track)?;
             let w = world(lua);
             let mut w = w.borrow_mut();
             let e = w.state.tracks.entry(name.clone()).or_insert(0);

@@ -251,17 +251,22 @@ fn register_clock(lua: &Lua, um: &Table) -> mlua::Result<()> {
     um.set(
         "game_over",
         lua.create_function(|lua, result: String| {
-            let w = world(lua);
-            let mut w = w.borrow_mut();
-            w.state.clock.over = Some(result.clone());
-            w.log(None, format!("Game over: {result}"));
-            Ok(())
+            let result = super::vars::name(lua, "umpire.game_over", result)?;
+            world(lua).borrow_mut().state.clock.over = Some(result.clone());
+            super::log::entry(lua, "umpire.game_over", None, format!("Game over: {result}").as_bytes())
         })?,
     )
 }
 
 /// `umpire.set_clock{turn=, phase=, step=, side=, position=}`: nil fields stay unchanged.
 fn set_clock(lua: &Lua, t: Table) -> mlua::Result<()> {
+    let position = match t.get::<Value>("position")? {
+        Value::Nil => None,
+        v => Some(from_lua(lua, &v, "umpire.set_clock{position}")?),
+    };
+    let phase = t.get::<Option<String>>("phase")?.map(|p| super::vars::name(lua, "umpire.set_clock{phase}", p));
+    let step = t.get::<Option<String>>("step")?.map(|p| super::vars::name(lua, "umpire.set_clock{step}", p));
+    let (phase, step) = (phase.transpose()?, step.transpose()?);
     let w = world(lua);
     let mut w = w.borrow_mut();
     // `side = false` clears the active side (nil would mean "unchanged")
@@ -282,15 +287,15 @@ fn set_clock(lua: &Lua, t: Table) -> mlua::Result<()> {
             )));
         }
     };
-    let position = if t.contains_key("position")? { Some(from_lua(&t.get::<Value>("position")?)?) } else { None };
+    let turn = t.get::<Option<i64>>("turn")?;
     let c = &mut w.state.clock;
-    if let Some(v) = t.get::<Option<i64>>("turn")? {
+    if let Some(v) = turn {
         c.turn = v;
     }
-    if let Some(v) = t.get::<Option<String>>("phase")? {
+    if let Some(v) = phase {
         c.phase = v;
     }
-    if let Some(v) = t.get::<Option<String>>("step")? {
+    if let Some(v) = step {
         c.step = v;
     }
     if let Some(s) = side {

@@ -1,6 +1,8 @@
 //! `units.*` and the unit handle. A handle (`UnitRef`) holds only the unit's id and is
 //! resolved against the current state on every call, so it never goes stale silently.
 
+use super::seal::rule_place;
+use super::vars::{name, read};
 use super::{from_lua, to_lua, world};
 use crate::names::resolve_unit;
 use crate::state::{Location, Unit};
@@ -75,14 +77,11 @@ fn add_attribute_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
         with_unit(lua, &this.0, |u, _| to_lua(lua, &serde_json::to_value(u.values()).unwrap()))
     });
     m.add_method("is_approx", |lua, this, key: String| with_unit(lua, &this.0, |u, _| Ok(u.approx.contains(&key))));
-    m.add_method("attr", |lua, this, key: String| {
-        with_unit(lua, &this.0, |u, _| match u.attrs.get(&key) {
-            Some(v) => to_lua(lua, v),
-            None => Ok(Value::Nil),
-        })
-    });
+    m.add_method("attr", |lua, this, key: String| with_unit(lua, &this.0, |u, _| read(lua, u.attrs.get(&key))));
     m.add_method("set_attr", |lua, this, (key, v): (String, Value)| {
-        let j = from_lua(&v)?;
+        let what = format!("{}:set_attr('{}')", this.0, key.chars().take(64).collect::<String>());
+        let key = name(lua, &what, key)?;
+        let j = from_lua(lua, &v, &what)?;
         with_unit_mut(lua, &this.0, |w| {
             let now = w.state.units.get(&this.0).and_then(|u| u.attrs.get(&key));
             if now == Some(&j) || (now.is_none() && j.is_null()) {
@@ -104,8 +103,9 @@ fn add_attribute_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
 fn add_marker_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
     m.add_method("marker", |lua, this, name: String| with_unit(lua, &this.0, |u, _| Ok(u.markers.get(&name).copied())));
     m.add_method("markers", |lua, this, ()| with_unit(lua, &this.0, |u, _| Ok(u.markers.clone())));
-    m.add_method("set_marker", |lua, this, (name, v): (String, Option<Value>)| {
+    m.add_method("set_marker", |lua, this, (marker, v): (String, Option<Value>)| {
         let v = set_marker_value(v)?;
+        let name = name(lua, "set_marker", marker)?;
         with_unit_mut(lua, &this.0, |w| {
             // an unchanged marker changes nothing (the unit stays shared with the snapshots)
             if w.state.units.get(&this.0).is_some_and(|u| u.markers.get(&name).copied() == v) {
@@ -152,11 +152,29 @@ fn add_position_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
     });
     m.add_method("put_in", |lua, this, name: String| {
         with_unit_mut(lua, &this.0, |w| {
-            w.state.boxes.insert(name.clone());
+            known_box(lua, w, &name, &format!("{}:put_in('{name}')", this.0))?;
             w.state.place(&this.0, Location::Box(name));
             Ok(())
         })
     });
+}
+
+/// Refuses a box the scenario does not declare (`[scenario] boxes`), naming the rule's line and
+/// the boxes there are.
+fn known_box(lua: &Lua, w: &super::World, name: &str, what: &str) -> mlua::Result<()> {
+    if w.state.boxes.contains(name) {
+        return Ok(());
+    }
+    let known = if w.state.boxes.is_empty() {
+        "the scenario declares no boxes ([scenario] boxes)".to_string()
+    } else {
+        format!("the scenario's boxes are {}", w.state.boxes.iter().cloned().collect::<Vec<_>>().join(", "))
+    };
+    Err(mlua::Error::runtime(format!(
+        "{}{what}: no box '{name}'{}; {known}",
+        rule_place(lua),
+        crate::text::did_you_mean(name, w.state.boxes.iter())
+    )))
 }
 
 /// The unit's strength: `lose_steps`, `restore_steps`, `set_step`.
@@ -299,7 +317,11 @@ fn at(lua: &Lua, hex: String) -> mlua::Result<Table> {
 /// `units.in_box(name)`: the units in a box.
 fn in_box(lua: &Lua, name: String) -> mlua::Result<Table> {
     let w = world(lua);
-    let ids: Vec<String> = w.borrow().state.in_box(&name).into_iter().map(|u| u.id.clone()).collect();
+    let ids: Vec<String> = {
+        let w = w.borrow();
+        known_box(lua, &w, &name, &format!("units.in_box('{name}')"))?;
+        w.state.in_box(&name).into_iter().map(|u| u.id.clone()).collect()
+    };
     refs(lua, ids)
 }
 
@@ -323,8 +345,14 @@ fn stacks(lua: &Lua, (): ()) -> mlua::Result<Table> {
 /// `{ side=, kind=, on_map=true, box=, attr = {k = v} }`.
 fn all(lua: &Lua, filter: Option<Table>) -> mlua::Result<Table> {
     let w = world(lua);
-    let filter = UnitFilter::of(filter.as_ref())?;
-    let ids: Vec<String> = w.borrow().state.units.values().filter(|u| filter.passes(u)).map(|u| u.id.clone()).collect();
+    let filter = UnitFilter::of(lua, filter.as_ref())?;
+    let ids: Vec<String> = {
+        let w = w.borrow();
+        if let Some(b) = &filter.bx {
+            known_box(lua, &w, b, "units.all{box}")?;
+        }
+        w.state.units.values().filter(|u| filter.passes(u)).map(|u| u.id.clone()).collect()
+    };
     refs(lua, ids)
 }
 
@@ -339,7 +367,7 @@ struct UnitFilter {
 
 impl UnitFilter {
     /// The filter the rules handed over (read through a seal), or none.
-    fn of(filter: Option<&Table>) -> mlua::Result<UnitFilter> {
+    fn of(lua: &Lua, filter: Option<&Table>) -> mlua::Result<UnitFilter> {
         let side: Option<String> = filter.map(|f| f.get("side")).transpose()?.flatten();
         let kind: Option<String> = filter.map(|f| f.get("kind")).transpose()?.flatten();
         let bx: Option<String> = filter.map(|f| f.get("box")).transpose()?.flatten();
@@ -348,7 +376,8 @@ impl UnitFilter {
         if let Some(t) = filter.map(|f| f.get::<Option<Table>>("attr")).transpose()?.flatten() {
             for p in super::seal::seen_through(t).pairs::<String, Value>() {
                 let (k, v) = p?;
-                attrs.push((k, from_lua(&v)?));
+                let j = from_lua(lua, &v, "units.all{attr}")?;
+                attrs.push((k, j));
             }
         }
         Ok(UnitFilter { side, kind, bx, on_map, attrs })

@@ -358,3 +358,159 @@ fn a_sealed_table_still_serves_as_a_metatable_and_its_metamethods_are_watched() 
     assert_eq!(s.hash(), before);
     assert_eq!(value(&mut s, &format!("{c}.new(4):double()")), "8");
 }
+
+/// The message of a rule error (without its `rule error: `).
+fn rule_error(r: &umpire::Reply) -> String {
+    let e = error_of(r);
+    e.strip_prefix("rule error: ").map(str::to_string).unwrap_or(e)
+}
+
+#[test]
+fn display_is_bounded_and_ordinary_values_show_as_before() {
+    use umpire::lua::MAX_DISPLAY;
+    let mut s = super::fixture_game(1);
+    assert_eq!(
+        value(&mut s, r#"{1, 2, {a = 1, b = {c = "x"}}, "s", 1.5, {{{{1}}}}, [10] = true}"#),
+        r#"{1, 2, {a = 1, b = {c = "x"}}, "s", 1.5, {{{{…}}}}, [10] = true}"#
+    );
+    let cut = |line: &str| line.len() <= MAX_DISPLAY + '…'.len_utf8() && line.ends_with('…');
+    // a wide table shared a thousand times: cut, and not walked whole
+    let wide = "(function() local t = {} for i = 1, 1000 do t[i] = i end local u = {} for i = 1, 1000 do u[i] = t end return u end)()";
+    let line = value(&mut s, wide);
+    assert!(line.starts_with("{{1, 2, 3, ") && cut(&line), "{}", &line[..80]);
+    // a table too large to sort shows its sequence part
+    let line = value(&mut s, "(function() local t = {} for i = 1, 1e6 do t[i] = i end return t end)()");
+    assert!(line.starts_with("{1, 2, 3, ") && cut(&line), "{}", &line[..80]);
+    // a long string is cut on a character boundary
+    let line = value(&mut s, "string.rep('é', 1e5)");
+    assert!(line.starts_with("éé") && cut(&line), "{}", line.len());
+    // print shares one allowance for all its values
+    let r = s.execute(&format!("lua local u = {wide} print(u, u, u)"));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(
+        r.out.iter().all(|l| l.len() <= MAX_DISPLAY + 3),
+        "{:?}",
+        r.out.iter().map(String::len).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_runaway_of_output_fails_at_its_line_and_keeps_one_mebibyte() {
+    // the bound of one command's output (docs/lua-api.md §1.8)
+    const MAX_OUTPUT: usize = 1 << 20;
+    let mut s = super::fixture_game(1);
+    let before = s.hash();
+    let r = s.execute("lua local s = string.rep('x', 3e7) for i = 1, 100 do print(s) end");
+    let e = rule_error(&r);
+    assert!(e.starts_with("lua:1: print: the command's output is over 1 MiB"), "{e}");
+    let kept: usize = r.out.iter().map(|l| l.len() + 1).sum();
+    assert!(kept <= MAX_OUTPUT && kept > MAX_OUTPUT / 2, "{kept}");
+    // log entries count with the output, and a failed command leaves the log as it was
+    let r = s.execute("lua for i = 1, 1000 do log.say(string.rep('y', 6e4)) end");
+    assert!(rule_error(&r).starts_with("lua:1: log.say: the command's output is over 1 MiB"), "{r:?}");
+    assert_eq!(s.hash(), before);
+    let r = s.execute("log 3");
+    assert!(r.out.iter().all(|l| !l.contains("yyy")), "{:?}", r.out);
+    // the next command has its own allowance
+    let r = s.execute("lua for i = 1, 10 do print(string.rep('z', 6e4)) end");
+    assert_eq!(r.status, Status::Ok);
+    assert_eq!(r.out.len(), 10);
+}
+
+#[test]
+fn storing_is_charged_to_the_instruction_budget() {
+    let mut s = umpire::Session::with_root(super::fixtures());
+    s.limits = Limits { instructions: 4_000_000, ..Limits::default() };
+    assert_eq!(s.execute("new fixture --seed 1").status, Status::Ok);
+    assert_eq!(s.execute("auto").status, Status::Ok);
+    let before = s.hash();
+    // 1 MB of text stored under a hundred keys: a few instructions of Lua, 100 MB of state
+    let e = rule_error(&s.execute("lua local s = string.rep('x', 1e6) for i = 1, 100 do vars.set('k' .. i, s) end"));
+    assert!(e.contains("instruction limit exceeded"), "{e}");
+    let e = rule_error(
+        &s.execute("lua local t = {} for i = 1, 1e4 do t[i] = i end for i = 1, 100 do vars.set('k' .. i, t) end"),
+    );
+    assert!(e.contains("instruction limit exceeded"), "{e}");
+    assert_eq!(s.hash(), before);
+    // ordinary values cost little
+    assert_eq!(s.execute("lua for i = 1, 100 do vars.set('k' .. i, { i, { x = i } }) end").status, Status::Ok);
+}
+
+/// Makes `link` a symbolic link to `target`.
+#[cfg(unix)]
+fn link(target: &Path, link: &Path) {
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
+#[cfg(unix)]
+#[test]
+fn require_does_not_follow_a_link_out_of_the_ruleset() {
+    let main = "umpire.sequence { turns = 3, steps = { { id = \"play\", name = \"Play\" } } }\n";
+    let lib = mini_library(&[("main.lua", main), ("real.lua", "return 'inside'\n")]);
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.lua"), "return 'outside'\n").unwrap();
+    let rs = lib.path().join("rulesets/mini");
+    link(&outside.path().join("secret.lua"), &rs.join("evil.lua"));
+    link(outside.path(), &rs.join("far"));
+    link(&rs.join("real.lua"), &rs.join("alias.lua"));
+    std::fs::create_dir_all(lib.path().join("rulesets/lib")).unwrap();
+    std::fs::write(lib.path().join("rulesets/lib/shared.lua"), "return 'shared'\n").unwrap();
+    link(&lib.path().join("rulesets/lib/shared.lua"), &rs.join("via_lib.lua"));
+    let mut s = mini_session(lib.path(), Limits::default());
+    assert_eq!(s.execute("new mini").status, Status::Ok);
+    let before = s.hash();
+    for m in ["evil", "far.secret"] {
+        let e = rule_error(&s.execute(&format!("lua require '{m}'")));
+        assert!(e.starts_with(&format!("lua:1: require '{m}': rulesets/mini/")), "{e}");
+        assert!(e.contains("leads outside the ruleset folder and rulesets/lib (a link?): refused"), "{e}");
+    }
+    assert_eq!(s.hash(), before);
+    // links that stay inside the ruleset or rulesets/lib are followed
+    assert_eq!(value(&mut s, "require 'alias'"), "inside");
+    assert_eq!(value(&mut s, "require 'via_lib'"), "shared");
+}
+
+#[test]
+fn errors_name_the_rule_line_first() {
+    let main = "local function r(n) return r(n + 1) + 1 end\n\
+                umpire.command { usage = \"rec\", run = function() r(1) end }\n\
+                umpire.command { usage = \"req\", run = function()\n  require 'nothere'\nend }\n\
+                umpire.sequence { turns = 3, steps = { { id = \"play\", name = \"Play\" } } }\n";
+    let lib = mini_library(&[("main.lua", main)]);
+    let mut s = mini_session(lib.path(), Limits::default());
+    assert_eq!(s.execute("new mini").status, Status::Ok);
+    // deep recursion in a verb: the rule's line, not the prelude's
+    let e = rule_error(&s.execute("rec"));
+    assert!(e.starts_with("rulesets/mini/main.lua:1: stack overflow"), "{}", &e[..200.min(e.len())]);
+    // a refused require names the line that required
+    let e = rule_error(&s.execute("req"));
+    assert!(e.starts_with("rulesets/mini/main.lua:4: require 'nothere': no nothere.lua"), "{e}");
+    // and so it does while the rule files load
+    let lib = mini_library(&[("main.lua", "local x = 1\nrequire 'missing'\n")]);
+    let e = rule_error(&mini_session(lib.path(), Limits::default()).execute("new mini"));
+    assert!(e.starts_with("rulesets/mini/main.lua:2: require 'missing'"), "{e}");
+    // a memory error at the top level of a rule file names its line, however short the file
+    let short = "local a = 1\nlocal s = string.rep('x', 30e6)\nlocal u = s .. s .. s\n";
+    let lib = mini_library(&[("main.lua", "local x = 1\nrequire 'big'\n"), ("big.lua", short)]);
+    let e = rule_error(&mini_session(lib.path(), Limits::default()).execute("new mini"));
+    assert!(e.starts_with("rulesets/mini/big.lua:3: memory limit exceeded"), "{e}");
+    assert!(e.contains("rulesets/mini/main.lua:2: in main chunk"), "{e}");
+    let lib = mini_library(&[("main.lua", short)]);
+    let e = rule_error(&mini_session(lib.path(), Limits::default()).execute("new mini"));
+    assert!(e.starts_with("rulesets/mini/main.lua:3: memory limit exceeded"), "{e}");
+    // an error in a module keeps the frames of the module, then of the code that required it
+    let lib = mini_library(&[("main.lua", "local x = 1\nrequire 'bad'\n"), ("bad.lua", "local t = nil\nreturn t.x\n")]);
+    let e = rule_error(&mini_session(lib.path(), Limits::default()).execute("new mini"));
+    assert!(e.starts_with("rulesets/mini/bad.lua:2: attempt to index a nil value"), "{e}");
+    assert!(e.contains("rulesets/mini/bad.lua:2: in main chunk\n\t[C]: in function 'require'\n\trulesets/mini/main.lua:2: in main chunk"), "{e}");
+    // a module may not yield while it loads
+    let lib = mini_library(&[("main.lua", "require 'ask'\n"), ("ask.lua", "coroutine.yield()\n")]);
+    let e = rule_error(&mini_session(lib.path(), Limits::default()).execute("new mini"));
+    assert!(e.starts_with("rulesets/mini/main.lua:1: require 'ask': a module may not yield while it loads"), "{e}");
+    // a memory error in a chunk names its line
+    let lib = mini_library(&[("main.lua", main)]);
+    let mut s = mini_session(lib.path(), Limits { memory: 16 << 20, ..Limits::default() });
+    assert_eq!(s.execute("new mini").status, Status::Ok);
+    let e = rule_error(&s.execute("lua local t = {} for i = 1, 1e9 do t[i] = i end"));
+    assert!(e.starts_with("lua:1: memory limit exceeded"), "{e}");
+}
