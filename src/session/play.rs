@@ -181,7 +181,12 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
     let mut out = Vec::new();
     let mut first = true;
     let mut answered = false;
-    for _ in 0..100_000 {
+    const MOST: usize = 100_000;
+    for played in 0..=MOST {
+        if played == MOST {
+            out.push(format!("forward stopped after {MOST} commands without reaching its target"));
+            break;
+        }
         let (over, turn, step, pending) = {
             let g = s.game()?;
             let st = g.state();

@@ -109,16 +109,40 @@ enum At {
 const PAYLOADS: &[(&str, &str, &[At])] = &[
     // runaway code in Lua and in C
     ("while true do end", "instruction limit exceeded", &[At::Load, At::Reload, At::Verb, At::Lua]),
-    ("string.find(string.rep('a', 100), string.rep('a*', 6) .. 'b')", "instruction limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
-    ("for _ in string.gmatch(string.rep('a', 100), string.rep('a*', 6) .. 'b') do end", "instruction limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
-    ("string.gsub(string.rep('a', 100), string.rep('a*', 6) .. 'b', 'x')", "instruction limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
-    ("local function f() return f() + 1 end f()", "stack overflow|memory limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    (
+        "string.find(string.rep('a', 100), string.rep('a*', 6) .. 'b')",
+        "instruction limit",
+        &[At::Load, At::Reload, At::Verb, At::Lua],
+    ),
+    (
+        "for _ in string.gmatch(string.rep('a', 100), string.rep('a*', 6) .. 'b') do end",
+        "instruction limit",
+        &[At::Load, At::Reload, At::Verb, At::Lua],
+    ),
+    (
+        "string.gsub(string.rep('a', 100), string.rep('a*', 6) .. 'b', 'x')",
+        "instruction limit",
+        &[At::Load, At::Reload, At::Verb, At::Lua],
+    ),
+    (
+        "local function f() return f() + 1 end f()",
+        "stack overflow|memory limit",
+        &[At::Load, At::Reload, At::Verb, At::Lua],
+    ),
     // memory
-    ("local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 4096) .. i end", "memory", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    (
+        "local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 4096) .. i end",
+        "memory",
+        &[At::Load, At::Reload, At::Verb, At::Lua],
+    ),
     ("local s = ('x'):rep(2^40)", "memory limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
     // conversions into Rust, bounded
     ("local t = {1} for i = 1, 23 do t = {t, t} end vars.set('dag', t)", "vars.set", &[At::Verb, At::Lua]),
-    ("local s = string.rep('x', 3e7) for i = 1, 100 do print(s) end", "print", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    (
+        "local s = string.rep('x', 3e7) for i = 1, 100 do print(s) end",
+        "print",
+        &[At::Load, At::Reload, At::Verb, At::Lua],
+    ),
     ("local s = string.rep('x', 3e7) for i = 1, 100 do log.say(s) end", "log", &[At::Verb, At::Lua]),
     // the sandbox's walls
     ("os.exit(1)", "os", &[At::Load, At::Reload, At::Verb, At::Lua]),
@@ -157,7 +181,8 @@ fn every_hostile_payload_is_stopped_with_its_place_and_the_game_goes_on() {
     for (payload, want, places) in PAYLOADS {
         for &at in *places {
             let good = evil_main("local nothing = 0", At::Verb);
-            let lib = mini_library(&[("main.lua", if at == At::Load { evil_main(payload, at) } else { good }.as_str())]);
+            let lib =
+                mini_library(&[("main.lua", if at == At::Load { evil_main(payload, at) } else { good }.as_str())]);
             let mut s = mini_session(lib.path(), small_limits());
             let (r, place) = match at {
                 At::Load => (s.execute("new mini --seed 1"), "rulesets/mini/main.lua:2"),
@@ -201,4 +226,20 @@ fn every_hostile_payload_is_stopped_with_its_place_and_the_game_goes_on() {
         }
     }
     assert!(problems.is_empty(), "{} problem(s):\n{}", problems.len(), problems.join("\n\n"));
+}
+
+#[test]
+fn forward_end_of_an_endless_game_is_stopped_by_the_budget() {
+    let lib = mini_library(&[(
+        "main.lua",
+        "umpire.sequence { turns = 1e9, steps = { { id = \"play\", name = \"Play\" } } }\n",
+    )]);
+    let mut s = mini_session(lib.path(), Limits { instructions: 5_000_000, ..Limits::default() });
+    assert_eq!(s.execute("new mini --seed 1").status, Status::Ok);
+    let before = s.hash();
+    let e = error_text(&s.execute("forward end"));
+    assert!(e.contains("instruction limit exceeded (5000000"), "{e}");
+    assert!(e.contains("were taken back"), "{e}");
+    assert_eq!(s.hash(), before);
+    assert_eq!(s.execute("next").status, Status::Ok);
 }
