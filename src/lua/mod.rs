@@ -509,6 +509,9 @@ impl Host {
     /// reassigned, a metamethod key written in place) and fails a run that changed one, so
     /// that the next command sees the rule files as they loaded.
     fn checked<T>(&self, r: Result<T, Error>) -> Result<T, Error> {
+        // the check is the host's, not the rules': a budget that a Rust function (pattern
+        // matching, a search) spent must not stop it at the hook's next count
+        self.budget.set(0);
         let changed: Option<String> = self.prelude_fn("check_frozen")?.call(()).map_err(convert_error)?;
         match (r, changed) {
             (Ok(_), Some(m)) => Err(Error::Lua(m)),
