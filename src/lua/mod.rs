@@ -16,6 +16,7 @@ mod cups;
 mod dice;
 mod log;
 mod map;
+mod patterns;
 mod seal;
 mod sides;
 mod tracks;
@@ -235,9 +236,6 @@ impl Drop for CommandScope {
 }
 
 const PRELUDE: &str = include_str!("prelude.lua");
-
-/// Most repetition operators a Lua pattern may hold (see the sandbox).
-const MAX_QUANTIFIERS: usize = 12;
 
 fn world(lua: &Lua) -> Shared {
     lua.app_data_ref::<Shared>().expect("world registered").clone()
@@ -483,7 +481,9 @@ impl Host {
         let string: Table = g.get("string")?;
         string.set("dump", Value::Nil)?;
 
-        guard_patterns(lua, &string)?;
+        // pattern matching is Umpire's own, charged to the instruction budget (the C functions
+        // run out of the hook's reach)
+        patterns::register(lua, &string)?;
 
         // print goes to the command's output: a line is displayed as `=` shows values (cut at
         // MAX_DISPLAY), charged to the budget, and the command's output is bounded in all
@@ -726,43 +726,6 @@ impl Host {
         self.reset_budget();
         self.checked(self.prelude_fn(name)?.call(args).map_err(convert_error))
     }
-}
-
-/// Pattern matching runs in C, out of reach of the instruction hook: the pattern functions
-/// refuse patterns with so many quantifiers that backtracking could run for ever.
-fn guard_patterns(lua: &Lua, string: &Table) -> mlua::Result<()> {
-    for fname in ["find", "match", "gmatch", "gsub"] {
-        let raw: Function = string.get(fname)?;
-        let plain_find = fname == "find";
-        string.set(
-            fname,
-            lua.create_function(move |_, args: mlua::Variadic<Value>| {
-                let plain = plain_find && args.get(3).is_some_and(|v| !matches!(v, Value::Nil | Value::Boolean(false)));
-                if let (false, Some(Value::String(p))) = (plain, args.get(1)) {
-                    let b = p.as_bytes();
-                    let mut q = 0;
-                    let mut i = 0;
-                    while i < b.len() {
-                        if b[i] == b'%' {
-                            i += 2;
-                            continue;
-                        }
-                        if matches!(b[i], b'*' | b'+' | b'-' | b'?') {
-                            q += 1;
-                        }
-                        i += 1;
-                    }
-                    if q > MAX_QUANTIFIERS {
-                        return Err(mlua::Error::runtime(format!(
-                            "string.{fname}: a pattern with more than {MAX_QUANTIFIERS} repetitions is refused by the sandbox"
-                        )));
-                    }
-                }
-                raw.call::<mlua::MultiValue>(args)
-            })?,
-        )?;
-    }
-    Ok(())
 }
 
 /// `require`: only inside the ruleset folder and rulesets/lib, text only, cached; returns the

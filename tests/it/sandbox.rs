@@ -338,6 +338,32 @@ fn limits_hit_while_the_rule_files_load_name_the_file_and_line() {
 }
 
 #[test]
+fn a_runaway_pattern_while_the_rule_files_load_stops_at_the_budget_naming_the_line() {
+    // pattern matching runs in Rust, charged to the budget; the C functions would hang here
+    let main = "local n = 100\nlocal s = string.rep('a', n)\nlocal found = s:find(string.rep('a*', 6) .. 'b')\n";
+    let lib = mini_library(&[("main.lua", main)]);
+    let mut s = mini_session(lib.path(), Limits::default());
+    let e = error_of(&s.execute("new mini"));
+    assert!(
+        e.contains("rulesets/mini/main.lua:3: string.find: instruction limit exceeded (200000000 in one command, pattern matching included)"),
+        "{e}"
+    );
+    // gmatch and gsub in a module are stopped the same way
+    for (line, fname) in [
+        ("for w in string.gmatch(string.rep('a', 100), string.rep('a*', 6) .. 'b') do end", "gmatch"),
+        ("local r = string.gsub(string.rep('a', 100), string.rep('a*', 6) .. 'b', '')", "gsub"),
+    ] {
+        let lib = mini_library(&[("main.lua", "require 'words'\n"), ("words.lua", &format!("local x = 1\n{line}\n"))]);
+        let mut s = mini_session(lib.path(), Limits { instructions: 5_000_000, ..Limits::default() });
+        let e = error_of(&s.execute("new mini"));
+        assert!(
+            e.contains(&format!("rulesets/mini/words.lua:2: string.{fname}: instruction limit exceeded (5000000")),
+            "{e}"
+        );
+    }
+}
+
+#[test]
 fn a_sealed_table_still_serves_as_a_metatable_and_its_metamethods_are_watched() {
     let class = "local Class = {}\nClass.__index = Class\nfunction Class.new(n) return setmetatable({ n = n }, Class) end\nfunction Class:double() return self.n * 2 end\nreturn Class\n";
     let main = "require 'class'\numpire.sequence { turns = 3, steps = { { id = \"play\", name = \"Play\" } } }\n";
