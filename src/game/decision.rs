@@ -97,10 +97,12 @@ impl Game {
                 }
                 Err(why) => {
                     self.shared.borrow_mut().out = printed;
-                    self.finish(Err(e), p.before, lines).map(|_| vec![]).map_err(|e| {
-                        Error::Lua(format!(
-                            "{e}\n(the command could not be brought back to its question: {why}; it was rolled back)"
-                        ))
+                    let note =
+                        format!("\n(the command could not be brought back to its question: {why}; it was rolled back)");
+                    self.finish(Err(e), p.before, lines).map(|_| vec![]).map_err(|e| match e {
+                        Error::Lua(m) => Error::Lua(m + &note),
+                        Error::Refused { rule, msg } => Error::Refused { rule, msg: msg + &note },
+                        other => other,
                     })
                 }
             };
@@ -129,6 +131,8 @@ impl Game {
     ) -> std::result::Result<Pending, String> {
         let start = start.ok_or("its start was not kept")?;
         self.restore(before.clone());
+        // running the command again is the host's work: it has a budget of its own
+        let _budget = self.host.own_budget();
         let mut flow = self.run_start(start.clone()).map_err(|e| e.to_string());
         for line in &lines[1..] {
             let Some(answer) = line.strip_prefix("choose ") else {

@@ -235,6 +235,18 @@ impl Drop for CommandScope {
     }
 }
 
+/// The guard of [`Host::own_budget`].
+pub struct OwnBudget {
+    cell: Rc<Cell<u64>>,
+    used: u64,
+}
+
+impl Drop for OwnBudget {
+    fn drop(&mut self) {
+        self.cell.set(self.used);
+    }
+}
+
 const PRELUDE: &str = include_str!("prelude.lua");
 
 fn world(lua: &Lua) -> Shared {
@@ -582,6 +594,14 @@ impl Host {
         self.started.set(Some(std::time::Instant::now()));
     }
 
+    /// A fresh budget until the guard is dropped, when the budget spent before it is back
+    /// (the host's own rule calls, such as bringing a command back to its question, do not
+    /// spend the command's budget).
+    pub fn own_budget(&self) -> OwnBudget {
+        let used = self.budget.replace(0);
+        OwnBudget { cell: self.budget.clone(), used }
+    }
+
     /// Opens the scope of one typed command: a fresh budget now, and none until the scope
     /// (and any scope opened inside it) is dropped.
     pub fn command_scope(&self) -> CommandScope {
@@ -607,9 +627,10 @@ impl Host {
     /// that the next command sees the rule files as they loaded.
     fn checked<T>(&self, r: Result<T, Error>) -> Result<T, Error> {
         // the host's own check, outside the command's budget (which the rules may have spent)
-        let used = self.budget.replace(0);
-        let changed = self.prelude_fn("check_frozen").and_then(|f| f.call(()).map_err(convert_error));
-        self.budget.set(used);
+        let changed = {
+            let _budget = self.own_budget();
+            self.prelude_fn("check_frozen").and_then(|f| f.call(()).map_err(convert_error))
+        };
         let changed: Option<String> = changed?;
         match (r, changed) {
             (Ok(_), Some(m)) => Err(Error::Lua(m)),

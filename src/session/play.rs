@@ -209,6 +209,11 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
             let done = out.iter().filter(|l| l.starts_with("> ")).count() - 1;
             let lost = s.game_mut()?.rollback(checkpoint);
             let mut msg = format!("forward stopped at `{cmd}`: {e}");
+            if e.to_string().contains("instruction limit exceeded") {
+                msg.push_str(
+                    " (everything forward plays shares one command's budget: go in shorter steps, `forward turn N`)",
+                );
+            }
             msg.push_str(&match (done, lost) {
                 (0, _) => " — nothing was done".to_string(),
                 (n, None) => format!(" — the {n} command(s) it had run were taken back: the game is as before `forward`"),

@@ -18,18 +18,36 @@ fn run(s: &mut Session, lines: &[(usize, String)]) {
 #[test]
 fn save_load_continue_matches_uninterrupted_run_for_every_script() {
     std::env::set_current_dir(super::repo()).unwrap();
+    // the scripts in two threads (the machine's two cores), each with its own sessions
+    let scripts = super::scripts::all_scripts();
+    let checked: usize = std::thread::scope(|scope| {
+        let halves: Vec<_> = (0..2)
+            .map(|k| {
+                let mine: Vec<_> = scripts.iter().skip(k).step_by(2).cloned().collect();
+                scope
+                    .spawn(move || mine.into_iter().map(|(path, root)| save_load_continue(&path, &root)).sum::<usize>())
+            })
+            .collect();
+        halves.into_iter().map(|h| h.join().expect("a script failed")).sum()
+    });
+    assert!(checked > 0);
+}
+
+/// Splits a script at two places: save, load in a new session, continue; each must end with
+/// the hash of the uninterrupted run. Returns how many splits were checked.
+fn save_load_continue(path: &std::path::Path, root: &std::path::Path) -> usize {
     let mut checked = 0;
-    for (path, root) in super::scripts::all_scripts() {
-        let text = std::fs::read_to_string(&path).unwrap();
+    {
+        let text = std::fs::read_to_string(path).unwrap();
         let lines: Vec<(usize, String)> = umpire::script::lines(&text)
             .into_iter()
             .filter(|(_, l)| !l.trim().is_empty() && !l.trim().starts_with('#'))
             .collect();
         let last_new =
             lines.iter().rposition(|(_, l)| l.trim_start().starts_with("new ") || l.trim_start().starts_with("load "));
-        let Some(first) = last_new else { continue };
+        let Some(first) = last_new else { return 0 };
         let scratch = tempfile::tempdir().unwrap();
-        let mut whole = Session::with_root(&root);
+        let mut whole = Session::with_root(root);
         whole.scratch = Some(scratch.path().to_path_buf());
         run(&mut whole, &lines);
         let want = whole.hash();
@@ -38,7 +56,7 @@ fn save_load_continue_matches_uninterrupted_run_for_every_script() {
             if split >= lines.len() {
                 continue;
             }
-            let mut a = Session::with_root(&root);
+            let mut a = Session::with_root(root);
             a.scratch = Some(scratch.path().to_path_buf());
             run(&mut a, &lines[..split]);
             if a.game.is_none() {
@@ -47,7 +65,7 @@ fn save_load_continue_matches_uninterrupted_run_for_every_script() {
             let file = scratch.path().join("split.sav");
             let r = a.execute(&format!("save {}", file.display()));
             assert_eq!(r.status, Status::Ok, "{}: save failed: {r:?}", path.display());
-            let mut b = Session::with_root(&root);
+            let mut b = Session::with_root(root);
             b.scratch = Some(scratch.path().to_path_buf());
             let r = b.execute(&format!("load {}", file.display()));
             assert_eq!(r.status, Status::Ok, "{}: load failed: {r:?}", path.display());
@@ -70,7 +88,7 @@ fn save_load_continue_matches_uninterrupted_run_for_every_script() {
             checked += 1;
         }
     }
-    assert!(checked > 0);
+    checked
 }
 
 #[test]
