@@ -7,6 +7,7 @@ use crate::datafile::parse_toml;
 use crate::error::{Error, Result};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 #[derive(Deserialize)]
@@ -110,22 +111,36 @@ pub fn list_dirs(p: &Path) -> Vec<String> {
     v
 }
 
-/// Every file under `dir` (recursively) that `keep` accepts, sorted.
+/// Every regular file under `dir` (recursively) that `keep` accepts, sorted. Links are
+/// followed only where they stay inside `dir` (as `require` does), and each folder is read
+/// once, so a link loop or a link to a device or to a tree elsewhere is never read.
 fn files_under(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
-    fn walk(dir: &Path, keep: &dyn Fn(&Path) -> bool, out: &mut Vec<PathBuf>) {
+    fn walk(
+        dir: &Path,
+        base: &Path,
+        seen: &mut BTreeSet<PathBuf>,
+        keep: &dyn Fn(&Path) -> bool,
+        out: &mut Vec<PathBuf>,
+    ) {
+        let Ok(real) = dir.canonicalize() else { return };
+        if !real.starts_with(base) || !seen.insert(real) {
+            return;
+        }
         if let Ok(rd) = std::fs::read_dir(dir) {
             for e in rd.flatten() {
                 let p = e.path();
                 if p.is_dir() {
-                    walk(&p, keep, out);
-                } else if keep(&p) {
+                    walk(&p, base, seen, keep, out);
+                } else if p.is_file() && keep(&p) && p.canonicalize().is_ok_and(|r| r.starts_with(base)) {
                     out.push(p);
                 }
             }
         }
     }
     let mut out = Vec::new();
-    walk(dir, keep, &mut out);
+    if let Ok(base) = dir.canonicalize() {
+        walk(dir, &base, &mut BTreeSet::new(), keep, &mut out);
+    }
     out.sort();
     out
 }

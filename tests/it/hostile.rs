@@ -243,3 +243,20 @@ fn forward_end_of_an_endless_game_is_stopped_by_the_budget() {
     assert_eq!(s.hash(), before);
     assert_eq!(s.execute("next").status, Status::Ok);
 }
+
+#[cfg(unix)]
+#[test]
+fn links_in_a_ruleset_folder_are_never_followed_outside_it() {
+    let lib = mini_library(&[("main.lua", SEQUENCE)]);
+    let rs = lib.path().join("rulesets/mini");
+    // a link loop, a link to a device named like a rule file, a link to a tree elsewhere
+    std::os::unix::fs::symlink(".", rs.join("loop")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", rs.join("zero.lua")).unwrap();
+    std::os::unix::fs::symlink("/usr", rs.join("usr")).unwrap();
+    let mut s = mini_session(lib.path(), Limits::default());
+    let r = s.execute("new mini --seed 1");
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    let e = error_text(&s.execute("lua require 'zero'"));
+    assert!(e.contains("zero"), "{e}");
+    assert_eq!(s.execute("reload").status, Status::Ok);
+}
