@@ -1,33 +1,68 @@
-//! The real interactive session in a terminal (tmux): the prompt, Tab completing a command, a
+//! The real interactive session in a terminal (a pseudo-terminal driven by the test): the prompt, Tab completing a command, a
 //! unit list and a place name to its hex, and bytes that are not UTF-8 text.
 
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-struct Tmux(String);
+/// A program in a pseudo-terminal of 120×40 (a pty crate and a terminal emulator in the test:
+/// no system program is needed), its screen kept up to date from what it writes.
+struct Term {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    _master: Box<dyn MasterPty + Send>,
+}
 
-impl Tmux {
-    fn start(cmd: &str) -> Tmux {
-        // a name of its own for each session (tests run side by side)
-        static STARTED: AtomicUsize = AtomicUsize::new(0);
-        let name = format!("umpire-test-{}-{}", std::process::id(), STARTED.fetch_add(1, Ordering::Relaxed));
-        let ok = Command::new("tmux")
-            .args(["new-session", "-d", "-s", &name, "-x", "120", "-y", "40", cmd])
-            .env("NO_COLOR", "1")
-            .status()
-            .expect("tmux is needed for this test (.ci/run installs it)");
-        assert!(ok.success());
-        Tmux(name)
+impl Term {
+    fn start(cmd: CommandBuilder) -> Term {
+        let pair = native_pty_system()
+            .openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 })
+            .expect("a pseudo-terminal");
+        let child = pair.slave.spawn_command(cmd).expect("the program starts in the terminal");
+        drop(pair.slave);
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            std::num::NonZero::new(40).unwrap(),
+            std::num::NonZero::new(120).unwrap(),
+            0,
+        )));
+        let mut reader = pair.master.try_clone_reader().expect("the terminal's output");
+        let feed = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                feed.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        let writer = pair.master.take_writer().expect("the terminal's input");
+        Term { screen, writer, child, _master: pair.master }
     }
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", &self.0];
-        args.extend_from_slice(keys);
-        assert!(Command::new("tmux").args(&args).status().unwrap().success());
+    /// Types keys: text as it is, and `Tab`, `Enter`, `C-u`, `C-d` by name.
+    fn keys(&mut self, keys: &[&str]) {
+        for k in keys {
+            let bytes: &[u8] = match *k {
+                "Tab" => b"\t",
+                "Enter" => b"\r",
+                "C-u" => b"\x15",
+                "C-d" => b"\x04",
+                text => text.as_bytes(),
+            };
+            self.bytes(bytes);
+            // one key at a time, as typed
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+    /// Sends raw bytes (not necessarily UTF-8 text).
+    fn bytes(&mut self, b: &[u8]) {
+        self.writer.write_all(b).unwrap();
+        self.writer.flush().unwrap();
     }
     fn screen(&self) -> String {
-        let out = Command::new("tmux").args(["capture-pane", "-p", "-t", &self.0]).output().unwrap();
-        String::from_utf8_lossy(&out.stdout).to_string()
+        self.screen.lock().unwrap().screen().contents()
     }
     /// Waits until the screen holds `text`.
     fn wait_for(&self, text: &str) -> String {
@@ -45,26 +80,28 @@ impl Tmux {
     }
 }
 
-impl Drop for Tmux {
+impl Drop for Term {
     fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["kill-session", "-t", &self.0]).status();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
 /// `umpire play` of the fixture scenario in a terminal, with a history of its own in `home`.
-fn play(home: &tempfile::TempDir) -> Tmux {
-    let bin = env!("CARGO_BIN_EXE_umpire");
-    Tmux::start(&format!(
-        "cd {} && XDG_DATA_HOME={} {bin} play tests/fixtures/scenarios/fixture/basic.toml --seed 3",
-        super::repo().display(),
-        home.path().display()
-    ))
+fn play(home: &tempfile::TempDir) -> Term {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_umpire"));
+    cmd.args(["play", "tests/fixtures/scenarios/fixture/basic.toml", "--seed", "3"]);
+    cmd.cwd(super::repo());
+    cmd.env("XDG_DATA_HOME", home.path());
+    cmd.env("NO_COLOR", "1");
+    cmd.env("TERM", "xterm");
+    Term::start(cmd)
 }
 
 #[test]
 fn tab_completes_commands_units_and_places() {
     let home = tempfile::tempdir().unwrap();
-    let t = play(&home);
+    let mut t = play(&home);
     // the prompt shows the pending set-up decision
     t.wait_for("T1 · ? Place BA within 1 hex of Bluetown ›");
     t.keys(&["au", "Tab"]);
@@ -90,9 +127,9 @@ fn tab_completes_commands_units_and_places() {
 #[test]
 fn bytes_that_are_not_utf8_drop_the_line_not_the_session() {
     let home = tempfile::tempdir().unwrap();
-    let t = play(&home);
+    let mut t = play(&home);
     t.wait_for("T1 · ? Place BA within 1 hex of Bluetown ›");
-    t.keys(&["-H", "ff", "fe"]);
+    t.bytes(&[0xff, 0xfe]);
     t.wait_for("error: the input was not valid UTF-8 text; the line was dropped");
     t.keys(&["auto", "Enter"]);
     t.wait_for("T1 · Blue · Player Turn › Movement Phase ›");
