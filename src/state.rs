@@ -52,6 +52,18 @@ impl Unit {
     pub fn values(&self) -> &BTreeMap<String, Value> {
         &self.steps[self.step]
     }
+
+    /// The unit's strength as a wargamer reads it: `full` or `reduced`, with the steps it has
+    /// left of its steps (`reduced, 1 of 2 steps`); a one-step unit is `1 step`.
+    pub fn strength(&self) -> String {
+        let all = self.steps.len();
+        let left = all - self.step;
+        match (all, self.step) {
+            (1, _) => "1 step".to_string(),
+            (_, 0) => format!("full, {left} of {all} steps"),
+            _ => format!("reduced, {left} of {all} steps"),
+        }
+    }
 }
 
 /// The counters of a game by id, in id order. A persistent map of shared units: cloning it

@@ -84,7 +84,7 @@ function M.odds(hex, attackers, air)
   if umpire.is_probe() and #dparts > 1 then
     local hidden = #dparts - 1
     dparts = { dparts[1] }
-    log.rule("1.1.4", ("fog of war: only the top unit is counted; %d more unit%s in the stack are hidden until the attack is committed"):format(hidden, hidden > 1 and "s" or ""))
+    log.rule("1.1.4", ("fog of war: only the top unit is counted; %d more unit%s in the stack %s hidden until the attack is committed"):format(hidden, hidden > 1 and "s" or "", hidden > 1 and "are" or "is"))
   end
   local def, def_exact = C.total(dparts, function(p) return p.value end)
   local function describe(list, key)

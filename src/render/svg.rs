@@ -285,7 +285,7 @@ impl SvgMap<'_> {
             }
             tags.extend(top.markers.keys().cloned());
             if top.step > 0 {
-                tags.push(format!("step {}", top.step + 1));
+                tags.push("reduced".to_string());
             }
             if !tags.is_empty() {
                 let _ = writeln!(

@@ -116,7 +116,7 @@ fn show_unit(g: &Game, u: &Unit) -> Vec<String> {
         ),
         Location::Box(b) => format!("in box {b}"),
     });
-    out.push(format!("step {} of {}", u.step + 1, u.steps.len()));
+    out.push(format!("strength: {}", u.strength()));
     let vals: Vec<String> = u
         .values()
         .iter()
@@ -176,7 +176,11 @@ fn show_hex(g: &Game, st: &GameState, h: HexId) -> Vec<String> {
         out.push(format!(
             "stack (top first): {}{}",
             shown.join(", "),
-            if concealed > 0 { format!(" and {concealed} more unit(s) hidden by fog of war") } else { String::new() }
+            match concealed {
+                0 => String::new(),
+                1 => " and 1 more unit hidden by fog of war".to_string(),
+                n => format!(" and {n} more units hidden by fog of war"),
+            }
         ));
     }
     out
@@ -200,19 +204,18 @@ pub(super) fn units(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
             || u.kind.to_lowercase() == f;
         if keep {
             let vals: Vec<String> = u.values().iter().map(|(k, v)| format!("{k} {}", json_text(v))).collect();
-            out.push(format!(
-                "{:<10} {:<8} {:<10} step {}/{}  {}",
-                u.id,
-                u.side,
-                loc,
-                u.step + 1,
-                u.steps.len(),
-                vals.join(" ")
-            ));
+            out.push(format!("{:<10} {:<8} {:<10} {:<22} {}", u.id, u.side, loc, u.strength(), vals.join(" ")));
         }
     }
     if out.is_empty() {
-        out.push(format!("no unit matches '{}'", rest.trim()));
+        let what = rest.trim();
+        out.push(if st.boxes.iter().any(|b| b.to_lowercase() == f) {
+            format!("the {what} box is empty")
+        } else if st.sides.iter().any(|x| x.to_lowercase() == f) {
+            format!("{what} has no units{}", if g.shared.borrow().fog { " you may see" } else { "" })
+        } else {
+            format!("no unit matches '{what}' (filter by a side, a box, a hex, a unit kind, or the start of a unit id)")
+        });
     }
     Ok(Reply::ok(out))
 }
