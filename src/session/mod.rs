@@ -133,8 +133,16 @@ impl Session {
         self.game.as_ref().map(|g| g.state().hash())
     }
 
+    /// Whether leaving or replacing the game would lose something typed since the last save or
+    /// load: a command, an answer, a pending command. A new game whose first set-up question
+    /// is still unanswered has nothing to lose.
     pub fn has_unsaved(&self) -> bool {
-        self.game.as_ref().is_some_and(|g| g.history.len() != g.saved_len || g.pending.is_some())
+        self.game.as_ref().is_some_and(|g| {
+            let untouched = g.history.is_empty()
+                && g.setup.is_empty()
+                && g.pending.as_ref().is_none_or(|p| p.lines() == [g.new_line.clone()]);
+            !untouched && (g.history.len() != g.saved_len || g.pending.is_some())
+        })
     }
 
     /// Names for completion: built-ins, the ruleset's verbs.

@@ -392,3 +392,18 @@ fn save_and_map_svg_write_only_what_they_may_replace() {
     assert_eq!(s.execute(&format!("map --svg {}", at("board.svg").display())).status, Status::Ok);
     assert_eq!(s.execute(&format!("map --svg {}", at("board.svg").display())).status, Status::Ok);
 }
+
+#[test]
+fn a_new_game_not_yet_touched_has_nothing_unsaved() {
+    let mut s = Session::with_root(super::fixtures());
+    assert_eq!(s.execute("new fixture --seed 1").status, Status::Ok);
+    // only the first set-up question waits: `load` or leaving loses nothing
+    assert!(!s.has_unsaved());
+    assert_eq!(s.execute("auto").status, Status::Ok);
+    assert_eq!(s.execute("move B1 0302").status, Status::Ok);
+    assert!(s.has_unsaved());
+    let dir = tempfile::tempdir().unwrap();
+    let r = s.execute(&format!("save {}", dir.path().join("g.sav").display()));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(!s.has_unsaved());
+}
