@@ -23,7 +23,11 @@ pub(super) fn lua(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
 pub(super) fn eval(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let g = s.game()?;
     let (r, mut out) = g.read_only(|g| g.host().eval(&format!("return {rest}"), "="));
-    out.push(r?.iter().map(display_value).collect::<Vec<_>>().join("\t"));
+    // an expression with no value (a call that returns nothing) adds no line
+    let values = r?;
+    if !values.is_empty() {
+        out.push(crate::lua::display_values(&values.into_vec()).0);
+    }
     Ok(Reply::ok(out))
 }
 
