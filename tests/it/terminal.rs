@@ -134,3 +134,17 @@ fn bytes_that_are_not_utf8_drop_the_line_not_the_session() {
     t.keys(&["auto", "Enter"]);
     t.wait_for("T1 · Blue · Player Turn › Movement Phase ›");
 }
+
+#[test]
+fn enter_runs_what_was_typed_not_the_history_hint() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = play(&home);
+    t.wait_for("T1 · ? Place BA within 1 hex of Bluetown ›");
+    t.keys(&["auto", "Enter"]);
+    t.wait_for("Movement Phase ›");
+    t.keys(&["status", "Enter"]);
+    t.wait_for("0 to redo");
+    // `sta` is hinted as `status` from the history; Enter runs `sta`
+    t.keys(&["sta", "Enter"]);
+    t.wait_for("unknown command 'sta'");
+}
