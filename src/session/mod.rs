@@ -232,8 +232,11 @@ impl Session {
             }
             return (b.run)(self, rest, line);
         }
-        self.no_pending()?;
         let spec = self.game()?.shared.borrow().verbs.get(verb).cloned();
+        // an unknown command is unknown, decision pending or not
+        if spec.is_some() {
+            self.no_pending()?;
+        }
         let Some(spec) = spec else {
             let mut names = self.command_names();
             names.retain(|n| n != "=");
