@@ -197,3 +197,20 @@ fn library_flag_and_variable_choose_the_library_and_status_names_it() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a library"));
 }
+
+/// Runs `umpire run ARGS script` on a script of the fixture game (seed 1) that goes on with
+/// `body`: the exit status and what it printed.
+fn run_fixture(args: &[&str], body: &str) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("s.ump");
+    std::fs::write(&script, format!("new tests/fixtures/scenarios/fixture/basic.toml --seed 1\n{body}")).unwrap();
+    let out = umpire().arg("run").args(args).arg(&script).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_failed_comparison_shows_both_sides_only_when_it_is_one() {
+    let (_, text) = run_fixture(&[], "expect #\"a]\" ~= (1 + 1)\nexpect 2 > 3 and true\n");
+    assert!(text.contains("expected true, got false: left 2, right 2\n"), "{text}");
+    assert!(text.contains("> expect 2 > 3 and true\n  expected true, got false\n"), "{text}");
+}
