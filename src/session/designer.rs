@@ -219,7 +219,13 @@ pub(super) fn expect_error(s: &mut Session, rest: &str, _line: &str) -> Result<R
 }
 
 pub(super) fn expect_ok(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
-    let (cmd, want) = command_and_text(rest, "expect-ok <command> [~ text]")?;
+    const USAGE: &str = "expect-ok <command> [~ text | !~ text]";
+    // `!~ text`: the output must not hold the text
+    let (rest, absent) = match rest.rsplit_once(" !~ ") {
+        Some((c, w)) => (c, Some(w.trim().trim_matches('"'))),
+        _ => (rest, None),
+    };
+    let (cmd, want) = command_and_text(rest, USAGE)?;
     let r = s.execute(cmd);
     let mut out = r.out.clone();
     match r.status {
@@ -232,9 +238,19 @@ pub(super) fn expect_ok(s: &mut Session, rest: &str, _line: &str) -> Result<Repl
             Ok(Reply::check(false, out))
         }
         _ => {
-            let pass = want.is_none_or(|w| r.out.iter().any(|l| l.contains(w)));
-            if !pass {
-                out.push(format!("the output does not contain '{}'", want.unwrap_or_default()));
+            let holds = |w: &str| r.out.iter().any(|l| l.contains(w));
+            let mut pass = true;
+            if let Some(w) = want
+                && !holds(w)
+            {
+                pass = false;
+                out.push(format!("the output does not contain '{w}'"));
+            }
+            if let Some(w) = absent
+                && holds(w)
+            {
+                pass = false;
+                out.push(format!("the output contains '{w}'"));
             }
             Ok(Reply::check(pass, out))
         }

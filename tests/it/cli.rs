@@ -254,3 +254,10 @@ fn run_with_several_scripts_reports_each_then_the_total() {
         "{text}"
     );
 }
+
+#[test]
+fn expect_ok_with_absent_text_fails_when_the_output_holds_it() {
+    let (_, text) = run_fixture(&[], "expect-ok status !~ no such text\nexpect-ok status !~ Place BA\n");
+    assert!(text.contains("the output contains 'Place BA'"), "{text}");
+    assert!(text.trim_end().ends_with("1 passed, 1 failed"), "{text}");
+}
