@@ -219,15 +219,21 @@ pub(super) fn expect_error(s: &mut Session, rest: &str, _line: &str) -> Result<R
 }
 
 pub(super) fn expect_ok(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
-    const USAGE: &str = "expect-ok <command> [~ text | !~ text]";
+    const USAGE: &str = "expect-ok [--pending] <command> [~ text] [!~ text]";
+    // `--pending`: the command may leave a decision pending (ask a question)
+    let (flag, tail) = super::split_first(rest);
+    let (may_ask, rest) = if flag == "--pending" { (true, tail) } else { (false, rest) };
     // `!~ text`: the output must not hold the text
     let (rest, absent) = match rest.rsplit_once(" !~ ") {
         Some((c, w)) => (c, Some(w.trim().trim_matches('"'))),
         _ => (rest, None),
     };
     let (cmd, want) = command_and_text(rest, USAGE)?;
+    let pending = |s: &Session| s.game().is_ok_and(|g| g.pending.is_some());
+    let before = pending(s);
     let r = s.execute(cmd);
     let mut out = r.out.clone();
+    let asked = pending(s) && (!before || r.out.iter().any(|l| l.starts_with("? ")));
     match r.status {
         Status::Error(e) => {
             out.push(format!("expected success, got: {e}"));
@@ -240,6 +246,10 @@ pub(super) fn expect_ok(s: &mut Session, rest: &str, _line: &str) -> Result<Repl
         _ => {
             let holds = |w: &str| r.out.iter().any(|l| l.contains(w));
             let mut pass = true;
+            if asked && !may_ask {
+                pass = false;
+                out.push("the command left a decision pending (`expect-ok --pending <command>` allows it)".into());
+            }
             if let Some(w) = want
                 && !holds(w)
             {

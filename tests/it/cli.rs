@@ -261,3 +261,10 @@ fn expect_ok_with_absent_text_fails_when_the_output_holds_it() {
     assert!(text.contains("the output contains 'Place BA'"), "{text}");
     assert!(text.trim_end().ends_with("1 passed, 1 failed"), "{text}");
 }
+
+#[test]
+fn expect_ok_fails_on_a_command_that_asks_a_question() {
+    let (code, text) = run_fixture(&[], "expect-ok new tests/fixtures/scenarios/fixture/basic.toml --seed 2\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("the command left a decision pending (`expect-ok --pending <command>` allows it)"), "{text}");
+}
