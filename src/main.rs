@@ -112,25 +112,26 @@ fn run(cli: Cli) -> Result<i32> {
     match cli.cmd {
         Cmd::Run { scripts, quiet } => {
             let (mut passed, mut failed) = (0, 0);
+            let several = scripts.len() > 1;
             for s in &scripts {
                 tracing::info!(script = %s.display(), "running");
                 let lib = umpire::ruleset::library_for(library.as_deref(), s);
                 let o = script::run_file(&lib, s);
-                if !quiet {
-                    out_raw(&o.transcript);
-                } else if o.failed > 0 {
-                    let failures: String = o
-                        .transcript
-                        .lines()
-                        .filter(|l| l.contains("FAILED") || l.contains("error ("))
-                        .map(|l| format!("{l}\n"))
-                        .collect();
-                    out_raw(&failures);
+                if several && !quiet {
+                    outln!("== {} ==", s.display());
+                }
+                out_raw(if quiet { &o.failures } else { &o.transcript });
+                if several {
+                    outln!("{}: {} passed, {} failed", s.display(), o.passed, o.failed);
                 }
                 passed += o.passed;
                 failed += o.failed;
             }
-            outln!("{passed} passed, {failed} failed");
+            if several {
+                outln!("total: {passed} passed, {failed} failed ({} scripts)", scripts.len());
+            } else {
+                outln!("{passed} passed, {failed} failed");
+            }
             Ok(if failed > 0 { 1 } else { 0 })
         }
         Cmd::Check { paths } => {

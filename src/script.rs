@@ -13,6 +13,9 @@ pub struct Outcome {
     pub failed: usize,
     /// Errors of commands outside `expect-error` (counted in `failed`).
     pub errors: usize,
+    /// Each failure as the transcript shows it: the command, what it printed (the reason), and
+    /// the `FAILED`/`error` line naming where (what `umpire run -q` prints).
+    pub failures: String,
 }
 
 pub use crate::text::script_lines as lines;
@@ -32,6 +35,7 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
             }
             continue;
         }
+        let start = o.transcript.len();
         o.transcript.push_str(&format!("> {t}\n"));
         let r = session.execute(t);
         for l in &r.out {
@@ -46,6 +50,7 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
                 o.failed += 1;
                 o.errors += 1;
                 o.transcript.push_str(&error_lines(&format!("error ({name}:{n})"), &e.to_string()));
+                o.failures.push_str(&o.transcript[start..]);
             }
             Status::Check(true) => {
                 o.passed += 1;
@@ -54,6 +59,7 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
             Status::Check(false) => {
                 o.failed += 1;
                 o.transcript.push_str(&format!("  FAILED ({name}:{n})\n"));
+                o.failures.push_str(&o.transcript[start..]);
             }
         }
     }
@@ -153,6 +159,7 @@ pub fn run_file(root: &Path, path: &Path) -> Outcome {
         }
         Err(e) => Outcome {
             transcript: format!("error: {}: {e}\n", path.display()),
+            failures: format!("error: {}: {e}\n", path.display()),
             failed: 1,
             errors: 1,
             ..Default::default()

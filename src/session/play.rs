@@ -177,6 +177,12 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
             )));
         }
     }
+    if let Target::Step(id) = &target {
+        let g = s.game()?;
+        if g.pending.is_none() && g.state().clock.over.is_none() && g.state().clock.step == *id {
+            return Ok(Reply::ok(vec![format!("already at step {id}")]));
+        }
+    }
     let checkpoint = s.game()?.checkpoint();
     let mut out = Vec::new();
     let mut first = true;

@@ -197,3 +197,74 @@ fn library_flag_and_variable_choose_the_library_and_status_names_it() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a library"));
 }
+
+/// Runs `umpire run ARGS script` on a script of the fixture game (seed 1) that goes on with
+/// `body`: the exit status and what it printed.
+fn run_fixture(args: &[&str], body: &str) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("s.ump");
+    std::fs::write(&script, format!("new tests/fixtures/scenarios/fixture/basic.toml --seed 1\n{body}")).unwrap();
+    let out = umpire().arg("run").args(args).arg(&script).output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn run_quiet_shows_the_failing_command_and_why() {
+    let (code, text) = run_fixture(&["-q"], "expect true\nexpect 1 + 2 == 4\nexpect-ok status ~ nowhere\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("> expect 1 + 2 == 4\n  expected true, got false: left 3, right 4\n  FAILED ("), "{text}");
+    assert!(text.contains("> expect-ok status ~ nowhere\n"), "{text}");
+    assert!(text.contains("the output does not contain 'nowhere'"), "{text}");
+    assert!(!text.contains("> expect true"), "{text}");
+    assert!(text.trim_end().ends_with("1 passed, 2 failed"), "{text}");
+}
+
+#[test]
+fn a_failed_comparison_shows_both_sides_only_when_it_is_one() {
+    let (_, text) = run_fixture(&[], "expect #\"a]\" ~= (1 + 1)\nexpect 2 > 3 and true\n");
+    assert!(text.contains("expected true, got false: left 2, right 2\n"), "{text}");
+    assert!(text.contains("> expect 2 > 3 and true\n  expected true, got false\n"), "{text}");
+}
+
+#[test]
+fn run_with_several_scripts_reports_each_then_the_total() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.ump"), dir.path().join("b.ump"));
+    let new = "new tests/fixtures/scenarios/fixture/basic.toml --seed 1\n";
+    std::fs::write(&a, format!("{new}expect true\n")).unwrap();
+    std::fs::write(&b, format!("{new}expect true\nexpect false\n")).unwrap();
+    let out = umpire().arg("run").arg(&a).arg(&b).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (an, bn) = (a.display(), b.display());
+    for want in [
+        format!("== {an} ==\n> new "),
+        format!("{an}: 1 passed, 0 failed\n== {bn} ==\n"),
+        format!("{bn}: 1 passed, 1 failed\ntotal: 2 passed, 1 failed (2 scripts)\n"),
+    ] {
+        assert!(text.contains(&want), "{want} missing in\n{text}");
+    }
+    let quiet = umpire().arg("run").arg("-q").arg(&a).arg(&b).output().unwrap();
+    let text = String::from_utf8_lossy(&quiet.stdout);
+    assert!(!text.contains("== "), "{text}");
+    assert!(
+        text.contains(&format!(
+            "> expect false\n  expected true, got false\n  FAILED ({bn}:3)\n{bn}: 1 passed, 1 failed\n"
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn expect_ok_with_absent_text_fails_when_the_output_holds_it() {
+    let (_, text) = run_fixture(&[], "expect-ok status !~ no such text\nexpect-ok status !~ Place BA\n");
+    assert!(text.contains("the output contains 'Place BA'"), "{text}");
+    assert!(text.trim_end().ends_with("1 passed, 1 failed"), "{text}");
+}
+
+#[test]
+fn expect_ok_fails_on_a_command_that_asks_a_question() {
+    let (code, text) = run_fixture(&[], "expect-ok new tests/fixtures/scenarios/fixture/basic.toml --seed 2\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("the command left a decision pending (`expect-ok --pending <command>` allows it)"), "{text}");
+}
