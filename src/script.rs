@@ -20,6 +20,19 @@ pub struct Outcome {
 
 pub use crate::text::script_lines as lines;
 
+/// A comment as a transcript shows it: a save's data lines (`#@state {…}`, tens of kilobytes)
+/// are named with their size, not printed.
+fn shown_comment(t: &str) -> String {
+    const LONGEST: usize = 160;
+    match t.strip_prefix("#@") {
+        Some(rest) if t.len() > LONGEST => {
+            let key = rest.split_whitespace().next().unwrap_or("");
+            format!("#@{key} … ({} characters, not shown)", t.len())
+        }
+        _ => t.to_string(),
+    }
+}
+
 /// Runs `text` in `session`, appending to a transcript. `name` labels failures.
 pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bool) -> Outcome {
     let mut o = Outcome::default();
@@ -30,7 +43,7 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
         }
         if t.starts_with('#') {
             if echo_comments {
-                o.transcript.push_str(t);
+                o.transcript.push_str(&shown_comment(t));
                 o.transcript.push('\n');
             }
             continue;
@@ -189,5 +202,13 @@ mod tests {
             read(b"a\n\xff\xfe x\nb"),
             [(1, Ok("a".to_string())), (2, Err("\u{fffd}\u{fffd} x".to_string())), (3, Ok("b".to_string()))]
         );
+    }
+
+    #[test]
+    fn a_save_data_line_is_named_not_printed() {
+        let long = format!("#@state {{\"x\": \"{}\"}}", "y".repeat(500));
+        assert_eq!(super::shown_comment(&long), format!("#@state … ({} characters, not shown)", long.len()));
+        assert_eq!(super::shown_comment("#@hash 0123"), "#@hash 0123");
+        assert_eq!(super::shown_comment("# a comment"), "# a comment");
     }
 }
