@@ -203,6 +203,7 @@ function setmetatable(t, mt) end
 ---@class UnitRef
 ---@field id string
 ---@field exists boolean
+---@field hidden boolean under fog of war, whether the side to act may not examine it (an enemy unit below the top of its stack)
 ---@field name string
 ---@field side string
 ---@field kind string

@@ -170,6 +170,14 @@ impl GameState {
         v
     }
 
+    /// Fog of war (when `fog`): whether the side to act may not examine `u` — an enemy unit
+    /// below the top of its stack. False without a side to act. The one predicate every view
+    /// and the rules (`u.hidden`) use.
+    pub fn is_hidden(&self, fog: bool, u: &Unit) -> bool {
+        fog && self.clock.side.as_ref().is_some_and(|v| *v != u.side)
+            && u.hex().is_some_and(|h| self.stack(h).first().is_some_and(|top| top.id != u.id))
+    }
+
     /// Every stack on the map by hex, each top first.
     pub fn stacks(&self) -> BTreeMap<HexId, Vec<&Unit>> {
         let mut by_hex: BTreeMap<HexId, Vec<&Unit>> = BTreeMap::new();

@@ -80,11 +80,19 @@ function M.odds(hex, attackers, air)
     end
   end
   -- 1.1.4 fog of war: before an attack is committed (`odds`), only the top unit of the
-  -- defending stack may be examined
-  if umpire.is_probe() and #dparts > 1 then
-    local hidden = #dparts - 1
-    dparts = { dparts[1] }
-    log.rule("1.1.4", ("fog of war: only the top unit is counted; %d more unit%s in the stack %s hidden until the attack is committed"):format(hidden, hidden > 1 and "s" or "", hidden > 1 and "are" or "is"))
+  -- defending stack may be examined (`u.hidden`: the core's predicate, the one `show`, `units`
+  -- and the maps use)
+  if umpire.is_probe() then
+    local seen = {}
+    for _, p in ipairs(dparts) do if not p.u.hidden then seen[#seen + 1] = p end end
+    local hidden = #dparts - #seen
+    if hidden > 0 and #seen == 0 then
+      umpire.refuse("1.1.4", ("fog of war: the top of the stack in %s is not a combat unit and the units under it may not be examined: the odds are known only once the attack is committed"):format(hex))
+    end
+    if hidden > 0 then
+      dparts = seen
+      log.rule("1.1.4", ("fog of war: only the top unit is counted; %d more unit%s in the stack %s hidden until the attack is committed"):format(hidden, hidden > 1 and "s" or "", hidden > 1 and "are" or "is"))
+    end
   end
   local def, def_exact = C.total(dparts, function(p) return p.value end)
   local function describe(list, key)

@@ -168,6 +168,28 @@ impl Game {
         Err(why)
     }
 
+    /// Whether a line typed while a decision is pending is an answer given without `choose`:
+    /// one word that is one of the options (ignoring case) or, for a question without options,
+    /// a unit or hex of the kind asked for. A prefix of an option is not enough (it could be a
+    /// mistyped command); `choose` takes prefixes.
+    pub fn is_bare_answer(&self, line: &str) -> bool {
+        let Some(p) = &self.pending else { return false };
+        let q = &p.question;
+        let line = line.trim();
+        if line.is_empty() || line.contains(char::is_whitespace) {
+            return false;
+        }
+        if !q.options.is_empty() {
+            let hex = || {
+                let w = self.shared.borrow();
+                resolve_hex(&w.map, line).map(|h| w.map.fmt(h)).ok()
+            };
+            return q.options.iter().any(|o| o.eq_ignore_ascii_case(line))
+                || (q.kind == "hex" && hex().is_some_and(|h| q.options.contains(&h)));
+        }
+        matches!(q.kind.as_str(), "unit" | "hex" | "yesno") && self.check_answer(q, line).is_ok()
+    }
+
     /// The answer as the rules get it: one of the options (unique prefix), a unit id, a printed
     /// hex id, a number, yes/no, or free text.
     fn check_answer(&self, q: &Question, a: &str) -> std::result::Result<String, String> {

@@ -188,9 +188,7 @@ impl Game {
     /// Fog of war: whether the side to act may not examine `u` (an enemy unit below the top
     /// of its stack). Always false without fog of war or without a side to act.
     pub fn is_hidden(&self, s: &GameState, u: &Unit) -> bool {
-        self.shared.borrow().fog
-            && s.clock.side.as_ref().is_some_and(|v| *v != u.side)
-            && u.hex().is_some_and(|h| s.stack(h).first().is_some_and(|top| top.id != u.id))
+        s.is_hidden(self.shared.borrow().fog, u)
     }
 
     /// The units the side to act may not examine under fog of war.

@@ -16,6 +16,23 @@ impl Session {
         let w = g.shared.borrow();
         let words: Vec<&str> = rest.split_whitespace().collect();
         let usage = || format!("usage: {}", spec.usage);
+        // what a list of units looks like, said where one is wrong or missing
+        let lists = |a: &ArgSpec| if matches!(a.kind, ArgKind::Units) { UNITS_NOTE } else { "" };
+        // right after a list of units, a word that is a unit is a list typed with spaces
+        let mut after_units = false;
+        let spaced = |at: usize, after_units: bool| -> Result<()> {
+            match words.get(at) {
+                Some(word) if after_units && resolve_unit(&w.state, word).is_ok() => {
+                    let list = words[at - 1..].iter().take_while(|x| resolve_unit(&w.state, x).is_ok());
+                    Err(Error::Usage(format!(
+                        "'{word}' is a unit: a list of units is written with commas, without spaces ({}); usage: {}",
+                        list.copied().collect::<Vec<_>>().join(","),
+                        spec.usage
+                    )))
+                }
+                _ => Ok(()),
+            }
+        };
         let bad = |e: String| Error::Usage(format!("{e}; {}", usage()));
         let lua_err = crate::lua::convert_error;
         let mut i = 0;
@@ -26,6 +43,7 @@ impl Session {
                     let present = words.get(i).is_some_and(|x| x.eq_ignore_ascii_case(l));
                     if present {
                         i += 1;
+                        after_units = false;
                     } else if !a.optional {
                         let at = words.get(i).map(|x| format!("where '{x}' is")).unwrap_or_else(|| "at the end".into());
                         return Err(Error::Usage(format!("expected '{l}' {at}; {}", usage())));
@@ -35,6 +53,7 @@ impl Session {
                     }
                 }
                 ArgKind::Text => {
+                    spaced(i, after_units)?;
                     let text = words[i.min(words.len())..].join(" ");
                     i = words.len();
                     if text.is_empty() && !a.optional {
@@ -47,6 +66,9 @@ impl Session {
                     });
                 }
                 kind if a.repeated => {
+                    if matches!(kind, ArgKind::Word) {
+                        spaced(i, after_units)?;
+                    }
                     // a repetition stops at a keyword that a later argument expects
                     let stop: Vec<&str> = spec.args[idx + 1..]
                         .iter()
@@ -60,26 +82,37 @@ impl Session {
                     if vals.is_empty() && !a.optional {
                         return Err(missing(a, &usage()));
                     }
+                    if !vals.is_empty() {
+                        after_units = false;
+                    }
                     out.push(Value::Table(lua.create_sequence_from(vals).map_err(lua_err)?));
                 }
                 kind => {
+                    if matches!(kind, ArgKind::Word) {
+                        spaced(i, after_units)?;
+                    }
                     if i < words.len() {
                         out.push(one(lua, &w, kind, words[i]).map_err(bad)?);
                         i += 1;
+                        after_units = matches!(kind, ArgKind::Units);
                     } else if a.optional {
                         out.push(Value::Nil);
                     } else {
-                        return Err(missing(a, &usage()));
+                        return Err(missing(a, &format!("{}{}", usage(), lists(a))));
                     }
                 }
             }
         }
         if i < words.len() {
+            spaced(i, after_units)?;
             return Err(Error::Usage(format!("unexpected '{}'; {}", words[i..].join(" "), usage())));
         }
         Ok(out)
     }
 }
+
+/// Said of a list of units that is wrong or missing.
+const UNITS_NOTE: &str = " (<units>: unit ids separated by commas, no spaces: A,B,C)";
 
 fn missing(a: &ArgSpec, usage: &str) -> Error {
     Error::Usage(format!("missing <{}>; {usage}", a.name))

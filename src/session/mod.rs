@@ -233,6 +233,11 @@ impl Session {
             return (b.run)(self, rest, line);
         }
         let spec = self.game()?.shared.borrow().verbs.get(verb).cloned();
+        // an option typed alone answers the pending decision (`choose` is implied); a verb's
+        // name is never taken as an answer
+        if spec.is_none() && self.game()?.is_bare_answer(line) {
+            return play::choose(self, line, line);
+        }
         // an unknown command is unknown, decision pending or not
         if spec.is_some() {
             self.no_pending()?;
@@ -268,7 +273,7 @@ impl Session {
             && let Some(p) = &g.pending
         {
             return Err(Error::Pending(format!(
-                "a decision is pending: {} — answer with `choose <answer>` or `auto`, or `cancel` the command",
+                "a decision is pending: {} — answer with `choose <answer>` (or the option alone) or `auto`, or `cancel` the command",
                 describe_question(&p.question)
             )));
         }

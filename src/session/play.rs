@@ -156,17 +156,23 @@ enum Target {
     End,
 }
 
-/// `forward [turn N | step ID | end]`: `next` and `auto` until the target (default: the next
-/// step that waits for the players). Each `next` and answer is a command of its own; if one
-/// fails, everything `forward` did is taken back.
+/// `forward [--verbose] [turn N | step ID | end]`: `next` and `auto` until the target (default:
+/// the next step that waits for the players). Each `next` and answer is a command of its own;
+/// if one fails, everything `forward` did is taken back. It prints what the commands ruled
+/// and a summary; `--verbose` echoes every `next` and answer with its whole output.
 pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
-    let words: Vec<&str> = rest.split_whitespace().collect();
+    const USAGE: &str = "usage: forward [--verbose] [turn N | step ID | end]";
+    let mut words: Vec<&str> = rest.split_whitespace().collect();
+    let verbose = words.first().is_some_and(|w| *w == "--verbose" || *w == "-v");
+    if verbose {
+        words.remove(0);
+    }
     let target = match words.as_slice() {
         [] => Target::Next,
         ["end"] => Target::End,
         ["turn", n] => Target::Turn(n.parse().map_err(|_| Error::Usage(format!("'{n}' is not a turn number")))?),
         ["step", id] => Target::Step(id.to_string()),
-        _ => return Err(Error::Usage("usage: forward [turn N | step ID | end]".into())),
+        _ => return Err(Error::Usage(USAGE.into())),
     };
     if let Target::Step(id) = &target {
         let ids = s.game()?.step_ids()?;
@@ -187,6 +193,9 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
     let mut out = Vec::new();
     let mut first = true;
     let mut answered = false;
+    let (mut nexts, mut answers) = (0usize, 0usize);
+    // the rules of the questions answered, in order of first appearance, with their counts
+    let mut rules: Vec<(String, usize)> = Vec::new();
     const MOST: usize = 100_000;
     for played in 0..=MOST {
         if played == MOST {
@@ -208,11 +217,16 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
             break;
         }
         let cmd = if pending { "auto" } else { "next" };
+        if pending && let Some(p) = &s.game()?.pending {
+            let rule = p.question.rule.clone().unwrap_or_else(|| "no rule".into());
+            match rules.iter_mut().find(|(r, _)| *r == rule) {
+                Some((_, n)) => *n += 1,
+                None => rules.push((rule, 1)),
+            }
+        }
         let r = s.execute(cmd);
-        out.push(format!("> {cmd}"));
-        out.extend(r.out.into_iter().map(|l| format!("  {l}")));
         if let Status::Error(e) = r.status {
-            let done = out.iter().filter(|l| l.starts_with("> ")).count() - 1;
+            let done = nexts + answers;
             let lost = s.game_mut()?.rollback(checkpoint);
             let mut msg = format!("forward stopped at `{cmd}`: {e}");
             if e.to_string().contains("instruction limit exceeded") {
@@ -228,15 +242,55 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
                 ),
             });
             // what the failing command printed explains the failure
-            let last = out.iter().rposition(|l| l.starts_with("> ")).unwrap_or(0);
-            s.game()?.shared.borrow_mut().out = out.split_off(last);
+            let mut printed = vec![format!("> {cmd}")];
+            printed.extend(r.out.into_iter().map(|l| format!("  {l}")));
+            s.game()?.shared.borrow_mut().out = printed;
             return Err(Error::Usage(msg));
+        }
+        if verbose {
+            out.push(format!("> {cmd}"));
+            out.extend(r.out.into_iter().map(|l| format!("  {l}")));
+        } else {
+            // the rulings and where play went; an answer's echo (`→ x`) and the questions
+            // (answered next, by default) are left out
+            out.extend(r.out.into_iter().filter(|l| !l.starts_with("→ ") && !l.starts_with("? ")));
         }
         if pending {
             answered = true;
+            answers += 1;
         } else {
             first = false;
+            nexts += 1;
         }
+    }
+    if !verbose {
+        let g = s.game()?;
+        let st = g.state();
+        let c = &st.clock;
+        let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let mut done = vec![];
+        if nexts > 0 {
+            done.push(plural(nexts, "`next`", "`next`s"));
+        }
+        if answers > 0 {
+            let by: Vec<String> = rules.iter().map(|(r, n)| format!("{r} ×{n}")).collect();
+            done.push(format!(
+                "{} ({})",
+                plural(answers, "question answered by its default", "questions answered by their defaults"),
+                by.join(", ")
+            ));
+        }
+        let done = if done.is_empty() { "nothing to play".to_string() } else { done.join(", ") };
+        let place = match &c.over {
+            Some(o) => format!("game over: {o}"),
+            None => format!(
+                "turn {}{}{}",
+                c.turn,
+                if c.phase.is_empty() { String::new() } else { format!(", {}", c.phase) },
+                c.side.as_ref().map(|s| format!(", {s} to act")).unwrap_or_default()
+            ),
+        };
+        out.push(format!("forward: {done} — now {place}"));
     }
     Ok(Reply::ok(out))
 }

@@ -312,7 +312,9 @@ fn help_index(verbs: &BTreeMap<String, VerbSpec>, overlays: &BTreeMap<String, Ve
     for group in GROUPS {
         out.push(format!("{group}:"));
         for b in BUILTINS.iter().filter(|b| b.group == *group) {
-            out.push(format!("  {:<36} {}", b.usage, b.help));
+            // the index gives the first sentence; `help <command>` all of it
+            let short = b.help.split_once(". ").map_or(b.help, |(first, _)| first);
+            out.push(format!("  {:<36} {short}", b.usage));
         }
     }
     out.push("Unit and hex ids may be abbreviated to a unique prefix; hexes may be named by place.".into());
@@ -422,30 +424,55 @@ fn map_view(s: &Session, words: &[&str]) -> Result<MapView> {
     Ok(view)
 }
 
-/// `odds <arguments of the combat verb>`: which verb (the one marked `odds`, or the one named
-/// first, or the only one whose arguments fit), then every outcome as a table.
+/// `odds <arguments of the combat verb>`: which verb (the one named first; else the one marked
+/// `odds` that is allowed at this step, or the only one whose arguments fit), then every
+/// outcome as a table. Bad arguments are reported with the usage of the verb in force.
 pub(super) fn odds(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let g = s.game()?;
     let verbs: Vec<VerbSpec> = g.verbs().into_values().filter(|v| v.odds).collect();
+    let step = g.state().clock.step.clone();
+    let phase = g.state().clock.phase.clone();
     let (first, tail) = split_first(rest);
-    let (spec, args_text) = match verbs.as_slice() {
-        [] => return Err(Error::Usage("this ruleset has no verb that `odds` can evaluate".into())),
-        [one] if first == one.name => (one.clone(), tail.to_string()),
-        [one] => (one.clone(), rest.to_string()),
-        many => match many.iter().find(|v| v.name == first) {
-            Some(v) => (v.clone(), tail.to_string()),
-            None => {
-                let fits: Vec<&VerbSpec> = many.iter().filter(|v| s.parse_args(v, rest).is_ok()).collect();
-                match fits.as_slice() {
-                    [one] => ((*one).clone(), rest.to_string()),
-                    _ => {
-                        let names: Vec<&str> = many.iter().map(|v| v.name.as_str()).collect();
-                        return Err(Error::Usage(format!("odds <{}> <arguments>", names.join("|"))));
+    let allowed = |v: &VerbSpec| v.phases.is_empty() || v.phases.contains(&step);
+    let (spec, args_text) = match verbs.iter().find(|v| v.name == first) {
+        Some(v) => (v.clone(), tail.to_string()),
+        None => {
+            let now: Vec<&VerbSpec> = verbs.iter().filter(|v| allowed(v)).collect();
+            match now.as_slice() {
+                [] if verbs.is_empty() => {
+                    return Err(Error::Usage("this ruleset has no verb that `odds` can evaluate".into()));
+                }
+                [] => {
+                    let when: Vec<String> =
+                        verbs.iter().map(|v| format!("`{}` ({})", v.name, v.phases.join(", "))).collect();
+                    return Err(Error::Usage(format!(
+                        "no combat verb is allowed now ({}): odds evaluates {}",
+                        if phase.is_empty() { "no phase" } else { &phase },
+                        when.join(", ")
+                    )));
+                }
+                [one] => ((*one).clone(), rest.to_string()),
+                many => {
+                    let fits: Vec<&&VerbSpec> = many.iter().filter(|v| s.parse_args(v, rest).is_ok()).collect();
+                    match fits.as_slice() {
+                        [one] => ((**one).clone(), rest.to_string()),
+                        _ => {
+                            let names: Vec<&str> = many.iter().map(|v| v.name.as_str()).collect();
+                            return Err(Error::Usage(format!(
+                                "odds <{}> <arguments>: name the verb, then its arguments",
+                                names.join("|")
+                            )));
+                        }
                     }
                 }
             }
-        },
+        }
     };
+    let odds_of = |e: Error| match e {
+        Error::Usage(m) => Error::Usage(format!("odds takes the arguments of `{}`: {m}", spec.name)),
+        other => other,
+    };
+    s.parse_args(&spec, &args_text).map_err(odds_of)?;
     let odds = g.odds(&spec.name, |_| s.parse_args(&spec, &args_text))?;
     Ok(Reply::ok(odds_table(odds)))
 }
