@@ -7,6 +7,7 @@ mod hex;
 mod hostile;
 mod layers;
 mod perf;
+mod readme;
 mod refused;
 mod sandbox;
 mod saves;
