@@ -287,3 +287,24 @@ fn the_luarc_json_points_lua_ls_at_the_api_stubs() {
     assert!(api.contains(".luarc.json") && api.contains("VS Code") && api.contains("Neovim"));
     assert!(readme.contains(".luarc.json"));
 }
+
+/// `umpire.validate` as the API gives it, without the schema helper: a plain string problem, a
+/// problem at a key the file does not assign, a problem located in a constructor; all stop
+/// `new`; a validator may only be registered while the rule files load.
+#[test]
+fn validators_report_every_problem_and_register_only_while_loading() {
+    let (lib, mut s) = copied_fixture_game();
+    assert_eq!(s.execute("expect pcall(umpire.validate, function() end) == false").status, Status::Check(true));
+    let main = lib.path().join("rulesets/fixture/main.lua");
+    let src = std::fs::read_to_string(&main).unwrap();
+    let code = "local DATA = {\n  tcosts = { clear = 1, forest = 'x' },\n}\numpire.validate(function()\n  return { 'plain problem', { file = 'main', path = { 'nowhere' }, msg = 'not here' },\n    { file = 'main', path = { 'tcosts', 'forest' }, msg = DATA.tcosts.forest .. ' is not a cost' } }\nend)\n";
+    let at = src.rfind("return M").expect("main.lua returns M");
+    let bad = format!("{}{code}{}", &src[..at], &src[at..]);
+    std::fs::write(&main, &bad).unwrap();
+    let forest = line_of(&bad, "tcosts = {");
+    let r = s.execute("new fixture --seed 3");
+    let e = r.error().expect("a game started with problems").to_string();
+    assert!(e.contains("rulesets/fixture: plain problem"), "{e}");
+    assert!(e.contains("rulesets/fixture/main.lua: nowhere: not here"), "{e}");
+    assert!(e.contains(&format!("rulesets/fixture/main.lua:{forest}:25: tcosts.forest: x is not a cost")), "{e}");
+}
