@@ -41,14 +41,14 @@ impl<'a> Reader<'a> {
         None
     }
 
-    /// The file's top-level table; every syntax error is noted (None if there is any: what
-    /// the parser recovered is not read further, its guesses would only add noise).
+    /// The file's top-level table; None, with the problem noted, at a syntax error. Only the
+    /// first syntax error is reported: what the parser makes of the rest of a broken file (an
+    /// unclosed bracket swallows every line after it) would be noise.
     pub fn document(&mut self) -> Option<Spanned<DeTable<'a>>> {
-        let (doc, errors) = DeTable::parse_recoverable(self.src);
-        for e in &errors {
-            self.err::<()>(e.span().unwrap_or(0..0), e.message().trim().to_string());
+        match DeTable::parse(self.src) {
+            Ok(doc) => Some(doc),
+            Err(e) => self.err(e.span().unwrap_or(0..0), e.message().trim().to_string()),
         }
-        errors.is_empty().then_some(doc)
     }
 
     /// One part deserialized on its own (None, with the problem noted, if it has the wrong
