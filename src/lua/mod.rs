@@ -1358,3 +1358,28 @@ impl Drop for Timer {
         tracing::trace!(part = self.0, ms = self.1.elapsed().as_secs_f64() * 1000.0, "timing");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn syntax_error(src: &str) -> String {
+        let lua = Lua::new();
+        match compile(&lua, src, "x.lua") {
+            Err(e) => clean_message(&e),
+            Ok(_) => panic!("compiled: {src}"),
+        }
+    }
+
+    #[test]
+    fn a_syntax_error_names_the_column_of_the_token_lua_stopped_at() {
+        // the second `)` of the line is the bad one
+        assert_eq!(syntax_error("local a = (1))\n"), "x.lua:1:14: unexpected symbol near ')'");
+        assert_eq!(syntax_error("local t = {}\n  t.x = = 2\n"), "x.lua:2:9: unexpected symbol near '='");
+        // at the end of the file: the column after its last character
+        assert_eq!(
+            syntax_error("function f()\n  return 1"),
+            "x.lua:2:11: 'end' expected (to close 'function' at line 1) near <eof>"
+        );
+    }
+}
