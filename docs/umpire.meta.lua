@@ -1,5 +1,6 @@
 ---@meta
--- LuaLS: list the folder holding this file in "workspace.library" of your .luarc.json: { "workspace.library": ["/path/to/umpire/docs"] }.
+-- LuaLS: the repository's .luarc.json lists this file in "workspace.library"; see
+-- docs/lua-api.md §7 (Editor completion) for VS Code and Neovim.
 
 -- Type stubs for the umpire Lua API (docs/lua-api.md). Nothing here runs: umpire provides
 -- these globals itself. Also useful in .luarc.json, since the sandbox removes these:
@@ -294,6 +295,21 @@ function umpire.describe(spec) end
 ---`odds` see every unit. Not part of the game state; only while the rule files load.
 ---@param on boolean
 function umpire.fog_of_war(on) end
+
+---A problem found in the ruleset's data: the module the table is in (as `require` names it),
+---the key path of the bad entry ({"crt", 3, 8} for T.crt[3][8]) and what is wrong.
+---@class Umpire.Problem
+---@field file string
+---@field path (string|integer)[]
+---@field msg string
+
+---Registers a check of the ruleset's data, run once the rule files have loaded (new, reload,
+---load, umpire check). It returns nil or a list of problems, each reported by the host as
+---file:line:column of the entry; any problem stops the load (the game does not start, reload
+---keeps the old rules). rulesets/lib/schema.lua builds such checks. Only while the rule files
+---load.
+---@param fn fun(): (Umpire.Problem|string)[]|nil
+function umpire.validate(fn) end
 
 ---Declares the sequence of play. Only while the rule files load.
 ---@param spec Umpire.SequenceSpec

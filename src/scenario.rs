@@ -3,7 +3,7 @@
 //!
 //! Loading reports every problem it finds, each located as `file:line:column`.
 
-use crate::datafile::parse_toml;
+use crate::datafile::{Part, Reader as Ctx};
 use crate::dice::Dice;
 use crate::error::{Error, Located, Result};
 use crate::hex::{Grid, HexFormat, HexId, Hexside, Shift};
@@ -21,28 +21,28 @@ type S<T> = Spanned<T>;
 /// The largest map a scenario may describe.
 const MAX_HEXES: i64 = 100_000;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A scenario file as read: each part on its own, so that a part of the wrong shape is
+/// reported and left out while the others are still checked.
 struct RawFile {
     scenario: RawHeader,
     map: RawMap,
-    #[serde(default)]
     cups: BTreeMap<String, Vec<S<String>>>,
-    #[serde(default)]
     tracks: BTreeMap<String, i64>,
-    #[serde(default)]
     sides: BTreeMap<S<String>, BTreeMap<String, toml::Value>>,
-    #[serde(default)]
     vars: BTreeMap<String, toml::Value>,
-    #[serde(default)]
     types: BTreeMap<String, RawType>,
-    #[serde(default)]
     units: Vec<RawUnit>,
-    #[serde(default)]
     markers: BTreeMap<String, BTreeMap<S<String>, i64>>,
 }
 
-#[derive(Deserialize)]
+/// The parts of a scenario file.
+const SECTIONS: &[&str] = &["scenario", "map", "cups", "tracks", "sides", "vars", "types", "units", "markers"];
+const MAP_KEYS: &[&str] = &[
+    "format", "shift", "cols", "rows", "terrain", "off", "terrains", "features", "hexsides", "paths", "places",
+    "areas", "values", "colors", "rows_up",
+];
+
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawHeader {
     name: String,
@@ -56,49 +56,25 @@ struct RawHeader {
     options: BTreeMap<String, String>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// `[map]`, read key by key (see [`raw_map`]).
 struct RawMap {
-    #[serde(default = "default_format")]
     format: S<String>,
-    #[serde(default = "default_shift")]
     shift: S<String>,
     cols: [i32; 2],
     rows: [i32; 2],
-    #[serde(default = "default_terrain")]
     terrain: String,
     /// Hexes inside the rectangle that are not part of the map.
-    #[serde(default)]
     off: Vec<S<String>>,
-    #[serde(default)]
     terrains: BTreeMap<String, Vec<S<String>>>,
-    #[serde(default)]
     features: BTreeMap<String, Vec<S<String>>>,
-    #[serde(default)]
     hexsides: BTreeMap<String, Vec<S<String>>>,
-    #[serde(default)]
     paths: BTreeMap<String, Vec<Vec<S<String>>>>,
-    #[serde(default)]
     places: BTreeMap<String, S<String>>,
-    #[serde(default)]
     areas: BTreeMap<String, Vec<S<String>>>,
-    #[serde(default)]
     values: BTreeMap<String, BTreeMap<S<String>, f64>>,
-    #[serde(default)]
     colors: BTreeMap<String, String>,
     /// Row numbers grow towards the top of the printed map.
-    #[serde(default)]
     rows_up: bool,
-}
-
-fn default_format() -> S<String> {
-    Spanned::new(0..0, "CCRR".to_string())
-}
-fn default_shift() -> S<String> {
-    Spanned::new(0..0, "odd".to_string())
-}
-fn default_terrain() -> String {
-    "clear".to_string()
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -154,20 +130,6 @@ pub struct Scenario {
     pub initial: GameState,
 }
 
-struct Ctx<'a> {
-    file: String,
-    src: &'a str,
-    errors: Vec<Located>,
-}
-
-impl Ctx<'_> {
-    fn err<T>(&mut self, span: std::ops::Range<usize>, msg: impl Into<String>) -> Option<T> {
-        let span = if span.is_empty() && span.start == 0 { None } else { Some(span) };
-        self.errors.push(Located::at(&self.file, self.src, span, msg));
-        None
-    }
-}
-
 pub fn toml_to_json(v: &toml::Value) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
@@ -185,9 +147,18 @@ pub fn declared_options(path: &Path) -> Vec<(String, String)> {
 
 pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     let shown = shown_path(path);
-    let (raw, src): (RawFile, String) = parse_toml(path, &shown)?;
-    let mut cx = Ctx { file: shown, src: &src, errors: Vec::new() };
-    let map = build_map(&mut cx, &raw.map)?;
+    let src = std::fs::read_to_string(path).map_err(|e| Error::io(&shown, e))?;
+    let mut cx = Ctx::new(&shown, &src);
+    let Some(raw) = cx.document().and_then(|doc| raw_file(&mut cx, &doc)) else { return Err(errors(cx)) };
+    let map = match build_map(&mut cx, &raw.map) {
+        Ok(map) => map,
+        Err(e) => {
+            // a map that cannot be built ends the loading: its problem, and those found before
+            let Error::Data(l) = e else { return Err(e) };
+            cx.errors.push(l);
+            return Err(errors(cx));
+        }
+    };
     let mut state = initial_state(&mut cx, &raw, &map, id);
     let header = &raw.scenario;
     for ru in &raw.units {
@@ -199,7 +170,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     }
 
     if !cx.errors.is_empty() {
-        return Err(if cx.errors.len() == 1 { Error::Data(cx.errors.remove(0)) } else { Error::DataMany(cx.errors) });
+        return Err(errors(cx));
     }
     Ok(Scenario {
         id: id.to_string(),
@@ -211,6 +182,139 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         map: std::sync::Arc::new(map),
         initial: state,
     })
+}
+
+/// The problems found, as one error.
+fn errors(mut cx: Ctx) -> Error {
+    // in the order of the file (a problem of the whole file first)
+    cx.errors.sort_by_key(|l| (l.line, l.col));
+    if cx.errors.len() == 1 { Error::Data(cx.errors.remove(0)) } else { Error::DataMany(cx.errors) }
+}
+
+/// The parts of a scenario file, each read on its own; None when `[scenario]` or `[map]` is
+/// missing or unreadable (nothing can be checked without them).
+fn raw_file<'a>(cx: &mut Ctx<'a>, doc: &toml::Spanned<toml::de::DeTable<'a>>) -> Option<RawFile> {
+    let mut header = None;
+    let mut map = None;
+    let mut raw = RawFile {
+        scenario: RawHeader::default(),
+        map: RawMap::default(),
+        cups: BTreeMap::new(),
+        tracks: BTreeMap::new(),
+        sides: BTreeMap::new(),
+        vars: BTreeMap::new(),
+        types: BTreeMap::new(),
+        units: Vec::new(),
+        markers: BTreeMap::new(),
+    };
+    for (key, v) in doc.get_ref().iter() {
+        match key.get_ref().as_ref() {
+            "scenario" => header = cx.part::<RawHeader>(v),
+            "map" => map = raw_map(cx, v),
+            "cups" => raw.cups = named(cx.each(v, "cups", |cx, x| cx.part(x))),
+            "tracks" => raw.tracks = named(cx.each(v, "tracks", |cx, x| cx.part(x))),
+            "sides" => raw.sides = cx.each(v, "sides", |cx, x| cx.part(x)).into_iter().collect(),
+            "vars" => raw.vars = cx.part(v).unwrap_or_default(),
+            "types" => raw.types = named(cx.each(v, "types", |cx, x| cx.part_of(x, "type"))),
+            "units" => {
+                raw.units = cx
+                    .items(v, "units")
+                    .iter()
+                    .filter_map(|u| {
+                        let id = u.get_ref().as_table().and_then(|t| t.get("id")).and_then(|i| i.get_ref().as_str());
+                        cx.part_of(u, &format!("unit {}", id.unwrap_or("(no id)")))
+                    })
+                    .collect()
+            }
+            "markers" => {
+                raw.markers = named(cx.each(v, "markers", |cx, per| {
+                    Some(cx.each(per, "markers", |cx, x| cx.part(x)).into_iter().collect())
+                }))
+            }
+            other => {
+                cx.err::<()>(key.span(), format!("unknown section '{other}' (sections are {})", SECTIONS.join(", ")));
+            }
+        }
+    }
+    if !doc.get_ref().iter().any(|(k, _)| k.get_ref() == "scenario") {
+        cx.err::<()>(0..0, "missing [scenario] (name, ruleset, sides)");
+    }
+    if !doc.get_ref().iter().any(|(k, _)| k.get_ref() == "map") {
+        cx.err::<()>(0..0, "missing [map] (cols, rows)");
+    }
+    raw.scenario = header?;
+    raw.map = map?;
+    Some(raw)
+}
+
+/// Entries by their names (the places of the keys dropped).
+fn named<T>(v: Vec<(S<String>, T)>) -> BTreeMap<String, T> {
+    v.into_iter().map(|(k, x)| (k.into_inner(), x)).collect()
+}
+
+/// `[map]`, key by key: a key of the wrong shape is reported and the others still read; None
+/// without `cols` and `rows`.
+fn raw_map<'a>(cx: &mut Ctx<'a>, v: &Part<'a>) -> Option<RawMap> {
+    let mut m = RawMap::default();
+    let (mut cols, mut rows) = (None, None);
+    for (key, x) in cx.entries(v, "map") {
+        match key.get_ref().as_str() {
+            "format" => m.format = cx.part(x).unwrap_or(m.format),
+            "shift" => m.shift = cx.part(x).unwrap_or(m.shift),
+            "cols" => cols = cx.part(x),
+            "rows" => rows = cx.part(x),
+            "terrain" => m.terrain = cx.part(x).unwrap_or(m.terrain),
+            "off" => m.off = cx.part(x).unwrap_or_default(),
+            "terrains" => m.terrains = named(cx.each(x, "map.terrains", |cx, l| cx.part(l))),
+            "features" => m.features = named(cx.each(x, "map.features", |cx, l| cx.part(l))),
+            "hexsides" => m.hexsides = named(cx.each(x, "map.hexsides", |cx, l| cx.part(l))),
+            "paths" => m.paths = named(cx.each(x, "map.paths", |cx, l| cx.part(l))),
+            "places" => m.places = named(cx.each(x, "map.places", |cx, l| cx.part(l))),
+            "areas" => m.areas = named(cx.each(x, "map.areas", |cx, l| cx.part(l))),
+            "values" => {
+                m.values = named(cx.each(x, "map.values", |cx, per| {
+                    Some(cx.each(per, "map.values", |cx, n| cx.part(n)).into_iter().collect())
+                }))
+            }
+            "colors" => m.colors = named(cx.each(x, "map.colors", |cx, c| cx.part(c))),
+            "rows_up" => m.rows_up = cx.part(x).unwrap_or_default(),
+            other => {
+                cx.err::<()>(key.span(), format!("unknown key '{other}' in [map] (keys are {})", MAP_KEYS.join(", ")));
+            }
+        }
+    }
+    let given = |k: &str| matches!(v.get_ref(), toml::de::DeValue::Table(t) if t.iter().any(|(x, _)| x.get_ref() == k));
+    for (key, value) in [("cols", &cols), ("rows", &rows)] {
+        // (one of the wrong shape is reported already)
+        if value.is_none() && !given(key) {
+            cx.err::<()>(v.span(), format!("[map] has no {key} (e.g. {key} = [1, 8])"));
+        }
+    }
+    m.cols = cols?;
+    m.rows = rows?;
+    Some(m)
+}
+
+impl Default for RawMap {
+    fn default() -> RawMap {
+        RawMap {
+            format: Spanned::new(0..0, "CCRR".to_string()),
+            shift: Spanned::new(0..0, "odd".to_string()),
+            cols: [0, 0],
+            rows: [0, 0],
+            terrain: "clear".to_string(),
+            off: vec![],
+            terrains: BTreeMap::new(),
+            features: BTreeMap::new(),
+            hexsides: BTreeMap::new(),
+            paths: BTreeMap::new(),
+            places: BTreeMap::new(),
+            areas: BTreeMap::new(),
+            values: BTreeMap::new(),
+            colors: BTreeMap::new(),
+            rows_up: false,
+        }
+    }
 }
 
 /// The map of a scenario file: grid, hexes, terrain, features, hexsides, paths, areas.
@@ -417,10 +521,12 @@ fn unit_of(cx: &mut Ctx, raw: &RawFile, ru: &RawUnit, map: &Map, units: &crate::
             format!("unit {id}: unknown side '{}' (sides are {})", ru.side.get_ref(), header.sides.join(", ")),
         );
     }
+    let mut known_type = true;
     let ty = match &ru.ty {
         Some(t) => match raw.types.get(t.get_ref()) {
             Some(t) => t.clone(),
             None => {
+                known_type = false;
                 let known: Vec<_> = raw.types.keys().cloned().collect();
                 cx.err::<()>(
                     t.span(),
@@ -433,6 +539,10 @@ fn unit_of(cx: &mut Ctx, raw: &RawFile, ru: &RawUnit, map: &Map, units: &crate::
     };
     let steps_raw = ru.steps.clone().or(ty.steps.clone()).unwrap_or_default();
     if steps_raw.is_empty() {
+        // (an unknown type is reported already)
+        if !known_type {
+            return None;
+        }
         cx.err::<()>(ru.id.span(), format!("unit {id} has no steps (give `steps` or a `type` with steps)"));
         return None;
     }

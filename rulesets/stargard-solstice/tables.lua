@@ -2,6 +2,7 @@
 -- The rulebook does not print the TEC, the CRT, the BRT, the turn track or most of the random
 -- event table. Every value marked APPROX below is an approximation consistent with every number
 -- the rulebook states; DATA.md lists them so that an owner of the game can correct them.
+-- validate.lua checks every table when the rules load (`umpire check`, `new`, `reload`).
 local T = {}
 
 -- 1.2.4, 8.1, 1.1.3: CRT columns, 1:2 to 7-1+ (APPROX: column contents).
@@ -86,5 +87,9 @@ T.victory = {
   { 17, "Triumphant Soviet Victory" }, { 14, "Overwhelming Soviet Victory" }, { 7, "Major Soviet Victory" },
   { 5, "Minor Soviet Victory" }, { 2, "Draw" }, { -math.huge, "German Propaganda Victory" },
 }
+
+-- Every table above is checked when the rules load (validate.lua): a bad entry is reported at
+-- its line here, and the game does not start with it.
+require("validate")(T)
 
 return T

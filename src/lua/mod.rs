@@ -22,6 +22,7 @@ mod sides;
 mod tracks;
 mod umpire;
 mod units;
+mod validate;
 mod vars;
 
 use crate::error::Error;
@@ -276,6 +277,61 @@ fn find_refusal(e: &mlua::Error) -> Option<Refusal> {
     }
 }
 
+/// A syntax error, possibly raised inside a Rust callback (`require` reading a file).
+fn is_syntax_error(e: &mlua::Error) -> bool {
+    match e {
+        mlua::Error::SyntaxError { .. } => true,
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => is_syntax_error(cause),
+        _ => false,
+    }
+}
+
+/// Compiles a rule file (`chunk_name` is its path as messages show it). A syntax error names
+/// `file:line:column`: Lua's message gives the line and the token it stopped at (`near ')'`),
+/// and the column is that token's place on the line — the first occurrence of the token there
+/// at which the file, cut just after it, fails with the same message (an earlier occurrence
+/// was read without error, so the cut file would end too early there: `near <eof>`).
+pub fn compile(lua: &Lua, src: &str, chunk_name: &str) -> mlua::Result<Function> {
+    let load = |text: &str| lua.load(text).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).into_function();
+    match load(src) {
+        Err(mlua::Error::SyntaxError { message, incomplete_input }) => {
+            let message = match syntax_column(src, &message, |cut| match load(cut) {
+                Err(mlua::Error::SyntaxError { message, .. }) => Some(message),
+                _ => None,
+            }) {
+                Some((n, col)) => format!("{}:{col}{}", &message[..n], &message[n..]),
+                None => message,
+            };
+            Err(mlua::Error::SyntaxError { message, incomplete_input })
+        }
+        r => r,
+    }
+}
+
+/// Where to insert the column in a syntax error's message (just after `file:line`), and the
+/// column; `fails(cut)` is the message of compiling a cut of the source.
+fn syntax_column(src: &str, message: &str, fails: impl Fn(&str) -> Option<String>) -> Option<(usize, usize)> {
+    let head = message.lines().next()?;
+    // `<file>:<line>: ` — the last such place before the message text
+    let (n, line) = (0..head.len()).rev().find_map(|i| {
+        let rest = head.get(i..)?.strip_prefix(':')?;
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        (digits > 0 && rest[digits..].starts_with(": ")).then(|| (i + 1 + digits, rest[..digits].parse::<usize>()))
+    })?;
+    let line = line.ok()?;
+    let near = head.rsplit_once(" near ")?.1;
+    let line_start: usize = src.split_inclusive('\n').take(line - 1).map(str::len).sum();
+    let text = src.get(line_start..)?.split('\n').next()?.trim_end_matches('\r');
+    if near == "<eof>" {
+        return Some((n, text.chars().count() + 1));
+    }
+    let token = near.strip_prefix('\'')?.strip_suffix('\'')?;
+    let starts: Vec<usize> = text.match_indices(token).map(|(i, _)| i).collect();
+    let column = |i: usize| text[..i].chars().count() + 1;
+    let exact = starts.iter().find(|&&i| fails(&src[..line_start + i + token.len()]).as_deref() == Some(message));
+    exact.or(starts.first()).map(|&i| (n, column(i)))
+}
+
 /// A memory error, possibly raised inside a Rust callback (`require` loading a module).
 fn is_memory_error(e: &mlua::Error) -> bool {
     match e {
@@ -391,6 +447,9 @@ fn rule_frame(line: &str) -> Option<&str> {
 
 fn clean_message(e: &mlua::Error) -> String {
     match e {
+        // a syntax error names its file, line and column: the frames of the `require` that
+        // read the file add nothing
+        mlua::Error::CallbackError { cause, .. } if is_syntax_error(cause) => clean_message(cause),
         mlua::Error::CallbackError { traceback, cause } => {
             let inner = clean_message(cause);
             if inner.contains("stack traceback:") { inner } else { format!("{inner}\n{traceback}") }
@@ -427,7 +486,7 @@ impl Host {
         };
         host.lua.set_app_data(Budget { used: budget, limit: limits.instructions });
         let loaded = host.sandbox(ruleset).map_err(convert_error)?;
-        let areas: [fn(&Lua) -> mlua::Result<()>; 9] = [
+        let areas: [fn(&Lua) -> mlua::Result<()>; 10] = [
             umpire::register,
             vars::register,
             tracks::register,
@@ -437,6 +496,7 @@ impl Host {
             units::register,
             map::register,
             dice::register,
+            validate::register,
         ];
         for register in areas {
             register(&host.lua).map_err(convert_error)?;
@@ -472,6 +532,8 @@ impl Host {
         let loaded = require.call::<Value>(module).map_err(|e| host.run_error(e));
         host.shared.borrow_mut().loading = false;
         loaded?;
+        // the ruleset's own checks of its data (umpire.validate): bad tables stop the load
+        validate::run(&host.lua, ruleset)?;
         // from now on every table the rule files can reach is read-only, and no global may be
         // created or assigned: whatever persists belongs in the game state
         host.prelude_fn("freeze")?.call::<()>(()).map_err(convert_error)?;
@@ -769,7 +831,7 @@ fn install_require(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<Table> {
             let chunk_name = display_path(&root, &file);
             let src =
                 std::fs::read_to_string(&real).map_err(|e| refused(format!("require '{name}': {chunk_name}: {e}")))?;
-            let chunk = lua.load(src).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).into_function()?;
+            let chunk = compile(lua, &src, &chunk_name)?;
             let v = load_module(lua, chunk, &name)?;
             let v = if v.is_nil() { Value::Boolean(true) } else { v };
             // a module first required during play is sealed at once, as the others were
@@ -1294,5 +1356,30 @@ impl Timer {
 impl Drop for Timer {
     fn drop(&mut self) {
         tracing::trace!(part = self.0, ms = self.1.elapsed().as_secs_f64() * 1000.0, "timing");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn syntax_error(src: &str) -> String {
+        let lua = Lua::new();
+        match compile(&lua, src, "x.lua") {
+            Err(e) => clean_message(&e),
+            Ok(_) => panic!("compiled: {src}"),
+        }
+    }
+
+    #[test]
+    fn a_syntax_error_names_the_column_of_the_token_lua_stopped_at() {
+        // the second `)` of the line is the bad one
+        assert_eq!(syntax_error("local a = (1))\n"), "x.lua:1:14: unexpected symbol near ')'");
+        assert_eq!(syntax_error("local t = {}\n  t.x = = 2\n"), "x.lua:2:9: unexpected symbol near '='");
+        // at the end of the file: the column after its last character
+        assert_eq!(
+            syntax_error("function f()\n  return 1"),
+            "x.lua:2:11: 'end' expected (to close 'function' at line 1) near <eof>"
+        );
     }
 }

@@ -30,13 +30,18 @@ fn run_passes_on_a_good_script_and_is_deterministic() {
     assert_eq!(a.stdout, b.stdout);
 }
 
+/// The fixture scenario's text, and where a copy of it goes in a library at `lib`
+/// (`scenarios/fixture/bad.toml`).
+fn fixture_scenario_copy(lib: &std::path::Path) -> (String, std::path::PathBuf) {
+    std::fs::create_dir_all(lib.join("scenarios/fixture")).unwrap();
+    let good = std::fs::read_to_string(super::fixtures().join("scenarios/fixture/basic.toml")).unwrap();
+    (good, lib.join("scenarios/fixture/bad.toml"))
+}
+
 #[test]
 fn check_reports_file_line_column() {
     let dir = tempfile::tempdir().unwrap();
-    let lib = dir.path();
-    std::fs::create_dir_all(lib.join("scenarios/fixture")).unwrap();
-    let good = std::fs::read_to_string(super::fixtures().join("scenarios/fixture/basic.toml")).unwrap();
-    let bad = lib.join("scenarios/fixture/bad.toml");
+    let (good, bad) = fixture_scenario_copy(dir.path());
     std::fs::write(&bad, good.replace("at = \"0404\"", "at = \"0909\"").replace("cols = [1, 8]", "cols = [1, 8"))
         .unwrap();
     let out = umpire().arg("check").arg(&bad).output().unwrap();
@@ -267,4 +272,73 @@ fn expect_ok_fails_on_a_command_that_asks_a_question() {
     let (code, text) = run_fixture(&[], "expect-ok new tests/fixtures/scenarios/fixture/basic.toml --seed 2\n");
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("the command left a decision pending (`expect-ok --pending <command>` allows it)"), "{text}");
+}
+
+#[test]
+fn check_reports_every_bad_table_entry_at_its_line() {
+    let lib = super::designer::repo_library();
+    let (crt, forest) = super::designer::break_tables(lib.path());
+    let out = umpire().arg("check").arg(lib.path().join("rulesets/stargard-solstice")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    for line in [crt, forest] {
+        let at = format!("rulesets/stargard-solstice/tables.lua:{line}:");
+        assert_eq!(text.matches(&at).count(), 1, "{at} not reported once: {text}");
+    }
+    assert!(text.contains("crt[6][8]: \"D2x3\" is not a combat result (8.1"), "{text}");
+    assert!(text.contains("terrain_cost.forest: \"two\" is not a number"), "{text}");
+}
+
+#[test]
+fn check_reports_a_syntax_error_once_with_its_column() {
+    let lib = super::designer::repo_library();
+    let file = lib.path().join("rulesets/stargard-solstice/movement.lua");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let bad = src.replacen("local M = {}", "local M = {} )", 1);
+    std::fs::write(&file, &bad).unwrap();
+    let line = super::designer::line_of(&bad, "local M = {} )");
+    let out = umpire().arg("check").arg(lib.path().join("rulesets/stargard-solstice")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let place = format!("rulesets/stargard-solstice/movement.lua:{line}:14: unexpected symbol near ')'");
+    assert_eq!(text.matches("movement.lua").count(), 1, "{text}");
+    assert!(text.contains(&place), "{text}");
+    assert!(!text.contains("stack traceback"), "{text}");
+}
+
+/// Problems of every kind in one scenario file: a value of the wrong shape in a unit, in a
+/// track and in the map's values, an unknown key, a hex off the map, an unknown type: one run
+/// reports them all, each at its line and column.
+#[test]
+fn check_reports_every_problem_of_a_scenario_in_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let (good, file) = fixture_scenario_copy(dir.path());
+    let bad = good
+        .replacen("at = \"0404\"\nstep = 2", "at = \"0404\"\nstep = \"two\"", 1) // R2: a word for a number
+        .replacen("[tracks]\nvp = 0", "[tracks]\nvp = \"none\"", 1) // a track of text
+        .replacen("\"0605\" = 3", "\"0605\" = \"three\"", 1) // a map value of text
+        .replacen("terrain = \"clear\"", "terrain = \"clear\"\ncolour = \"green\"", 1) // no such key
+        .replacen("at = \"0605\"", "at = \"0909\"", 1) // R3: off the map
+        .replacen("type = \"armor\"", "type = \"tank\"", 1); // BA: no such type
+    std::fs::write(&file, &bad).unwrap();
+    let out = umpire().arg("check").arg(&file).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let line = |needle: &str| super::designer::line_of(&bad, needle);
+    for (at, what) in [
+        (line("step = \"two\""), "unit R2: invalid type"),
+        (line("vp = \"none\""), "\"none\""),
+        (line("\"0605\" = \"three\""), "\"three\""),
+        (line("colour = "), "unknown key 'colour'"),
+        (line("at = \"0909\""), "hex 0909 is not on the map"),
+        (line("type = \"tank\""), "unknown type 'tank'"),
+    ] {
+        let found = text.lines().find(|l| {
+            l.starts_with(&format!("scenarios/fixture/bad.toml:{at}:")) && l.contains(what.split(':').next().unwrap())
+        });
+        assert!(found.is_some(), "nothing reported at line {at} ({what}):\n{text}");
+        let parts: Vec<&str> = found.unwrap().splitn(4, ':').collect();
+        assert!(parts[2].parse::<usize>().is_ok(), "no column: {found:?}");
+    }
+    assert_eq!(text.lines().count(), 6, "{text}");
 }

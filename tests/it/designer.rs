@@ -4,13 +4,19 @@
 
 use umpire::session::{Session, Status};
 
-#[test]
-fn reload_keeps_the_game_and_reports_broken_rules() {
+/// A game on a copy of the fixture library (to edit its rule files), set-up answered.
+fn copied_fixture_game() -> (tempfile::TempDir, Session) {
     let lib = tempfile::tempdir().unwrap();
     super::saves::copy_dir(&super::fixtures(), lib.path());
     let mut s = Session::with_root(lib.path());
     s.execute("new fixture --seed 3");
     s.execute("auto");
+    (lib, s)
+}
+
+#[test]
+fn reload_keeps_the_game_and_reports_broken_rules() {
+    let (lib, mut s) = copied_fixture_game();
     assert_eq!(s.execute("move B1 0302").status, Status::Ok);
     let h = s.hash();
     let main = lib.path().join("rulesets/fixture/main.lua");
@@ -145,11 +151,7 @@ fn expect_error_checks_the_rule_and_kind_of_a_failure() {
 
 #[test]
 fn reload_starts_every_registration_afresh() {
-    let lib = tempfile::tempdir().unwrap();
-    super::saves::copy_dir(&super::fixtures(), lib.path());
-    let mut s = Session::with_root(lib.path());
-    s.execute("new fixture --seed 3");
-    s.execute("auto");
+    let (lib, mut s) = copied_fixture_game();
     // fog of war (fixture main.lua): one of Red's two units at 0404 is under the other
     let hidden = |s: &mut Session| {
         ["R1", "R2"].into_iter().filter(|u| s.execute(&format!("show {u}")).error().is_some()).count()
@@ -170,4 +172,139 @@ fn reload_starts_every_registration_afresh() {
     assert_eq!(s.execute("reload").status, Status::Ok);
     assert_eq!(hidden(&mut s), 1);
     assert!(s.command_names().contains(&"move".to_string()));
+}
+
+/// A copy of the repository's library (rulesets/ and scenarios/) to break files in.
+pub fn repo_library() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["rulesets", "scenarios"] {
+        super::saves::copy_dir(&super::repo().join(part), &dir.path().join(part));
+    }
+    dir
+}
+
+/// The 1-based line of `src` holding `text` (once).
+pub fn line_of(src: &str, text: &str) -> usize {
+    let lines: Vec<usize> = src.lines().enumerate().filter(|(_, l)| l.contains(text)).map(|(i, _)| i + 1).collect();
+    assert_eq!(lines.len(), 1, "{text} on lines {lines:?}");
+    lines[0]
+}
+
+/// Stargard's tables.lua with two bad entries (a CRT result the combat rules would misread as
+/// D2, a terrain cost in words): the new text and the lines of the two entries.
+pub fn break_tables(lib: &std::path::Path) -> (usize, usize) {
+    let file = lib.join("rulesets/stargard-solstice/tables.lua");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let bad = src.replacen("\"D2r3\", \"D2r3\" }, -- 6", "\"D2r3\", \"D2x3\" }, -- 6", 1).replacen(
+        "forest = 2,",
+        "forest = \"two\",",
+        1,
+    );
+    assert_ne!(bad, src);
+    std::fs::write(&file, &bad).unwrap();
+    (line_of(&bad, "\"D2x3\""), line_of(&bad, "forest = \"two\""))
+}
+
+#[test]
+fn bad_tables_stop_new_and_reload_with_their_lines_and_the_old_rules_stay() {
+    let lib = repo_library();
+    let mut s = Session::with_root(lib.path());
+    assert_eq!(s.execute("new stargard-solstice --seed 7").status, Status::Ok);
+    assert_eq!(s.execute("forward").status, Status::Ok);
+    let h = s.hash();
+    let (crt, forest) = break_tables(lib.path());
+    let crt_at = format!("rulesets/stargard-solstice/tables.lua:{crt}:");
+    let forest_at = format!("rulesets/stargard-solstice/tables.lua:{forest}:");
+
+    // reload: both entries reported, each at its line; the rules that were loaded stay
+    let r = s.execute("reload");
+    let e = r.error().unwrap_or_else(|| panic!("reload accepted bad tables: {r:?}")).to_string();
+    assert!(e.contains("previous rules stay"), "{e}");
+    assert!(e.contains(&crt_at) && e.contains("crt[6][8]: \"D2x3\" is not a combat result"), "{e}");
+    assert!(e.contains(&forest_at) && e.contains("terrain_cost.forest: \"two\" is not a number"), "{e}");
+    assert_eq!(s.hash(), h, "a failed reload changed the game");
+    assert_eq!(s.execute("expect require('tables').terrain_cost.forest == 2").status, Status::Check(true));
+    assert_eq!(s.execute("expect require('tables').crt[6][8] == 'D2r3'").status, Status::Check(true));
+
+    // new: the game does not start, and the one being played is kept
+    let r = s.execute("new stargard-solstice --seed 7");
+    let e = r.error().unwrap_or_else(|| panic!("a game started with bad tables: {r:?}"));
+    assert_eq!(e.kind(), "data", "{e}");
+    let e = e.to_string();
+    assert!(e.contains(&crt_at) && e.contains(&forest_at), "{e}");
+    assert_eq!(s.hash(), h);
+
+    // fixed again: reload takes the tables
+    std::fs::write(
+        lib.path().join("rulesets/stargard-solstice/tables.lua"),
+        std::fs::read_to_string(super::repo().join("rulesets/stargard-solstice/tables.lua")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(s.execute("reload").status, Status::Ok);
+}
+
+#[test]
+fn a_syntax_error_on_reload_names_file_line_and_column_once_without_a_traceback() {
+    let (lib, mut s) = copied_fixture_game();
+    let main = lib.path().join("rulesets/fixture/main.lua");
+    let src = std::fs::read_to_string(&main).unwrap();
+    let bad = src.replacen("local function mp_of(u)", "local function mp_of(u) )", 1);
+    std::fs::write(&main, &bad).unwrap();
+    let line = line_of(&bad, "local function mp_of(u) )");
+    let col = bad.lines().nth(line - 1).unwrap().find(" )").unwrap() + 2;
+    let r = s.execute("reload");
+    let e = r.error().expect("reload accepted a syntax error").to_string();
+    let place = format!("rulesets/fixture/main.lua:{line}:{col}: ");
+    assert!(e.contains(&format!("{place}unexpected symbol near ')'")), "{e}");
+    assert_eq!(e.matches("main.lua:").count(), 1, "{e}");
+    assert!(!e.contains("stack traceback"), "{e}");
+    assert!(s.command_names().contains(&"move".to_string()), "the old rules were dropped");
+}
+
+/// The `.luarc.json` LuaLS reads: valid JSON, Lua 5.4, and every library it names exists.
+#[test]
+fn the_luarc_json_points_lua_ls_at_the_api_stubs() {
+    let root = super::repo();
+    let text = std::fs::read_to_string(root.join(".luarc.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).expect(".luarc.json is not valid JSON");
+    assert_eq!(v["runtime"]["version"], "Lua 5.4");
+    let libs: Vec<&str> = v["workspace"]["library"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    assert!(libs.contains(&"docs/umpire.meta.lua"), "{libs:?}");
+    for l in &libs {
+        assert!(root.join(l).exists(), ".luarc.json names {l}, which does not exist");
+    }
+    let globals: Vec<&str> =
+        v["diagnostics"]["globals"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+    for g in ["umpire", "units", "map", "dice", "cups", "tracks", "sides", "vars", "log"] {
+        assert!(globals.contains(&g), "{g} is not a known global in .luarc.json");
+    }
+    for disabled in ["io", "os", "debug", "package"] {
+        assert_eq!(v["runtime"]["builtin"][disabled], "disable", "{disabled}");
+    }
+    // and the docs say how to use it
+    let api = std::fs::read_to_string(root.join("docs/lua-api.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(api.contains(".luarc.json") && api.contains("VS Code") && api.contains("Neovim"));
+    assert!(readme.contains(".luarc.json"));
+}
+
+/// `umpire.validate` as the API gives it, without the schema helper: a plain string problem, a
+/// problem at a key the file does not assign, a problem located in a constructor; all stop
+/// `new`; a validator may only be registered while the rule files load.
+#[test]
+fn validators_report_every_problem_and_register_only_while_loading() {
+    let (lib, mut s) = copied_fixture_game();
+    assert_eq!(s.execute("expect pcall(umpire.validate, function() end) == false").status, Status::Check(true));
+    let main = lib.path().join("rulesets/fixture/main.lua");
+    let src = std::fs::read_to_string(&main).unwrap();
+    let code = "local DATA = {\n  tcosts = { clear = 1, forest = 'x' },\n}\numpire.validate(function()\n  return { 'plain problem', { file = 'main', path = { 'nowhere' }, msg = 'not here' },\n    { file = 'main', path = { 'tcosts', 'forest' }, msg = DATA.tcosts.forest .. ' is not a cost' } }\nend)\n";
+    let at = src.rfind("return M").expect("main.lua returns M");
+    let bad = format!("{}{code}{}", &src[..at], &src[at..]);
+    std::fs::write(&main, &bad).unwrap();
+    let forest = line_of(&bad, "tcosts = {");
+    let r = s.execute("new fixture --seed 3");
+    let e = r.error().expect("a game started with problems").to_string();
+    assert!(e.contains("rulesets/fixture: plain problem"), "{e}");
+    assert!(e.contains("rulesets/fixture/main.lua: nowhere: not here"), "{e}");
+    assert!(e.contains(&format!("rulesets/fixture/main.lua:{forest}:25: tcosts.forest: x is not a cost")), "{e}");
 }
