@@ -406,6 +406,29 @@ pub fn window(map: &Map, center: HexId, width: usize, rows: i32) -> BTreeSet<Hex
         .collect()
 }
 
+/// The window (as [`window`]) that shows most of the edge of a set of marked hexes — the
+/// marked hexes beside an unmarked one, where a supply net or a zone ends —, centred on one of
+/// them (the first in id order of the best); centred on the middle marked hex when no marked
+/// hex has an unmarked neighbour.
+pub fn front_window(map: &Map, marked: &BTreeSet<HexId>, width: usize, rows: i32) -> BTreeSet<HexId> {
+    let front: Vec<HexId> =
+        marked.iter().filter(|h| map.neighbours(**h).any(|(_, n)| !marked.contains(&n))).copied().collect();
+    let Some(&first) = front.first().or(marked.iter().nth(marked.len() / 2)) else {
+        return BTreeSet::new();
+    };
+    let cell = Cell::fitting(width, map.fmt(first).chars().count());
+    let half = (cell.columns(width) as i32 - 1) / 2;
+    let inside = |c: HexId, h: HexId| {
+        (h.col - c.col).abs() <= half && (h.row - c.row + rows / 2) >= 0 && (h.row - c.row + rows / 2) < rows
+    };
+    let best = front
+        .iter()
+        .copied()
+        .max_by_key(|c| (front.iter().filter(|h| inside(*c, **h)).count(), std::cmp::Reverse(*c)))
+        .unwrap_or(first);
+    window(map, best, width, rows)
+}
+
 /// Whether the hexes fit `width` characters side by side.
 pub fn fits(map: &Map, hexes: &BTreeSet<HexId>, width: usize) -> bool {
     let (Some(lo), Some(hi)) = (hexes.iter().map(|h| h.col).min(), hexes.iter().map(|h| h.col).max()) else {

@@ -394,7 +394,7 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
                     .copied()
                     .collect()
             } else {
-                crate::render::text::window(&map, front_centre(&map, &marked), s.width, WINDOW_ROWS)
+                crate::render::text::front_window(&map, &marked, s.width, WINDOW_ROWS)
             };
             let out = marked.iter().filter(|h| !hexes.contains(*h)).count();
             if out > 0 {
@@ -432,19 +432,6 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let mut out = tm.render();
     out.extend(note);
     Ok(Reply::ok(out))
-}
-
-/// Where a set of marked hexes matters most: the marked hex nearest the middle of those
-/// marked hexes that border an unmarked one (the middle of all of them when none does).
-fn front_centre(map: &crate::map::Map, marked: &BTreeSet<HexId>) -> HexId {
-    let front: Vec<HexId> =
-        marked.iter().filter(|h| map.neighbours(**h).any(|(_, n)| !marked.contains(&n))).copied().collect();
-    let pool: Vec<HexId> = if front.is_empty() { marked.iter().copied().collect() } else { front };
-    let n = pool.len().max(1) as i64;
-    let col = (pool.iter().map(|h| h.col as i64).sum::<i64>() / n) as i32;
-    let row = (pool.iter().map(|h| h.row as i64).sum::<i64>() / n) as i32;
-    let mid = HexId::new(col, row);
-    pool.iter().copied().min_by_key(|h| (map.grid.distance(*h, mid), *h)).unwrap_or(mid)
 }
 
 /// The hex a word of `map` names: a unit on the map, a hex or a place.
