@@ -8,6 +8,7 @@ mod hostile;
 mod layers;
 mod perf;
 mod refused;
+mod render;
 mod sandbox;
 mod saves;
 mod scripts;
