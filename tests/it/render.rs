@@ -230,6 +230,9 @@ fn the_svg_counters_carry_the_symbol_of_their_unit_type() {
     assert_eq!(symbol_of("HvS/11SS"), "armour");
     assert_eq!(symbol_of("212/80"), "infantry");
     assert_eq!(symbol_of("Munzel-HQ"), "hq");
+    // a unit's own symbol wins over its type's (g_inf_support: pioneers, and tank-hunters)
+    assert_eq!(symbol_of("27P/27SS"), "engineer");
+    assert_eq!(symbol_of("2J/104PJ"), "antitank");
     assert!(pic.contains("<g class=\"symbol infantry\">") && pic.contains("<g class=\"symbol armour\">"));
     // ids fit their counters: long ids get a smaller font
     let i = at(&pic, ">Schulz-Streek</text>");
