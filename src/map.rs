@@ -20,6 +20,45 @@ pub struct HexInfo {
     pub values: BTreeMap<String, f64>,
 }
 
+/// How a picture marks an area or a hex value, and what its legend says of it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Mark {
+    /// The legend's text (`German supply source`).
+    pub label: String,
+    /// An SVG colour (`#3b6fb6`).
+    pub color: String,
+    /// A short text drawn in each hex of an area (`A`), or empty.
+    pub text: String,
+}
+
+/// What the scenario asks pictures to mark (`[map.legend]`): areas by name and hex values by
+/// name, in the order the legend lists them.
+#[derive(Clone, Debug, Default)]
+pub struct Legend {
+    pub areas: Vec<(String, Mark)>,
+    pub values: Vec<(String, Mark)>,
+}
+
+/// The unit symbols pictures draw (NATO style), which a scenario's unit types may name
+/// (`symbol = "armour"`); a unit without one is drawn as a plain box, an `hq` or `air` kind
+/// as those.
+pub const UNIT_SYMBOLS: &[&str] = &[
+    "infantry",
+    "armour",
+    "mechanized",
+    "motorized",
+    "cavalry",
+    "recon",
+    "hq",
+    "air",
+    "artillery",
+    "engineer",
+    "antitank",
+    "fortified",
+    "militia",
+    "box",
+];
+
 /// The hexes of a map: one dense table over the map's bounding box, so a lookup is an index
 /// (searches make millions) and iteration is in hex id order (column, then row), as the
 /// ordered maps it replaces. A hex outside the box grows the box.
@@ -169,6 +208,8 @@ pub struct Map {
     pub colors: BTreeMap<String, String>,
     /// Row numbers grow towards the top of the printed map (pictures are drawn mirrored).
     pub rows_up: bool,
+    /// What pictures mark beside the terrain: areas and hex values (`[map.legend]`).
+    pub legend: Legend,
     /// Printed ids of the hexes by slot (a cache built by `finish`).
     printed: Vec<String>,
     /// The neighbours of every slot, in `Dir::ALL` order (a cache for the searches, built on

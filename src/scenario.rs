@@ -39,7 +39,7 @@ struct RawFile {
 const SECTIONS: &[&str] = &["scenario", "map", "cups", "tracks", "sides", "vars", "types", "units", "markers"];
 const MAP_KEYS: &[&str] = &[
     "format", "shift", "cols", "rows", "terrain", "off", "terrains", "features", "hexsides", "paths", "places",
-    "areas", "values", "colors", "rows_up",
+    "areas", "values", "colors", "legend", "rows_up",
 ];
 
 #[derive(Deserialize, Default)]
@@ -73,8 +73,29 @@ struct RawMap {
     areas: BTreeMap<String, Vec<S<String>>>,
     values: BTreeMap<String, BTreeMap<S<String>, f64>>,
     colors: BTreeMap<String, String>,
+    /// What pictures mark: areas and hex values.
+    legend: RawLegend,
     /// Row numbers grow towards the top of the printed map.
     rows_up: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawLegend {
+    #[serde(default)]
+    areas: BTreeMap<S<String>, RawMark>,
+    #[serde(default)]
+    values: BTreeMap<S<String>, RawMark>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMark {
+    label: String,
+    #[serde(default)]
+    color: Option<String>,
+    #[serde(default)]
+    text: String,
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -82,6 +103,9 @@ struct RawMap {
 struct RawType {
     #[serde(default)]
     kind: Option<String>,
+    /// The symbol pictures draw on the counter (`map::UNIT_SYMBOLS`).
+    #[serde(default)]
+    symbol: Option<S<String>>,
     #[serde(default)]
     steps: Option<Vec<BTreeMap<String, toml::Value>>>,
     #[serde(default)]
@@ -101,6 +125,8 @@ struct RawUnit {
     ty: Option<S<String>>,
     #[serde(default)]
     kind: Option<String>,
+    #[serde(default)]
+    symbol: Option<S<String>>,
     #[serde(default)]
     steps: Option<Vec<BTreeMap<String, toml::Value>>>,
     /// Starting step, 1 = full strength.
@@ -128,6 +154,8 @@ pub struct Scenario {
     pub options: BTreeMap<String, String>,
     pub map: std::sync::Arc<Map>,
     pub initial: GameState,
+    /// The symbol pictures draw for a unit, by unit id (from `symbol` of its type or itself).
+    pub symbols: BTreeMap<String, String>,
 }
 
 pub fn toml_to_json(v: &toml::Value) -> Value {
@@ -161,7 +189,34 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     };
     let mut state = initial_state(&mut cx, &raw, &map, id);
     let header = &raw.scenario;
+    let mut symbols = BTreeMap::new();
+    let known_symbol = |cx: &mut Ctx, sym: &S<String>| {
+        let ok = crate::map::UNIT_SYMBOLS.contains(&sym.get_ref().as_str());
+        if !ok {
+            let msg = format!(
+                "unknown unit symbol '{}' (symbols are {})",
+                sym.get_ref(),
+                crate::map::UNIT_SYMBOLS.join(", ")
+            );
+            cx.err::<()>(sym.span(), msg);
+        }
+        ok
+    };
+    let type_symbols: BTreeMap<&str, &S<String>> = raw
+        .types
+        .iter()
+        .filter_map(|(name, t)| Some((name.as_str(), t.symbol.as_ref()?)))
+        .filter(|(_, sym)| known_symbol(&mut cx, sym))
+        .collect();
     for ru in &raw.units {
+        let of_type = ru.ty.as_ref().and_then(|t| type_symbols.get(t.get_ref().as_str()).copied());
+        let sym = match &ru.symbol {
+            Some(sym) => Some(sym).filter(|sym| known_symbol(&mut cx, sym)),
+            None => of_type,
+        };
+        if let Some(sym) = sym {
+            symbols.insert(ru.id.get_ref().trim().to_string(), sym.get_ref().clone());
+        }
         if let Some(mut unit) = unit_of(&mut cx, &raw, ru, &map, &state.units) {
             state.next_stack_seq += 1;
             unit.stack_seq = state.next_stack_seq;
@@ -181,6 +236,7 @@ pub fn load(path: &Path, id: &str) -> Result<Scenario> {
         options: header.options.clone(),
         map: std::sync::Arc::new(map),
         initial: state,
+        symbols,
     })
 }
 
@@ -278,6 +334,7 @@ fn raw_map<'a>(cx: &mut Ctx<'a>, v: &Part<'a>) -> Option<RawMap> {
             }
             "colors" => m.colors = named(cx.each(x, "map.colors", |cx, c| cx.part(c))),
             "rows_up" => m.rows_up = cx.part(x).unwrap_or_default(),
+            "legend" => m.legend = cx.part(x).unwrap_or_default(),
             other => {
                 cx.err::<()>(key.span(), format!("unknown key '{other}' in [map] (keys are {})", MAP_KEYS.join(", ")));
             }
@@ -312,6 +369,7 @@ impl Default for RawMap {
             areas: BTreeMap::new(),
             values: BTreeMap::new(),
             colors: BTreeMap::new(),
+            legend: RawLegend::default(),
             rows_up: false,
         }
     }
@@ -329,6 +387,7 @@ fn build_map(cx: &mut Ctx, m: &RawMap) -> Result<Map> {
     map.colors = m.colors.clone();
     map.rows_up = m.rows_up;
     map.compute_edges();
+    add_legend(cx, m, &mut map);
     map.finish();
     Ok(map)
 }
@@ -453,6 +512,35 @@ fn add_areas_and_values(cx: &mut Ctx, m: &RawMap, map: &mut Map) {
             if let Some(hex) = hex_of(cx, map, h) {
                 map.hexes.get_mut(&hex).unwrap().values.insert(key.clone(), *v);
             }
+        }
+    }
+}
+
+/// What pictures mark (`[map.legend]`): each area and value named must be the map's.
+fn add_legend(cx: &mut Ctx, m: &RawMap, map: &mut Map) {
+    const PALETTE: [&str; 6] = ["#c0392b", "#2e6fb7", "#7d3c98", "#1e8449", "#b9770e", "#566573"];
+    let mark = |i: usize, r: &RawMark| crate::map::Mark {
+        label: r.label.clone(),
+        color: r.color.clone().unwrap_or_else(|| PALETTE[i % PALETTE.len()].to_string()),
+        text: r.text.clone(),
+    };
+    for (i, (name, r)) in m.legend.areas.iter().enumerate() {
+        if map.areas.contains_key(name.get_ref()) {
+            map.legend.areas.push((name.get_ref().clone(), mark(i, r)));
+        } else {
+            let known: Vec<&str> = map.areas.keys().map(String::as_str).collect();
+            cx.err::<()>(name.span(), format!("legend: no area '{}' (areas are {})", name.get_ref(), known.join(", ")));
+        }
+    }
+    for (i, (name, r)) in m.legend.values.iter().enumerate() {
+        if m.values.contains_key(name.get_ref()) {
+            map.legend.values.push((name.get_ref().clone(), mark(i, r)));
+        } else {
+            let known: Vec<&str> = m.values.keys().map(String::as_str).collect();
+            cx.err::<()>(
+                name.span(),
+                format!("legend: no hex value '{}' (values are {})", name.get_ref(), known.join(", ")),
+            );
         }
     }
 }

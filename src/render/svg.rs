@@ -1,23 +1,33 @@
-//! The whole map as an SVG picture: terrain colours, rivers on hexsides, roads and railroads
-//! from hex centre to hex centre, place names, hex numbers, counters with their values in
-//! their side's colour, markers, and an optional overlay.
+//! The map as an SVG picture: terrain colours, rivers on hexsides with the bridges over them,
+//! roads and railroads from hex centre to hex centre, the areas and hex values the scenario's
+//! `[map.legend]` names, hex ids, place names, counters in their side's colour with a NATO-style
+//! symbol of their type, markers, an overlay above the counters, and a legend. Drawn for the
+//! whole map or a window of it.
 
-use crate::hex::{Dir, HexId};
+use super::{Overlay, SideKind};
+use crate::hex::{Dir, HexId, Hexside};
 use crate::map::Map;
-use crate::state::GameState;
+use crate::state::{GameState, Unit};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
 /// Hex size: distance from centre to corner, in SVG units.
-const R: f64 = 30.0;
+const R: f64 = 36.0;
+/// The side of a counter.
+const COUNTER: f64 = 32.0;
+/// Space above the map (title) and to its right (legend).
+const TOP: f64 = 44.0;
+const LEGEND_W: f64 = 300.0;
 
 pub struct SvgMap<'a> {
     pub map: &'a Map,
     pub state: &'a GameState,
-    pub overlay: BTreeMap<HexId, String>,
+    /// The hexes to draw (the whole map, or a window of it).
+    pub hexes: BTreeSet<HexId>,
+    pub overlay: Option<Overlay>,
     pub hidden: BTreeSet<String>,
-    /// Terrain colours given by the scenario (`[map.colors]`), by terrain name.
-    pub colors: &'a BTreeMap<String, String>,
+    /// The symbol of each unit, by unit id (`Scenario::symbols`).
+    pub symbols: &'a BTreeMap<String, String>,
     pub title: String,
 }
 
@@ -40,30 +50,173 @@ fn default_color(t: &str) -> String {
     .to_string()
 }
 
-const SIDE_COLORS: [&str; 4] = ["#3b6fb6", "#b8413a", "#3c8d4a", "#8a4fa3"];
+const SIDE_COLORS: [&str; 4] = ["#4a5f7a", "#a8342c", "#3c8d4a", "#8a4fa3"];
+const RIVER: &str = "#2f6fc4";
+const ROAD: &str = "#8b5a2b";
+const RAIL: &str = "#222";
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// A font size at which `text` fits `width` (about 0.58 em a character), at most `max`.
+fn fitted(text: &str, width: f64, max: f64) -> f64 {
+    let n = text.chars().count().max(1) as f64;
+    (width / (0.58 * n)).clamp(3.5, max)
+}
+
+/// `text` cut into lines of at most `width` characters, at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for w in text.split(' ') {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + w.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(w);
+            }
+            _ => lines.push(w.to_string()),
+        }
+    }
+    lines
+}
+
+/// The symbol drawn for a unit: the scenario's, else one for an `hq` or `air` kind, else a box.
+fn symbol_of<'s>(symbols: &'s BTreeMap<String, String>, u: &Unit) -> &'s str {
+    match symbols.get(&u.id) {
+        Some(s) => s,
+        None => match u.kind.as_str() {
+            "hq" => "hq",
+            "air" => "air",
+            _ => "box",
+        },
+    }
+}
+
+/// A NATO-style unit symbol in the box at (x, y), `w` by `h`.
+fn symbol(s: &mut String, sym: &str, x: f64, y: f64, w: f64, h: f64) {
+    let st = r##"stroke="#fff" stroke-width="1" fill="none""##;
+    let _ = write!(s, r#"<g class="symbol {sym}"><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" {st}/>"#);
+    let (x2, y2, cx, cy) = (x + w, y + h, x + w / 2.0, y + h / 2.0);
+    let cross = format!(r#"<path d="M{x:.1} {y:.1}L{x2:.1} {y2:.1}M{x:.1} {y2:.1}L{x2:.1} {y:.1}" {st}/>"#);
+    let oval = format!(r#"<ellipse cx="{cx:.1}" cy="{cy:.1}" rx="{:.1}" ry="{:.1}" {st}/>"#, w * 0.32, h * 0.3);
+    match sym {
+        "infantry" => s.push_str(&cross),
+        "militia" => {
+            let _ = write!(
+                s,
+                r#"<path d="M{x:.1} {y:.1}L{x2:.1} {y2:.1}M{x:.1} {y2:.1}L{x2:.1} {y:.1}" {st} stroke-dasharray="2,1.5"/>"#
+            );
+        }
+        "armour" => s.push_str(&oval),
+        "mechanized" => {
+            s.push_str(&cross);
+            s.push_str(&oval);
+        }
+        "motorized" => {
+            s.push_str(&cross);
+            let _ = write!(s, r#"<path d="M{cx:.1} {y:.1}V{y2:.1}" {st}/>"#);
+        }
+        "cavalry" | "recon" => {
+            let _ = write!(s, r#"<path d="M{x:.1} {y2:.1}L{x2:.1} {y:.1}" {st}/>"#);
+        }
+        "hq" => {
+            let _ = write!(
+                s,
+                r##"<path d="M{x:.1} {y2:.1}v4" stroke="#fff" stroke-width="1.4"/><text x="{cx:.1}" y="{:.1}" font-size="{:.1}" fill="#fff" text-anchor="middle" font-weight="bold">HQ</text>"##,
+                cy + h * 0.3,
+                h * 0.8
+            );
+        }
+        "air" => {
+            let _ = write!(
+                s,
+                r#"<ellipse cx="{:.1}" cy="{cy:.1}" rx="{:.1}" ry="{:.1}" {st}/><ellipse cx="{:.1}" cy="{cy:.1}" rx="{:.1}" ry="{:.1}" {st}/>"#,
+                cx - w * 0.16,
+                w * 0.16,
+                h * 0.22,
+                cx + w * 0.16,
+                w * 0.16,
+                h * 0.22
+            );
+        }
+        "artillery" => {
+            let _ = write!(s, r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="#fff"/>"##, h * 0.18);
+        }
+        "engineer" => {
+            let (a, b, t, d) = (x + w * 0.25, x2 - w * 0.25, y + h * 0.35, y + h * 0.7);
+            let _ = write!(s, r#"<path d="M{a:.1} {d:.1}V{t:.1}H{b:.1}V{d:.1}M{cx:.1} {t:.1}V{d:.1}" {st}/>"#);
+        }
+        "antitank" => {
+            let _ = write!(s, r#"<path d="M{x:.1} {y2:.1}L{cx:.1} {y:.1}L{x2:.1} {y2:.1}" {st}/>"#);
+        }
+        "fortified" => {
+            let _ = write!(
+                s,
+                r#"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{:.1}" {st}/>"#,
+                x + 2.0,
+                y + 2.0,
+                w - 4.0,
+                h - 4.0
+            );
+        }
+        _ => {}
+    }
+    s.push_str("</g>");
+}
+
+/// What a symbol means, for the legend.
+fn symbol_name(sym: &str) -> &str {
+    match sym {
+        "box" => "unit (no type symbol)",
+        "hq" => "headquarters",
+        "air" => "air unit",
+        "armour" => "armour",
+        "mechanized" => "mechanized",
+        "motorized" => "motorized",
+        "militia" => "militia",
+        other => other,
+    }
+}
+
+/// Where the hexes are drawn: the box of columns and rows of the window.
+struct Frame {
+    min_c: i32,
+    max_c: i32,
+    min_r: i32,
+    max_r: i32,
+}
+
 impl SvgMap<'_> {
-    fn centre(&self, h: HexId, min_c: i32, min_r: i32) -> (f64, f64) {
-        let low = self.map.grid.neighbour(HexId::new(h.col, 0), Dir::SE).row == 1;
-        let w = R * 1.5;
-        let hh = R * 3f64.sqrt();
-        let x = R + w * (h.col - min_c) as f64;
-        let y = if self.map.rows_up {
-            let max_r = self.map.hexes.keys().map(|h| h.row).max().unwrap_or(0);
-            hh / 2.0 + hh * (max_r - h.row) as f64 + if low { 0.0 } else { hh / 2.0 }
-        } else {
-            hh / 2.0 + hh * (h.row - min_r) as f64 + if low { hh / 2.0 } else { 0.0 }
-        };
-        (x + 10.0, y + 40.0)
+    fn frame(&self) -> Frame {
+        let cols = self.hexes.iter().map(|h| h.col);
+        let rows = self.hexes.iter().map(|h| h.row);
+        Frame {
+            min_c: cols.clone().min().unwrap_or(0),
+            max_c: cols.max().unwrap_or(0),
+            min_r: rows.clone().min().unwrap_or(0),
+            max_r: rows.max().unwrap_or(0),
+        }
     }
 
-    fn corner(c: (f64, f64), i: usize) -> (f64, f64) {
+    fn centre(&self, f: &Frame, h: HexId) -> (f64, f64) {
+        let low = self.map.grid.neighbour(HexId::new(h.col, 0), Dir::SE).row == 1;
+        let hh = R * 3f64.sqrt();
+        let x = R + 1.5 * R * (h.col - f.min_c) as f64;
+        let y = if self.map.rows_up {
+            hh / 2.0 + hh * (f.max_r - h.row) as f64 + if low { 0.0 } else { hh / 2.0 }
+        } else {
+            hh / 2.0 + hh * (h.row - f.min_r) as f64 + if low { hh / 2.0 } else { 0.0 }
+        };
+        (x + 10.0, y + TOP)
+    }
+
+    fn corner(c: (f64, f64), i: usize, scale: f64) -> (f64, f64) {
         let a = std::f64::consts::PI / 3.0 * i as f64;
-        (c.0 + R * a.cos(), c.1 + R * a.sin())
+        (c.0 + R * scale * a.cos(), c.1 + R * scale * a.sin())
+    }
+
+    fn hex_points(c: (f64, f64), scale: f64) -> String {
+        (0..6).map(|i| Self::corner(c, i, scale)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" ")
     }
 
     /// Corners of the side of a hex facing `d` (corners go clockwise from east, y down).
@@ -76,188 +229,310 @@ impl SvgMap<'_> {
             Dir::SW => (2, 3),
             Dir::NW => (3, 4),
         };
-        (Self::corner(c, i), Self::corner(c, j))
+        (Self::corner(c, i, 1.0), Self::corner(c, j, 1.0))
+    }
+
+    /// The direction a hexside is drawn in from `h` to its neighbour `n`.
+    fn drawn_towards(&self, h: HexId, n: HexId) -> Option<Dir> {
+        Dir::ALL.into_iter().find(|d| self.map.grid.neighbour(h, *d) == n).map(|d| self.map.drawn_dir(d))
     }
 
     pub fn render(&self) -> String {
-        let hexes: Vec<HexId> = self.map.hexes.keys().copied().collect();
-        let min_c = hexes.iter().map(|h| h.col).min().unwrap_or(0);
-        let max_c = hexes.iter().map(|h| h.col).max().unwrap_or(0);
-        let min_r = hexes.iter().map(|h| h.row).min().unwrap_or(0);
-        let max_r = hexes.iter().map(|h| h.row).max().unwrap_or(0);
-        let width = 20.0 + R * 2.0 + R * 1.5 * (max_c - min_c) as f64;
-        let height = 60.0 + R * 3f64.sqrt() * ((max_r - min_r) as f64 + 1.5);
+        let f = self.frame();
+        let map_w = 20.0 + R * 2.0 + R * 1.5 * (f.max_c - f.min_c) as f64;
+        let map_h = TOP + 20.0 + R * 3f64.sqrt() * ((f.max_r - f.min_r) as f64 + 1.5);
+        let mut legend = String::new();
+        let legend_h = self.legend(&mut legend, map_w + 10.0);
+        let (width, height) = (map_w + LEGEND_W, map_h.max(legend_h + 20.0));
+        // a window of a few hexes is shown larger
+        let zoom = if map_w < 900.0 { 2.0 } else { 1.0 };
         let mut s = String::new();
         let _ = writeln!(
             s,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif">"#
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{:.0}" height="{:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif">"#,
+            width * zoom,
+            height * zoom
         );
         let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="#fbfaf5"/>"##);
-        let _ = writeln!(s, r#"<text x="10" y="24" font-size="16" font-weight="bold">{}</text>"#, esc(&self.title));
-        self.terrain(&mut s, &hexes, min_c, min_r);
-        self.roads(&mut s, min_c, min_r);
-        self.hexsides(&mut s, &hexes, min_c, min_r);
-        self.labels(&mut s, &hexes, min_c, min_r);
-        self.counters(&mut s, &hexes, min_c, min_r);
+        let _ = writeln!(
+            s,
+            r#"<text id="title" x="10" y="26" font-size="{:.1}" font-weight="bold">{}</text>"#,
+            fitted(&self.title, width - 20.0, 17.0),
+            esc(&self.title)
+        );
+        self.terrain(&mut s, &f);
+        self.areas(&mut s, &f);
+        self.roads(&mut s, &f);
+        self.hexsides(&mut s, &f);
+        self.bridges(&mut s, &f);
+        self.labels(&mut s, &f);
+        self.counters(&mut s, &f);
+        self.draw_overlay(&mut s, &f);
+        s.push_str(&legend);
         s.push_str("</svg>\n");
         s
     }
 
     /// The terrain of every hex.
-    fn terrain(&self, s: &mut String, hexes: &[HexId], min_c: i32, min_r: i32) {
-        for &h in hexes {
+    fn terrain(&self, s: &mut String, f: &Frame) {
+        s.push_str("<g id=\"terrain\">\n");
+        for &h in &self.hexes {
             let info = &self.map.hexes[&h];
-            let c = self.centre(h, min_c, min_r);
-            let pts: Vec<String> = (0..6).map(|i| Self::corner(c, i)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-            let fill = self.colors.get(&info.terrain).cloned().unwrap_or_else(|| default_color(&info.terrain));
+            let c = self.centre(f, h);
+            let fill = self.terrain_color(&info.terrain);
             let _ = writeln!(
                 s,
                 r##"<polygon points="{}" fill="{fill}" stroke="#9a937f" stroke-width="0.8"><title>{} {}</title></polygon>"##,
-                pts.join(" "),
+                Self::hex_points(c, 1.0),
                 self.map.fmt(h),
                 esc(&info.terrain)
             );
         }
+        s.push_str("</g>\n");
     }
 
-    /// Roads and railroads: centre to centre across the hexside.
-    fn roads(&self, s: &mut String, min_c: i32, min_r: i32) {
+    fn terrain_color(&self, t: &str) -> String {
+        self.map.colors.get(t).cloned().unwrap_or_else(|| default_color(t))
+    }
+
+    /// The areas the scenario's legend names: an inner outline in the area's colour (nested
+    /// when a hex is in several) and its short text.
+    fn areas(&self, s: &mut String, f: &Frame) {
+        s.push_str("<g id=\"areas\">\n");
+        let mut depth: BTreeMap<HexId, usize> = BTreeMap::new();
+        for (name, mark) in &self.map.legend.areas {
+            for h in self.map.areas.get(name).into_iter().flatten().filter(|h| self.hexes.contains(h)) {
+                let k = depth.entry(*h).or_default();
+                let c = self.centre(f, *h);
+                let _ = writeln!(
+                    s,
+                    r#"<polygon class="area {}" points="{}" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,2" opacity="0.9"><title>{}</title></polygon>"#,
+                    esc(name),
+                    Self::hex_points(c, 0.9 - 0.1 * *k as f64),
+                    esc(&mark.color),
+                    esc(&mark.label)
+                );
+                if !mark.text.is_empty() {
+                    let _ = writeln!(
+                        s,
+                        r#"<text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="{}" text-anchor="middle">{}</text>"#,
+                        c.0 - R * 0.68 + 9.0 * *k as f64,
+                        c.1 + 3.0,
+                        esc(&mark.color),
+                        esc(&mark.text)
+                    );
+                }
+                *k += 1;
+            }
+        }
+        s.push_str("</g>\n");
+    }
+
+    /// Roads and railroads: centre to centre across the hexside (to the edge of the window
+    /// when the next hex is outside it).
+    fn roads(&self, s: &mut String, f: &Frame) {
+        s.push_str("<g id=\"roads\">\n");
         for (side, feats) in self.map.sorted_sides() {
             let (a, b) = (side.0, side.1);
-            if !self.map.contains(a) || !self.map.contains(b) {
+            let (ina, inb) = (self.hexes.contains(&a), self.hexes.contains(&b));
+            if !self.map.contains(a) || !self.map.contains(b) || !(ina || inb) {
                 continue;
             }
-            let (ca, cb) = (self.centre(a, min_c, min_r), self.centre(b, min_c, min_r));
-            for f in feats {
-                let style = if f.contains("rail") {
-                    r##"stroke="#222" stroke-width="2.5" stroke-dasharray="6,3""##
-                } else if f.contains("road") || f.contains("trail") || f.contains("bahn") {
-                    r##"stroke="#8b5a2b" stroke-width="3""##
-                } else {
-                    continue;
+            let (mut ca, mut cb) = (self.centre(f, a), self.centre(f, b));
+            let mid = ((ca.0 + cb.0) / 2.0, (ca.1 + cb.1) / 2.0);
+            if !ina {
+                ca = mid;
+            }
+            if !inb {
+                cb = mid;
+            }
+            for feat in feats {
+                let style = match SideKind::of(feat) {
+                    SideKind::Rail => format!(r#"stroke="{RAIL}" stroke-width="2.5" stroke-dasharray="6,3""#),
+                    SideKind::Road => format!(r#"stroke="{ROAD}" stroke-width="3""#),
+                    _ => continue,
                 };
                 let _ = writeln!(
                     s,
-                    r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#,
-                    ca.0, ca.1, cb.0, cb.1
+                    r#"<line class="{}" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#,
+                    esc(feat),
+                    ca.0,
+                    ca.1,
+                    cb.0,
+                    cb.1
                 );
             }
         }
+        s.push_str("</g>\n");
     }
 
-    /// Rivers and other hexside features (and hexside markers), on the sides.
-    fn hexsides(&self, s: &mut String, hexes: &[HexId], min_c: i32, min_r: i32) {
-        for &h in hexes {
-            let c = self.centre(h, min_c, min_r);
-            for d in [Dir::N, Dir::NE, Dir::SE, Dir::S, Dir::SW, Dir::NW] {
-                let n = self.map.grid.neighbour(h, d);
-                // draw each side once: from the smaller hex, or from the only on-map hex
-                if self.map.contains(n) && n < h {
+    /// The hexsides of the window with what lies on them (features and markers).
+    fn window_sides(&self) -> Vec<(HexId, HexId, BTreeSet<String>)> {
+        let mut out = Vec::new();
+        for &h in &self.hexes {
+            for n in self.map.grid.neighbours(h) {
+                // each side once: from the smaller hex, or from the only one in the window
+                if self.hexes.contains(&n) && n < h {
                     continue;
                 }
                 let mut feats: BTreeSet<String> = self.map.side_features(h, n).cloned().unwrap_or_default();
-                if let Some(m) = self.state.side_markers.get(&crate::hex::Hexside::new(h, n)) {
+                if let Some(m) = self.state.side_markers.get(&Hexside::new(h, n)) {
                     feats.extend(m.keys().map(|k| format!("marker:{k}")));
                 }
-                let (p, q) = Self::side_points(c, self.map.drawn_dir(d));
-                for f in &feats {
-                    let style = if f.contains("major") {
-                        r##"stroke="#1f5fa8" stroke-width="6""##
-                    } else if f.contains("river") || f.contains("lake") || f.contains("sea") || f.contains("water") {
-                        r##"stroke="#3a7bd5" stroke-width="4""##
-                    } else if f.starts_with("marker:") {
-                        r##"stroke="#d22" stroke-width="3" stroke-dasharray="3,2""##
-                    } else if f.contains("road") || f.contains("rail") || f.contains("trail") || f.contains("bahn") {
-                        continue;
-                    } else {
-                        r##"stroke="#555" stroke-width="3""##
-                    };
-                    let _ = writeln!(
-                        s,
-                        r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style} stroke-linecap="round"><title>{}</title></line>"#,
-                        p.0,
-                        p.1,
-                        q.0,
-                        q.1,
-                        esc(f)
-                    );
+                if !feats.is_empty() {
+                    out.push((h, n, feats));
                 }
             }
         }
+        out
     }
 
-    /// Hex numbers, place names, features, markers and the overlay.
-    fn labels(&self, s: &mut String, hexes: &[HexId], min_c: i32, min_r: i32) {
-        for &h in hexes {
-            let info = &self.map.hexes[&h];
-            let c = self.centre(h, min_c, min_r);
-            let id: String = self.map.fmt(h);
+    /// Rivers and other hexside features (and hexside markers), on the sides.
+    fn hexsides(&self, s: &mut String, f: &Frame) {
+        s.push_str("<g id=\"hexsides\">\n");
+        for (h, n, feats) in self.window_sides() {
+            let Some(d) = self.drawn_towards(h, n) else { continue };
+            let (p, q) = Self::side_points(self.centre(f, h), d);
+            for feat in &feats {
+                let style = if feat.starts_with("marker:") {
+                    r##"stroke="#d22" stroke-width="3" stroke-dasharray="3,2""##.to_string()
+                } else {
+                    match SideKind::of(feat) {
+                        SideKind::River if feat.contains("major") => format!(r#"stroke="{RIVER}" stroke-width="6""#),
+                        SideKind::River => format!(r#"stroke="{RIVER}" stroke-width="4""#),
+                        SideKind::Other => r##"stroke="#555" stroke-width="3""##.to_string(),
+                        _ => continue,
+                    }
+                };
+                let _ = writeln!(
+                    s,
+                    r#"<line class="{}" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style} stroke-linecap="round"><title>{}</title></line>"#,
+                    esc(feat),
+                    p.0,
+                    p.1,
+                    q.0,
+                    q.1,
+                    esc(feat)
+                );
+            }
+        }
+        s.push_str("</g>\n");
+    }
+
+    /// Bridges, drawn after the rivers so the river does not cover them: a deck across the
+    /// hexside, along the road, with its two rails.
+    fn bridges(&self, s: &mut String, f: &Frame) {
+        s.push_str("<g id=\"bridges\">\n");
+        for (h, n, feats) in self.window_sides() {
+            if !super::bridged(&super::side_kinds(&feats)) {
+                continue;
+            }
+            let Some(d) = self.drawn_towards(h, n) else { continue };
+            let c = self.centre(f, h);
+            let (p, q) = Self::side_points(c, d);
+            let mid = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
+            // along the crossing: from the hex centre through the middle of the side
+            let (dx, dy) = (mid.0 - c.0, mid.1 - c.1);
+            let len = (dx * dx + dy * dy).sqrt();
+            let (ux, uy) = (dx / len * 9.0, dy / len * 9.0);
+            let (a, b) = ((mid.0 - ux, mid.1 - uy), (mid.0 + ux, mid.1 + uy));
             let _ = writeln!(
                 s,
-                r##"<text x="{:.1}" y="{:.1}" font-size="7" fill="#6b6552" text-anchor="middle">{id}</text>"##,
+                r##"<g class="bridge"><title>bridge</title><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#222" stroke-width="9"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#e9dcc0" stroke-width="6"/></g>"##,
+                a.0, a.1, b.0, b.1, a.0, a.1, b.0, b.1
+            );
+        }
+        s.push_str("</g>\n");
+    }
+
+    /// Hex ids (top), place names (bottom, fitted to the hex), the hex values the legend names,
+    /// and the features and markers of an empty hex.
+    fn labels(&self, s: &mut String, f: &Frame) {
+        s.push_str("<g id=\"labels\">\n");
+        for &h in &self.hexes {
+            let info = &self.map.hexes[&h];
+            let c = self.centre(f, h);
+            let id = self.map.fmt(h);
+            let _ = writeln!(
+                s,
+                r##"<text class="hexid" x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#6b6552" text-anchor="middle">{}</text>"##,
                 c.0,
-                c.1 - R * 0.62
+                c.1 - R * 0.62,
+                fitted(&id, R * 0.9, 7.5),
+                esc(&id)
             );
             if let Some(name) = &info.name {
                 let _ = writeln!(
                     s,
-                    r##"<text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="#222" text-anchor="middle">{}</text>"##,
+                    r##"<text class="place" x="{:.1}" y="{:.1}" font-size="{:.1}" font-weight="bold" fill="#222" stroke="#fbfaf5" stroke-width="2" paint-order="stroke" text-anchor="middle">{}</text>"##,
                     c.0,
-                    c.1 + R * 0.78,
+                    c.1 + R * 0.8,
+                    fitted(name, R * 1.3, 8.0),
                     esc(name)
                 );
+            }
+            for (k, (name, mark)) in self.map.legend.values.iter().enumerate() {
+                if let Some(v) = info.values.get(name) {
+                    let v = if v.fract() == 0.0 { format!("{v:.0}") } else { v.to_string() };
+                    let (x, y) = (c.0 + R * 0.62, c.1 - R * 0.5 + 13.0 * k as f64);
+                    let _ = writeln!(
+                        s,
+                        r##"<g class="value {}"><title>{}: {}</title><circle cx="{x:.1}" cy="{y:.1}" r="6.5" fill="{}" stroke="#fff" stroke-width="1"/><text x="{x:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="#fff" text-anchor="middle">{}</text></g>"##,
+                        esc(name),
+                        esc(&mark.label),
+                        esc(&v),
+                        esc(&mark.color),
+                        y + 3.0,
+                        esc(&v)
+                    );
+                }
             }
             let mut tags: Vec<String> = info.features.iter().cloned().collect();
             if let Some(m) = self.state.hex_markers.get(&h) {
                 tags.extend(crate::text::markers(m));
             }
             if !tags.is_empty() && self.state.stack(h).is_empty() {
+                let t = tags.join(" ");
                 let _ = writeln!(
                     s,
-                    r##"<text x="{:.1}" y="{:.1}" font-size="6" fill="#444" text-anchor="middle">{}</text>"##,
+                    r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#444" text-anchor="middle">{}</text>"##,
                     c.0,
                     c.1 + 2.0,
-                    esc(&tags.join(" "))
-                );
-            }
-            if let Some(o) = self.overlay.get(&h) {
-                let _ = writeln!(
-                    s,
-                    r##"<circle cx="{:.1}" cy="{:.1}" r="7" fill="#ffd54a" opacity="0.85"/><text x="{:.1}" y="{:.1}" font-size="7" text-anchor="middle">{}</text>"##,
-                    c.0 + R * 0.55,
-                    c.1 - R * 0.35,
-                    c.0 + R * 0.55,
-                    c.1 - R * 0.35 + 2.5,
-                    esc(o)
+                    fitted(&t, R * 1.4, 7.0),
+                    esc(&t)
                 );
             }
         }
+        s.push_str("</g>\n");
     }
 
     /// The top counter of each stack, with the height of the stack; under fog of war the
     /// tooltip names only the units the side to act may see.
-    fn counters(&self, s: &mut String, hexes: &[HexId], min_c: i32, min_r: i32) {
-        for &h in hexes {
+    fn counters(&self, s: &mut String, f: &Frame) {
+        s.push_str("<g id=\"counters\">\n");
+        for &h in &self.hexes {
             // the top counter is always seen; under fog of war only the height of the stack
             let stack = self.state.stack(h);
             let Some(top) = stack.first() else { continue };
-            let c = self.centre(h, min_c, min_r);
+            let c = self.centre(f, h);
             let si = self.state.sides.iter().position(|x| *x == top.side).unwrap_or(0);
             let fill = SIDE_COLORS[si % SIDE_COLORS.len()];
-            let size = R * 0.95;
-            let (x, y) = (c.0 - size / 2.0, c.1 - size / 2.0);
+            let (x, y) = (c.0 - COUNTER / 2.0, c.1 - COUNTER / 2.0 - 1.0);
+            let sym = symbol_of(self.symbols, top);
+            let _ = write!(s, r#"<g class="counter" data-unit="{}" data-symbol="{sym}">"#, esc(&top.id));
             if stack.len() > 1 {
-                let _ = writeln!(
+                let _ = write!(
                     s,
-                    r##"<rect x="{:.1}" y="{:.1}" width="{size:.1}" height="{size:.1}" rx="2" fill="{fill}" stroke="#111" stroke-width="0.6" opacity="0.6"/>"##,
+                    r##"<rect x="{:.1}" y="{:.1}" width="{COUNTER}" height="{COUNTER}" rx="2" fill="{fill}" stroke="#111" stroke-width="0.6" opacity="0.6"/>"##,
                     x + 3.0,
-                    y - 3.0
+                    y + 3.0
                 );
             }
-            let _ = writeln!(
+            let _ = write!(
                 s,
-                r##"<rect x="{x:.1}" y="{y:.1}" width="{size:.1}" height="{size:.1}" rx="2" fill="{fill}" stroke="#111" stroke-width="0.8"/>"##
+                r##"<rect x="{x:.1}" y="{y:.1}" width="{COUNTER}" height="{COUNTER}" rx="2" fill="{fill}" stroke="#111" stroke-width="0.8"/>"##
             );
+            symbol(s, sym, c.0 - 8.0, y + 3.0, 16.0, 10.0);
             let vals = top.values();
             let num = |k: &str| vals.get(k).map(crate::text::json_text).unwrap_or_else(|| "-".into());
             let line = if vals.contains_key("attack") || vals.contains_key("defense") {
@@ -265,43 +540,225 @@ impl SvgMap<'_> {
             } else {
                 vals.iter().take(3).map(|(_, v)| crate::text::json_text(v)).collect::<Vec<_>>().join("-")
             };
-            let _ = writeln!(
+            let _ = write!(
                 s,
-                r##"<text x="{:.1}" y="{:.1}" font-size="7" fill="#fff" text-anchor="middle" font-weight="bold">{}</text>"##,
+                r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#fff" text-anchor="middle" font-weight="bold">{}</text>"##,
                 c.0,
-                c.1 - 3.0,
+                y + 20.5,
+                fitted(&top.id, COUNTER - 3.0, 7.0),
                 esc(&top.id)
             );
-            let _ = writeln!(
+            let _ = write!(
                 s,
-                r##"<text x="{:.1}" y="{:.1}" font-size="7" fill="#fff" text-anchor="middle">{}</text>"##,
+                r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#fff" text-anchor="middle">{}</text>"##,
                 c.0,
-                c.1 + 7.0,
+                y + 29.0,
+                fitted(&line, COUNTER - 4.0, 7.0),
                 esc(&line)
             );
-            let mut tags = Vec::new();
-            if stack.len() > 1 {
-                tags.push(format!("+{}", stack.len() - 1));
-            }
-            tags.extend(top.markers.keys().cloned());
             if top.step > 0 {
-                tags.push("reduced".to_string());
-            }
-            if !tags.is_empty() {
-                let _ = writeln!(
+                // reduced: a band along the bottom of the counter
+                let _ = write!(
                     s,
-                    r##"<text x="{:.1}" y="{:.1}" font-size="6" fill="#b00" text-anchor="middle">{}</text>"##,
-                    c.0,
-                    y + size + 7.0,
-                    esc(&tags.join(" "))
+                    r##"<rect class="reduced" x="{x:.1}" y="{:.1}" width="{COUNTER}" height="2.5" fill="#f5c542"/>"##,
+                    y + COUNTER - 2.5
+                );
+            }
+            if !top.markers.is_empty() {
+                let _ = write!(
+                    s,
+                    r##"<circle class="marked" cx="{:.1}" cy="{:.1}" r="2.5" fill="#f5c542" stroke="#111" stroke-width="0.5"/>"##,
+                    x + 4.0,
+                    y + 4.0
+                );
+            }
+            if stack.len() > 1 {
+                let _ = write!(
+                    s,
+                    r##"<g class="height"><circle cx="{:.1}" cy="{:.1}" r="6" fill="#fff" stroke="#111" stroke-width="0.8"/><text x="{:.1}" y="{:.1}" font-size="7" font-weight="bold" text-anchor="middle">+{}</text></g>"##,
+                    x + COUNTER + 2.0,
+                    y - 2.0,
+                    x + COUNTER + 2.0,
+                    y + 0.5,
+                    stack.len() - 1
                 );
             }
             let title: Vec<String> = stack
                 .iter()
                 .filter(|u| u.id == top.id || !self.hidden.contains(&u.id))
-                .map(|u| format!("{} ({})", u.id, u.name))
+                .map(|u| {
+                    let m = if u.markers.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" [{}]", u.markers.keys().cloned().collect::<Vec<_>>().join(", "))
+                    };
+                    format!("{} ({}): {}{m}", u.id, u.name, u.strength())
+                })
                 .collect();
-            let _ = writeln!(s, r#"<title>{}</title>"#, esc(&title.join(", ")));
+            let hidden = stack.len() - title.len();
+            let more = if hidden > 0 { format!(" and {hidden} hidden") } else { String::new() };
+            let _ = writeln!(s, r#"<title>{}{more}</title></g>"#, esc(&title.join(", ")));
         }
+        s.push_str("</g>\n");
+    }
+
+    /// The overlay, above the counters: a tint over each marked hex and its label.
+    fn draw_overlay(&self, s: &mut String, f: &Frame) {
+        let Some(o) = &self.overlay else { return };
+        s.push_str("<g id=\"overlay\">\n");
+        for (h, label) in o.labels.iter().filter(|(h, _)| self.hexes.contains(h)) {
+            let c = self.centre(f, *h);
+            let (x, y) = (c.0 - R * 0.6, c.1 - R * 0.42);
+            let _ = writeln!(
+                s,
+                r##"<g class="mark"><polygon points="{}" fill="#ffd54a" opacity="0.22"/><circle cx="{x:.1}" cy="{y:.1}" r="7.5" fill="#ffd54a" stroke="#7a5c00" stroke-width="0.8"/><text x="{x:.1}" y="{:.1}" font-size="{:.1}" font-weight="bold" text-anchor="middle">{}</text></g>"##,
+                Self::hex_points(c, 1.0),
+                y + 2.8,
+                fitted(label, 13.0, 8.0),
+                esc(label)
+            );
+        }
+        s.push_str("</g>\n");
+    }
+
+    /// The legend at `x`, right of the map: the sides, the unit symbols, the terrains,
+    /// hexsides, areas and values drawn, and the overlay; its height.
+    fn legend(&self, s: &mut String, x: f64) -> f64 {
+        let mut y = TOP + 4.0;
+        let _ = writeln!(
+            s,
+            r#"<g id="legend"><text x="{x:.1}" y="{y:.1}" font-size="12" font-weight="bold">Legend</text>"#
+        );
+        y += 8.0;
+        let row = |s: &mut String, y: &mut f64, swatch: &str, text: &str| {
+            *y += 16.0;
+            let _ = write!(s, r#"<g class="entry">{swatch}"#);
+            for (i, line) in wrap(text, 44).iter().enumerate() {
+                let _ = write!(
+                    s,
+                    r#"<text x="{:.1}" y="{:.1}" font-size="10">{}</text>"#,
+                    x + 34.0,
+                    *y + 4.0 + 12.0 * i as f64,
+                    esc(line)
+                );
+            }
+            *y += 12.0 * (wrap(text, 44).len() - 1) as f64;
+            s.push_str("</g>\n");
+        };
+        let cy = |y: f64| y + 16.0;
+        let box_at = |y: f64, fill: &str| {
+            format!(
+                r##"<rect x="{x:.1}" y="{:.1}" width="26" height="12" fill="{fill}" stroke="#111" stroke-width="0.6"/>"##,
+                cy(y) - 6.0
+            )
+        };
+        let line_at = |y: f64, style: &str| {
+            format!(r#"<line x1="{x:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#, cy(y), x + 26.0, cy(y))
+        };
+        let stacks: Vec<Vec<&Unit>> =
+            self.state.stacks().into_iter().filter(|(h, _)| self.hexes.contains(h)).map(|(_, v)| v).collect();
+        let units: Vec<&Unit> = stacks.iter().filter_map(|v| v.first().copied()).collect();
+        for (i, side) in self.state.sides.iter().enumerate() {
+            let sw = box_at(y, SIDE_COLORS[i % SIDE_COLORS.len()]);
+            row(s, &mut y, &sw, &format!("{side} counter: id, attack-defense-move"));
+        }
+        let syms: BTreeSet<&str> = units.iter().map(|u| symbol_of(self.symbols, u)).collect();
+        for sym in syms {
+            let mut sw = box_at(y, SIDE_COLORS[0]);
+            symbol(&mut sw, sym, x + 5.0, cy(y) - 5.0, 16.0, 10.0);
+            row(s, &mut y, &sw, symbol_name(sym));
+        }
+        if stacks.iter().any(|v| v.len() > 1) {
+            row(s, &mut y, "", "+N: units under the top counter (hover for the stack)");
+        }
+        if units.iter().any(|u| u.step > 0) {
+            let sw = format!(r##"<rect x="{x:.1}" y="{:.1}" width="26" height="3" fill="#f5c542"/>"##, cy(y) + 3.0);
+            row(s, &mut y, &sw, "yellow band: reduced strength");
+        }
+        if units.iter().any(|u| !u.markers.is_empty()) {
+            let sw = format!(
+                r##"<circle cx="{:.1}" cy="{:.1}" r="2.5" fill="#f5c542" stroke="#111" stroke-width="0.5"/>"##,
+                x + 13.0,
+                cy(y)
+            );
+            row(s, &mut y, &sw, "dot: the counter has markers (hover, or `show`)");
+        }
+        let terrains: BTreeSet<&str> = self.hexes.iter().map(|h| self.map.hexes[h].terrain.as_str()).collect();
+        for t in terrains {
+            let sw = box_at(y, &self.terrain_color(t));
+            row(s, &mut y, &sw, t);
+        }
+        let mut kinds: BTreeSet<(SideKind, bool)> = BTreeSet::new();
+        for (_, _, feats) in self.window_sides() {
+            for f in &feats {
+                if !f.starts_with("marker:") {
+                    kinds.insert((SideKind::of(f), f.contains("major")));
+                }
+            }
+        }
+        for (k, major) in kinds {
+            let (sw, text) = match k {
+                SideKind::River if major => {
+                    (line_at(y, &format!(r#"stroke="{RIVER}" stroke-width="6""#)), "major river")
+                }
+                SideKind::River => (line_at(y, &format!(r#"stroke="{RIVER}" stroke-width="4""#)), "river"),
+                SideKind::Road => (line_at(y, &format!(r#"stroke="{ROAD}" stroke-width="3""#)), "road"),
+                SideKind::Rail => {
+                    (line_at(y, &format!(r#"stroke="{RAIL}" stroke-width="2.5" stroke-dasharray="6,3""#)), "railroad")
+                }
+                SideKind::Bridge => (
+                    format!(
+                        r##"{}<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#222" stroke-width="9"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#e9dcc0" stroke-width="6"/>"##,
+                        line_at(y, &format!(r#"stroke="{RIVER}" stroke-width="4""#)),
+                        x + 13.0,
+                        cy(y) - 7.0,
+                        x + 13.0,
+                        cy(y) + 7.0,
+                        x + 13.0,
+                        cy(y) - 7.0,
+                        x + 13.0,
+                        cy(y) + 7.0
+                    ),
+                    "bridge",
+                ),
+                SideKind::Other => (line_at(y, r##"stroke="#555" stroke-width="3""##), "other hexside feature"),
+            };
+            row(s, &mut y, &sw, text);
+        }
+        for (name, mark) in &self.map.legend.areas {
+            if self.map.areas.get(name).is_some_and(|a| a.iter().any(|h| self.hexes.contains(h))) {
+                let sw = format!(
+                    r#"<rect x="{:.1}" y="{:.1}" width="22" height="10" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,2"/><text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="{}">{}</text>"#,
+                    x + 2.0,
+                    cy(y) - 5.0,
+                    esc(&mark.color),
+                    x + 5.0,
+                    cy(y) + 3.0,
+                    esc(&mark.color),
+                    esc(&mark.text)
+                );
+                row(s, &mut y, &sw, &mark.label);
+            }
+        }
+        for (name, mark) in &self.map.legend.values {
+            if self.hexes.iter().any(|h| self.map.hexes[h].values.contains_key(name)) {
+                let sw = format!(
+                    r##"<circle cx="{:.1}" cy="{:.1}" r="6.5" fill="{}" stroke="#fff"/><text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="#fff" text-anchor="middle">n</text>"##,
+                    x + 13.0,
+                    cy(y),
+                    esc(&mark.color),
+                    x + 13.0,
+                    cy(y) + 3.0
+                );
+                row(s, &mut y, &sw, &mark.label);
+            }
+        }
+        if let Some(o) = &self.overlay {
+            let sw =
+                format!(r##"<circle cx="{:.1}" cy="{:.1}" r="7" fill="#ffd54a" stroke="#7a5c00"/>"##, x + 13.0, cy(y));
+            row(s, &mut y, &sw, &o.legend(&self.hexes));
+        }
+        s.push_str("</g>\n");
+        y + 10.0
     }
 }

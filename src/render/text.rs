@@ -1,7 +1,13 @@
-//! The map as text: flat-topped hexes in ASCII, six columns apart, four lines high, with
-//! hexside features drawn on the sides (`~` river, `=` road, `#` rail, `|` other) and each
-//! hex's id, terrain, features, top counter and an overlay label inside.
+//! The map as text: flat-topped hexes in ASCII, six lines high, with hexside features drawn
+//! on the sides (`~` river, `=` road, `#` rail, `H` bridge, `|` other) and inside each hex, one
+//! line each: its id as the map prints it, its terrain and features, the top counter of its
+//! stack, the height of the stack, and the overlay's label.
+//!
+//! Columns are offset by half a hex, so a text line crosses hexes of two rows; the lines are
+//! laid out so that no line holding a counter's id is a neighbour's id line (line 1 of a hex
+//! is line 4 of its neighbours, which holds only the height of the stack).
 
+use super::{Overlay, SideKind};
 use crate::hex::{Dir, Grid, HexId, Hexside};
 use crate::map::Map;
 use crate::state::GameState;
@@ -13,14 +19,23 @@ pub struct TextMap<'a> {
     pub state: &'a GameState,
     /// Hexes to draw.
     pub hexes: BTreeSet<HexId>,
-    /// Short labels from an overlay (ZOC, reach cost, supply...), by hex.
-    pub overlay: BTreeMap<HexId, String>,
+    /// Labels from an overlay (ZOC, reach cost, supply...), by hex, and what they mean.
+    pub overlay: Option<Overlay>,
     /// Units the viewer may not see, other than the top of their stack (fog of war).
     pub hidden: BTreeSet<String>,
     pub color: bool,
+    /// The columns available (the terminal's width; a fixed width for piped output).
+    pub width: usize,
 }
 
 const ANSI_RESET: &str = "\x1b[0m";
+/// Hexside colours, none of them a side's counter colour.
+const RIVER_ANSI: &str = "\x1b[36m";
+const ROAD_ANSI: &str = "\x1b[33m";
+const RAIL_ANSI: &str = "\x1b[90m";
+const BRIDGE_ANSI: &str = "\x1b[1;37m";
+const OTHER_ANSI: &str = "\x1b[35m";
+const OVERLAY_ANSI: &str = "\x1b[30;43m";
 
 fn terrain_code(t: &str) -> String {
     let mut s: String = t.chars().filter(|c| c.is_alphanumeric()).take(3).collect();
@@ -32,33 +47,45 @@ fn terrain_code(t: &str) -> String {
 
 fn terrain_ansi(t: &str) -> &'static str {
     match t {
-        "clear" | "open" => "\x1b[37m",
         "forest" | "woods" => "\x1b[32m",
         "swamp" | "marsh" => "\x1b[36m",
-        "city" | "town" | "village" => "\x1b[1;37m",
+        "city" | "town" | "village" => "\x1b[1m",
         "water" | "lake" | "sea" => "\x1b[34m",
         "rough" | "hills" | "mountain" => "\x1b[33m",
         _ => "\x1b[37m",
     }
 }
 
+/// The sides' counter colours: bold, on a background, unlike any hexside's colour.
 fn side_ansi(i: usize) -> &'static str {
-    ["\x1b[1;34m", "\x1b[1;31m", "\x1b[1;32m", "\x1b[1;35m"][i % 4]
+    ["\x1b[1;37;44m", "\x1b[1;37;41m", "\x1b[1;37;42m", "\x1b[1;37;45m"][i % 4]
 }
 
-/// Characters for a hexside: (first, second) for diagonal sides, one for N/S sides.
-fn side_glyph(feats: &BTreeSet<String>) -> Option<char> {
-    let has = |s: &str| feats.iter().any(|f| f.contains(s));
-    if has("river") || has("water") || has("lake") || has("sea") {
-        if has("road") || has("rail") || has("bridge") { Some('H') } else { Some('~') }
-    } else if has("rail") {
-        Some('#')
-    } else if has("road") || has("trail") || has("bahn") {
-        Some('=')
+/// The glyph of a hexside and its kind (the legend names the kinds drawn).
+fn side_glyph(feats: &BTreeSet<String>) -> Option<(char, SideKind)> {
+    let kinds = super::side_kinds(feats);
+    if super::bridged(&kinds) {
+        Some(('H', SideKind::Bridge))
+    } else if kinds.contains(&SideKind::River) {
+        Some(('~', SideKind::River))
+    } else if kinds.contains(&SideKind::Rail) {
+        Some(('#', SideKind::Rail))
+    } else if kinds.contains(&SideKind::Road) {
+        Some(('=', SideKind::Road))
     } else if feats.is_empty() {
         None
     } else {
-        Some('|')
+        Some(('|', SideKind::Other))
+    }
+}
+
+fn side_ansi_of(k: SideKind) -> &'static str {
+    match k {
+        SideKind::River => RIVER_ANSI,
+        SideKind::Road => ROAD_ANSI,
+        SideKind::Rail => RAIL_ANSI,
+        SideKind::Bridge => BRIDGE_ANSI,
+        SideKind::Other => OTHER_ANSI,
     }
 }
 
@@ -108,10 +135,39 @@ impl Canvas {
     }
 }
 
+/// The size of a hex on the canvas: `top` characters along its flat top; the hex is
+/// `top + 4` wide inside at its middle lines, six lines high, and columns are `top + 3` apart.
+#[derive(Clone, Copy, Debug)]
+pub struct Cell {
+    pub top: usize,
+}
+
+impl Cell {
+    /// The cell for a picture `width` columns wide showing hex ids `id_len` long: nine columns
+    /// of hexes fit when they can, with counter ids of 9 to 16 characters.
+    pub fn fitting(width: usize, id_len: usize) -> Cell {
+        let top = (width.saturating_sub(3) / 9).saturating_sub(3).clamp(5, 12);
+        Cell { top: top.max(id_len) }
+    }
+    /// Characters between the columns of hexes.
+    pub fn step(&self) -> usize {
+        self.top + 3
+    }
+    /// The longest counter id shown in full.
+    pub fn name_width(&self) -> usize {
+        self.top + 4
+    }
+    /// How many columns of hexes fit `width` characters.
+    pub fn columns(&self, width: usize) -> usize {
+        (width.saturating_sub(3) / self.step()).max(1)
+    }
+}
+
 /// Where the hexes are drawn: the box of columns and rows that holds them, and which way up.
 struct Frame<'a> {
     grid: &'a Grid,
     rows_up: bool,
+    cell: Cell,
     min_c: i32,
     max_c: i32,
     min_r: i32,
@@ -120,10 +176,11 @@ struct Frame<'a> {
 
 impl<'a> Frame<'a> {
     /// The frame around `hexes`, which must not be empty.
-    fn around(map: &'a Map, hexes: &BTreeSet<HexId>) -> Frame<'a> {
+    fn around(map: &'a Map, hexes: &BTreeSet<HexId>, cell: Cell) -> Frame<'a> {
         Frame {
             grid: &map.grid,
             rows_up: map.rows_up,
+            cell,
             min_c: hexes.iter().map(|h| h.col).min().unwrap(),
             max_c: hexes.iter().map(|h| h.col).max().unwrap(),
             min_r: hexes.iter().map(|h| h.row).min().unwrap(),
@@ -133,22 +190,32 @@ impl<'a> Frame<'a> {
 
     /// A blank canvas just large enough for every hex of the frame.
     fn canvas(&self) -> Canvas {
-        let width = 6 * (self.max_c - self.min_c + 1) as usize + 3;
-        let height = 4 * (self.max_r - self.min_r + 1) as usize + 4;
+        let width = self.cell.step() * (self.max_c - self.min_c + 1) as usize + 3;
+        let height = 6 * (self.max_r - self.min_r + 1) as usize + 4;
         Canvas::new(width, height)
     }
 
-    /// The top-left corner of a hex on the canvas; a low column is drawn 2 lines further down.
+    /// The top-left corner of a hex on the canvas; a low column is drawn 3 lines further down.
     fn origin(&self, h: HexId) -> (i64, i64) {
         let low = self.grid.neighbour(HexId::new(h.col, 0), Dir::SE).row == 1;
-        let x = 6 * (h.col - self.min_c) as i64;
+        let x = (self.cell.step() as i64) * (h.col - self.min_c) as i64;
         let y = if self.rows_up {
-            4 * (self.max_r - h.row) as i64 + if low { 0 } else { 2 }
+            6 * (self.max_r - h.row) as i64 + if low { 0 } else { 3 }
         } else {
-            4 * (h.row - self.min_r) as i64 + if low { 2 } else { 0 }
+            6 * (h.row - self.min_r) as i64 + if low { 3 } else { 0 }
         };
         (x, y)
     }
+}
+
+/// What the legend explains: the glyphs, terrains and features drawn.
+#[derive(Default)]
+struct Seen {
+    sides: BTreeSet<SideKind>,
+    terrains: BTreeMap<String, BTreeSet<String>>,
+    features: BTreeMap<char, BTreeSet<String>>,
+    marker: bool,
+    stack: bool,
 }
 
 impl TextMap<'_> {
@@ -156,16 +223,22 @@ impl TextMap<'_> {
         if self.hexes.is_empty() {
             return vec!["(no hex to draw)".into()];
         }
-        let frame = Frame::around(self.map, &self.hexes);
+        let id_len = self.hexes.iter().map(|h| self.map.fmt(*h).chars().count()).max().unwrap_or(4);
+        let cell = Cell::fitting(self.width, id_len);
+        let frame = Frame::around(self.map, &self.hexes, cell);
         let mut cv = frame.canvas();
+        let mut seen = Seen::default();
         for &h in &self.hexes {
             let (x, y) = frame.origin(h);
-            self.draw_sides(&mut cv, h, x, y);
-            self.draw_terrain(&mut cv, h, x, y);
-            self.draw_stack(&mut cv, h, x, y);
+            self.draw_sides(&mut cv, cell, h, x, y, &mut seen);
+        }
+        for &h in &self.hexes {
+            let (x, y) = frame.origin(h);
+            self.draw_terrain(&mut cv, cell, h, x, y, &mut seen);
+            self.draw_stack(&mut cv, cell, h, x, y, &mut seen);
         }
         let mut out = cv.render(self.color);
-        out.push(legend());
+        out.extend(self.legend(&seen));
         out
     }
 
@@ -186,103 +259,181 @@ impl TextMap<'_> {
     }
 
     /// The outline of a hex, each side drawn with the glyph of what lies on it.
-    fn draw_sides(&self, cv: &mut Canvas, h: HexId, x: i64, y: i64) {
-        let blue = self.color("\x1b[1;34m");
-        // N and S sides
-        for (d, yy) in [(Dir::N, y), (Dir::S, y + 4)] {
-            let g = side_glyph(&self.side_feats(h, self.map.drawn_dir(d)));
-            let (c, col) = match g {
-                Some(g) => (g, blue),
-                None => ('_', None),
-            };
-            for i in 2..=5 {
-                cv.put(x + i, yy, c, col);
-            }
-        }
-        // diagonal sides: NW, NE, SW, SE
+    fn draw_sides(&self, cv: &mut Canvas, cell: Cell, h: HexId, x: i64, y: i64, seen: &mut Seen) {
+        let t = cell.top as i64;
         for (d, pts, base) in [
-            (Dir::NW, [(x + 1, y + 1), (x, y + 2)], '/'),
-            (Dir::NE, [(x + 6, y + 1), (x + 7, y + 2)], '\\'),
-            (Dir::SW, [(x, y + 3), (x + 1, y + 4)], '\\'),
-            (Dir::SE, [(x + 7, y + 3), (x + 6, y + 4)], '/'),
+            (Dir::N, (0..t).map(|i| (x + 3 + i, y)).collect::<Vec<_>>(), '_'),
+            (Dir::S, (0..t).map(|i| (x + 3 + i, y + 6)).collect(), '_'),
+            (Dir::NW, vec![(x + 2, y + 1), (x + 1, y + 2), (x, y + 3)], '/'),
+            (Dir::NE, vec![(x + 3 + t, y + 1), (x + 4 + t, y + 2), (x + 5 + t, y + 3)], '\\'),
+            (Dir::SW, vec![(x, y + 4), (x + 1, y + 5), (x + 2, y + 6)], '\\'),
+            (Dir::SE, vec![(x + 5 + t, y + 4), (x + 4 + t, y + 5), (x + 3 + t, y + 6)], '/'),
         ] {
             let g = side_glyph(&self.side_feats(h, self.map.drawn_dir(d)));
+            if let Some((_, k)) = g {
+                seen.sides.insert(k);
+            }
             for (px, py) in pts {
                 match g {
-                    Some(c) => cv.put(px, py, c, blue),
+                    Some((c, k)) => cv.put(px, py, c, self.color(side_ansi_of(k))),
                     None => cv.put(px, py, base, None),
                 }
             }
         }
     }
 
-    /// The first two lines inside a hex: its id, then its terrain, features and a `*` if it
-    /// holds markers.
-    fn draw_terrain(&self, cv: &mut Canvas, h: HexId, x: i64, y: i64) {
-        let id: String = self.map.fmt(h).chars().filter(|c| c.is_ascii_digit()).collect();
-        cv.text(x + 2, y + 1, &id, 4, None);
+    /// Lines 1 and 2 inside a hex: its id as the map prints it, then its terrain, the first
+    /// letter of each feature and a `*` if it holds markers.
+    fn draw_terrain(&self, cv: &mut Canvas, cell: Cell, h: HexId, x: i64, y: i64, seen: &mut Seen) {
+        cv.text(x + 3, y + 1, &self.map.fmt(h), cell.top, None);
         if let Some(info) = self.map.hexes.get(&h) {
             let mut t = terrain_code(&info.terrain);
+            seen.terrains.entry(t.clone()).or_default().insert(info.terrain.clone());
             for f in &info.features {
                 if let Some(c) = f.chars().next() {
-                    t.push(c.to_ascii_uppercase());
+                    let c = c.to_ascii_uppercase();
+                    t.push(c);
+                    seen.features.entry(c).or_default().insert(f.clone());
                 }
             }
             if let Some(m) = self.state.hex_markers.get(&h)
                 && !m.is_empty()
             {
                 t.push('*');
+                seen.marker = true;
             }
-            cv.text(x + 1, y + 2, &t, 6, self.color(terrain_ansi(&info.terrain)));
+            cv.text(x + 2, y + 2, &t, cell.top + 2, self.color(terrain_ansi(&info.terrain)));
         }
     }
 
-    /// The last line inside a hex: the top counter and the height of its stack, or else the
-    /// overlay's label (which moves up beside the terrain when a counter is there).
-    fn draw_stack(&self, cv: &mut Canvas, h: HexId, x: i64, y: i64) {
+    /// Lines 3 to 5 inside a hex: the top counter's id, `+N` for the units under it, and the
+    /// overlay's label.
+    fn draw_stack(&self, cv: &mut Canvas, cell: Cell, h: HexId, x: i64, y: i64, seen: &mut Seen) {
         // the top counter is always seen; under fog of war only the height of the stack
         let stack = self.state.stack(h);
         if let Some(top) = stack.first() {
-            let label = stack_label(&top.id, stack.len() - 1);
             let si = self.state.sides.iter().position(|s| *s == top.side).unwrap_or(0);
-            cv.text(x + 1, y + 3, &label, 6, self.color(side_ansi(si)));
-        } else if let Some(o) = self.overlay.get(&h) {
-            cv.text(x + 1, y + 3, o, 6, self.color("\x1b[1;33m"));
+            let name = fit(&top.id, cell.name_width());
+            cv.text(x + 1, y + 3, &name, cell.name_width(), self.color(side_ansi(si)));
+            if stack.len() > 1 {
+                seen.stack = true;
+                cv.text(x + 1, y + 4, &format!("+{}", stack.len() - 1), 4, None);
+            }
         }
-        if !stack.is_empty()
-            && let Some(o) = self.overlay.get(&h)
-        {
-            // overlay shown after the id line when the counter line is taken
-            let n = o.chars().count().min(3) as i64;
-            cv.text(x + 7 - n, y + 2, o, 3, self.color("\x1b[1;33m"));
+        if let Some(o) = self.overlay.as_ref().and_then(|o| o.labels.get(&h)) {
+            let o = fit(o, cell.top + 2);
+            let pad = (cell.top + 2 - o.chars().count()) as i64 / 2;
+            cv.text(x + 2 + pad, y + 5, &o, cell.top + 2, self.color(OVERLAY_ANSI));
         }
+    }
+
+    /// The legend: every glyph, terrain code and feature letter drawn, the counters, and the
+    /// overlay's marks.
+    fn legend(&self, seen: &Seen) -> Vec<String> {
+        let mut out = Vec::new();
+        let sides: Vec<&str> = seen
+            .sides
+            .iter()
+            .map(|k| match k {
+                SideKind::River => "~ river",
+                SideKind::Road => "= road",
+                SideKind::Rail => "# rail",
+                SideKind::Bridge => "H bridge (a road or rail over a river)",
+                SideKind::Other => "| other hexside feature",
+            })
+            .collect();
+        if !sides.is_empty() {
+            out.push(format!("hexsides: {}", sides.join(", ")));
+        }
+        let terr: Vec<String> = seen
+            .terrains
+            .iter()
+            .map(|(c, ts)| format!("{c} {}", ts.iter().cloned().collect::<Vec<_>>().join("/")))
+            .collect();
+        let mut line = format!("in a hex: its id; terrain ({})", terr.join(", "));
+        if !seen.features.is_empty() {
+            let f: Vec<String> = seen
+                .features
+                .iter()
+                .map(|(c, fs)| format!("{c} {}", fs.iter().cloned().collect::<Vec<_>>().join("/")))
+                .collect();
+            line.push_str(&format!(" and features ({})", f.join(", ")));
+        }
+        if seen.marker {
+            line.push_str(", * markers (`show <hex>`)");
+        }
+        line.push_str("; the top counter's id");
+        if seen.stack {
+            line.push_str(", +N units under it");
+        }
+        out.push(line);
+        if let Some(o) = &self.overlay {
+            out.push(o.legend(&self.hexes));
+        }
+        out
     }
 }
 
-/// The label of a stack in six characters: the top counter's id and, when others lie under it,
-/// `+N` (the id cut short to keep the count).
-fn stack_label(top: &str, more: usize) -> String {
-    let label = if more > 0 { format!("{top}+{more}") } else { top.to_string() };
-    if label.chars().count() > 6 {
-        let keep = if more > 0 { 4 } else { 6 };
-        let mut s: String = top.chars().take(keep).collect();
-        if more > 0 {
-            s.push_str(&format!("+{more}"));
-        }
-        s
+/// `text` in at most `width` characters, cut with `…` when longer.
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
     } else {
-        label
+        let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+        s.push('…');
+        s
     }
-}
-
-fn legend() -> String {
-    "sides: ~ river  = road  # rail  H bridge  | other; inside: id, terrain+FEATURES (* marker), top counter+under it"
-        .into()
 }
 
 /// The hexes within `radius` of `center` that are on the map, limited to what fits `width`.
 pub fn around(map: &Map, center: HexId, radius: i32, width: usize) -> BTreeSet<HexId> {
-    let max_radius = ((width.saturating_sub(3)) / 6).saturating_sub(1) as i32 / 2;
+    let cell = Cell::fitting(width, map.fmt(center).chars().count());
+    let max_radius = (cell.columns(width) as i32 - 1) / 2;
     let r = radius.min(max_radius.max(1));
     map.grid.within(center, r).into_iter().filter(|h| map.contains(*h)).collect()
+}
+
+/// The hexes of the map in a window `width` characters wide and `rows` rows high around
+/// `center` (a rectangle of columns and rows).
+pub fn window(map: &Map, center: HexId, width: usize, rows: i32) -> BTreeSet<HexId> {
+    let cell = Cell::fitting(width, map.fmt(center).chars().count());
+    let half = (cell.columns(width) as i32 - 1) / 2;
+    let (c0, r0) = (center.col - half, center.row - rows / 2);
+    map.hexes
+        .keys()
+        .filter(|h| (c0..=center.col + half).contains(&h.col) && (r0..r0 + rows).contains(&h.row))
+        .copied()
+        .collect()
+}
+
+/// The window (as [`window`]) that shows most of the edge of a set of marked hexes — the
+/// marked hexes beside an unmarked one, where a supply net or a zone ends —, centred on one of
+/// them (the first in id order of the best); centred on the middle marked hex when no marked
+/// hex has an unmarked neighbour.
+pub fn front_window(map: &Map, marked: &BTreeSet<HexId>, width: usize, rows: i32) -> BTreeSet<HexId> {
+    let front: Vec<HexId> =
+        marked.iter().filter(|h| map.neighbours(**h).any(|(_, n)| !marked.contains(&n))).copied().collect();
+    let Some(&first) = front.first().or(marked.iter().nth(marked.len() / 2)) else {
+        return BTreeSet::new();
+    };
+    let cell = Cell::fitting(width, map.fmt(first).chars().count());
+    let half = (cell.columns(width) as i32 - 1) / 2;
+    let inside = |c: HexId, h: HexId| {
+        (h.col - c.col).abs() <= half && (h.row - c.row + rows / 2) >= 0 && (h.row - c.row + rows / 2) < rows
+    };
+    let best = front
+        .iter()
+        .copied()
+        .max_by_key(|c| (front.iter().filter(|h| inside(*c, **h)).count(), std::cmp::Reverse(*c)))
+        .unwrap_or(first);
+    window(map, best, width, rows)
+}
+
+/// Whether the hexes fit `width` characters side by side.
+pub fn fits(map: &Map, hexes: &BTreeSet<HexId>, width: usize) -> bool {
+    let (Some(lo), Some(hi)) = (hexes.iter().map(|h| h.col).min(), hexes.iter().map(|h| h.col).max()) else {
+        return true;
+    };
+    let id_len = hexes.iter().map(|h| map.fmt(*h).chars().count()).max().unwrap_or(4);
+    (hi - lo + 1) as usize <= Cell::fitting(width, id_len).columns(width)
 }

@@ -52,7 +52,7 @@ pub const BUILTINS: &[Builtin] = &[
         "save the game as a replayable script with the state (--force: replace a file that is no save)",
         "save game.sav", true, load::cmd_save),
     builtin!("map", "view",
-        "map [<hex|unit|place> [radius]] | map <overlay> <args> | map --svg [--force] FILE [<overlay> <args>]",
+        "map [<hex|unit|place> [radius]] | map <overlay> <args> [<place> [radius]] | map --svg [--force] FILE [<overlay> <args>] [<place> [radius]]",
         "the map as text around a place, with an overlay, or as an SVG picture",
         "map <place> 4      map <overlay> <unit>      map --svg board.svg", true, views::map),
     builtin!("status", "view", "status", "where the game is: turn, phase, side, pending decision, seed, library",

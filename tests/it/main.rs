@@ -9,6 +9,7 @@ mod layers;
 mod perf;
 mod readme;
 mod refused;
+mod render;
 mod sandbox;
 mod saves;
 mod scripts;

@@ -1,0 +1,258 @@
+//! The map as text (`map`) and as an SVG picture (`map --svg`), read as a player reads them.
+
+use umpire::session::{Session, Status};
+
+/// A Stargard game at its set-up (the first German units placed by the scenario).
+fn stargard() -> Session {
+    let mut s = Session::with_root(super::repo());
+    let r = s.execute("new stargard-solstice --seed 7");
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    s
+}
+
+fn ok(s: &mut Session, line: &str) -> Vec<String> {
+    let r = s.execute(line);
+    assert_eq!(r.status, Status::Ok, "{line}: {r:?}");
+    r.out
+}
+
+/// Draws `map --svg FILE <rest>` and reads the picture.
+fn svg(s: &mut Session, rest: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("m.svg");
+    ok(s, &format!("map --svg {} {rest}", file.display()));
+    std::fs::read_to_string(&file).unwrap()
+}
+
+/// The position of the first occurrence of `what`, which must be there.
+fn at(svg: &str, what: &str) -> usize {
+    svg.find(what).unwrap_or_else(|| panic!("no {what} in the picture"))
+}
+
+#[test]
+fn the_text_map_prints_hex_ids_as_the_map_does() {
+    let mut s = stargard();
+    let out = ok(&mut s, "map 24.11 1").join("\n");
+    assert!(out.contains("24.11") && out.contains("24.12") && out.contains("23.10"), "{out}");
+    assert!(!out.contains("2411"), "{out}");
+}
+
+#[test]
+fn counter_ids_are_cut_only_when_the_terminal_is_narrow() {
+    let mut s = stargard();
+    // 26.12 holds Schulz-Streek (11 characters)
+    s.width = 80;
+    let narrow = ok(&mut s, "map 26.12 1").join("\n");
+    assert!(narrow.contains("Schulz-S…") && !narrow.contains("Schulz-Streek"), "{narrow}");
+    s.width = 160;
+    let wide = ok(&mut s, "map 26.12 1").join("\n");
+    assert!(wide.contains("Schulz-Streek"), "{wide}");
+    // piped output keeps its fixed width: the same picture twice
+    s.width = 100;
+    assert_eq!(ok(&mut s, "map 26.12 2"), ok(&mut s, "map 26.12 2"));
+}
+
+#[test]
+fn no_counter_id_sits_on_a_neighbours_id_line() {
+    let mut s = stargard();
+    for width in [80, 100, 160] {
+        s.width = width;
+        let out = ok(&mut s, "map 24.11 3");
+        let ids: Vec<String> = s.execute("= (function() local t = {} for _, u in ipairs(units.all { on_map = true }) do t[#t+1] = u.id end return table.concat(t, ' ') end)()").out.join(" ").split_whitespace().map(String::from).collect();
+        assert!(ids.len() > 50, "{ids:?}");
+        let hex_id =
+            |w: &str| w.len() == 5 && w.as_bytes()[2] == b'.' && w.chars().filter(|c| c.is_ascii_digit()).count() == 4;
+        for line in &out {
+            let words: Vec<&str> = line.split(|c: char| " /\\_~=#H|".contains(c)).filter(|w| !w.is_empty()).collect();
+            if words.iter().any(|w| hex_id(w)) {
+                let unit = words.iter().find(|w| {
+                    ids.iter().any(|id| id == *w || (w.ends_with('…') && id.starts_with(w.trim_end_matches('…'))))
+                });
+                assert!(unit.is_none(), "width {width}: a counter on an id line: {line}");
+            }
+        }
+        assert!(out.iter().any(|l| l.contains("HvS/11SS")), "{out:?}");
+    }
+}
+
+#[test]
+fn the_legend_explains_what_is_drawn_and_the_overlay() {
+    let mut s = stargard();
+    let out = ok(&mut s, "map zoc Soviet 24.11 2");
+    let text = out.join("\n");
+    assert!(out.iter().any(|l| l.starts_with("hexsides: ") && l.contains("~ river") && l.contains("= road")), "{text}");
+    assert!(
+        out.iter().any(|l| l.starts_with("in a hex: ") && l.contains("cle clear") && l.contains("+N units under it"))
+    );
+    assert!(out.iter().any(|l| l == "overlay `zoc Soviet` [4.2]: Z = hexes in the side's zone of control"), "{text}");
+    let reach = ok(&mut s, "map reach HvS/11SS").join("\n");
+    assert!(reach.contains("overlay `reach HvS/11SS` [5.1]: numbers 0 to"), "{reach}");
+    // features are named by their letter
+    let town = ok(&mut s, "map 16.14 1").join("\n");
+    assert!(town.contains("V village"), "{town}");
+}
+
+#[test]
+fn an_overlay_takes_its_arguments_then_a_place_and_radius() {
+    let mut s = stargard();
+    let out = ok(&mut s, "map zoc Soviet 24.11 2").join("\n");
+    assert!(out.contains("24.11") && out.contains("Z") && !out.contains("24.14"), "{out}");
+    let one = ok(&mut s, "map zoc Soviet Stargard").join("\n");
+    assert!(one.contains("17.14") && one.contains("17.17") && !one.contains("17.18"), "{one}");
+    let r = s.execute("map zoc Soviet 24.11 2 3");
+    assert!(matches!(r.status, Status::Error(_)), "{r:?}");
+    assert!(format!("{r:?}").contains("usage: map zoc <side> [<hex|unit|place> [radius]]"), "{r:?}");
+    let r = s.execute("map 24.11 2 3");
+    assert!(format!("{r:?}").contains("unexpected '3'"), "{r:?}");
+}
+
+#[test]
+fn a_large_overlay_is_drawn_where_its_marks_end_and_says_what_is_not_shown() {
+    let mut s = stargard();
+    let out = ok(&mut s, "map supply German");
+    let last = out.last().unwrap();
+    assert!(last.contains("marked hexes are outside this window"), "{last}");
+    assert!(last.contains("`map supply German <hex|unit|place> [radius]` draws another part"), "{last}");
+    // the window shows both marked and unmarked hexes: the edge of the supply net
+    let body: Vec<&String> = out.iter().take_while(|l| !l.starts_with("hexsides:")).collect();
+    let marked = body.iter().filter(|l| l.contains("    S    ")).count();
+    assert!(marked > 5, "{out:?}");
+    assert!(body.iter().any(|l| l.starts_with("   ") && l.contains("\\         /")), "no unmarked hex: {out:?}");
+}
+
+#[test]
+fn colours_of_hexsides_are_not_the_sides_colours_and_piped_output_is_plain() {
+    let mut s = stargard();
+    let plain = ok(&mut s, "map 24.11 3").join("\n");
+    assert!(!plain.contains('\x1b'), "piped output has no colour");
+    s.color = true;
+    let col = ok(&mut s, "map 24.11 3").join("\n");
+    let code_before = |c: char| -> std::collections::BTreeSet<String> {
+        let mut out = std::collections::BTreeSet::new();
+        for part in col.split("\x1b[0m") {
+            if let Some(i) = part.rfind('\x1b') {
+                let (code, text) = part[i..].split_at(part[i..].find('m').unwrap() + 1);
+                if text.starts_with(c) {
+                    out.insert(code.to_string());
+                }
+            }
+        }
+        out
+    };
+    let rivers = code_before('~');
+    let roads = code_before('=');
+    // counters: the colour before a counter id
+    let counters: std::collections::BTreeSet<String> = ["HvS/11SS", "212/80"]
+        .iter()
+        .map(|id| {
+            let i = col.find(id).unwrap();
+            let j = col[..i].rfind('\x1b').unwrap();
+            col[j..i].to_string()
+        })
+        .collect();
+    assert!(!rivers.is_empty() && !roads.is_empty(), "{rivers:?} {roads:?}");
+    assert_eq!(counters.len(), 2, "the two sides differ: {counters:?}");
+    for c in &counters {
+        assert!(!rivers.contains(c) && !roads.contains(c), "{c:?} is a side's and a hexside's colour");
+    }
+}
+
+#[test]
+fn the_svg_title_names_the_turn_phase_and_side() {
+    let mut s = super::fixture_game(2);
+    let pic = svg(&mut s, "");
+    let title = &pic[at(&pic, "<text id=\"title\"")..];
+    let title = &title[..title.find("</text>").unwrap()];
+    assert!(title.contains("turn 1") && title.contains("Movement Phase") && title.contains("Blue to act"), "{title}");
+}
+
+#[test]
+fn the_svg_of_a_window_draws_its_hexes_only_with_the_overlay_above_the_counters() {
+    let mut s = stargard();
+    let pic = svg(&mut s, "zoc Soviet 24.11 2");
+    let ids: Vec<&str> = pic
+        .match_indices("class=\"hexid\"")
+        .map(|(i, _)| {
+            let t = &pic[i..];
+            let a = t.find('>').unwrap() + 1;
+            &t[a..a + t[a..].find('<').unwrap()]
+        })
+        .collect();
+    assert_eq!(ids.len(), 19, "a window of radius 2: {ids:?}");
+    assert!(ids.contains(&"24.11") && ids.contains(&"24.13") && !ids.contains(&"24.14"), "{ids:?}");
+    assert!(at(&pic, "<g id=\"overlay\">") > at(&pic, "<g id=\"counters\">"), "overlay drawn above counters");
+    assert!(pic[at(&pic, "<g id=\"overlay\">")..].contains(">Z</text>"));
+    assert!(pic.contains("overlay `zoc Soviet` [4.2]"), "the legend names the overlay");
+    // the whole map without a place
+    let all = svg(&mut s, "");
+    assert_eq!(all.matches("class=\"hexid\"").count(), 48 * 30);
+}
+
+#[test]
+fn the_svg_draws_bridges_after_rivers_areas_values_and_a_legend() {
+    let mut s = stargard();
+    // 17.14 Stargard: bridges over the Ihna, 3 VP
+    let pic = svg(&mut s, "17.14 2");
+    let rivers = at(&pic, "<g id=\"hexsides\">");
+    let bridges = at(&pic, "<g id=\"bridges\">");
+    assert!(bridges > rivers && pic[bridges..].contains("class=\"bridge\""), "bridges drawn after the rivers");
+    assert!(pic.contains("<g class=\"value vp\"><title>victory points of the hex (14.3.1): 3</title>"), "VP marked");
+    let legend = &pic[at(&pic, "<g id=\"legend\">")..];
+    for entry in
+        ["bridge", "river", "road", "victory points of the hex (14.3.1)", "German counter", "Soviet counter", "clear"]
+    {
+        assert!(legend.contains(entry), "legend: no {entry}");
+    }
+    // supply sources and entry areas (15.01 is entry area D, on the Soviet supply edge)
+    let edge = svg(&mut s, "15.01 1");
+    assert!(edge.contains("class=\"area supply_soviet\"") && edge.contains("class=\"area entry_D\""), "areas marked");
+    assert!(
+        edge.contains("entry area D (14.2.1)") && edge.contains("Soviet supply source (11.2)"),
+        "areas in the legend"
+    );
+    // place names below the hex id, and inside their hex
+    let name = at(&pic, ">Stargard</text>");
+    let place = &pic[pic[..name].rfind("<text").unwrap()..name];
+    assert!(place.contains("class=\"place\""), "{place}");
+}
+
+#[test]
+fn the_svg_counters_carry_the_symbol_of_their_unit_type() {
+    let mut s = stargard();
+    let pic = svg(&mut s, "");
+    let symbol_of = |unit: &str| {
+        let i = at(&pic, &format!("data-unit=\"{unit}\""));
+        let t = &pic[i..];
+        let a = t.find("data-symbol=\"").unwrap() + 13;
+        t[a..a + t[a..].find('"').unwrap()].to_string()
+    };
+    // types: g_armor, g_pzgren, s_rifle, g_inf_support; HQs
+    assert_eq!(symbol_of("HvS/11SS"), "armour");
+    assert_eq!(symbol_of("212/80"), "infantry");
+    assert_eq!(symbol_of("Munzel-HQ"), "hq");
+    // a unit's own symbol wins over its type's (g_inf_support: pioneers, and tank-hunters)
+    assert_eq!(symbol_of("27P/27SS"), "engineer");
+    assert_eq!(symbol_of("2J/104PJ"), "antitank");
+    assert!(pic.contains("<g class=\"symbol infantry\">") && pic.contains("<g class=\"symbol armour\">"));
+    // ids fit their counters: long ids get a smaller font
+    let i = at(&pic, ">Schulz-Streek</text>");
+    let t = &pic[pic[..i].rfind("<text").unwrap()..i];
+    let size: f64 = t.split("font-size=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+    assert!(size < 7.0, "{t}");
+}
+
+#[test]
+fn a_scenario_with_an_unknown_unit_symbol_or_legend_area_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::fs::read_to_string(super::repo().join("scenarios/stargard-solstice/campaign.toml")).unwrap();
+    let bad = src.replacen("symbol = \"armour\"", "symbol = \"tank\"", 1).replacen(
+        "entry_D = { label",
+        "entry_Q = { label",
+        1,
+    );
+    let path = dir.path().join("bad.toml");
+    std::fs::write(&path, bad).unwrap();
+    let e = umpire::scenario::load(&path, "x/bad").unwrap_err().to_string();
+    assert!(e.contains("unknown unit symbol 'tank' (symbols are infantry, armour"), "{e}");
+    assert!(e.contains("legend: no area 'entry_Q'"), "{e}");
+}
