@@ -23,6 +23,7 @@ mod tracks;
 mod umpire;
 mod units;
 mod vars;
+mod views;
 
 use crate::error::Error;
 use crate::map::Map;
@@ -39,6 +40,7 @@ use std::sync::Arc;
 
 pub use umpire::{ArgKind, ArgSpec, VerbSpec};
 pub use units::UnitRef;
+pub use views::TableView;
 
 /// Everything the rules can reach, shared between the session and the Lua API.
 pub struct World {
@@ -427,7 +429,7 @@ impl Host {
         };
         host.lua.set_app_data(Budget { used: budget, limit: limits.instructions });
         let loaded = host.sandbox(ruleset).map_err(convert_error)?;
-        let areas: [fn(&Lua) -> mlua::Result<()>; 9] = [
+        let areas: [fn(&Lua) -> mlua::Result<()>; 10] = [
             umpire::register,
             vars::register,
             tracks::register,
@@ -437,6 +439,7 @@ impl Host {
             units::register,
             map::register,
             dice::register,
+            views::register,
         ];
         for register in areas {
             register(&host.lua).map_err(convert_error)?;
