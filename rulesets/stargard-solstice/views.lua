@@ -226,4 +226,26 @@ umpire.table { name = "turns", title = "Turn track: activations and replacement 
     return out
   end }
 
+-- 15.3: the reinforcement schedule is scenario data (unit attributes `arrives`, `entry`/`hex`)
+umpire.table { name = "reinforcements", title = "Reinforcement schedule", rule = "15.3",
+  columns = { "turn", "side", "unit", "enters at", "now" },
+  rows = function()
+    local list = {}
+    for _, u in ipairs(units.all()) do
+      if u:attr("arrives") then list[#list + 1] = u end
+    end
+    table.sort(list, function(a, b)
+      if a:attr("arrives") ~= b:attr("arrives") then return a:attr("arrives") < b:attr("arrives") end
+      if a.side ~= b.side then return a.side < b.side end
+      return a.id < b.id
+    end)
+    local out = {}
+    for _, u in ipairs(list) do
+      local at = u:attr("hex") or (u:attr("entry") and ("area " .. u:attr("entry"))) or "-"
+      if u:attr("option") then at = at .. " (option " .. tostring(u:attr("option")) .. ")" end
+      out[#out + 1] = { tostring(u:attr("arrives")), u.side, u.id, at, u.box == "reinforcements" and "to come" or "arrived" }
+    end
+    return out
+  end }
+
 return M
