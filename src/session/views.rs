@@ -76,9 +76,10 @@ pub(super) fn table(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
             return Ok(Reply::ok(vec!["this game registers no tables".into()]));
         }
         let mut out = vec!["tables (`table <name>` prints one):".to_string()];
+        let w = names.iter().map(|(n, _, _)| n.chars().count()).max().unwrap_or(0).max(12);
         for (n, title, rule) in &names {
             let rule = if rule.is_empty() { String::new() } else { format!(" [{rule}]") };
-            out.push(format!("  {n:<12} {title}{rule}"));
+            out.push(format!("  {n:<w$} {title}{rule}"));
         }
         return Ok(Reply::ok(out));
     }
