@@ -117,6 +117,7 @@ function setmetatable(t, mt) end
 ---@field rule? string
 ---@field phases? string|string[] sequence step ids where the verb is allowed (nil or {}: anywhere)
 ---@field odds? boolean `odds` may enumerate this verb's outcomes
+---@field complete? fun(index: integer, words: string[]): string[]|nil Tab candidates of argument `index` (nil: every unit and hex)
 
 ---@class Umpire.OverlaySpec
 ---@field usage string e.g. "reach <unit>"; the first word is the overlay's name (`map reach B1`)
@@ -289,6 +290,31 @@ function umpire.overlay(spec) end
 ---may not roll dice or draw chits. A call replaces only the functions it gives.
 ---@param spec Umpire.DescribeSpec
 function umpire.describe(spec) end
+
+---A named unit state: `units <name>` keeps the units for which `test(u)` is true; `units --help`
+---lists it. Only while the rule files load; `test` runs look-only, once per unit kept so far.
+---@param spec { name: string, help?: string, test: fun(u: UnitRef): any }
+function umpire.unit_filter(spec) end
+
+---Lines `status` prints after its own (what matters now). Only while the rule files load.
+---@param fn fun(): string[]|nil
+function umpire.status(fn) end
+
+---A chart for `table <name>`, printed as aligned columns; `rows` may be a function returning the
+---rows, called when printed. Only while the rule files load.
+---@param spec { name: string, title?: string, rule?: string, columns?: string[], rows: any[][]|fun(): any[][], notes?: string[] }
+function umpire.table(spec) end
+
+---What is left undone in the segment: at a terminal the first `next` prints these lines and a
+---second `next` goes on (scripts never ask). Only while the rule files load.
+---@param fn fun(): string[]|nil
+function umpire.unfinished(fn) end
+
+---Tab candidates of `verb`'s argument `index` (1 = the first word after the verb), `words`
+---being the arguments before it; `nil`: every unit and hex. Only while the rule files load.
+---@param verb string
+---@param fn fun(index: integer, words: string[]): string[]|nil
+function umpire.complete(verb, fn) end
 
 ---Fog of war (default off): `show` and `units` hide, from the active side, units of other
 ---sides that are under the top of their stack; `map --svg` does not name them. The rules and

@@ -187,16 +187,18 @@ fn play(
         return Ok(1);
     }
     let words = Rc::new(RefCell::new(Words::from_session(&session)));
-    let mut rl = line_editor(words.clone())?;
+    // shared with the line editor, which asks it at Tab what the game says may be typed
+    let session = Rc::new(RefCell::new(session));
+    let mut rl = line_editor(words.clone(), session.clone())?;
     let history = history_file();
     if let Some(h) = &history {
         let _ = rl.load_history(h);
     }
     if tty {
-        session.color = std::env::var_os("NO_COLOR").is_none();
-        fit_width(&mut rl, &mut session);
+        session.borrow_mut().color = std::env::var_os("NO_COLOR").is_none();
+        fit_width(&mut rl, &mut session.borrow_mut());
     }
-    let failed = read_eval(&mut rl, &mut session, &words, tty)?;
+    let failed = read_eval(&mut rl, &session, &words, tty)?;
     if let Some(h) = &history {
         if let Some(d) = h.parent() {
             let _ = std::fs::create_dir_all(d);
@@ -236,15 +238,17 @@ fn open_scenario(session: &mut Session, name: &str, seed: Option<u64>, options: 
 }
 
 /// The line editor, with completion from `words` and history kept by hand (only what was run).
-fn line_editor(words: Rc<RefCell<Words>>) -> Result<LineEditor> {
+fn line_editor(words: Rc<RefCell<Words>>, session: Rc<RefCell<Session>>) -> Result<LineEditor> {
     let config = rustyline::Config::builder()
         .completion_type(rustyline::CompletionType::List)
+        // hints are dimmed (no colour), also under NO_COLOR, which would switch it off
+        .color_mode(rustyline::ColorMode::Forced)
         .auto_add_history(false)
         .max_history_size(5000)
         .context("line editor settings")?
         .build();
     let mut rl: LineEditor = rustyline::Editor::with_config(config).context("cannot start the line editor")?;
-    rl.set_helper(Some(ReplHelper::new(words)));
+    rl.set_helper(Some(ReplHelper::new(words).with_session(session)));
     Ok(rl)
 }
 
@@ -256,15 +260,19 @@ fn fit_width(rl: &mut LineEditor, session: &mut Session) {
 }
 
 /// Reads and runs lines until the player leaves (or the input ends); whether any command failed.
-fn read_eval(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>, tty: bool) -> Result<bool> {
+fn read_eval(rl: &mut LineEditor, session: &RefCell<Session>, words: &RefCell<Words>, tty: bool) -> Result<bool> {
     if !tty {
-        return read_piped(rl, session, words);
+        return read_piped(rl, &mut session.borrow_mut(), words);
     }
     let mut failed = false;
     loop {
-        match rl.readline(&session.prompt()) {
+        let prompt = {
+            let s = session.borrow();
+            umpire::repl::fit_prompt(&s.prompt(), s.width)
+        };
+        match rl.readline(&prompt) {
             Ok(line) => {
-                let ran = handle_line(rl, session, words, tty, &line);
+                let ran = handle_line(rl, &mut session.borrow_mut(), words, tty, &line);
                 failed |= ran.failed;
                 if ran.leave {
                     break;
@@ -272,7 +280,7 @@ fn read_eval(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words>,
             }
             Err(rustyline::error::ReadlineError::Interrupted) => continue,
             Err(rustyline::error::ReadlineError::Eof) => {
-                if confirm_leave(rl, session, tty) {
+                if confirm_leave(rl, &session.borrow(), tty) {
                     break;
                 }
             }
@@ -330,6 +338,13 @@ fn handle_line(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words
         fit_width(rl, session);
     } else if !t.starts_with('#') {
         outln!("> {t}");
+    }
+    // `next` at a terminal first says what is left undone, once
+    if let Some(left) = rl.helper_mut().filter(|_| tty).and_then(|h| h.hold_next(session, t)) {
+        for l in left {
+            outln!("  {l}");
+        }
+        return Ran::default();
     }
     if !confirm_replace(rl, session, tty, t) {
         return Ran::default();

@@ -69,6 +69,13 @@ impl Words {
     /// Completion candidates for the word being typed at the end of `line`.
     /// Returns the byte offset where the word starts and the candidates.
     pub fn complete(&self, line: &str) -> (usize, Vec<Pair>) {
+        self.complete_with(line, None)
+    }
+
+    /// Like [`Words::complete`], with what the game says may be typed there (`ruled`: the
+    /// pending decision's options after `choose`, a verb's legal arguments; see
+    /// `Session::candidates`), which then replaces every unit and hex.
+    pub fn complete_with(&self, line: &str, ruled: Option<Vec<String>>) -> (usize, Vec<Pair>) {
         let words: Vec<&str> = line.split_whitespace().collect();
         let at_new_word = line.ends_with(char::is_whitespace) || line.is_empty();
         let index = if at_new_word { words.len() } else { words.len() - 1 };
@@ -87,7 +94,15 @@ impl Words {
                 .collect()
         };
         if index == 0 {
-            return (start, pairs(&mut self.commands.iter().cloned()));
+            // a command word is followed by its arguments: the space comes with it
+            let mut out = pairs(&mut self.commands.iter().cloned());
+            for p in &mut out {
+                p.replacement.push(' ');
+            }
+            return (start, out);
+        }
+        if let Some(ruled) = ruled {
+            return (start, pairs(&mut ruled.into_iter()));
         }
         let verb = words[0];
         match verb {
@@ -136,6 +151,10 @@ impl Words {
 
 pub struct ReplHelper {
     pub words: Rc<RefCell<Words>>,
+    /// The session, asked at Tab what the game says may be typed (skipped while a command runs).
+    session: Option<Rc<RefCell<Session>>>,
+    /// The state (its hash) at which `next` last warned of something left undone.
+    warned_at: Option<String>,
     hinter: HistoryHinter,
     files: FilenameCompleter,
     lua: mlua::Lua,
@@ -144,7 +163,41 @@ pub struct ReplHelper {
 impl ReplHelper {
     pub fn new(words: Rc<RefCell<Words>>) -> ReplHelper {
         let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::new()).expect("a bare Lua state");
-        ReplHelper { words, hinter: HistoryHinter::new(), files: FilenameCompleter::new(), lua }
+        ReplHelper {
+            words,
+            session: None,
+            warned_at: None,
+            hinter: HistoryHinter::new(),
+            files: FilenameCompleter::new(),
+            lua,
+        }
+    }
+
+    /// Completion also asks the session what the game says is legal (`Session::candidates`).
+    pub fn with_session(mut self, session: Rc<RefCell<Session>>) -> ReplHelper {
+        self.session = Some(session);
+        self
+    }
+
+    /// At a terminal, before `line` runs: the first `next` while the rules say something is left
+    /// undone (`umpire.unfinished`) is held, and these lines are printed instead; a second
+    /// `next` on the same state goes on.
+    pub fn hold_next(&mut self, session: &Session, line: &str) -> Option<Vec<String>> {
+        if line.trim() != "next" {
+            return None;
+        }
+        let here = session.hash();
+        if here.is_some() && self.warned_at == here {
+            self.warned_at = None;
+            return None;
+        }
+        let mut left = session.unfinished();
+        if left.is_empty() {
+            return None;
+        }
+        self.warned_at = here;
+        left.push("`next` again ends the segment anyway".into());
+        Some(left)
     }
 
     /// True when `line` is `lua ...` (or `= ...`) whose chunk is not finished yet.
@@ -176,7 +229,9 @@ impl Completer for ReplHelper {
         if wants_file && (words.len() > 1 || head.ends_with(' ')) {
             return self.files.complete(line, pos, ctx);
         }
-        Ok(self.words.borrow().complete(head))
+        // what the game says may be typed here: looked up now, unless a command is running
+        let ruled = self.session.as_ref().and_then(|s| s.try_borrow().ok()).and_then(|s| s.candidates(head));
+        Ok(self.words.borrow().complete_with(head, ruled))
     }
 }
 
@@ -187,7 +242,53 @@ impl Hinter for ReplHelper {
     }
 }
 
-impl Highlighter for ReplHelper {}
+/// A history hint is dimmed, so that it does not look typed (Enter does not take it). The line
+/// editor draws it only when its colour mode is on: `main` forces it at a terminal, since
+/// rustyline switches highlighting off under `NO_COLOR`, and dimming is no colour.
+impl Highlighter for ReplHelper {
+    fn highlight_hint<'h>(&self, hint: &'h str) -> std::borrow::Cow<'h, str> {
+        std::borrow::Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+    }
+}
+
+/// The prompt fitted to a terminal `width` columns wide: when it would take more than 3/5 of
+/// the line, the phase path is shortened (an outer part `Name: detail` keeps its detail, then
+/// outer parts go), then the pending question is cut; the turn, the side and the last step
+/// stay.
+pub fn fit_prompt(prompt: &str, width: usize) -> String {
+    let limit = (width * 3 / 5).max(24);
+    let len = |p: &str| p.chars().count();
+    if len(prompt) <= limit {
+        return prompt.to_string();
+    }
+    let Some(body) = prompt.strip_suffix(" › ") else { return prompt.to_string() };
+    let mut parts: Vec<String> = body.split(" · ").map(String::from).collect();
+    let join = |parts: &[String]| format!("{} › ", parts.join(" · "));
+    // the phase path: the part holding ` › ` (or the third part, after turn and side)
+    if let Some(i) = parts.iter().position(|p| p.contains(" › ") && !p.starts_with("? ")) {
+        let mut steps: Vec<String> = parts[i].split(" › ").map(String::from).collect();
+        let last = steps.len() - 1;
+        for s in &mut steps[..last] {
+            if let Some((_, detail)) = s.split_once(": ") {
+                *s = detail.to_string();
+            }
+        }
+        parts[i] = steps.join(" › ");
+        while len(&join(&parts)) > limit && steps.len() > 1 {
+            steps.remove(0);
+            parts[i] = format!("… › {}", steps.join(" › "));
+        }
+    }
+    // a long question: cut at the limit
+    let over = len(&join(&parts)).saturating_sub(limit);
+    if over > 0
+        && let Some(q) = parts.iter_mut().find(|p| p.starts_with("? "))
+    {
+        let keep = len(q).saturating_sub(over + 1).max(6);
+        *q = format!("{}…", q.chars().take(keep).collect::<String>());
+    }
+    join(&parts)
+}
 
 impl Validator for ReplHelper {
     fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
@@ -224,8 +325,9 @@ mod tests {
 
     #[test]
     fn commands_then_arguments() {
-        assert_eq!(replacements("mo"), ["move"]);
-        assert_eq!(replacements("n"), ["new", "next"]);
+        // a command comes with the space after it
+        assert_eq!(replacements("mo"), ["move "]);
+        assert_eq!(replacements("n"), ["new ", "next "]);
         assert_eq!(replacements("move 3"), ["3SS", "39PzK"]);
         assert_eq!(replacements("move 3SS,b"), ["B1"]);
         assert_eq!(words().complete("move 3SS,b").0, 9);
@@ -270,6 +372,35 @@ mod tests {
         s.execute("auto");
         w.refresh(&s);
         assert_eq!(w.units, before);
+    }
+
+    #[test]
+    fn what_the_game_says_replaces_units_and_hexes() {
+        let w = words();
+        let ruled = || Some(vec!["17.14".to_string(), "0418".to_string()]);
+        let got: Vec<String> = w.complete_with("choose ", ruled()).1.into_iter().map(|p| p.replacement).collect();
+        assert_eq!(got, ["17.14", "0418"]);
+        let got: Vec<String> = w.complete_with("attack 1", ruled()).1.into_iter().map(|p| p.replacement).collect();
+        assert_eq!(got, ["17.14"]);
+        // without it, every unit (and hex once something is typed)
+        assert_eq!(w.complete_with("choose ", None).1.len(), 3);
+    }
+
+    #[test]
+    fn the_prompt_is_shortened_to_fit() {
+        let long = "T1 · German · Command Phase: 3SS-PZ-HQ activated › Movement › ";
+        assert_eq!(fit_prompt(long, 120), long);
+        let short = fit_prompt(long, 80);
+        assert_eq!(short, "T1 · German · 3SS-PZ-HQ activated › Movement › ");
+        assert!(short.chars().count() <= 48);
+        let narrow = fit_prompt(long, 50);
+        assert_eq!(narrow, "T1 · German · … › Movement › ");
+        let q = "T1 · ? German: set up 139/233 within 1 of 16.17 and then something more › ";
+        let cut = fit_prompt(q, 80);
+        assert!(
+            cut.chars().count() <= 48 && cut.starts_with("T1 · ? German: set up") && cut.ends_with("… › "),
+            "{cut}"
+        );
     }
 
     #[test]

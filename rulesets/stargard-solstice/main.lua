@@ -10,6 +10,7 @@ local air = require "air"
 local events = require "events"
 local reinforce = require "reinforce"
 local victory = require "victory"
+require "views"                                                           -- status, units, table, Tab
 
 umpire.fog_of_war(true)                                                   -- 1.1.4
 

@@ -24,6 +24,7 @@ mod umpire;
 mod units;
 mod validate;
 mod vars;
+mod views;
 
 use crate::error::Error;
 use crate::map::Map;
@@ -40,6 +41,7 @@ use std::sync::Arc;
 
 pub use umpire::{ArgKind, ArgSpec, VerbSpec};
 pub use units::UnitRef;
+pub use views::TableView;
 
 /// Everything the rules can reach, shared between the session and the Lua API.
 pub struct World {
@@ -66,6 +68,9 @@ pub struct World {
 }
 
 pub type Shared = Rc<RefCell<World>>;
+
+/// App data of the VM: rule code ran out of memory (garbage is collected before the next command).
+struct OutOfMemory;
 
 /// The names of the session's built-in commands (app data of the VM).
 pub(crate) struct Reserved(pub fn(&str) -> bool);
@@ -486,7 +491,7 @@ impl Host {
         };
         host.lua.set_app_data(Budget { used: budget, limit: limits.instructions });
         let loaded = host.sandbox(ruleset).map_err(convert_error)?;
-        let areas: [fn(&Lua) -> mlua::Result<()>; 10] = [
+        let areas: [fn(&Lua) -> mlua::Result<()>; 11] = [
             umpire::register,
             vars::register,
             tracks::register,
@@ -497,6 +502,7 @@ impl Host {
             map::register,
             dice::register,
             validate::register,
+            views::register,
         ];
         for register in areas {
             register(&host.lua).map_err(convert_error)?;
@@ -669,6 +675,12 @@ impl Host {
     pub fn command_scope(&self) -> CommandScope {
         if self.scopes.get() == 0 {
             self.fresh_budget();
+            // after a command that ran out of memory, its garbage goes before the next one runs
+            // (else an allocation inside a garbage-collection step, which Lua cannot retry,
+            // may fail the next command too)
+            if self.lua.remove_app_data::<OutOfMemory>().is_some() {
+                let _ = self.lua.gc_collect();
+            }
         }
         self.scopes.set(self.scopes.get() + 1);
         CommandScope(self.scopes.clone())
@@ -677,6 +689,9 @@ impl Host {
     /// Converts an error of running rule code; a memory error is told where the code was.
     fn run_error(&self, e: mlua::Error) -> Error {
         let memory = is_memory_error(&e);
+        if memory {
+            self.lua.set_app_data(OutOfMemory);
+        }
         let (file, line) = self.last_place.borrow().clone();
         match convert_error(e) {
             Error::Lua(m) if memory && !file.is_empty() => Error::Lua(format!("{file}:{line}: {m}")),

@@ -91,7 +91,7 @@ pub(super) fn refuse(rule: String, msg: String) -> mlua::Error {
 }
 
 /// Registrations happen while the rule files load, never during play.
-fn while_loading(lua: &Lua, what: &str) -> mlua::Result<()> {
+pub(super) fn while_loading(lua: &Lua, what: &str) -> mlua::Result<()> {
     if world(lua).borrow().loading {
         Ok(())
     } else {

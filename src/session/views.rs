@@ -58,7 +58,104 @@ pub(super) fn status(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply>
     for (k, v) in &st.tracks {
         out.push(format!("track {k}: {v}"));
     }
+    drop(st);
+    // what the rules say matters now (`umpire.status`)
+    let (lines, _) = g.read_only(|g| g.host().hook_lines("status"));
+    out.extend(lines?);
     Ok(Reply::ok(out))
+}
+
+/// `table` lists the game's tables (`umpire.table`); `table <name>` prints one as aligned
+/// columns (a unique prefix of the name will do).
+pub(super) fn table(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let g = s.game()?;
+    let names = g.host().table_names()?;
+    let typed = rest.trim();
+    if typed.is_empty() {
+        if names.is_empty() {
+            return Ok(Reply::ok(vec!["this game registers no tables".into()]));
+        }
+        let mut out = vec!["tables (`table <name>` prints one):".to_string()];
+        let w = names.iter().map(|(n, _, _)| n.chars().count()).max().unwrap_or(0).max(12);
+        for (n, title, rule) in &names {
+            let rule = if rule.is_empty() { String::new() } else { format!(" [{rule}]") };
+            out.push(format!("  {n:<w$} {title}{rule}"));
+        }
+        return Ok(Reply::ok(out));
+    }
+    let name = match crate::text::pick(typed, names.iter().map(|(n, _, _)| n.as_str())) {
+        crate::text::Pick::One(n) => n.to_string(),
+        crate::text::Pick::Many(ns) => {
+            return Err(Error::Usage(format!("'{typed}' could be the tables {}", ns.join(", "))));
+        }
+        crate::text::Pick::None(dym) => {
+            let all: Vec<&str> = names.iter().map(|(n, _, _)| n.as_str()).collect();
+            return Err(Error::NotFound(format!("no table '{typed}'{dym} (tables: {})", all.join(", "))));
+        }
+    };
+    let (view, _) = g.read_only(|g| g.host().table(&name));
+    Ok(Reply::ok(table_lines(&view?)))
+}
+
+/// A table as aligned columns: the title and rule, the header, a rule line, the rows, the notes.
+fn table_lines(t: &crate::lua::TableView) -> Vec<String> {
+    let mut out = vec![format!(
+        "{}{}",
+        if t.title.is_empty() { &t.name } else { &t.title },
+        if t.rule.is_empty() { String::new() } else { format!(" [{}]", t.rule) }
+    )];
+    let cols = t.rows.iter().map(Vec::len).chain([t.columns.len()]).max().unwrap_or(0);
+    let mut width = vec![0usize; cols];
+    for row in t.rows.iter().chain([&t.columns]) {
+        for (i, c) in row.iter().enumerate() {
+            width[i] = width[i].max(c.chars().count());
+        }
+    }
+    let line = |row: &[String]| -> String {
+        let cells: Vec<String> = row.iter().enumerate().map(|(i, c)| format!("{c:<w$}", w = width[i])).collect();
+        format!("  {}", cells.join("  ").trim_end())
+    };
+    if !t.columns.is_empty() {
+        out.push(line(&t.columns));
+        out.push(format!("  {}", "-".repeat(width.iter().sum::<usize>() + 2 * cols.saturating_sub(1))));
+    }
+    out.extend(t.rows.iter().map(|r| line(r)));
+    out.extend(t.notes.iter().map(|n| format!("  {n}")));
+    out
+}
+
+impl Session {
+    /// What Tab may offer for the word being typed at the end of `line`, when the game can tell
+    /// (`None`: complete from every unit and hex): the pending decision's options after
+    /// `choose`, or what the verb's completer (`umpire.complete`) says is legal there. Looks
+    /// only: the state is put back.
+    pub fn candidates(&self, line: &str) -> Option<Vec<String>> {
+        let g = self.game.as_ref()?;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at_new_word = line.is_empty() || line.ends_with(char::is_whitespace);
+        let index = if at_new_word { words.len() } else { words.len().checked_sub(1)? };
+        let verb = *words.first()?;
+        if index == 0 {
+            return None;
+        }
+        if verb == "choose" {
+            let p = g.pending.as_ref()?;
+            return (!p.question.options.is_empty()).then(|| p.question.options.clone());
+        }
+        if !g.verbs().contains_key(verb) {
+            return None;
+        }
+        let before: Vec<String> = words[1..index].iter().map(|w| w.to_string()).collect();
+        let (r, _) = g.read_only(|g| g.host().complete(verb, index, &before));
+        r.ok().flatten()
+    }
+
+    /// What the rules say is left undone before `next` ends the segment (`umpire.unfinished`).
+    pub fn unfinished(&self) -> Vec<String> {
+        let Some(g) = self.game.as_ref().filter(|g| g.pending.is_none()) else { return vec![] };
+        let (r, _) = g.read_only(|g| g.host().hook_lines("unfinished"));
+        r.unwrap_or_default()
+    }
 }
 
 pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
@@ -186,38 +283,183 @@ fn show_hex(g: &Game, st: &GameState, h: HexId) -> Vec<String> {
     out
 }
 
+/// One word of `units`: which units it keeps.
+enum UnitFilter {
+    Side(String),
+    Box(String),
+    Hex(HexId),
+    Marker(String),
+    /// `key=value`: a unit attribute (a formation, a nation...).
+    Attr(String, String),
+    Kind(String),
+    /// A state the ruleset names (`umpire.unit_filter`).
+    State(String),
+    /// The start of a unit id.
+    Id(String),
+}
+
+impl UnitFilter {
+    /// What it keeps, for the message when nothing is left.
+    fn describe(&self, g: &Game) -> String {
+        match self {
+            UnitFilter::Side(x) => format!("side {x}"),
+            UnitFilter::Box(x) => format!("box {x}"),
+            UnitFilter::Hex(h) => format!("hex {}", g.fmt_hex(*h)),
+            UnitFilter::Marker(x) => format!("marker {x}"),
+            UnitFilter::Attr(k, v) => format!("{k}={v}"),
+            UnitFilter::Kind(x) => format!("kind {x}"),
+            UnitFilter::State(x) => x.clone(),
+            UnitFilter::Id(x) => format!("'{x}'"),
+        }
+    }
+
+    /// Whether a unit passes a filter the core knows (a ruleset state is asked of the rules).
+    fn keeps(&self, u: &Unit) -> bool {
+        let same = |a: &str, b: &str| a.eq_ignore_ascii_case(b);
+        match self {
+            UnitFilter::Side(x) => same(&u.side, x),
+            UnitFilter::Box(x) => matches!(&u.loc, Location::Box(b) if same(b, x)),
+            UnitFilter::Hex(h) => u.hex() == Some(*h),
+            UnitFilter::Marker(x) => u.markers.contains_key(x),
+            UnitFilter::Attr(k, v) => u.attrs.get(k).is_some_and(|a| same(&json_text(a), v)),
+            UnitFilter::Kind(x) => same(&u.kind, x),
+            UnitFilter::State(_) => true,
+            UnitFilter::Id(x) => u.id.to_lowercase().starts_with(&x.to_lowercase()),
+        }
+    }
+}
+
+/// Reads one word of `units` (see `units --help`).
+fn unit_filter(g: &Game, st: &GameState, states: &[(String, String)], word: &str) -> UnitFilter {
+    let same = |a: &str| a.eq_ignore_ascii_case(word);
+    if let Some((k, v)) = word.split_once('=') {
+        return match k.to_lowercase().as_str() {
+            "marker" => UnitFilter::Marker(v.to_string()),
+            "side" => UnitFilter::Side(v.to_string()),
+            "box" => UnitFilter::Box(v.to_string()),
+            "kind" => UnitFilter::Kind(v.to_string()),
+            _ => UnitFilter::Attr(k.to_string(), v.to_string()),
+        };
+    }
+    let map = &g.scenario.map;
+    if let Some((n, _)) = states.iter().find(|(n, _)| same(n)) {
+        UnitFilter::State(n.clone())
+    } else if let Some(x) = st.sides.iter().find(|x| same(x)) {
+        UnitFilter::Side(x.clone())
+    } else if let Some(b) = st.boxes.iter().find(|b| same(b)) {
+        UnitFilter::Box(b.clone())
+    } else if let Some(m) = st.units.values().flat_map(|u| u.markers.keys()).find(|m| same(m)) {
+        UnitFilter::Marker(m.clone())
+    } else if let Some(h) = map.grid.parse(word).filter(|h| map.contains(*h)) {
+        UnitFilter::Hex(h)
+    } else if let Some((_, hexes)) = map.places.get(&word.to_lowercase()).filter(|(_, hs)| hs.len() == 1) {
+        UnitFilter::Hex(hexes[0])
+    } else if st.units.values().any(|u| same(&u.kind)) {
+        UnitFilter::Kind(word.to_lowercase())
+    } else {
+        UnitFilter::Id(word.to_string())
+    }
+}
+
+/// What `units --help` (and `help units`) lists: the kinds of filter and the ruleset's states.
+pub(super) fn units_help(s: &Session) -> Vec<String> {
+    let mut out = vec![
+        "filters (combine them: `units German activated`; each word keeps the units that match it):".to_string(),
+        "  <side>, <box>, <hex> or <place>, <marker>, <kind>, or the start of a unit id".to_string(),
+        "  <attribute>=<value>   a unit attribute, e.g. formation=<HQ id>; marker=<name>, side=, box=, kind="
+            .to_string(),
+    ];
+    let states = s.game.as_ref().map(|g| g.host().unit_filters()).transpose().ok().flatten().unwrap_or_default();
+    if !states.is_empty() {
+        out.push("states (this game):".to_string());
+        for (n, h) in states {
+            out.push(format!("  {n:<21} {h}"));
+        }
+    }
+    out
+}
+
 pub(super) fn units(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    if rest.split_whitespace().any(|w| w == "--help") {
+        let mut out = vec![format!("usage: {}", builtin_usage("units"))];
+        out.extend(units_help(s));
+        return Ok(Reply::ok(out));
+    }
     let g = s.game()?;
+    let states = g.host().unit_filters()?;
+    let (filters, mut kept) = {
+        let st = g.state();
+        let filters: Vec<UnitFilter> = rest.split_whitespace().map(|w| unit_filter(g, &st, &states, w)).collect();
+        let kept: Vec<String> = st.units.values().filter(|u| !g.is_hidden(&st, u)).map(|u| u.id.clone()).collect();
+        (filters, kept)
+    };
+    // each filter in the order typed, on what the ones before it kept
+    let mut counts = Vec::new();
+    for f in &filters {
+        kept = match f {
+            UnitFilter::State(name) => {
+                let (r, _) = g.read_only(|g| {
+                    let mut out = Vec::new();
+                    for id in &kept {
+                        if g.host().unit_filter(name, id)? {
+                            out.push(id.clone());
+                        }
+                    }
+                    Ok::<_, Error>(out)
+                });
+                r?
+            }
+            _ => {
+                let st = g.state();
+                kept.into_iter().filter(|id| st.units.get(id).is_some_and(|u| f.keeps(u))).collect()
+            }
+        };
+        counts.push(kept.len());
+        if kept.is_empty() {
+            break;
+        }
+    }
     let st = g.state();
-    let f = rest.trim().to_lowercase();
     let mut out = Vec::new();
-    for u in st.units.values().filter(|u| !g.is_hidden(&st, u)) {
+    for u in kept.iter().filter_map(|id| st.units.get(id)) {
         let loc = match &u.loc {
             Location::Hex(h) => g.fmt_hex(*h),
             Location::Box(b) => format!("[{b}]"),
         };
-        let keep = f.is_empty()
-            || u.side.to_lowercase() == f
-            || matches!(&u.loc, Location::Box(b) if b.to_lowercase() == f)
-            || loc == f
-            || u.id.to_lowercase().starts_with(&f)
-            || u.kind.to_lowercase() == f;
-        if keep {
-            let vals: Vec<String> = u.values().iter().map(|(k, v)| format!("{k} {}", json_text(v))).collect();
-            out.push(format!("{:<10} {:<8} {:<10} {:<22} {}", u.id, u.side, loc, u.strength(), vals.join(" ")));
-        }
+        let vals: Vec<String> = u.values().iter().map(|(k, v)| format!("{k} {}", json_text(v))).collect();
+        out.push(format!("{:<10} {:<8} {:<10} {:<22} {}", u.id, u.side, loc, u.strength(), vals.join(" ")));
     }
     if out.is_empty() {
-        let what = rest.trim();
-        out.push(if st.boxes.iter().any(|b| b.to_lowercase() == f) {
-            format!("the {what} box is empty")
-        } else if st.sides.iter().any(|x| x.to_lowercase() == f) {
-            format!("{what} has no units{}", if g.shared.borrow().fog { " you may see" } else { "" })
-        } else {
-            format!("no unit matches '{what}' (filter by a side, a box, a hex, a unit kind, or the start of a unit id)")
+        out.push(match filters.as_slice() {
+            [] => "no units".to_string(),
+            [UnitFilter::Box(b)] => format!("the {b} box is empty"),
+            [UnitFilter::Side(x)] => {
+                format!("{x} has no units{}", if g.shared.borrow().fog { " you may see" } else { "" })
+            }
+            [UnitFilter::Id(x)] => format!(
+                "no unit matches '{x}' (filter by a side, a box, a hex, a unit kind, or the start of a unit id; `units --help` lists every filter)"
+            ),
+            [one] => format!("no unit matches {}", one.describe(g)),
+            _ => {
+                let steps: Vec<String> = filters
+                    .iter()
+                    .zip(&counts)
+                    .map(|(f, n)| match n {
+                        0 => format!("{} keeps none", f.describe(g)),
+                        1 => format!("{} keeps 1 unit", f.describe(g)),
+                        n => format!("{} keeps {n} units", f.describe(g)),
+                    })
+                    .collect();
+                format!("no unit matches all of `{}`: {}", rest.trim(), steps.join(", then "))
+            }
         });
     }
     Ok(Reply::ok(out))
+}
+
+/// The usage line of a built-in command.
+fn builtin_usage(name: &str) -> &'static str {
+    BUILTINS.iter().find(|b| b.name == name).map_or("", |b| b.usage)
 }
 
 pub(super) fn log(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
@@ -280,6 +522,9 @@ pub(super) fn help(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
         let mut out = vec![format!("usage: {}", b.usage), b.help.to_string()];
         if !b.example.is_empty() {
             out.push(format!("example: {}", b.example));
+        }
+        if b.name == "units" {
+            out.extend(units_help(s));
         }
         return Ok(Reply::ok(out));
     }

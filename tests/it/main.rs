@@ -3,6 +3,7 @@
 mod cli;
 mod coverage;
 mod designer;
+mod finding;
 mod hex;
 mod hostile;
 mod layers;

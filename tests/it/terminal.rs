@@ -1,12 +1,14 @@
-//! The real interactive session in a terminal (a pseudo-terminal driven by the test): the prompt, Tab completing a command, a
-//! unit list and a place name to its hex, and bytes that are not UTF-8 text.
+//! The real interactive session in a terminal (a pseudo-terminal driven by the test): the prompt
+//! (shortened to fit 80 columns), Tab completing a command (with its space), a unit list, a place
+//! name to its hex, a decision's options and the arguments the rules say are legal; history hints
+//! dimmed; `next` saying once what is left undone; bytes that are not UTF-8 text.
 
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// A program in a pseudo-terminal of 120×40 (a pty crate and a terminal emulator in the test:
+/// A program in a pseudo-terminal of `cols`×40 (a pty crate and a terminal emulator in the test:
 /// no system program is needed), its screen kept up to date from what it writes.
 struct Term {
     screen: Arc<Mutex<vt100::Parser>>,
@@ -16,15 +18,15 @@ struct Term {
 }
 
 impl Term {
-    fn start(cmd: CommandBuilder) -> Term {
+    fn start(cmd: CommandBuilder, cols: u16) -> Term {
         let pair = native_pty_system()
-            .openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 })
+            .openpty(PtySize { rows: 40, cols, pixel_width: 0, pixel_height: 0 })
             .expect("a pseudo-terminal");
         let child = pair.slave.spawn_command(cmd).expect("the program starts in the terminal");
         drop(pair.slave);
         let screen = Arc::new(Mutex::new(vt100::Parser::new(
             std::num::NonZero::new(40).unwrap(),
-            std::num::NonZero::new(120).unwrap(),
+            std::num::NonZero::new(cols).unwrap(),
             0,
         )));
         let mut reader = pair.master.try_clone_reader().expect("the terminal's output");
@@ -64,6 +66,22 @@ impl Term {
     fn screen(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
     }
+    /// The text from the cursor to the end of its line, and whether all of it is drawn dim.
+    fn after_cursor(&self) -> (String, bool) {
+        let p = self.screen.lock().unwrap();
+        let sc = p.screen();
+        let (row, col) = sc.cursor_position();
+        let cells: Vec<_> =
+            (col..sc.size().1.get()).filter_map(|c| sc.cell(row, c)).filter(|c| c.has_contents()).collect();
+        (cells.iter().map(|c| c.contents()).collect(), !cells.is_empty() && cells.iter().all(|c| c.dim()))
+    }
+    /// The line the cursor is on.
+    fn cursor_line(&self) -> String {
+        let p = self.screen.lock().unwrap();
+        let sc = p.screen();
+        let (row, _) = sc.cursor_position();
+        sc.rows(0, sc.size().1.get()).nth(row as usize).unwrap_or_default()
+    }
     /// Waits until the screen holds `text`.
     fn wait_for(&self, text: &str) -> String {
         let start = Instant::now();
@@ -89,13 +107,29 @@ impl Drop for Term {
 
 /// `umpire play` of the fixture scenario in a terminal, with a history of its own in `home`.
 fn play(home: &tempfile::TempDir) -> Term {
+    play_in(home, &["tests/fixtures/scenarios/fixture/basic.toml", "--seed", "3"], 120)
+}
+
+/// `umpire play <args>` in a terminal `cols` wide, with a history of its own in `home`.
+fn play_in(home: &tempfile::TempDir, args: &[&str], cols: u16) -> Term {
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_umpire"));
-    cmd.args(["play", "tests/fixtures/scenarios/fixture/basic.toml", "--seed", "3"]);
+    cmd.arg("play");
+    cmd.args(args);
     cmd.cwd(super::repo());
     cmd.env("XDG_DATA_HOME", home.path());
     cmd.env("NO_COLOR", "1");
     cmd.env("TERM", "xterm");
-    Term::start(cmd)
+    Term::start(cmd, cols)
+}
+
+/// Stargard Solstice at seed 7 in a terminal 80 columns wide, at turn 1's first movement segment
+/// (the 3rd SS Panzer Corps activated).
+fn stargard_movement(home: &tempfile::TempDir) -> Term {
+    let mut t = play_in(home, &["stargard-solstice", "--seed", "7"], 80);
+    t.wait_for("set up 139/233");
+    t.keys(&["forward step movement", "Enter"]);
+    t.wait_for("› Movement ›");
+    t
 }
 
 #[test]
@@ -108,11 +142,12 @@ fn tab_completes_commands_units_and_places() {
     t.wait_for("› auto");
     t.keys(&["Enter"]);
     t.wait_for("T1 · Blue · Player Turn › Movement Phase ›");
-    // a command
+    // a command, with the space after it
     t.keys(&["mo", "Tab"]);
-    t.wait_for("Movement Phase › move");
+    t.wait_for("Movement Phase › move ");
     // a unit id, then a place name that completes to its hex
-    t.keys(&[" B", "Tab", "Tab"]);
+    t.keys(&["B", "Tab", "Tab"]);
+    t.wait_for("› move B");
     t.wait_for("BR");
     t.keys(&["A", " Bluet", "Tab"]);
     t.wait_for("› move BA 0101");
@@ -136,7 +171,7 @@ fn bytes_that_are_not_utf8_drop_the_line_not_the_session() {
 }
 
 #[test]
-fn enter_runs_what_was_typed_not_the_history_hint() {
+fn history_hints_are_dimmed_and_enter_runs_what_was_typed_not_the_hint() {
     let home = tempfile::tempdir().unwrap();
     let mut t = play(&home);
     t.wait_for("T1 · ? Place BA within 1 hex of Bluetown ›");
@@ -144,7 +179,61 @@ fn enter_runs_what_was_typed_not_the_history_hint() {
     t.wait_for("Movement Phase ›");
     t.keys(&["status", "Enter"]);
     t.wait_for("0 to redo");
-    // `sta` is hinted as `status` from the history; Enter runs `sta`
-    t.keys(&["sta", "Enter"]);
+    // `sta` is hinted as `status` from the history, drawn dim: rustyline draws hints through the
+    // highlighter only in its colour mode, which NO_COLOR (set here) would switch off, so the
+    // line editor forces it (dimming is no colour)
+    t.keys(&["sta"]);
+    t.wait_for("› status");
+    let (hint, dim) = t.after_cursor();
+    assert_eq!(hint, "tus");
+    assert!(dim, "the hint {hint:?} is not drawn dim");
+    // Enter runs `sta`
+    t.keys(&["Enter"]);
     t.wait_for("unknown command 'sta'");
+}
+
+#[test]
+fn the_prompt_fits_80_columns_and_tab_offers_what_is_legal() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = stargard_movement(&home);
+    // `T1 · German · Command Phase: 3SS-PZ-HQ activated › Movement ›` and a command would wrap
+    t.wait_for("T1 · German · 3SS-PZ-HQ activated › Movement ›");
+    assert!(!t.screen().contains("Command Phase: 3SS-PZ-HQ activated › Movement ›"));
+    // move: the units that may still move, not every unit of the game
+    t.keys(&["move HvS", "Tab"]);
+    t.wait_for("› move HvS/11SS");
+    t.keys(&[" 25.13", "Enter"]);
+    t.wait_for("HvS/11SS moves 25.12 → 25.13");
+    t.keys(&["move 11A/11SS 25.10", "Enter"]);
+    t.wait_for("11A/11SS moves 24.12 → 25.10");
+    // the first `next` says which activated units have not moved, once
+    t.keys(&["next", "Enter"]);
+    t.wait_for("activated unit(s) have not moved [5.1]:");
+    t.wait_for("`next` again ends the segment anyway");
+    t.keys(&["next", "Enter"]);
+    t.wait_for("› Combat ›");
+    // attack: the enemy hexes next to units that may attack, then the units next to the target
+    // (11A/11SS in 25.10 is the only one next to the enemy, in 24.10: Tab completes it)
+    t.keys(&["attack ", "Tab"]);
+    t.wait_for("› attack 24.10");
+    t.keys(&[" with ", "Tab"]);
+    t.wait_for("› attack 24.10 with 11A/11SS");
+    t.keys(&["C-u"]);
+}
+
+#[test]
+fn tab_after_choose_offers_the_decisions_options() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = play_in(&home, &["stargard-solstice", "--seed", "7"], 120);
+    t.wait_for("set up 139/233 within 1 of 16.17");
+    t.keys(&["choose ", "Tab"]);
+    // the seven set-up hexes (all 15.xx to 17.xx) share no longer prefix: a second Tab lists them
+    t.keys(&["Tab"]);
+    let s = t.wait_for("17.17");
+    let line = t.cursor_line();
+    assert!(line.contains("› choose"), "{line}");
+    for h in ["15.16", "15.17", "16.16", "16.17", "16.18", "17.16"] {
+        assert!(s.contains(h), "{h} is not offered:\n{s}");
+    }
+    assert!(!s.contains("3SS-PZ-HQ") && !s.contains("04.18"), "not only the options:\n{s}");
 }
