@@ -169,7 +169,7 @@ umpire.describe {
         elseif not u:marker("moved") then
           lines[#lines + 1] = ("may move: %s MP [5.1.1]"):format(map.fmt_cost(movement.allowance(u)))
         elseif left > 0 then
-          lines[#lines + 1] = ("%s MP left, for an exit off the map only [14.2.1]"):format(map.fmt_cost(left))
+          lines[#lines + 1] = ("moved: %s of %s MP unspent, which may not be saved [5.3]"):format(map.fmt_cost(left), map.fmt_cost(movement.allowance(u)))
         end
       end
     elseif C.is_hq(u) then
