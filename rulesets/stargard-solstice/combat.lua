@@ -23,25 +23,34 @@ function M.parse(result)
   return eff
 end
 
--- 4.6: a unit may attack only into a hex it could enter in regular movement.
+-- 4.6: a unit may attack only into a hex it could enter in regular movement: what the map
+-- costs (movement.terrain_profile: water, restrictive terrain off the paths, the unbridged Oder,
+-- impassable hexsides), without units, ZOCs or MPs.
 local function can_attack_into(from, to)
-  for _, f in ipairs(map.hexside(from, to)) do
-    if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(from, to), "bridge") then
-      return false
-    end
-  end
-  local t = map.terrain(to)
-  return t ~= "lake"
+  return map.path_cost(require("movement").terrain_profile(), { from, to }) ~= nil
 end
 
--- 8.4.1: attacking across a river combines with supply (APPROX factor in tables).
-local function river_factor(from, to)
-  local f = 1
-  local sides = map.hexside(from, to)
-  for _, feat in ipairs(sides) do
-    if T.river_attack_factor[feat] then f = math.min(f, T.river_attack_factor[feat]) end
+-- 8.4.1 / 11.3: the factors of one unit's strength, each with its reason and rule: supply
+-- (11.3.1 out of supply, 11.3.2 isolated) and, for an attacker, the river hexside it attacks
+-- across (8.4.1, cumulative with supply; APPROX factor in tables). Returns the product and the
+-- text ` ×1/2 (why, rule)...`.
+local function factors(u, from, to)
+  local f, why = supply.factor(u), {}
+  if f < 1 then
+    why[#why + 1] = (" ×%s (%s)"):format(C.num(f), u:marker("isolated") and "isolated, 11.3.2" or "out of supply, 11.3.1")
   end
-  return f
+  if from then
+    local r, name = 1, nil
+    for _, feat in ipairs(map.hexside(from, to)) do
+      local x = T.river_attack_factor[feat]
+      if x and x < r then r, name = x, feat end
+    end
+    if r < 1 then
+      f = f * r
+      why[#why + 1] = (" ×%s (%s hexside %s-%s, 8.4.1)"):format(C.num(r), name:gsub("_", " "), from, to)
+    end
+  end
+  return f, table.concat(why)
 end
 
 -- The odds of an attack: strengths with every factor, the rounded totals, the column and its
@@ -68,15 +77,15 @@ function M.odds(hex, attackers, air)
     umpire.check(not u:marker("attacked"), "8.3.1", "%s has already attacked in this combat segment", u.id)
     umpire.check(not u:marker("pinned"), "8.1.2", "%s is pinned and may not attack", u.id)
     umpire.check(not u:marker("no_attack"), "19.1.3", "%s is withdrawing (Defend the Reich) and may not attack", u.id)
-    local f = supply.factor(u) * river_factor(u.hex, hex)
-    parts[#parts + 1] = { u = u, value = C.attack(u) * f, why = f < 1 and (" ×" .. C.num(f)) or "" }
+    local f, why = factors(u, u.hex, hex)
+    parts[#parts + 1] = { u = u, value = C.attack(u) * f, why = why }
   end
   local att, att_exact = C.total(parts, function(p) return p.value end)
   local dparts = {}
   for _, u in ipairs(defenders) do
     if C.is_combat(u) then
-      local f = supply.factor(u)
-      dparts[#dparts + 1] = { u = u, value = C.defense(u) * f, why = f < 1 and (" ×" .. C.num(f)) or "" }
+      local f, why = factors(u)
+      dparts[#dparts + 1] = { u = u, value = C.defense(u) * f, why = why }
     end
   end
   -- 1.1.4 fog of war: before an attack is committed (`odds`), only the top unit of the
@@ -97,7 +106,9 @@ function M.odds(hex, attackers, air)
   local def, def_exact = C.total(dparts, function(p) return p.value end)
   local function describe(list, key)
     local t = {}
-    for _, p in ipairs(list) do t[#t + 1] = ("%s %s%s"):format(p.u.id, C.num(p.u:value(key) or 0), p.why) end
+    for _, p in ipairs(list) do
+      t[#t + 1] = ("%s %s%s%s"):format(p.u.id, C.num(p.u:value(key) or 0), p.why, (p.why ~= "" and #list > 1) and (" = " .. C.num(p.value)) or "")
+    end
     return table.concat(t, " + ")
   end
   log.rule("8.4", ("attack %s = %s, rounded down to %d (1.1.3)"):format(describe(parts, "attack"), C.num(att_exact), att))
@@ -162,9 +173,11 @@ local function take_losses(list, n, role, rule, any)
     local u = units.get(pick)
     local gone = u:lose_steps(1)
     if gone then
-      M.eliminate(u, i == 1 and "8.6.1" or "8.6.2")
+      -- a loss of the CRT result is allocated by 8.6.1 / 8.6.2; a loss of a retreat (9.1.2 an
+      -- EZOC entered, 9.4 a hex that cannot be retreated) is logged under its own rule
+      M.eliminate(u, rule or (i == 1 and "8.6.1" or "8.6.2"))
     else
-      log.rule(i == 1 and (rule or "8.6.1") or "8.6.2", ("%s loses a step (reduced)"):format(u.id))
+      log.rule(rule or (i == 1 and "8.6.1" or "8.6.2"), ("%s loses a step (reduced)"):format(u.id))
     end
   end
 end
@@ -225,6 +238,8 @@ function M.retreat(list, n, origin, rule, extra)
   for _, u in ipairs(list) do if u.hex == origin and not u:attr("festung") then stack[#stack + 1] = u end end
   if #stack == 0 or n <= 0 then return end
   local side = stack[1].side
+  -- 8.6.1: the first step lost goes by attack for the attacker, by defence for the defender
+  local role = side == sides.active() and "A" or "D"
   local ids = {}
   for _, u in ipairs(stack) do ids[u.id] = true end
   local movement = require "movement"
@@ -246,6 +261,7 @@ function M.retreat(list, n, origin, rule, extra)
   end
   local ended = {}
   local split = false
+  local chosen = {}   -- hexes of the retreat the owner chose (the others had no alternative)
   -- one hex of retreat for a group from `cur` into `to`: moved, lone HQ overrun, EZOC cost
   local function enter(group, cur, to)
     local lone = movement.lone_hq(to, side)
@@ -256,7 +272,7 @@ function M.retreat(list, n, origin, rule, extra)
     end
     if ez[to] then
       log.rule("9.1.2", "the retreating stack enters an enemy ZOC in " .. to .. ": one step lost")
-      take_losses(group, 1, "D", "9.1.2")
+      take_losses(group, 1, role, "9.1.2")
     end
   end
   local function route(group, k0, cur, path)
@@ -300,17 +316,26 @@ function M.retreat(list, n, origin, rule, extra)
         end
         local left = n - k + 1
         log.rule("9.4", ("%s cannot retreat %d more hex%s: %d step%s lost"):format(group[1].id, left, left > 1 and "es" or "", left, left > 1 and "s" or ""))
-        take_losses(group, left, "D", "9.4", true)
+        take_losses(group, left, role, "9.4", true)
         break
       end
       local to = options[1]
       if #options > 1 then
+        -- the question names the hexes already retreated, and which were taken automatically
+        -- (the only hex 9.2 allowed) rather than chosen
+        local done = ""
+        if #path > 0 then
+          local t = {}
+          for _, h in ipairs(path) do t[#t + 1] = h .. (chosen[h] and " (chosen)" or " (automatic: the only hex allowed)") end
+          done = (" (%d of %d hexes done: %s → %s)"):format(#path, n, origin, table.concat(t, " → "))
+        end
         local choices = {}
         for _, h in ipairs(options) do choices[#choices + 1] = h end
         local combat = {}
         for _, u in ipairs(group) do if C.is_combat(u) then combat[#combat + 1] = u end end
         if #combat > 1 then choices[#choices + 1] = "split" end      -- 9.1.4
-        to = umpire.ask { prompt = side .. ": retreat to which hex?", rule = "9.2.1", kind = "hex", options = choices }
+        to = umpire.ask { prompt = side .. ": retreat to which hex?" .. done, rule = "9.2.1", kind = "hex", options = choices }
+        chosen[to] = true
         if to == "split" then
           -- 9.1.4: separate routes at the owner's discretion: a hex for each unit (HQs go with
           -- combat units, 9.3.1); each part goes on as a stack of its own
@@ -321,7 +346,7 @@ function M.retreat(list, n, origin, rule, extra)
             table.insert(parts[h], u)
           end
           for _, u in ipairs(combat) do
-            join(u, umpire.ask { prompt = side .. ": retreat " .. u.id .. " to which hex?", rule = "9.1.4", kind = "hex", options = options })
+            join(u, umpire.ask { prompt = side .. ": retreat " .. u.id .. " to which hex?" .. done, rule = "9.1.4", kind = "hex", options = options })
           end
           for _, u in ipairs(group) do
             if not C.is_combat(u) then
@@ -332,6 +357,7 @@ function M.retreat(list, n, origin, rule, extra)
               join(u, h)
             end
           end
+          for _, h in ipairs(order) do chosen[h] = true end
           for _, h in ipairs(order) do
             local names = {}
             for _, u in ipairs(parts[h]) do names[#names + 1] = u.id end
@@ -458,12 +484,19 @@ function M.attack(hex, attackers, air_words)
   local function attacker_effects()
     if eff.A.loss > 0 then take_losses(attackers, eff.A.loss, "A") end
     if eff.A.retreat > 0 then
-      -- 9.5.1: an attacker in a village or city retreats normally
+      -- 9.0: each attacking stack retreats from its own hex; 9.5.1: an attacker in a village or
+      -- city does not ignore the first hex, as a defender would (9.5)
       local groups = {}
       for _, u in ipairs(attackers) do
         if u.hex then groups[u.hex] = groups[u.hex] or {}; table.insert(groups[u.hex], u) end
       end
-      for h, list in pairs(groups) do M.retreat(list, eff.A.retreat, h, "9.5.1") end
+      for h, list in pairs(groups) do
+        if map.terrain(h) == "city" or map.has(h, "village") then
+          log.rule("9.5.1", ("the attacker in %s (a %s) retreats in full: only a defender ignores the first hex"):format(h,
+            map.terrain(h) == "city" and "city" or "village"))
+        end
+        M.retreat(list, eff.A.retreat, h, "9.0")
+      end
     end
   end
   if eff.A.loss + eff.A.retreat > 0 and eff.D.loss + eff.D.retreat > 0 then

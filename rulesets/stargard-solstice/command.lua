@@ -236,6 +236,11 @@ function M.command_segment()
       -- back next turn) activates nothing
       log.rule("3.1.1", "chit " .. chit .. " belongs to no HQ on the map: set aside")
       cups.add("set_aside", chit)
+    elseif hq and C.contains(vars.get("reacted_hqs"), hq.id) then
+      -- 12.1: an army that already reacted is set aside when its chit is drawn, even right after
+      -- its reaction (before 3.1.3, which would put it back in the cup)
+      log.rule("12.1", hq.id .. " has already been activated this turn, reacting to the German attack: its chit " .. chit .. " is set aside")
+      cups.add("set_aside", chit)
     elseif hq and hq.id == vars.get("last_formation") then
       -- 3.1.3: never the same formation twice in a row: back in the cup, draw again
       log.rule("3.1.3", chit .. " was activated in the previous segment: back in the cup")
@@ -247,10 +252,6 @@ function M.command_segment()
         cups.add("set_aside", chit)
         log.rule("3.1.3", "no other chit can be drawn: " .. chit .. " is set aside")
       end
-    elseif hq and C.contains(vars.get("reacted_hqs"), hq.id) then
-      -- 12.1: an army that already reacted is set aside when its chit is drawn
-      log.rule("12.1", hq.id .. " has already been activated this turn: chit set aside")
-      cups.add("set_aside", chit)
     elseif M.special[chit] then
       local sp = M.special[chit]
       if not special_in_play(chit) then

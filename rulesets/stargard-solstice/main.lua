@@ -67,12 +67,17 @@ umpire.command {
 
 umpire.command {
   usage = "withdraw <word>",
-  help = "Soviet: set a command chit aside this turn (12.6 on turns 8-9; 16.1 Stavka on turns 2-3), -1 VP",
+  help = "Soviet: during the command phase, set a command chit aside this turn (12.6 on turns 8-9; 16.1 Stavka on turns 2-3), -1 VP",
+  example = "withdraw 61",
   rule = "12.6, 16.1",
   run = function(chit)
-    local turn = umpire.clock().turn
+    local clock = umpire.clock()
+    local turn = clock.turn
     local stavka = umpire.option("op16_1") and (turn == 2 or turn == 3)
     umpire.check(turn == 8 or turn == 9 or stavka, "12.6", "a chit may be withdrawn only on turns 8 and 9 (2 and 3 with optional rule 16.1)")
+    -- 12.6 / 16.1: during the command phase (its movement and combat segments, where the players act)
+    umpire.check(clock.step == "movement" or clock.step == "combat", stavka and "16.1" or "12.6",
+      "a chit may be withdrawn only during the command phase, not in the %s", clock.phase ~= "" and clock.phase or "set-up")
     umpire.check(command.side_of_chit(chit) == "Soviet", "12.6", "%s is not a Soviet chit", chit)
     umpire.check(not vars.get("withdrawn_" .. turn), "12.6", "one chit a turn")
     umpire.check(cups.remove("chits", chit), "12.6", "%s is not in the cup", chit)
@@ -149,15 +154,25 @@ umpire.overlay {
   end,
 }
 
+-- `show`: every marker and attribute in the player's terms (labels.lua), then what follows from them
+local labels = require "labels"
 umpire.describe {
+  marker = labels.marker,
+  attr = labels.attr,
   unit = function(u)
     local lines = {}
-    if u:marker("oos") then lines[#lines + 1] = "out of supply: attack and defence halved [11.3.1]" end
-    if u:marker("isolated") then lines[#lines + 1] = "isolated: attack, defence and movement halved [11.3.2]" end
-    if u:marker("pinned") then lines[#lines + 1] = "pinned: may not move or attack [8.1.2]" end
     if C.is_combat(u) then
       lines[#lines + 1] = C.has_zoc(u) and "exerts a ZOC [4.2]" or "no ZOC (attack 0) [4.2.1]"
-      if u.hex then lines[#lines + 1] = command.is_active(u) and "activated [3.3]" or "not activated [3.3.5]" end
+      if u.hex then
+        local left = movement.allowance(u) - (u:marker("mp_spent") or 0) / 60
+        if not command.is_active(u) then
+          lines[#lines + 1] = "not activated: may not move or attack now [3.3.5]"
+        elseif not u:marker("moved") then
+          lines[#lines + 1] = ("may move: %s MP [5.1.1]"):format(map.fmt_cost(movement.allowance(u)))
+        elseif left > 0 then
+          lines[#lines + 1] = ("moved: %s of %s MP unspent, which may not be saved [5.3]"):format(map.fmt_cost(left), map.fmt_cost(movement.allowance(u)))
+        end
+      end
     elseif C.is_hq(u) then
       lines[#lines + 1] = ("command range %d [3.3.3]"):format(command.range(u))
     end
@@ -168,8 +183,7 @@ umpire.describe {
     for _, side in ipairs { "German", "Soviet" } do
       if C.ezoc(C.enemy(side))[hex] then lines[#lines + 1] = "in the ZOC of " .. side .. " units [4.2]" end
     end
-    if map.marker(hex, "soviet_vp") then lines[#lines + 1] = ("held by the Soviet player for %d VP [14.1]"):format(map.marker(hex, "soviet_vp")) end
-    if map.hex(hex).values.vp then lines[#lines + 1] = ("VP hex, now worth %d [14.3.1]"):format(victory.vp_value(hex)) end
+    if map.hex(hex).values.vp then lines[#lines + 1] = ("worth %d VP now [14.3.1]"):format(victory.vp_value(hex)) end
     return lines
   end,
 }

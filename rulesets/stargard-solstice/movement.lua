@@ -117,6 +117,156 @@ function M.rail_profile(side, from)
     terrain = T.terrain_cost, stop = stop, blocked = blocked }
 end
 
+-- A copy of a profile without its MP limit (to tell "too far" from "no path").
+local function unlimited(prof)
+  local p = {}
+  for k, v in pairs(prof) do p[k] = v end
+  p.mp = nil
+  return p
+end
+
+-- The path features of the a/b hexside the profile prices, and the cheapest of them.
+local function path_of(prof, a, b)
+  local best, cost
+  for _, f in ipairs(map.hexside(a, b)) do
+    local c = prof.paths and prof.paths[f]
+    if type(c) == "number" and (cost == nil or c < cost) then best, cost = f, c end
+  end
+  return best, cost
+end
+
+local path_rule = { rail = "5.5", strategic = "5.4", regular = "5.2.1" }
+local path_name = { rollbahn = "Roll-Bahn", road = "road", trail = "trail", railroad = "rail line" }
+
+-- 5.1.2: one line per hex entered along a chosen path: its cost (computed by the search in Rust,
+-- map.path_cost on the one step) and the rule of each part of it (terrain 5.2, road 5.2.1,
+-- river 5.2.2 / bridge 5.2.4, EZOC 4.1, strategic 5.4, rail 5.5). Explains one path after the
+-- search; the search itself never calls Lua.
+function M.explain_path(prof, path, kind)
+  local free = unlimited(prof)
+  free.stop = nil
+  local run
+  local function flush()
+    if not run then return end
+    if run.n == 1 then
+      log.rule(run.rule, ("%s → %s: %s"):format(run.from, run.to, run.what))
+    else
+      log.rule(run.rule, ("%s → %s (%d hexes): %s each"):format(run.from, run.to, run.n, run.what))
+    end
+    run = nil
+  end
+  for i = 2, #path do
+    local a, b = path[i - 1], path[i]
+    local cost = map.path_cost(free, { a, b })
+    local parts, rule = {}, "5.2"
+    local f, c = path_of(prof, a, b)
+    if f then
+      rule = path_rule[kind]
+      parts[#parts + 1] = ("%s %s (%s%s)"):format(path_name[f] or f, map.fmt_cost(c), rule,
+        kind == "regular" and ", instead of the hex and hexside costs" or "")
+    else
+      local t = map.terrain(b)
+      local tc = prof.terrain and prof.terrain[t]
+      local text = ("%s %s"):format(t, type(tc) == "number" and map.fmt_cost(tc) or tostring(tc))
+      for feat, fc in pairs(prof.features or {}) do
+        if map.has(b, feat) and type(fc) == "number" then
+          text = text .. (", %s %s: the dearer counts"):format(feat, map.fmt_cost(fc))
+        end
+      end
+      parts[#parts + 1] = text .. " (5.2)"
+      local sides = map.hexside(a, b)
+      local bridged = C.contains(sides, "bridge")
+      for _, x in ipairs(sides) do
+        local hc = prof.hexsides and prof.hexsides[x]
+        if type(hc) == "number" then
+          if bridged then
+            parts[#parts + 1] = ("bridged %s +0 (5.2.4)"):format(x)
+          else
+            parts[#parts + 1] = ("unbridged %s +%s (5.2.2)"):format(x, map.fmt_cost(hc))
+          end
+        end
+      end
+    end
+    if prof.leave_extra and prof.leave_extra[a] then
+      parts[#parts + 1] = ("leaving an EZOC +%s (4.1)"):format(map.fmt_cost(prof.leave_extra[a]))
+    end
+    if prof.enter_extra and prof.enter_extra[b] then
+      parts[#parts + 1] = ("entering an EZOC +%s (4.1)"):format(map.fmt_cost(prof.enter_extra[b]))
+    end
+    local stops = ""
+    for _, s in ipairs(prof.stop or {}) do if s == b then stops = "; an EZOC: the move stops here (5.5.2)" end end
+    local what = ("%s = %s MP%s"):format(table.concat(parts, " + "), cost and map.fmt_cost(cost) or "?", stops)
+    -- hexes entered alike in a row (a rail line, a road) make one line
+    if run and run.what == what and run.rule == rule then
+      run.to, run.n = b, run.n + 1
+    else
+      flush()
+      run = { from = a, to = b, n = 1, what = what, rule = rule }
+    end
+  end
+  flush()
+end
+
+-- Why `to` cannot be reached: names the real reason (5.3 enemy units, 5.1.1 too far, 5.4.1 an
+-- EZOC or no road for strategic movement, 5.2.x terrain) and refuses under its rule.
+local function refuse_unreachable(prof, side, from, to, mp, who, strategic)
+  local free = unlimited(prof)
+  local need, path = map.route(free, to)
+  local ez = C.ezoc(side)
+  if need and strategic then
+    -- 5.4.1: within reach but for the EZOCs it may not enter?
+    local open = unlimited(prof)
+    open.mp, open.blocked = mp, {}
+    for h in pairs(C.occupied(C.enemy(side))) do open.blocked[#open.blocked + 1] = h end
+    local near, near_path = map.route(open, to)
+    if near then
+      local through = {}
+      for i = 2, #near_path - 1 do if ez[near_path[i]] then through[#through + 1] = near_path[i] end end
+      umpire.refuse("5.4.1", ("%s cannot reach %s by strategic movement: the road within its %s MP passes through enemy ZOCs (%s), which strategic movement may not enter; around them it needs %s MP"):format(
+        who, to, map.fmt_cost(mp), table.concat(through, ", "), map.fmt_cost(need)))
+    end
+  end
+  if need then
+    umpire.refuse("5.1.1", ("%s cannot reach %s: it needs %s MP by the cheapest path (%s) and has %s MP"):format(
+      who, to, map.fmt_cost(need), table.concat(path, " → "), map.fmt_cost(mp)))
+  end
+  -- no path at any cost: lift the enemy units, then (strategic) the EZOCs, to see what blocks it
+  free.blocked = {}
+  if strategic then
+    for h in pairs(ez) do free.blocked[#free.blocked + 1] = h end
+  end
+  if map.route(free, to) then
+    umpire.refuse("5.3", ("%s cannot reach %s: every path to it passes through hexes held by the enemy, which units may not enter"):format(who, to))
+  end
+  if strategic then
+    umpire.check(not ez[to], "5.4.1", "%s is in an enemy ZOC: strategic movement may not enter or end in one", to)
+    free.blocked = {}
+    if map.route(free, to) then
+      umpire.refuse("5.4.1", ("%s cannot reach %s by strategic movement: every road to it enters an enemy ZOC"):format(who, to))
+    end
+    umpire.refuse("5.4.1", ("%s cannot reach %s by strategic movement: no road leads there (strategic movement follows roads only)"):format(who, to))
+  end
+  if map.terrain(to) == "restrictive" then
+    umpire.refuse("5.2.5", ("%s is restrictive terrain: it may be entered only along a Roll-Bahn, road, trail or rail line, and none leads there from %s"):format(to, from))
+  end
+  umpire.refuse("5.2.6", ("%s cannot reach %s: every way there crosses prohibited terrain or hexsides (water, the unbridged Oder 5.2.3, restrictive terrain 5.2.5)"):format(who, to))
+end
+
+-- 5.3: enemy-occupied hexes may not be entered (a lone HQ may be overrun by combat units with
+-- an attack strength, 5.6 / 12.2.6).
+local function check_enemy_hex(h, side, overrun, who)
+  local enemy = {}
+  for _, u in ipairs(units.at(h)) do
+    if u.side ~= side and not C.is_air(u) then enemy[#enemy + 1] = u.id end
+  end
+  if #enemy == 0 then return end
+  if lone_hq(h, side) then
+    umpire.check(overrun, "5.3", "%s holds only the enemy HQ %s: only combat units with an attack strength may overrun it (5.6, 12.2.6)", h, enemy[1])
+    return
+  end
+  umpire.refuse("5.3", ("%s is held by the enemy (%s): %s may not enter an enemy-occupied hex"):format(h, table.concat(enemy, ", "), who))
+end
+
 -- Moves units (one stack at a time) along the cheapest route or the hexes given.
 function M.move(list, to, via, strategic, rail)
   local side = list[1].side
@@ -159,6 +309,7 @@ function M.move(list, to, via, strategic, rail)
   -- even be named in a move, 5.7)
   for _, h in ipairs { to, table.unpack(via or {}) } do
     umpire.check(map.terrain(h) ~= "lake", "5.2.6", "%s is a water hex: units may not enter it", h)
+    check_enemy_hex(h, side, overrun and not rail, who)
   end
   local cost, path
   if via and #via > 0 then
@@ -169,6 +320,7 @@ function M.move(list, to, via, strategic, rail)
     if not cost then
       -- 5.5.2: a rail move ends in the first EZOC hex it enters
       if rail and why:find("the move must end in", 1, true) then umpire.refuse("5.5.2", why .. " (an enemy ZOC)") end
+      if why:find("more than the", 1, true) then umpire.refuse("5.1.1", why) end
       umpire.refuse("5.1.2", why)
     end
   else
@@ -189,9 +341,7 @@ function M.move(list, to, via, strategic, rail)
       end
       umpire.refuse("5.5", ("%s cannot reach %s by rail"):format(who, to))
     end
-    if not cost then
-      umpire.refuse("5.1.1", ("%s cannot reach %s with %s MP"):format(who, to, map.fmt_cost(mp)))
-    end
+    if not cost then refuse_unreachable(prof, side, from, to, mp, who, strategic) end
   end
   local dest = path[#path]
   umpire.check(not map.has(dest, "transit"), "5.2.5", "%s is a transit hex: units may pass through but not stop there", dest)
@@ -237,6 +387,8 @@ function M.move(list, to, via, strategic, rail)
     -- strategic move (14.2.1: no strategic movement off the map)
     u:set_marker("mp_spent", (rail or strategic) and 60 * 1000 or math.floor(cost * 60 + 0.5))
   end
+  -- 5.1.2: each hex entered with its cost, then the move with its total (the last entry)
+  M.explain_path(prof, path, rail and "rail" or strategic and "strategic" or "regular")
   log.rule(rail and "5.5" or strategic and "5.4" or "5.1", ("%s %s %s → %s for %s MP%s"):format(
     #list == 1 and list[1].id or table.concat((function() local t = {} for i, u in ipairs(list) do t[i] = u.id end return t end)(), ","),
     rail and "moves by rail" or strategic and "moves strategically" or "moves", from, dest, map.fmt_cost(cost),

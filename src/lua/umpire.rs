@@ -123,21 +123,41 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     lua.globals().set("umpire", um)
 }
 
+/// What `umpire.describe` registers: lines for `show <unit>` and `show <hex>`, and how one
+/// marker or attribute is printed.
+const DESCRIBE_KEYS: [&str; 4] = ["unit", "hex", "marker", "attr"];
+
 /// `umpire.command`, `overlay`, `describe`, `fog_of_war`: only while the rule files load.
 fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Result<()> {
     let verbs: Table = internal.get("verbs")?;
     um.set("command", lua.create_function(move |lua, spec: Table| command(lua, &verbs, spec))?)?;
     let overlays: Table = internal.get("overlays")?;
     um.set("overlay", lua.create_function(move |lua, spec: Table| overlay(lua, &overlays, spec))?)?;
-    // umpire.describe{ unit = function(u) return {lines} end, hex = function(hex) return {lines} end }
+    // umpire.describe{ unit = function(u) return {lines} end, hex = function(hex) return {lines} end,
+    //   marker = function(kind, name, value, owner) return text | false | nil end, attr = ... }
+    // (`marker` and `attr` are also kept as `__umpire.describe_marker`, `describe_attr`, which
+    // `show` calls once per marker or attribute)
     let describe: Table = internal.get("describe")?;
+    let internal = internal.clone();
     um.set(
         "describe",
         lua.create_function(move |lua, spec: Table| {
             while_loading(lua, "umpire.describe")?;
-            for key in ["unit", "hex"] {
-                if let Some(f) = spec.get::<Option<Function>>(key)? {
-                    describe.set(key, f)?;
+            for key in DESCRIBE_KEYS {
+                match spec.get::<Value>(key)? {
+                    Value::Function(f) => {
+                        if key == "marker" || key == "attr" {
+                            internal.set(format!("describe_{key}"), f.clone())?;
+                        }
+                        describe.set(key, f)?
+                    }
+                    Value::Nil => {}
+                    v => {
+                        return Err(mlua::Error::runtime(format!(
+                            "umpire.describe: `{key}` must be a function, not {}",
+                            v.type_name()
+                        )));
+                    }
                 }
             }
             Ok(())

@@ -164,7 +164,7 @@ pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     if text.is_empty() {
         return Err(Error::Usage("usage: show <hex|unit|place>".into()));
     }
-    let (mut out, describe) = {
+    let target = {
         let st = g.state();
         match (resolve_unit(&st, text), resolve_hex(&g.scenario.map, text)) {
             (Ok(id), _) => {
@@ -173,30 +173,114 @@ pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
                 if g.is_hidden(&st, u) {
                     return Err(Error::Usage(format!("{id} is hidden under the top of its stack (fog of war)")));
                 }
-                (show_unit(g, u), ("unit", id))
+                Shown::Unit(id)
             }
-            (Err(_), Ok(h)) => (show_hex(g, &st, h), ("hex", g.fmt_hex(h))),
+            (Err(_), Ok(h)) => Shown::Hex(h),
             (Err(ue), Err(he)) => return Err(Error::Usage(format!("{ue}; {he}"))),
         }
     };
-    // what the rules say about it: current values with their modifiers, ZOC, control...
-    let (what, key) = describe;
-    let (r, _) = g.read_only(|g| {
+    // the rules' words for markers and attributes, and their own lines (current values with
+    // their modifiers, ZOC, control...); the state is put back afterwards
+    let (r, _) = g.read_only(|g| -> Result<Vec<String>> {
+        let labels = labels(g, &target)?;
+        let mut out = {
+            let st = g.state();
+            match &target {
+                Shown::Unit(id) => show_unit(g, st.units.get(id).expect("a resolved unit"), &labels),
+                Shown::Hex(h) => show_hex(g, &st, *h, &labels),
+            }
+        };
         let lua = &g.host().lua;
-        let arg = if what == "unit" {
-            crate::lua::unit_handle(lua, key).map(Value::UserData)
-        } else {
-            lua.create_string(key).map(Value::String)
-        }
-        .map_err(crate::lua::convert_error)?;
-        g.host().describe(what, arg)
+        let (what, arg) = match &target {
+            Shown::Unit(id) => ("unit", crate::lua::unit_handle(lua, id.clone()).map(Value::UserData)),
+            Shown::Hex(h) => ("hex", lua.create_string(g.fmt_hex(*h)).map(Value::String)),
+        };
+        out.extend(g.host().describe(what, arg.map_err(crate::lua::convert_error)?)?);
+        Ok(out)
     });
-    out.extend(r?);
-    Ok(Reply::ok(out))
+    Ok(Reply::ok(r?))
+}
+
+/// What `show` looks at.
+enum Shown {
+    Unit(String),
+    Hex(HexId),
+}
+
+/// How the rules print a marker or an attribute (`umpire.describe{marker=, attr=}`), by
+/// ("marker" | "attr", name): `Some(text)`, or `None` to hide it. Absent: printed as stored.
+type Labels = BTreeMap<(&'static str, String), Option<String>>;
+
+/// Asks the rules for the words of every marker and attribute (a hex's values count as its
+/// attributes) of what `show` prints. Runs inside `read_only`.
+fn labels(g: &Game, target: &Shown) -> Result<Labels> {
+    let lua = &g.host().lua;
+    let lua_err = crate::lua::convert_error;
+    // the values first, with the state's borrow released before any rule runs
+    let (kind, owner, items): (&str, Value, Vec<(&'static str, String, Value)>) = match target {
+        Shown::Unit(id) => {
+            let (markers, attrs) = {
+                let st = g.state();
+                let u = st.units.get(id).expect("a resolved unit");
+                (u.markers.clone(), u.attrs.clone())
+            };
+            let mut items = Vec::new();
+            for (k, v) in markers {
+                items.push(("marker", k, Value::Integer(v)));
+            }
+            for (k, v) in attrs.iter() {
+                items.push(("attr", k.clone(), crate::lua::to_lua(lua, v).map_err(lua_err)?));
+            }
+            ("unit", Value::UserData(crate::lua::unit_handle(lua, id.clone()).map_err(lua_err)?), items)
+        }
+        Shown::Hex(h) => {
+            let markers = g.state().hex_markers.get(h).cloned().unwrap_or_default();
+            let mut items = Vec::new();
+            for (k, v) in markers {
+                items.push(("marker", k, Value::Integer(v)));
+            }
+            for (k, v) in &g.scenario.map.hexes[h].values {
+                items.push(("attr", k.clone(), Value::Number(*v)));
+            }
+            ("hex", Value::String(lua.create_string(g.fmt_hex(*h)).map_err(lua_err)?), items)
+        }
+    };
+    let internal: mlua::Table = lua.globals().get("__umpire").map_err(lua_err)?;
+    let mut out = Labels::new();
+    for (what, name, value) in items {
+        let f = format!("describe_{what}");
+        if !internal.contains_key(f.as_str()).map_err(lua_err)? {
+            continue;
+        }
+        match g.host().call::<Value>(&f, (kind, name.as_str(), value, owner.clone()))? {
+            Value::String(t) => {
+                out.insert((what, name), Some(t.to_string_lossy()));
+            }
+            Value::Boolean(false) => {
+                out.insert((what, name), None);
+            }
+            Value::Nil => {}
+            v => {
+                return Err(Error::Lua(format!(
+                    "umpire.describe: `{what}` must return a text, false (hidden) or nil (shown as stored) for {name}, not {}",
+                    v.type_name()
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One marker or attribute as `show` prints it: the rules' words, the default, or nothing.
+fn labelled(labels: &Labels, what: &'static str, name: &str, default: impl FnOnce() -> String) -> Option<String> {
+    match labels.get(&(what, name.to_string())) {
+        Some(label) => label.clone(),
+        None => Some(default()),
+    }
 }
 
 /// A unit's printed values, markers and attributes.
-fn show_unit(g: &Game, u: &Unit) -> Vec<String> {
+fn show_unit(g: &Game, u: &Unit, labels: &Labels) -> Vec<String> {
     let map = &g.scenario.map;
     let mut out = vec![format!(
         "{} — {} ({}{})",
@@ -220,11 +304,18 @@ fn show_unit(g: &Game, u: &Unit) -> Vec<String> {
         .map(|(k, v)| format!("{k} {}{}", json_text(v), if u.approx.contains(k) { " (approx.)" } else { "" }))
         .collect();
     out.push(format!("printed: {}", vals.join(", ")));
-    if !u.markers.is_empty() {
-        out.push(format!("markers: {}", markers(&u.markers).join(", ")));
+    let shown: Vec<String> = u
+        .markers
+        .iter()
+        .filter_map(|(k, v)| labelled(labels, "marker", k, || markers(&BTreeMap::from([(k.clone(), *v)])).remove(0)))
+        .collect();
+    if !shown.is_empty() {
+        out.push(format!("markers: {}", shown.join(", ")));
     }
-    if !u.attrs.is_empty() {
-        out.push(u.attrs.iter().map(|(k, v)| format!("{k} {}", json_text(v))).collect::<Vec<_>>().join(", "));
+    let attrs: Vec<String> =
+        u.attrs.iter().filter_map(|(k, v)| labelled(labels, "attr", k, || format!("{k} {}", json_text(v)))).collect();
+    if !attrs.is_empty() {
+        out.push(attrs.join(", "));
     }
     if !u.approx.is_empty() {
         out.push(format!(
@@ -235,8 +326,8 @@ fn show_unit(g: &Game, u: &Unit) -> Vec<String> {
     out
 }
 
-/// A hex's terrain, features, hexsides, markers and the stack as the side to act may see it.
-fn show_hex(g: &Game, st: &GameState, h: HexId) -> Vec<String> {
+/// A hex's terrain, features, values, hexsides, markers and the stack as the side to act may see it.
+fn show_hex(g: &Game, st: &GameState, h: HexId, labels: &Labels) -> Vec<String> {
     let map = &g.scenario.map;
     let info = &map.hexes[&h];
     let mut out = vec![format!(
@@ -248,9 +339,7 @@ fn show_hex(g: &Game, st: &GameState, h: HexId) -> Vec<String> {
     if !info.features.is_empty() {
         out.push(format!("features: {}", info.features.iter().cloned().collect::<Vec<_>>().join(", ")));
     }
-    for (k, v) in &info.values {
-        out.push(format!("{k}: {v}"));
-    }
+    out.extend(info.values.iter().filter_map(|(k, v)| labelled(labels, "attr", k, || format!("{k}: {v}"))));
     for (d, n) in map.neighbours(h) {
         let mut f: Vec<String> = map.side_features(h, n).map(|x| x.iter().cloned().collect()).unwrap_or_default();
         if let Some(m) = st.side_markers.get(&crate::hex::Hexside::new(h, n)) {
@@ -261,7 +350,15 @@ fn show_hex(g: &Game, st: &GameState, h: HexId) -> Vec<String> {
         }
     }
     if let Some(m) = st.hex_markers.get(&h) {
-        out.push(format!("markers: {}", markers(m).join(", ")));
+        let shown: Vec<String> = m
+            .iter()
+            .filter_map(|(k, v)| {
+                labelled(labels, "marker", k, || markers(&BTreeMap::from([(k.clone(), *v)])).remove(0))
+            })
+            .collect();
+        if !shown.is_empty() {
+            out.push(format!("markers: {}", shown.join(", ")));
+        }
     }
     let stack = st.stack(h);
     if stack.is_empty() {

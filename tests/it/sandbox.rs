@@ -540,3 +540,35 @@ fn errors_name_the_rule_line_first() {
     let e = rule_error(&s.execute("lua local t = {} for i = 1, 1e9 do t[i] = i end"));
     assert!(e.starts_with("lua:1: memory limit exceeded"), "{e}");
 }
+
+/// `umpire.describe{marker=}`: `show` prints a marker in the rules' words, hides it on `false`,
+/// prints it as stored on `nil`, and fails on anything else.
+#[test]
+fn show_prints_markers_in_the_rules_words() {
+    let main = r#"umpire.describe { marker = function(kind, name, value, owner)
+  if name == "spent" then return ("%s MP spent [X1] (%s %s)"):format(map.fmt_cost(value / 60), kind, owner) end
+  if name == "secret" then return false end
+  if name == "bad" then return 3 end
+end }
+umpire.sequence { turns = 3, steps = { { id = "play", name = "Play" } } }
+"#;
+    let lib = mini_library(&[("main.lua", main)]);
+    let mut s = mini_session(lib.path(), Limits::default());
+    assert_eq!(s.execute("new mini --seed 1").status, Status::Ok);
+    let hex = value(&mut s, "map.hexes()[1]").trim_matches('"').to_string();
+    for m in [("spent", 90), ("secret", 1), ("plain", 2)] {
+        let r = s.execute(&format!("lua map.set_marker(\"{hex}\", \"{}\", {})", m.0, m.1));
+        assert_eq!(r.status, Status::Ok, "{r:?}");
+    }
+    let r = s.execute(&format!("show {hex}"));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    let markers = r.out.iter().find(|l| l.starts_with("markers:")).cloned().unwrap_or_default();
+    assert_eq!(markers, format!("markers: plain 2, 1.5 MP spent [X1] (hex {hex})"), "{r:?}");
+    assert!(!r.out.iter().any(|l| l.contains("secret")), "{r:?}");
+    assert_eq!(s.execute(&format!("lua map.set_marker(\"{hex}\", \"bad\", 1)")).status, Status::Ok);
+    let before = s.hash();
+    let r = s.execute(&format!("show {hex}"));
+    let e = r.error().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("`marker` must return a text, false (hidden) or nil"), "{r:?}");
+    assert_eq!(s.hash(), before, "show changes nothing");
+}
