@@ -44,7 +44,7 @@ struct Sample {
     text: String,
     kind: String,
     ms: Vec<f64>,
-    /// commands played by `forward` (its `> ` lines)
+    /// commands played by `forward` (the entries it added to the history)
     played: usize,
 }
 
@@ -70,6 +70,7 @@ fn main() {
             let mut s = Session::with_root(&root);
             s.scratch = Some(scratch.path().to_path_buf());
             for (i, (n, line)) in cmds.iter().enumerate() {
+                let before = s.game.as_ref().map_or(0, |g| g.history.len());
                 let t = Instant::now();
                 let r = s.execute(line);
                 let ms = t.elapsed().as_secs_f64() * 1000.0;
@@ -88,7 +89,8 @@ fn main() {
                         text: line.lines().next().unwrap_or("").to_string(),
                         kind: kind(line),
                         ms: Vec::new(),
-                        played: r.out.iter().filter(|l| l.starts_with("> ")).count(),
+                        // the commands it added to the history (`forward` plays several)
+                        played: s.game.as_ref().map_or(0, |g| g.history.len()).saturating_sub(before),
                     });
                 }
                 samples[first + i].ms.push(ms);

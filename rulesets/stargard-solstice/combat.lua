@@ -29,6 +29,7 @@ end
 local function can_attack_into(from, to)
   return map.path_cost(require("movement").terrain_profile(), { from, to }) ~= nil
 end
+M.can_attack_into = can_attack_into
 
 -- 8.4.1 / 11.3: the factors of one unit's strength, each with its reason and rule: supply
 -- (11.3.1 out of supply, 11.3.2 isolated) and, for an attacker, the river hexside it attacks

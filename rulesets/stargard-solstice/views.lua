@@ -5,6 +5,7 @@ local T = require "tables"
 local C = require "common"
 local command = require "command"
 local air = require "air"
+local combat = require "combat"
 local M = {}
 
 -- ------------------------------------------------------------------ unit states
@@ -21,8 +22,8 @@ function M.can_move(u)
     and not u:marker("pinned") and (u.side == sides.active() or u:marker("reinforcement") ~= nil)
 end
 
--- The enemy stacks next to a unit that it could attack (8.0: combat units; 4.6 across the
--- hexside, which combat.lua checks again when the attack is made).
+-- The enemy stacks next to a unit that it could attack (8.0: combat units; 4.6: a hex it could
+-- enter, combat.can_attack_into, the check the attack itself makes).
 local function targets_of(u)
   local out = {}
   for _, n in ipairs(map.neighbours(u.hex)) do
@@ -31,12 +32,7 @@ local function targets_of(u)
     for _, x in ipairs(stack) do
       if x.side ~= u.side and C.is_combat(x) then enemy_combat = true end
     end
-    local blocked = false
-    for _, f in ipairs(map.hexside(u.hex, n)) do
-      if f == "major_river" or f == "impassable" then blocked = true end
-    end
-    if C.contains(map.hexside(u.hex, n), "bridge") then blocked = false end
-    if enemy_combat and not blocked and map.terrain(n) ~= "lake" then out[#out + 1] = n end
+    if enemy_combat and combat.can_attack_into(u.hex, n) then out[#out + 1] = n end
   end
   return out
 end

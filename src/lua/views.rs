@@ -154,13 +154,24 @@ impl Host {
         Ok(out)
     }
 
-    /// Whether the unit passes the ruleset's filter `name` (run it look-only: `Game::read_only`).
-    pub fn unit_filter(&self, name: &str, unit: &str) -> Result<bool, Error> {
+    /// The units of `ids` that pass the ruleset's filter `name` (run it look-only:
+    /// `Game::read_only`). One budget and one check of the sealed tables for the whole list:
+    /// the test runs once per unit, the host's checks once per `units` command.
+    pub fn unit_filter(&self, name: &str, ids: &[String]) -> Result<Vec<String>, Error> {
         let f: Table = self.internal("unit_filters")?.get(name).map_err(convert_error)?;
         let test: Function = f.get("test").map_err(convert_error)?;
-        let u = super::unit_handle(&self.lua, unit.to_string()).map_err(convert_error)?;
-        let v: Value = self.call_rule(&test, u)?;
-        Ok(!matches!(v, Value::Nil | Value::Boolean(false)))
+        self.reset_budget();
+        let run = || -> mlua::Result<Vec<String>> {
+            let mut out = Vec::new();
+            for id in ids {
+                let v: Value = test.call(super::unit_handle(&self.lua, id.clone())?)?;
+                if !matches!(v, Value::Nil | Value::Boolean(false)) {
+                    out.push(id.clone());
+                }
+            }
+            Ok(out)
+        };
+        self.checked(run().map_err(|e| self.run_error(e)))
     }
 
     /// The lines of `umpire.status` and `umpire.unfinished` hooks (`key`), in registration order.

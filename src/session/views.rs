@@ -495,15 +495,7 @@ pub(super) fn units(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     for f in &filters {
         kept = match f {
             UnitFilter::State(name) => {
-                let (r, _) = g.read_only(|g| {
-                    let mut out = Vec::new();
-                    for id in &kept {
-                        if g.host().unit_filter(name, id)? {
-                            out.push(id.clone());
-                        }
-                    }
-                    Ok::<_, Error>(out)
-                });
+                let (r, _) = g.read_only(|g| g.host().unit_filter(name, &kept));
                 r?
             }
             _ => {
