@@ -142,6 +142,20 @@ impl Session {
             let p = g.pending.as_ref()?;
             return (!p.question.options.is_empty()).then(|| p.question.options.clone());
         }
+        // `odds` completes as the combat verb it evaluates (named first, or the one of this step)
+        let (verb, words, index) = if verb == "odds" {
+            let now = odds_verbs(g);
+            match now.iter().find(|v| words.get(1).is_some_and(|w| *w == v.spec.name) && index > 1) {
+                Some(v) => (v.spec.name.clone(), words[1..].to_vec(), index - 1),
+                None => match now.iter().filter(|v| v.allowed).collect::<Vec<_>>().as_slice() {
+                    [one] => (one.spec.name.clone(), words, index),
+                    _ => return None,
+                },
+            }
+        } else {
+            (verb.to_string(), words, index)
+        };
+        let verb = verb.as_str();
         if !g.verbs().contains_key(verb) {
             return None;
         }
@@ -868,17 +882,32 @@ fn map_view(s: &Session, words: &[&str]) -> Result<MapView> {
 /// `odds <arguments of the combat verb>`: which verb (the one named first; else the one marked
 /// `odds` that is allowed at this step, or the only one whose arguments fit), then every
 /// outcome as a table. Bad arguments are reported with the usage of the verb in force.
+/// A verb `odds` can evaluate, and whether it is allowed at the game's step.
+struct OddsVerb {
+    spec: VerbSpec,
+    allowed: bool,
+}
+
+/// The verbs marked `odds`, each with whether its phases hold the current step.
+fn odds_verbs(g: &Game) -> Vec<OddsVerb> {
+    let step = g.state().clock.step.clone();
+    g.verbs()
+        .into_values()
+        .filter(|v| v.odds)
+        .map(|v| OddsVerb { allowed: v.phases.is_empty() || v.phases.contains(&step), spec: v })
+        .collect()
+}
+
 pub(super) fn odds(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let g = s.game()?;
-    let verbs: Vec<VerbSpec> = g.verbs().into_values().filter(|v| v.odds).collect();
-    let step = g.state().clock.step.clone();
+    let all = odds_verbs(g);
+    let verbs: Vec<VerbSpec> = all.iter().map(|v| v.spec.clone()).collect();
     let phase = g.state().clock.phase.clone();
     let (first, tail) = split_first(rest);
-    let allowed = |v: &VerbSpec| v.phases.is_empty() || v.phases.contains(&step);
     let (spec, args_text) = match verbs.iter().find(|v| v.name == first) {
         Some(v) => (v.clone(), tail.to_string()),
         None => {
-            let now: Vec<&VerbSpec> = verbs.iter().filter(|v| allowed(v)).collect();
+            let now: Vec<&VerbSpec> = all.iter().filter(|v| v.allowed).map(|v| &v.spec).collect();
             match now.as_slice() {
                 [] if verbs.is_empty() => {
                     return Err(Error::Usage("this ruleset has no verb that `odds` can evaluate".into()));

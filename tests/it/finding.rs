@@ -54,7 +54,7 @@ umpire.unfinished(function()
 end)
 umpire.command { usage = "step <unit>", run = function(u) u:set_marker("moved", 1) vars.set("moved", (vars.get("moved") or 0) + 1) end,
   complete = function(index, words) if index == 1 then return { "A1", "A2" } end end }
-umpire.command { usage = "hit <hex> with <units>", run = function() end }
+umpire.command { usage = "hit <hex> with <units>", odds = true, run = function() end }
 umpire.complete("hit", function(index, words)
   if index == 1 then return { "0202" } elseif index == 3 then return { words[1] == "0202" and "A1" or "A2" } end
 end)
@@ -121,6 +121,10 @@ fn status_tables_completion_and_unfinished_come_from_the_rules() {
     assert_eq!(s.candidates("hit 0"), Some(vec!["0202".to_string()]));
     assert_eq!(s.candidates("hit 0202 with "), Some(vec!["A1".to_string()]));
     assert_eq!(s.candidates("status "), None);
+    // `odds` completes as the combat verb it evaluates, named or not
+    assert_eq!(s.candidates("odds 0"), Some(vec!["0202".to_string()]));
+    assert_eq!(s.candidates("odds 0202 with "), Some(vec!["A1".to_string()]));
+    assert_eq!(s.candidates("odds hit 0202 with "), Some(vec!["A1".to_string()]));
     // what is left undone, until it is done
     assert_eq!(s.unfinished(), ["A1 has not moved [M1]"]);
     out(&mut s, "step A1");
