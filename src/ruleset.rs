@@ -64,10 +64,18 @@ impl Ruleset {
         let dir = root.join("rulesets").join(id);
         let file = dir.join("ruleset.toml");
         if !file.is_file() {
-            return Err(Error::NotFound(format!(
-                "no ruleset '{id}': rulesets/{id}/ruleset.toml does not exist (rulesets are {})",
-                list_dirs(&root.join("rulesets")).join(", ")
-            )));
+            let known = list_dirs(&root.join("rulesets"));
+            return Err(Error::NotFound(if known.is_empty() {
+                format!(
+                    "no ruleset '{id}': the library {} has no rulesets/ folder (name the library with --library)",
+                    shown(root)
+                )
+            } else {
+                format!(
+                    "no ruleset '{id}': rulesets/{id}/ruleset.toml does not exist (rulesets are {})",
+                    known.join(", ")
+                )
+            }));
         }
         let shown = format!("rulesets/{id}/ruleset.toml");
         let (raw, _): (RawRuleset, _) = parse_toml(&file, &shown)?;
@@ -218,11 +226,16 @@ pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, St
             return Err(Error::NotFound(format!("scenario file {name} does not exist")));
         }
         let abs = p.canonicalize().map_err(|e| Error::io(p, e))?;
-        // <root>/scenarios/<game>/<file>.toml
+        // usually <library>/scenarios/<game>/<file>.toml; a file elsewhere takes its rules from
+        // the nearest folder above it that holds rulesets/, else from the session's library
         let game_dir = abs.parent().unwrap_or(Path::new("."));
         let game = game_dir.file_name().and_then(|s| s.to_str()).unwrap_or("local").to_string();
-        let lib =
-            game_dir.parent().and_then(|s| s.parent()).map(Path::to_path_buf).unwrap_or_else(|| root.to_path_buf());
+        let lib = abs
+            .ancestors()
+            .skip(1)
+            .find(|d| d.join("rulesets").is_dir())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| root.to_path_buf());
         let stem = abs.file_stem().and_then(|s| s.to_str()).unwrap_or("scenario");
         return Ok((p.to_path_buf(), lib, format!("{game}/{stem}")));
     }

@@ -595,19 +595,21 @@ fn initial_state(cx: &mut Ctx, raw: &RawFile, map: &Map, id: &str) -> GameState 
 fn unit_of(cx: &mut Ctx, raw: &RawFile, ru: &RawUnit, map: &Map, units: &crate::state::Units) -> Option<Unit> {
     let header = &raw.scenario;
     let id = ru.id.get_ref().trim().to_string();
+    // every problem of the unit is reported (not only the first); a unit with one is left out
+    let mut sound = true;
     if id.is_empty() || id.contains(char::is_whitespace) || id.contains(',') {
         cx.err::<()>(ru.id.span(), format!("unit id '{id}' must be one word without commas"));
-        return None;
-    }
-    if units.contains_key(&id) {
+        sound = false;
+    } else if units.contains_key(&id) {
         cx.err::<()>(ru.id.span(), format!("unit id '{id}' is used twice"));
-        return None;
+        sound = false;
     }
     if !header.sides.contains(ru.side.get_ref()) {
         cx.err::<()>(
             ru.side.span(),
             format!("unit {id}: unknown side '{}' (sides are {})", ru.side.get_ref(), header.sides.join(", ")),
         );
+        sound = false;
     }
     let mut known_type = true;
     let ty = match &ru.ty {
@@ -628,23 +630,26 @@ fn unit_of(cx: &mut Ctx, raw: &RawFile, ru: &RawUnit, map: &Map, units: &crate::
     let steps_raw = ru.steps.clone().or(ty.steps.clone()).unwrap_or_default();
     if steps_raw.is_empty() {
         // (an unknown type is reported already)
-        if !known_type {
-            return None;
+        if known_type {
+            cx.err::<()>(ru.id.span(), format!("unit {id} has no steps (give `steps` or a `type` with steps)"));
         }
-        cx.err::<()>(ru.id.span(), format!("unit {id} has no steps (give `steps` or a `type` with steps)"));
-        return None;
+        sound = false;
     }
     let steps: Vec<BTreeMap<String, Value>> =
         steps_raw.iter().map(|s| s.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect()).collect();
     let step = match &ru.step {
         Some(s) if *s.get_ref() >= 1 && *s.get_ref() <= steps.len() => s.get_ref() - 1,
-        Some(s) => {
+        Some(s) if !steps.is_empty() => {
             cx.err::<()>(s.span(), format!("unit {id}: step {} out of 1..{}", s.get_ref(), steps.len()));
             0
         }
-        None => 0,
+        _ => 0,
     };
-    let loc = location_of(cx, ru, map, &header.boxes, &id)?;
+    let loc = location_of(cx, ru, map, &header.boxes, &id);
+    if !sound {
+        return None;
+    }
+    let loc = loc?;
     let mut attrs: BTreeMap<String, Value> = ty.attrs.iter().map(|(k, v)| (k.clone(), toml_to_json(v))).collect();
     attrs.extend(ru.attrs.iter().map(|(k, v)| (k.clone(), toml_to_json(v))));
     let mut approx = BTreeSet::new();

@@ -132,7 +132,7 @@ umpire.overlay {
   usage = "reach <unit>", help = "every hex the unit could reach now by regular movement, with its cost", rule = "5.1",
   run = function(u)
     umpire.check(u.hex, "5.1", "%s is not on the map (it is in %s): it has no reach", u.id, tostring(u.box))
-    return (map.reach(movement.profile(u.side, u.hex, movement.allowance(u), { overrun = C.attack(u) > 0 })))
+    return movement.reach(u)
   end,
 }
 umpire.overlay {

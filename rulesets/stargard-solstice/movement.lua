@@ -207,6 +207,12 @@ function M.explain_path(prof, path, kind)
   flush()
 end
 
+-- 5.1: every hex the unit could reach now by regular movement, with its cost (the `map reach`
+-- overlay and Tab after `move <unit> `); one search in Rust.
+function M.reach(u)
+  return (map.reach(M.profile(u.side, u.hex, M.allowance(u), { overrun = C.attack(u) > 0 })))
+end
+
 -- Why `to` cannot be reached: names the real reason (5.3 enemy units, 5.1.1 too far, 5.4.1 an
 -- EZOC or no road for strategic movement, 5.2.x terrain) and refuses under its rule.
 local function refuse_unreachable(prof, side, from, to, mp, who, strategic)

@@ -6,6 +6,7 @@ local C = require "common"
 local command = require "command"
 local air = require "air"
 local combat = require "combat"
+local movement = require "movement"
 local M = {}
 
 -- ------------------------------------------------------------------ unit states
@@ -110,8 +111,16 @@ end)
 
 -- ------------------------------------------------------------------ Tab completion
 -- move <units>: the units that may still move
-umpire.complete("move", function(index)
+-- move <units> <hex>: then the hexes the first unit can reach (the `map reach` overlay's search)
+umpire.complete("move", function(index, words)
   if index == 1 then return ids(M.can_move) end
+  local first = index == 2 and words[1] and units.find(words[1]:match("^[^,]*"))
+  if first and first.hex and M.can_move(first) then
+    local out = {}
+    for h in pairs(movement.reach(first)) do if h ~= first.hex then out[#out + 1] = h end end
+    table.sort(out)
+    return out
+  end
 end)
 
 -- attack <hex> with <units>: enemy hexes next to units that may attack, then those units

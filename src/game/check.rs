@@ -20,7 +20,16 @@ pub fn check_path(p: &Path, library: Option<&Path>, cfg: HostConfig) -> Result<V
             p.display()
         )));
     }
-    if p.is_dir() && p.join("ruleset.toml").is_file() {
+    // a game's name, as `play` takes it: its ruleset folder in the library
+    let named = (!p.exists() && p.components().count() == 1)
+        .then(|| {
+            let root = library.map(Path::to_path_buf).unwrap_or_else(crate::ruleset::find_root);
+            root.join("rulesets").join(p)
+        })
+        .filter(|d| d.join("ruleset.toml").is_file());
+    if let Some(dir) = named {
+        check_ruleset(&dir, library, cfg, &mut ok, &mut problems)?;
+    } else if p.is_dir() && p.join("ruleset.toml").is_file() {
         check_ruleset(p, library, cfg, &mut ok, &mut problems)?;
     } else if p.is_file() && p.extension().is_some_and(|x| x == "toml") {
         let root = crate::ruleset::library_for(library, p);
@@ -36,7 +45,7 @@ pub fn check_path(p: &Path, library: Option<&Path>, cfg: HostConfig) -> Result<V
         }
     } else {
         return Err(Error::NotFound(format!(
-            "{}: not a ruleset folder (with ruleset.toml), a scenario .toml file or a script .ump",
+            "{}: not a game's name, a ruleset folder (with ruleset.toml), a scenario .toml file or a script .ump",
             p.display()
         )));
     }

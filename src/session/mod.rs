@@ -226,6 +226,10 @@ impl Session {
 
     /// Runs a built-in, or a verb of the ruleset.
     fn dispatch(&mut self, verb: &str, rest: &str, line: &str) -> Result<Reply> {
+        // `<command> --help` is `help <command>` (`units --help` also lists its filters)
+        if rest == "--help" && verb != "units" && verb != "=" && self.knows(verb) {
+            return views::help(self, verb, line);
+        }
         if let Some(b) = BUILTINS.iter().find(|b| b.name == verb) {
             if !b.during_decision {
                 self.no_pending()?;
@@ -253,6 +257,11 @@ impl Session {
         let args = self.parse_args(&spec, rest)?;
         let name = spec.name.clone();
         self.transact(line, move |g| g.start_thread("dispatch", (name, mlua::MultiValue::from_vec(args))))
+    }
+
+    /// Whether `name` is a command: a built-in or a verb of the game's rules.
+    fn knows(&self, name: &str) -> bool {
+        is_builtin(name) || self.game.as_ref().is_some_and(|g| g.shared.borrow().verbs.contains_key(name))
     }
 
     pub(crate) fn game(&self) -> Result<&Game> {

@@ -7,7 +7,7 @@ use super::{Reply, Session, split_first};
 use crate::error::{Error, Result};
 use crate::game::{Game, Odds, describe_question};
 use crate::hex::HexId;
-use crate::lua::VerbSpec;
+use crate::lua::{ArgKind, ArgSpec, VerbSpec};
 use crate::names::{resolve_hex, resolve_unit};
 use crate::state::{GameState, Location, Unit};
 use crate::text::{did_you_mean, json_text, markers};
@@ -161,7 +161,22 @@ impl Session {
         }
         let before: Vec<String> = words[1..index].iter().map(|w| w.to_string()).collect();
         let (r, _) = g.read_only(|g| g.host().complete(verb, index, &before));
-        r.ok().flatten()
+        if let Some(list) = r.ok().flatten() {
+            return Some(list);
+        }
+        // the rules cannot tell: what the verb's usage line asks for there
+        let spec = g.verbs().get(verb).cloned()?;
+        let map = &g.scenario.map;
+        match arg_at(&spec, &before)?.kind {
+            // (once something is typed, the editor's own completion also turns a place's name
+            // into its hex)
+            ArgKind::Hex if at_new_word => Some(map.hexes.keys().map(|h| map.fmt(*h)).collect()),
+            ArgKind::Unit | ArgKind::Units => {
+                let st = g.state();
+                Some(st.units.values().filter(|u| !g.is_hidden(&st, u)).map(|u| u.id.clone()).collect())
+            }
+            _ => None,
+        }
     }
 
     /// What the rules say is left undone before `next` ends the segment (`umpire.unfinished`).
@@ -882,6 +897,43 @@ fn map_view(s: &Session, words: &[&str]) -> Result<MapView> {
 /// `odds <arguments of the combat verb>`: which verb (the one named first; else the one marked
 /// `odds` that is allowed at this step, or the only one whose arguments fit), then every
 /// outcome as a table. Bad arguments are reported with the usage of the verb in force.
+/// The argument of `spec` that the word after `before` would be, by the usage line: keywords
+/// typed are matched, optional ones skipped, a repeated argument goes on to its keyword.
+fn arg_at<'a>(spec: &'a VerbSpec, before: &[String]) -> Option<&'a ArgSpec> {
+    let mut args = spec.args.iter().peekable();
+    for w in before {
+        loop {
+            let a = args.peek()?;
+            match &a.kind {
+                ArgKind::Literal(l) if l.eq_ignore_ascii_case(w) => {
+                    args.next();
+                    break;
+                }
+                ArgKind::Literal(_) if a.optional => {
+                    args.next();
+                }
+                ArgKind::Literal(_) => return None,
+                _ if a.repeated => {
+                    // a repetition stops at a keyword a later argument expects
+                    let later = spec.args.iter().skip_while(|x| !std::ptr::eq(*x, *a)).skip(1);
+                    let stops = later.filter_map(|x| if let ArgKind::Literal(l) = &x.kind { Some(l) } else { None });
+                    if stops.clone().any(|l| l.eq_ignore_ascii_case(w)) {
+                        args.next();
+                        continue;
+                    }
+                    break;
+                }
+                _ => {
+                    args.next();
+                    break;
+                }
+            }
+        }
+    }
+    // an optional keyword not typed yet: the argument after it
+    args.find(|a| !matches!(a.kind, ArgKind::Literal(_)) || !a.optional)
+}
+
 /// A verb `odds` can evaluate, and whether it is allowed at the game's step.
 struct OddsVerb {
     spec: VerbSpec,

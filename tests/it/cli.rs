@@ -342,3 +342,44 @@ fn check_reports_every_problem_of_a_scenario_in_one_pass() {
     }
     assert_eq!(text.lines().count(), 6, "{text}");
 }
+
+#[test]
+fn check_reports_every_problem_of_one_unit_in_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let (good, file) = fixture_scenario_copy(dir.path());
+    // B2 gets an unknown type, an unknown side and a hex off the map; it also takes B1's id
+    let b2 = "id = \"B2\"\nname = \"2nd Blue Infantry\"\nside = \"Blue\"\ntype = \"inf\"\nat = \"0203\"";
+    assert!(good.contains(b2), "the fixture's B2 changed");
+    let bad = good.replacen(
+        b2,
+        "id = \"B1\"\nname = \"2nd Blue Infantry\"\nside = \"Bleu\"\ntype = \"infantry\"\nat = \"0909\"",
+        1,
+    );
+    std::fs::write(&file, &bad).unwrap();
+    let out = umpire().arg("check").arg(&file).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    for what in
+        ["unit id 'B1' is used twice", "unknown side 'Bleu'", "unknown type 'infantry'", "hex 0909 is not on the map"]
+    {
+        assert!(text.contains(what), "`{what}` not reported in one pass:\n{text}");
+    }
+}
+
+#[test]
+fn check_takes_a_games_name_and_a_scenario_file_outside_the_library() {
+    let lib = super::fixtures();
+    let out = umpire().arg("--library").arg(&lib).arg("check").arg("fixture").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("ok: ruleset Fixture"), "{text}");
+    // a copy of a scenario in a folder of its own takes its rules from the library named
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("t")).unwrap();
+    let copy = dir.path().join("t/mine.toml");
+    std::fs::copy(lib.join("scenarios/fixture/basic.toml"), &copy).unwrap();
+    let out = umpire().arg("--library").arg(&lib).arg("check").arg(&copy).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("ok: scenario t/mine"), "{text}");
+}

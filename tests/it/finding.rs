@@ -55,6 +55,7 @@ end)
 umpire.command { usage = "step <unit>", run = function(u) u:set_marker("moved", 1) vars.set("moved", (vars.get("moved") or 0) + 1) end,
   complete = function(index, words) if index == 1 then return { "A1", "A2" } end end }
 umpire.command { usage = "hit <hex> with <units>", odds = true, run = function() end }
+umpire.command { usage = "go <unit> <hex>", run = function() end }
 umpire.complete("hit", function(index, words)
   if index == 1 then return { "0202" } elseif index == 3 then return { words[1] == "0202" and "A1" or "A2" } end
 end)
@@ -125,6 +126,11 @@ fn status_tables_completion_and_unfinished_come_from_the_rules() {
     assert_eq!(s.candidates("odds 0"), Some(vec!["0202".to_string()]));
     assert_eq!(s.candidates("odds 0202 with "), Some(vec!["A1".to_string()]));
     assert_eq!(s.candidates("odds hit 0202 with "), Some(vec!["A1".to_string()]));
+    // without a completer, what the usage line asks for there: a hex, not a unit
+    let hexes = s.candidates("go A1 ").expect("hexes after go <unit>");
+    assert!(hexes.contains(&"0202".to_string()) && !hexes.contains(&"A1".to_string()), "{hexes:?}");
+    assert!(s.candidates("go ").expect("units after go").contains(&"A1".to_string()));
+    assert_eq!(s.candidates("go A1 0202 "), None);
     // what is left undone, until it is done
     assert_eq!(s.unfinished(), ["A1 has not moved [M1]"]);
     out(&mut s, "step A1");
@@ -152,4 +158,18 @@ fn registrations_are_checked_and_only_while_the_rules_load() {
     let r = s.execute("lua umpire.table { name = 'late', rows = {} }");
     let e = r.error().map(|e| e.to_string()).unwrap_or_default();
     assert!(e.contains("umpire.table may only be called while the rule files load"), "{e}");
+}
+
+#[test]
+fn tab_after_a_stargard_move_offers_the_hexes_the_unit_can_reach() {
+    let mut s = umpire::Session::with_root(super::repo());
+    for c in ["new stargard-solstice --seed 7", "forward", "dice 5", "forward step movement"] {
+        assert_eq!(s.execute(c).status, Status::Ok, "{c}");
+    }
+    let reach = s.candidates("move HvS/11SS ").expect("the hexes HvS/11SS can reach");
+    assert!(reach.contains(&"24.11".to_string()) && reach.contains(&"24.12".to_string()), "{reach:?}");
+    // not its own hex, not an enemy-held hex, no unit ids
+    assert!(!reach.iter().any(|h| h == "25.12" || h == "24.10" || h.contains('/')), "{reach:?}");
+    // a unit typed by a prefix, the first of a list
+    assert_eq!(s.candidates("move HvS,11A/11SS "), Some(reach));
 }
