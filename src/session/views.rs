@@ -495,6 +495,14 @@ pub(super) fn units_help(s: &Session) -> Vec<String> {
         "  <attribute>=<value>   a unit attribute, e.g. formation=<HQ id>; marker=<name>, side=, box=, kind="
             .to_string(),
     ];
+    if let Some(g) = &s.game {
+        // markers are filtered by the names the rules store (`show` may word them otherwise)
+        let st = g.state();
+        let names: BTreeSet<&str> = st.units.values().flat_map(|u| u.markers.keys().map(String::as_str)).collect();
+        if !names.is_empty() {
+            out.push(format!("  markers on units now: {}", names.into_iter().collect::<Vec<_>>().join(", ")));
+        }
+    }
     let states = s.game.as_ref().map(|g| g.host().unit_filters()).transpose().ok().flatten().unwrap_or_default();
     if !states.is_empty() {
         out.push("states (this game):".to_string());
