@@ -409,10 +409,22 @@ pub fn window(map: &Map, center: HexId, width: usize, rows: i32) -> BTreeSet<Hex
 /// The window (as [`window`]) that shows most of the edge of a set of marked hexes — the
 /// marked hexes beside an unmarked one, where a supply net or a zone ends —, centred on one of
 /// them (the first in id order of the best); centred on the middle marked hex when no marked
-/// hex has an unmarked neighbour.
-pub fn front_window(map: &Map, marked: &BTreeSet<HexId>, width: usize, rows: i32) -> BTreeSet<HexId> {
+/// hex has an unmarked neighbour. Where the edge meets units (`occupied` hexes outside the
+/// marks: a front line, not a lake shore) counts first.
+pub fn front_window(
+    map: &Map,
+    marked: &BTreeSet<HexId>,
+    occupied: &BTreeSet<HexId>,
+    width: usize,
+    rows: i32,
+) -> BTreeSet<HexId> {
     let front: Vec<HexId> =
         marked.iter().filter(|h| map.neighbours(**h).any(|(_, n)| !marked.contains(&n))).copied().collect();
+    let contested: BTreeSet<HexId> = front
+        .iter()
+        .filter(|h| map.neighbours(**h).any(|(_, n)| !marked.contains(&n) && occupied.contains(&n)))
+        .copied()
+        .collect();
     let Some(&first) = front.first().or(marked.iter().nth(marked.len() / 2)) else {
         return BTreeSet::new();
     };
@@ -424,7 +436,10 @@ pub fn front_window(map: &Map, marked: &BTreeSet<HexId>, width: usize, rows: i32
     let best = front
         .iter()
         .copied()
-        .max_by_key(|c| (front.iter().filter(|h| inside(*c, **h)).count(), std::cmp::Reverse(*c)))
+        .max_by_key(|c| {
+            let near_units = contested.iter().filter(|h| inside(*c, **h)).count();
+            (near_units, front.iter().filter(|h| inside(*c, **h)).count(), std::cmp::Reverse(*c))
+        })
         .unwrap_or(first);
     window(map, best, width, rows)
 }

@@ -767,7 +767,8 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
                     .copied()
                     .collect()
             } else {
-                crate::render::text::front_window(&map, &marked, s.width, WINDOW_ROWS)
+                let occupied: BTreeSet<HexId> = g.state().units.values().filter_map(|u| u.hex()).collect();
+                crate::render::text::front_window(&map, &marked, &occupied, s.width, WINDOW_ROWS)
             };
             let out = marked.iter().filter(|h| !hexes.contains(*h)).count();
             if out > 0 {

@@ -118,6 +118,16 @@ fn a_large_overlay_is_drawn_where_its_marks_end_and_says_what_is_not_shown() {
     let marked = body.iter().filter(|l| l.contains("    S    ")).count();
     assert!(marked > 5, "{out:?}");
     assert!(body.iter().any(|l| l.starts_with("   ") && l.contains("\\         /")), "no unmarked hex: {out:?}");
+    // where the net meets units outside it (the front), not a lake shore: Soviet counters show
+    let soviet: Vec<String> = (s.execute("= (function() local t = {} for _, u in ipairs(units.all { side = 'Soviet', on_map = true }) do t[#t + 1] = u.id end return table.concat(t, ' ') end)()").out)
+        .concat()
+        .split_whitespace()
+        .map(|id| id.chars().take(6).collect())
+        .collect();
+    assert!(
+        body.iter().any(|l| soviet.iter().any(|id| l.contains(id.as_str()))),
+        "no Soviet unit in the window: {out:?}"
+    );
 }
 
 #[test]
