@@ -131,6 +131,18 @@ pub struct Clock {
     pub over: Option<String>,
 }
 
+impl Clock {
+    /// Where the game is, as `status` and `forward` say it: `turn 1, Movement Phase, Blue to act`.
+    pub fn place(&self) -> String {
+        format!(
+            "turn {}{}{}",
+            self.turn,
+            if self.phase.is_empty() { String::new() } else { format!(", {}", self.phase) },
+            self.side.as_ref().map(|s| format!(", {s} to act")).unwrap_or_default()
+        )
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameState {
     /// `game/scenario` id.

@@ -70,10 +70,7 @@ impl Session {
                         spaced(i, after_units)?;
                     }
                     // a repetition stops at a keyword that a later argument expects
-                    let stop: Vec<&str> = spec.args[idx + 1..]
-                        .iter()
-                        .filter_map(|x| if let ArgKind::Literal(l) = &x.kind { Some(l.as_str()) } else { None })
-                        .collect();
+                    let stop = keywords_after(spec, idx);
                     let mut vals = Vec::new();
                     while i < words.len() && !stop.iter().any(|l| l.eq_ignore_ascii_case(words[i])) {
                         vals.push(one(lua, &w, kind, words[i]).map_err(bad)?);
@@ -109,6 +106,15 @@ impl Session {
         }
         Ok(out)
     }
+}
+
+/// The keywords (literal words) of the usage line after argument `idx`: where a repeated
+/// argument stops.
+pub(super) fn keywords_after(spec: &VerbSpec, idx: usize) -> Vec<&str> {
+    spec.args[idx + 1..]
+        .iter()
+        .filter_map(|x| if let ArgKind::Literal(l) = &x.kind { Some(l.as_str()) } else { None })
+        .collect()
 }
 
 /// Said of a list of units that is wrong or missing.

@@ -191,8 +191,6 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
     }
     let checkpoint = s.game()?.checkpoint();
     let mut out = Vec::new();
-    let mut first = true;
-    let mut answered = false;
     let (mut nexts, mut answers) = (0usize, 0usize);
     // the rules of the questions answered, in order of first appearance, with their counts
     let mut rules: Vec<(String, usize)> = Vec::new();
@@ -208,9 +206,10 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
             (st.clock.over.is_some(), st.clock.turn, st.clock.step.clone(), g.pending.is_some())
         };
         let reached = match &target {
-            Target::Next => !first || answered,
+            // (something was played: a `next`, or an answer)
+            Target::Next => nexts + answers > 0,
             Target::Turn(n) => turn >= *n,
-            Target::Step(id) => (!first || answered) && step == *id,
+            Target::Step(id) => nexts + answers > 0 && step == *id,
             Target::End => false,
         };
         if !pending && (reached || over) {
@@ -256,10 +255,8 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
             out.extend(r.out.into_iter().filter(|l| !l.starts_with("→ ") && !l.starts_with("? ")));
         }
         if pending {
-            answered = true;
             answers += 1;
         } else {
-            first = false;
             nexts += 1;
         }
     }
@@ -283,12 +280,7 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
         let done = if done.is_empty() { "nothing to play".to_string() } else { done.join(", ") };
         let place = match &c.over {
             Some(o) => format!("game over: {o}"),
-            None => format!(
-                "turn {}{}{}",
-                c.turn,
-                if c.phase.is_empty() { String::new() } else { format!(", {}", c.phase) },
-                c.side.as_ref().map(|s| format!(", {s} to act")).unwrap_or_default()
-            ),
+            None => c.place(),
         };
         out.push(format!("forward: {done} — now {place}"));
     }

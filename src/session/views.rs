@@ -31,12 +31,7 @@ pub(super) fn status(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply>
             g.ruleset.version,
             crate::ruleset::shown(&g.ruleset.dir)
         ),
-        format!(
-            "turn {}{}{}",
-            c.turn,
-            if c.phase.is_empty() { String::new() } else { format!(", {}", c.phase) },
-            c.side.as_ref().map(|s| format!(", {s} to act")).unwrap_or_default()
-        ),
+        c.place(),
     ];
     if let Some(o) = &c.over {
         out.push(format!("game over: {o}"));
@@ -909,38 +904,34 @@ fn map_view(s: &Session, words: &[&str]) -> Result<MapView> {
 /// The argument of `spec` that the word after `before` would be, by the usage line: keywords
 /// typed are matched, optional ones skipped, a repeated argument goes on to its keyword.
 fn arg_at<'a>(spec: &'a VerbSpec, before: &[String]) -> Option<&'a ArgSpec> {
-    let mut args = spec.args.iter().peekable();
+    let mut at = 0;
     for w in before {
         loop {
-            let a = args.peek()?;
+            let a = spec.args.get(at)?;
             match &a.kind {
                 ArgKind::Literal(l) if l.eq_ignore_ascii_case(w) => {
-                    args.next();
+                    at += 1;
                     break;
                 }
-                ArgKind::Literal(_) if a.optional => {
-                    args.next();
-                }
+                ArgKind::Literal(_) if a.optional => at += 1,
                 ArgKind::Literal(_) => return None,
+                // a repetition goes on to a keyword a later argument expects (as `parse_args`)
                 _ if a.repeated => {
-                    // a repetition stops at a keyword a later argument expects
-                    let later = spec.args.iter().skip_while(|x| !std::ptr::eq(*x, *a)).skip(1);
-                    let stops = later.filter_map(|x| if let ArgKind::Literal(l) = &x.kind { Some(l) } else { None });
-                    if stops.clone().any(|l| l.eq_ignore_ascii_case(w)) {
-                        args.next();
+                    if super::args::keywords_after(spec, at).iter().any(|l| l.eq_ignore_ascii_case(w)) {
+                        at += 1;
                         continue;
                     }
                     break;
                 }
                 _ => {
-                    args.next();
+                    at += 1;
                     break;
                 }
             }
         }
     }
     // an optional keyword not typed yet: the argument after it
-    args.find(|a| !matches!(a.kind, ArgKind::Literal(_)) || !a.optional)
+    spec.args[at.min(spec.args.len())..].iter().find(|a| !matches!(a.kind, ArgKind::Literal(_)) || !a.optional)
 }
 
 /// A verb `odds` can evaluate, and whether it is allowed at the game's step.
@@ -962,11 +953,11 @@ fn odds_verbs(g: &Game) -> Vec<OddsVerb> {
 pub(super) fn odds(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let g = s.game()?;
     let all = odds_verbs(g);
-    let verbs: Vec<VerbSpec> = all.iter().map(|v| v.spec.clone()).collect();
+    let verbs: Vec<&VerbSpec> = all.iter().map(|v| &v.spec).collect();
     let phase = g.state().clock.phase.clone();
     let (first, tail) = split_first(rest);
     let (spec, args_text) = match verbs.iter().find(|v| v.name == first) {
-        Some(v) => (v.clone(), tail.to_string()),
+        Some(v) => ((*v).clone(), tail.to_string()),
         None => {
             let now: Vec<&VerbSpec> = all.iter().filter(|v| v.allowed).map(|v| &v.spec).collect();
             match now.as_slice() {
