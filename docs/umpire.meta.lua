@@ -183,7 +183,7 @@ function setmetatable(t, mt) end
 
 ---A movement or tracing profile for map.reach / map.route / map.path_cost.
 ---@class Umpire.Profile
----@field from? Umpire.Hex|Umpire.Hex[] sources at cost 0 (required by reach and route; ignored by path_cost)
+---@field from? Umpire.Hex|Umpire.Hex[]|table<Umpire.Hex, number> sources at cost 0, or { [hex] = start count } (required by reach and route; ignored by path_cost)
 ---@field mp? number maximum cost (nil: unlimited)
 ---@field terrain? table<string, Umpire.Cost> cost to enter, by terrain (empty and no default: 1 per hex)
 ---@field default? Umpire.Cost cost of terrains not listed
@@ -199,6 +199,11 @@ function setmetatable(t, mt) end
 ---@field cancels? table<string, string[]> hexside features that cancel others, e.g. { bridge = { "river", "major_river" } }
 ---@field stop? Umpire.Hex[]|table<Umpire.Hex, boolean> entering ends the move
 ---@field always_one? boolean may always move one hex from a source
+---@field open? Umpire.Hex[]|table<Umpire.Hex, boolean> entered for 1 MP whatever the terrain
+---@field unblocked? Umpire.Hex[]|table<Umpire.Hex, boolean> taken out of blocked again (friendly units negating an EZOC)
+---@field side_cost? table<string, Umpire.Cost> per-search price of one crossing, "A>B" one way or "A/B" both, replacing the hexside's feature costs
+---@field targets? Umpire.Hex[]|table<Umpire.Hex, boolean> map.reach: answer only for these hexes
+---@field routes? boolean map.reach: false leaves the `from` result empty
 
 -- ---------------------------------------------------------------- UnitRef
 
@@ -323,6 +328,12 @@ function umpire.complete(verb, fn) end
 ---`odds` see every unit. Not part of the game state; only while the rule files load.
 ---@param on boolean
 function umpire.fog_of_war(on) end
+
+---Runs fn() at the end of every command that finishes (verb, next, set-up, a completing answer,
+---a designer's chunk), inside its transaction: its changes are part of the command and an error
+---in it takes the command back. For derived state such as hex control. Only while loading.
+---@param fn fun()
+function umpire.after_command(fn) end
 
 ---A problem found in the ruleset's data: the module the table is in (as `require` names it),
 ---the key path of the bad entry ({"crt", 3, 8} for T.crt[3][8]) and what is wrong.
@@ -638,6 +649,17 @@ function map.marker(hex, name) end
 ---@param name string
 ---@param v? integer|boolean true stores 1; false/nil remove
 function map.set_marker(hex, name, v) end
+
+---Sets marker `name` on many hexes at once (false removes it there); every hex is checked
+---before any is written.
+---@param name string
+---@param values table<Umpire.Hex, integer|boolean>
+function map.set_markers(name, values) end
+
+---Removes marker `name` from every hex.
+---@param name string
+---@return integer count how many hexes had it
+function map.clear_markers(name) end
 
 ---Every hex with the scenario value `key`, with it.
 ---@param key string

@@ -63,6 +63,10 @@ pub struct Profile {
     /// Markers placed on hexsides during play (a blown bridge); priced by `hexsides` like the
     /// map's own hexside features.
     pub hexside_markers: BTreeMap<Hexside, BTreeSet<String>>,
+    /// Per-search hexside overrides, by the step they price (from, to): the cost of crossing
+    /// replaces what the hexside's features cost (`No` forbids the step, a number permits it
+    /// whatever the features say). Given one way (`A>B`) or both ways (`A/B`).
+    pub side_cost: crate::hex::FastMap<(HexId, HexId), Cost>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -190,14 +194,25 @@ impl Profile {
         let mut stop = stop_here;
         let mut side_cost = 0i64;
         let mut path_cost: Option<(i64, bool)> = None;
+        let over = if self.side_cost.is_empty() { None } else { self.side_cost.get(&(a, b)) };
+        match over {
+            Some(Cost::No) => return Ok(None),
+            Some(&Cost::Mp(c)) => side_cost = c,
+            Some(&Cost::Stop(c)) => {
+                side_cost = c;
+                stop = true;
+            }
+            None => {}
+        }
         if !map_feats.is_empty() || !mark_feats.is_empty() {
             let all = || map_feats.iter().chain(mark_feats.iter());
             // features cancelled by others on the same hexside (a bridge cancels the river)
             let cancelled = |f: &String| {
                 !self.cancels.is_empty() && all().any(|g| self.cancels.get(g).is_some_and(|c| c.contains(f)))
             };
-            // hexside "No" always wins, even over a path (a blown bridge, an all-sea hexside).
-            for f in all().filter(|f| !cancelled(f)) {
+            // hexside "No" always wins, even over a path (a blown bridge, an all-sea hexside);
+            // an override of this step replaces the features' costs.
+            for f in all().filter(|f| over.is_none() && !cancelled(f)) {
                 match self.hexsides.get(f) {
                     Some(Cost::No) => return Ok(None),
                     Some(Cost::Mp(c)) => side_cost += c,

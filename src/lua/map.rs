@@ -122,6 +122,7 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
         },
         always_one: t.get::<Option<bool>>("always_one")?.unwrap_or(false),
         hexside_markers: w.state.side_markers.iter().map(|(s, m)| (*s, m.keys().cloned().collect())).collect(),
+        side_cost: side_costs(map, t)?,
     };
     if p.terrain.is_empty() && p.default.is_none() {
         p.default = Some(Cost::Mp(UNIT)); // plain tracing: one per hex
@@ -144,6 +145,36 @@ fn hex_costs(map: &Map, t: &Table) -> mlua::Result<crate::hex::FastMap<HexId, Co
     Ok(m)
 }
 
+/// A profile's `side_cost`: per-search prices of single hexside crossings, `["A>B"]` for the
+/// step from A into B only, `["A/B"]` for both ways; they replace the hexside's feature costs.
+fn side_costs(map: &Map, t: &Table) -> mlua::Result<crate::hex::FastMap<(HexId, HexId), Cost>> {
+    let mut m = crate::hex::FastMap::default();
+    let Some(sc) = t.get::<Option<Table>>("side_cost")? else { return Ok(m) };
+    for p in seen_through(sc).pairs::<String, Value>() {
+        let (k, v) = p?;
+        let (a, b, both) = match (k.split_once('>'), k.split_once('/')) {
+            (Some((a, b)), None) => (a, b, false),
+            (None, Some((a, b))) => (a, b, true),
+            _ => {
+                return Err(mlua::Error::runtime(format!(
+                    "side_cost: '{k}' is not a hexside crossing (write \"A>B\" for one way, \"A/B\" for both)"
+                )));
+            }
+        };
+        let what = format!("side_cost[\"{k}\"]");
+        let (ha, hb) = (hex_arg(map, a.trim(), &what)?, hex_arg(map, b.trim(), &what)?);
+        if map.grid.direction(ha, hb).is_none() {
+            return Err(mlua::Error::runtime(format!("{what}: {a} and {b} are not adjacent")));
+        }
+        let c = cost_of(&v, &what)?;
+        m.insert((ha, hb), c);
+        if both {
+            m.insert((hb, ha), c);
+        }
+    }
+    Ok(m)
+}
+
 /// A profile's `cancels`: by hexside feature, the features it cancels.
 fn cancels(t: &Table) -> mlua::Result<BTreeMap<String, BTreeSet<String>>> {
     let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
@@ -157,15 +188,44 @@ fn cancels(t: &Table) -> mlua::Result<BTreeMap<String, BTreeSet<String>>> {
     Ok(m)
 }
 
-/// A profile's `from`: a hex or a list of hexes, each a source at cost 0.
+/// A profile's `from`: a hex, a list of hexes (each a source at cost 0), or a table of start
+/// counts `{ ["1501"] = 1, ["4401"] = 7 }` (a source whose line already has that length; a
+/// list part and a counted part may be mixed). A hex given twice starts at its lowest count.
 fn sources(map: &Map, t: &Table) -> mlua::Result<Vec<(HexId, i64)>> {
     let mut sources = Vec::new();
     match t.get::<Value>("from")? {
         Value::String(s) => sources.push((hex_arg(map, s.to_str()?.as_ref(), "from")?, 0)),
         Value::Table(list) => {
-            for h in seen_through(list).sequence_values::<String>() {
-                sources.push((hex_arg(map, &h?, "from")?, 0));
+            for p in seen_through(list).pairs::<Value, Value>() {
+                let (k, v) = p?;
+                match (k, v) {
+                    (Value::Integer(_), Value::String(h)) => sources.push((hex_arg(map, &h.to_str()?, "from")?, 0)),
+                    (Value::String(h), Value::Integer(n)) => {
+                        sources.push((hex_arg(map, &h.to_str()?, "from")?, n * UNIT));
+                    }
+                    (Value::String(h), Value::Number(n)) => {
+                        let c = to_units(n).ok_or_else(|| {
+                            mlua::Error::runtime(format!("from: start count {n} is not a multiple of 1/60"))
+                        })?;
+                        sources.push((hex_arg(map, &h.to_str()?, "from")?, c));
+                    }
+                    (k, v) => {
+                        return Err(mlua::Error::runtime(format!(
+                            "from: a list of hexes or {{ [hex] = start count }}, not {} = {}",
+                            k.type_name(),
+                            v.type_name()
+                        )));
+                    }
+                }
             }
+            if let Some(&(h, c)) = sources.iter().find(|s| s.1 < 0) {
+                return Err(mlua::Error::runtime(format!(
+                    "from: the start count of {} is negative ({})",
+                    map.fmt(h),
+                    mp(c)
+                )));
+            }
+            sources.sort();
         }
         Value::Nil => {}
         other => {
@@ -230,6 +290,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("in_area", lua.create_function(in_area)?)?;
     t.set("marker", lua.create_function(marker)?)?;
     t.set("set_marker", lua.create_function(set_marker)?)?;
+    t.set("set_markers", lua.create_function(set_markers)?)?;
+    t.set("clear_markers", lua.create_function(clear_markers)?)?;
     t.set("valued", lua.create_function(valued)?)?;
     t.set("marked", lua.create_function(marked)?)?;
     t.set("set_side_marker", lua.create_function(set_side_marker)?)?;
@@ -406,6 +468,36 @@ fn set_marker(lua: &Lua, (s, name, v): (String, String, Value)) -> mlua::Result<
     let h = hex_arg(&w.map, &s, "map.set_marker")?;
     set_marker_in(&mut w.state.hex_markers, h, name, v);
     Ok(())
+}
+
+/// `map.set_markers(name, { [hex] = v })`: sets (or, for false, removes) one marker on many
+/// hexes at once; every hex is checked before any is written.
+fn set_markers(lua: &Lua, (name, values): (String, Table)) -> mlua::Result<()> {
+    let name = super::vars::name(lua, "map.set_markers", name)?;
+    let w = world(lua);
+    let mut w = w.borrow_mut();
+    let mut todo = Vec::new();
+    for p in seen_through(values).pairs::<String, Value>() {
+        let (k, v) = p?;
+        let h = hex_arg(&w.map, &k, "map.set_markers")?;
+        todo.push((h, super::units::marker_value(v, "map.set_markers")?));
+    }
+    todo.sort();
+    for (h, v) in todo {
+        set_marker_in(&mut w.state.hex_markers, h, name.clone(), v);
+    }
+    Ok(())
+}
+
+/// `map.clear_markers(name) -> integer`: removes the marker from every hex; says how many had it.
+fn clear_markers(lua: &Lua, name: String) -> mlua::Result<usize> {
+    let w = world(lua);
+    let mut w = w.borrow_mut();
+    let had: Vec<HexId> = w.state.hex_markers.iter().filter(|(_, m)| m.contains_key(&name)).map(|(h, _)| *h).collect();
+    for h in &had {
+        set_marker_in(&mut w.state.hex_markers, *h, name.clone(), None);
+    }
+    Ok(had.len())
 }
 
 /// `map.valued(key) -> { [hex] = value }`: every hex with that scenario value.

@@ -327,6 +327,27 @@ function I.run_chunk(f)
   return protected(f)
 end
 
+-- ---------------------------------------------------------------- after every command
+-- umpire.after_command(fn): fn() runs at the end of every command that finishes (a verb, `next`,
+-- the set-up of `new`, an answer that completes a command, a designer's `lua` chunk), inside
+-- the command's transaction: what it changes is part of the command, and an error in it takes
+-- the whole command back. Keeps derived state (hex control, say) current after every change.
+local after_hooks = {}
+function U.after_command(fn)
+  if not I.is_loading() then error("umpire.after_command may only be called while the rule files load", 2) end
+  if type(fn) ~= "function" then error("umpire.after_command: expected a function", 2) end
+  after_hooks[#after_hooks + 1] = fn
+end
+local pack, unpack = table.pack, table.unpack
+local function with_after(f)
+  return function(...)
+    local r = pack(f(...))
+    for i = 1, #after_hooks do protected(after_hooks[i]) end
+    return unpack(r, 1, r.n)
+  end
+end
+I.dispatch, I.start, I.next, I.run_chunk = with_after(I.dispatch), with_after(I.start), with_after(I.next), with_after(I.run_chunk)
+
 -- ------------------------------------------------------------------ the VM holds no state
 -- Metatables with finalizers would run rule code at unpredictable times: refused.
 local raw_setmetatable = setmetatable

@@ -125,6 +125,41 @@ fn every_api_function_is_documented() {
     assert!(missing.is_empty(), "undocumented API functions: {missing:?}");
 }
 
+/// Every field a profile may have (each key the Lua binding reads from a profile table, found
+/// in src/lua/map.rs) is in docs/lua-api.md §4.11's table and in the meta stubs' Umpire.Profile.
+#[test]
+fn every_profile_field_is_documented() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(root.join("src/lua/map.rs")).unwrap();
+    let api = std::fs::read_to_string(root.join("docs/lua-api.md")).unwrap();
+    let meta = std::fs::read_to_string(root.join("docs/umpire.meta.lua")).unwrap();
+    let section = api.split("### 4.11 Profiles and costs").nth(1).unwrap().split("\n### ").next().unwrap();
+    let profile = meta.split("---@class Umpire.Profile").nth(1).unwrap().split("\n\n").next().unwrap();
+    // `t.get("x")`, `t.get::<T>("x")` (t: the profile table) and reach's own `spec.get::<T>("x")`
+    let mut fields = std::collections::BTreeSet::new();
+    for (i, _) in src.match_indices(".get") {
+        let before = &src[..i];
+        let receiver: String =
+            before.chars().rev().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<String>();
+        let after = &src[i + 4..];
+        let after = if after.starts_with("::<") { &after[after.find(">(").map_or(0, |k| k + 1)..] } else { after };
+        let Some(name) = after.strip_prefix("(\"").and_then(|a| a.split('"').next()) else { continue };
+        // the enclosing function: reach reads a few fields itself; cost_of reads a cost table
+        let in_fn = |f: &str| before.rfind("\nfn ").is_some_and(|k| before[k + 1..].starts_with(f));
+        if (receiver == "t" && !in_fn("fn cost_of(")) || (receiver == "ceps" && in_fn("fn reach(")) {
+            fields.insert(name.to_string());
+        }
+    }
+    for f in ["from", "mp", "terrain", "side_cost", "targets", "routes", "open", "unblocked"] {
+        assert!(fields.contains(f), "the scan of map.rs misses {f}: {fields:?}");
+    }
+    let missing: Vec<&String> = fields
+        .iter()
+        .filter(|f| !section.contains(&format!("| `{f}` |")) || !profile.contains(&format!("---@field {f}?")))
+        .collect();
+    assert!(missing.is_empty(), "profile fields not documented in §4.11 and Umpire.Profile: {missing:?}");
+}
+
 #[test]
 fn expect_error_checks_the_rule_and_kind_of_a_failure() {
     let mut s = super::fixture_game(11);
