@@ -10,7 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Ruleset id → the rulebook's file name under ../shared/rulebooks/.
-const RULEBOOKS: &[(&str, &str)] = &[("stargard-solstice", "stargard-solstice.txt")];
+const RULEBOOKS: &[(&str, &str)] =
+    &[("stargard-solstice", "stargard-solstice.txt"), ("fortress-stalingrad", "fortress-stalingrad.txt")];
 
 /// The statuses coverage.toml files use (see the header of each coverage.toml).
 const STATUSES: &[&str] = &["done", "partial", "todo", "n/a", "heading"];
