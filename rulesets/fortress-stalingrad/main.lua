@@ -1,14 +1,55 @@
--- Fortress Stalingrad: the sequence of play (4.2). Skeleton while the rule areas are written.
+-- Fortress Stalingrad: the sequence of play (4.2, 13.1) and the hook that keeps hex control and
+-- the victory points current after every command (3.3, 15.2). Each rule area is a file of its
+-- own: control (3.3), zoc (5), stacking (6), supply (7), movement (10.1-10.37), victory (15).
+local C = require "common"
+local T = require "tables"
+local control = require "control"
+local supply = require "supply"
+local movement = require "movement"
+local stacking = require "stacking"
+local victory = require "victory"
+
+-- 3.3, 15.2: control and the points it gives are current after every change.
+umpire.after_command(function()
+  control.update()
+  victory.update()
+end)
+
+local function turn() return umpire.clock().turn end
+local function side() return umpire.clock().side end
+
+-- 13.1: the first turn begins with the Soviet Prepared Assault Phase.
+local function first_turn_soviet() return turn() == 1 and side() == C.SOVIET end
+
 umpire.sequence {
-  turns = 12,
+  turns = T.turns,
+  start = function()
+    control.init()
+    log.rule("3.2", "the armies stand as on 19 November 1942 (set-up approximated: DATA.md)")
+  end,
+  turn_start = function(t)
+    log.say(("%s (turn %d of %d)"):format(T.turn_names[t], t, T.turns))
+    if t == 1 then
+      log.rule("13.1", "the first turn begins with the Soviet Prepared Assault Phase (13.2: no German air; 13.3: every unit in full supply; 13.4: German/Axis movement halved)")
+    end
+  end,
   steps = {
-    { id = "initial_supply", name = "Initial Supply Phase", rule = "4.2" },
-    { id = "air", name = "Air Power Phase", rule = "8.2" },
-    { id = "player", name = "Player Turn", sides = { "Soviet", "German" }, steps = {
-      { id = "reinforcement", name = "Reinforcement and Replacement Phase", rule = "9.1" },
-      { id = "movement", name = "Movement Phase", rule = "10.1" },
-      { id = "assault", name = "Prepared Assault Phase", rule = "11.1" },
+    { id = "initial_supply", name = "Initial Supply Phase", rule = "4.2",
+      skip_if = function() return turn() == 1 end, enter = supply.initial },
+    { id = "air", name = "Air Power Phase", rule = "8.2",
+      skip_if = function() return turn() == 1 end },
+    { id = "player", name = "Player Turn", sides = { C.SOVIET, C.GERMAN }, steps = {
+      { id = "reinforcement", name = "Reinforcement and Replacement Phase", rule = "9.1", skip_if = first_turn_soviet },
+      { id = "movement", name = "Movement Phase", rule = "10.1", skip_if = first_turn_soviet,
+        enter = function() movement.begin_phase(side()) end,
+        leave = function()
+          stacking.enforce(side(), "the end of the Movement Phase, 6.6")
+          movement.end_phase(side())
+        end },
+      { id = "assault", name = "Prepared Assault Phase", rule = "11.1",
+        leave = function() stacking.enforce(side(), "the end of the Prepared Assault Phase, 6.6") end },
     } },
-    { id = "terminal_supply", name = "Terminal Supply Phase", rule = "4.2" },
+    { id = "terminal_supply", name = "Terminal Supply Phase", rule = "4.2", auto = true, enter = supply.terminal },
   },
+  finish = victory.finish,
 }

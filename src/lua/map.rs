@@ -188,7 +188,7 @@ fn cancels(t: &Table) -> mlua::Result<BTreeMap<String, BTreeSet<String>>> {
     Ok(m)
 }
 
-/// A profile's `from`: a hex, a list of hexes (each a source at cost 0), or a table of start
+/// A profile's `from`: a hex, a list or set of hexes (each a source at cost 0), or a table of start
 /// counts `{ ["1501"] = 1, ["4401"] = 7 }` (a source whose line already has that length; a
 /// list part and a counted part may be mixed). A hex given twice starts at its lowest count.
 fn sources(map: &Map, t: &Table) -> mlua::Result<Vec<(HexId, i64)>> {
@@ -199,7 +199,10 @@ fn sources(map: &Map, t: &Table) -> mlua::Result<Vec<(HexId, i64)>> {
             for p in seen_through(list).pairs::<Value, Value>() {
                 let (k, v) = p?;
                 match (k, v) {
-                    (Value::Integer(_), Value::String(h)) => sources.push((hex_arg(map, &h.to_str()?, "from")?, 0)),
+                    (Value::Integer(_), Value::String(h)) | (Value::String(h), Value::Boolean(true)) => {
+                        sources.push((hex_arg(map, &h.to_str()?, "from")?, 0))
+                    }
+                    (Value::String(_), Value::Boolean(false)) => {}
                     (Value::String(h), Value::Integer(n)) => {
                         sources.push((hex_arg(map, &h.to_str()?, "from")?, n * UNIT));
                     }
@@ -211,7 +214,7 @@ fn sources(map: &Map, t: &Table) -> mlua::Result<Vec<(HexId, i64)>> {
                     }
                     (k, v) => {
                         return Err(mlua::Error::runtime(format!(
-                            "from: a list of hexes or {{ [hex] = start count }}, not {} = {}",
+                            "from: a list of hexes, a set {{ [hex] = true }} or {{ [hex] = start count }}, not {} = {}",
                             k.type_name(),
                             v.type_name()
                         )));

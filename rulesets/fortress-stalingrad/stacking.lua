@@ -1,0 +1,77 @@
+-- Fortress Stalingrad 6: stacking. Two units a hex (6.2) besides the exempt ones (6.3); the
+-- satellite nationalities never rest together (6.8); checked only when units are placed, at the
+-- end of the Movement and Prepared Assault Phases, after each retreat and advance, and in the
+-- launch hex of a mobile assault (6.6, 6.7); an excess dies (6.4).
+local C = require "common"
+local T = require "tables"
+
+local M = {}
+
+-- What is wrong with the side's units in `hex`, or nil: the units that count, the nations.
+-- `extra` are units about to be added (placement).
+function M.problem(hex, side, extra)
+  local list = {}
+  for _, u in ipairs(units.at(hex)) do
+    if u.side == side then list[#list + 1] = u end
+  end
+  for _, u in ipairs(extra or {}) do list[#list + 1] = u end
+  local counting, nations = {}, {}
+  for _, u in ipairs(list) do
+    if C.counts_for_stacking(u) then counting[#counting + 1] = u.id end
+    if C.is_satellite(u) then nations[C.nation(u)] = true end
+  end
+  if #counting > T.stack_limit then
+    return "6.2", ("%d units that count for stacking in %s (%s); the limit is %d"):format(#counting, hex, table.concat(counting, ", "), T.stack_limit)
+  end
+  local n = {}
+  for k in pairs(nations) do n[#n + 1] = k end
+  if #n > 1 then
+    table.sort(n)
+    return "6.8", ("%s units may not rest together in %s (%s)"):format(table.concat(n, " and "), hex, side)
+  end
+  return nil
+end
+
+-- 6.4: the units of `side` in `hex` die until the hex is legal. The owner picks which (the last
+-- to arrive is offered first).
+function M.enforce_hex(hex, side, rule)
+  while true do
+    local why_rule, why = M.problem(hex, side)
+    if not why_rule then return end
+    local options = {}
+    for _, u in ipairs(units.at(hex)) do
+      if u.side == side and (C.counts_for_stacking(u) or (why_rule == "6.8" and C.is_satellite(u))) then
+        options[#options + 1] = u.id
+      end
+    end
+    local pick = umpire.ask { prompt = ("%s: %s — which unit is destroyed (6.4)?"):format(side, why), rule = "6.4",
+      kind = "unit", options = options, default = options[1] }
+    C.eliminate(units.get(pick), "6.4", ("overstacked at %s (%s)"):format(rule or "6.6", why))
+  end
+end
+
+-- Every hex of the side (6.6: at the end of a phase).
+function M.enforce(side, rule)
+  local seen, hexes = {}, {}
+  for _, u in ipairs(C.on_map(side)) do
+    if not seen[u.hex] then seen[u.hex] = true hexes[#hexes + 1] = u.hex end
+  end
+  table.sort(hexes)
+  for _, h in ipairs(hexes) do M.enforce_hex(h, side, rule) end
+end
+
+-- The hexes of the side that are over the limit now (for warnings).
+function M.problems(side)
+  local seen, out = {}, {}
+  for _, u in ipairs(C.on_map(side)) do
+    if not seen[u.hex] then
+      seen[u.hex] = true
+      local r, why = M.problem(u.hex, side)
+      if r then out[#out + 1] = ("%s (%s)"):format(why, r) end
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+return M
