@@ -137,6 +137,15 @@ end
 local function why_not(u, from, to, prof, left)
   local enemy = C.other(u.side)
   if map.terrain(to) == "sea" then return "10.8", to .. " is an all-sea hex" end
+  if map.direction(from, to) then
+    local side = map.hexside(from, to)
+    if C.contains(side, "volga") and umpire.clock().turn <= T.volga_closed_through then
+      return "10.19", ("%s/%s is a Volga hexside: no unit crosses the Volga on turns 1 and 2 (only the 62nd Army may slide into an empty 3427)"):format(from, to)
+    end
+    if prof.side_cost[from .. ">" .. to] == "no" then
+      return "10.27", ("%s starts in an enemy zone of control and %s, also in one, holds intact %s entrenchments: no infiltration into them"):format(u.id, to, enemy)
+    end
+  end
   if #C.combat_at(to, enemy) > 0 then
     return "10.4", ("%s is held by the enemy (%s): only a mobile assault enters it"):format(to, C.list_ids(C.combat_at(to, enemy)))
   end
