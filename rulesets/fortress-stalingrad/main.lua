@@ -1,6 +1,7 @@
 -- Fortress Stalingrad: the sequence of play (4.2, 13.1) and the hook that keeps hex control and
 -- the victory points current after every command (3.3, 15.2). Each rule area is a file of its
--- own: control (3.3), zoc (5), stacking (6), supply (7), movement (10.1-10.37), victory (15).
+-- own: control (3.3), zoc (5), stacking (6), supply (7), movement (10.1-10.37), assault
+-- (10.38-10.49), combat (11), victory (15).
 local C = require "common"
 local T = require "tables"
 local control = require "control"
@@ -8,6 +9,8 @@ local supply = require "supply"
 local movement = require "movement"
 local stacking = require "stacking"
 local victory = require "victory"
+local combat = require "combat"
+require "assault"
 
 -- 3.3, 15.2: control and the points it gives are current after every change.
 umpire.after_command(function()
@@ -47,7 +50,11 @@ umpire.sequence {
           movement.end_phase(side())
         end },
       { id = "assault", name = "Prepared Assault Phase", rule = "11.1",
-        leave = function() stacking.enforce(side(), "the end of the Prepared Assault Phase, 6.6") end },
+        enter = combat.clear_phase_markers,
+        leave = function()
+          stacking.enforce(side(), "the end of the Prepared Assault Phase, 6.6")
+          combat.clear_phase_markers()
+        end },
     } },
     { id = "terminal_supply", name = "Terminal Supply Phase", rule = "4.2", auto = true, enter = supply.terminal },
   },

@@ -67,6 +67,49 @@ T.trans_don_not = { "4612", "4712", "4812", "4813" }   -- 9.25 (also kept out of
 -- 11.24 note: the 503rd/65th enters on a die roll of at most this on the turn.
 T.tiger_roll = { [3] = 1, [4] = 2, [5] = 3, [6] = 6 }
 
+-- 11.3, 11.10: the odds columns of the Combat Results Table (lowest first), and the table itself by
+-- die roll: "attacker/defender" result numbers, or "Dx" (11.12: the defenders destroyed).
+-- APPROX: the rulebook states two cells, 3-1 with a 3 → 1/2 and 3-1 with a 1 → 0/3 (11.4,
+-- 11.12); the rest is built around them (the attacker's number rises and the defender's falls
+-- with the die and with lower odds; 8-1 is all Dx, so Manstein's shift from it matters, 11.16).
+T.crt_columns = { "1-3", "1-2", "1-1", "2-1", "3-1", "4-1", "5-1", "6-1", "7-1", "8-1" }
+T.crt = {
+  --  1-3    1-2    1-1    2-1    3-1    4-1    5-1    6-1    7-1    8-1
+  { "2/1", "1/1", "1/2", "0/2", "0/3", "0/3", "0/4", "0/4", "0/5", "Dx" },   -- die 1
+  { "2/0", "2/1", "1/1", "1/2", "0/2", "0/3", "0/3", "0/4", "0/4", "Dx" },   -- die 2
+  { "3/0", "2/0", "2/1", "1/1", "1/2", "1/2", "0/3", "0/3", "0/4", "Dx" },   -- die 3
+  { "3/0", "3/0", "2/0", "2/1", "1/1", "1/2", "1/2", "0/3", "0/3", "Dx" },   -- die 4
+  { "4/0", "3/0", "3/0", "2/1", "2/1", "1/1", "1/2", "1/2", "0/3", "Dx" },   -- die 5
+  { "4/0", "4/0", "3/0", "3/0", "2/1", "2/1", "1/1", "1/2", "1/2", "Dx" },   -- die 6
+}
+
+-- 10.12-10.32: what the terrain of the defender's hex does to the defender's result number.
+T.result_terrain = { broken = -1, woods = -1 }          -- 10.12, 10.13 (natural terrain)
+T.result_features = { town = -1 }                       -- 10.22 (a city's effects are on factors, 10.23)
+T.result_entrenchment = -1                              -- 10.28: intact friendly entrenchment
+T.result_weather = -1                                   -- 10.32: south of the Weather Line
+T.result_concentric = 1                                 -- 11.17
+T.result_tigers = 1                                     -- 11.21
+T.result_flak_attacker = 1                              -- 11.22: the Soviet attacker's result
+T.result_city_attacker = 1                              -- 10.23: the attacker's result
+T.result_satellites_attacker = -1                       -- 11.15: the Soviet attacker's result
+T.result_amphibious = { 0, 1 }                          -- 11.18: the first cancels the weather; the second "+2" (DATA.md)
+
+-- 10.13-10.18, 10.23, 10.9: percentages off the attack factor, added up and taken once (10.33).
+T.attack_terrain = {
+  woods = { mech = 10 }, marsh = { mech = 10 },        -- 10.13, 10.14
+  steppe = { mech = 50, leg = 50, mountain = 50 },     -- 10.15: into or out of
+  mountain = { mech = 50, leg = 25, mountain = 0 },    -- 10.16
+}
+T.attack_city = { mech = 25 }                           -- 10.23
+T.attack_hexside = { minor_river = 10, major_river = 20, kerch = 50 }   -- 10.18, 10.9
+T.katyusha_factor = 2                                   -- 11.20
+T.katyushas_per_hex = 1                                 -- 11.20
+
+-- 11.29-11.32: retreats and advances.
+T.retreat_max = { defender = 4, attacker = 1 }
+T.advance_max = { mech = 4, leg = 2, mountain = 2, satellite = 1 }
+
 -- 15.4: victory points.
 T.vp_kills = { satellite_unit = 1, german_leg_step = 2, german_mech_step = 3, german_leg_corps = 1, german_mech_corps = 2 }
 T.vp_crimea = 20                 -- 15.3

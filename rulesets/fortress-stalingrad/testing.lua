@@ -2,12 +2,13 @@
 -- use this module.
 local M = {}
 
--- Takes every unit off the map (to the box "offboard") and every unit marker off, so a script can
--- build a situation. Hex control stays as it is (3.3).
+-- Takes every unit off the map (to the box "offboard"), every unit marker off and every unit back
+-- to full strength, so a script can build a situation. Hex control stays as it is (3.3).
 function M.clear()
   for _, u in ipairs(units.all { on_map = true }) do u:put_in("offboard") end
   for _, u in ipairs(units.all()) do
     for name in pairs(u:markers()) do u:set_marker(name, nil) end
+    if u.step ~= 1 then u:set_step(1) end
   end
 end
 

@@ -1,0 +1,701 @@
+-- Fortress Stalingrad 11 (and 10.10-10.33, 10.38-10.49 through assault.lua): battles. Strengths
+-- with supply and terrain reductions, odds rounded for the defender on a 1-3 ... 8-1 table, result
+-- modifiers with the air cap, Manstein and the FMCO's column shifts, results absorbed by each side
+-- as steps and hexes of retreat, TOAST, retreats, advances; the Prepared Assault verb and the
+-- Katyushas. A battle is one call of M.resolve, shared by prepared and mobile assaults.
+local C = require "common"
+local T = require "tables"
+local zoc = require "zoc"
+local control = require "control"
+local stacking = require "stacking"
+local reduce = require "reduce"
+local odds = require "odds"
+local losses = require "losses"
+local retreat = require "retreat"
+
+local M = {}
+
+M.COLS = odds.columns(T.crt_columns)
+
+local function has(list, f) return C.contains(list, f) end
+
+-- 10.13-10.18, 10.23, 10.9, 10.33: the percentage off `u`'s attack when it attacks from `from` into
+-- `d`, every terrain penalty added up; and the reasons.
+function M.attack_penalty(u, from, d)
+  local cls = C.class(u)
+  local pct, why = 0, {}
+  local function add(p, text)
+    if p and p > 0 then pct = pct + p why[#why + 1] = ("%s -%d%%"):format(text, p) end
+  end
+  local td, tf = map.terrain(d), map.terrain(from)
+  local row = T.attack_terrain[td]
+  if td == "steppe" or tf == "steppe" then
+    add(T.attack_terrain.steppe[cls], td == "steppe" and "into desert-steppe (10.15)" or "out of desert-steppe (10.15)")
+  elseif row then
+    local rules = { woods = "10.13", marsh = "10.14", mountain = "10.16" }
+    add(row[cls], ("%s, %s (%s)"):format(td, cls == "mech" and "mechanized" or cls == "mountain" and "mountain infantry" or "straight-leg", rules[td]))
+  end
+  if map.has(d, "city") then add(T.attack_city[cls], "into a city, mechanized (10.23)") end
+  local side = map.hexside(from, d)
+  if has(side, "kerch") then add(T.attack_hexside.kerch, "across the Kerch Straits (10.9)")
+  elseif has(side, "major_river") then add(T.attack_hexside.major_river, "across a major river (10.18)")
+  elseif has(side, "minor_river") then add(T.attack_hexside.minor_river, "across a minor river (10.18)") end
+  return pct, why
+end
+
+-- 11.3, 7.14, 10.33, 11.20: the attack total. `list` = { { u = unit, from = hex } ... }. Units
+-- with the same supply level and the same terrain percentage are added together before each
+-- reduction (7.14), supply first, then terrain (11.25). Returns the total and the lines saying how.
+function M.attack_strength(list, d)
+  local items, lines = {}, {}
+  for _, a in ipairs(list) do
+    local u = a.u
+    local base = u:value("attack") or 0
+    local notes = {}
+    if u:marker("katyusha") then
+      base = base * T.katyusha_factor
+      notes[#notes + 1] = "doubled by a Katyusha (11.20)"
+    end
+    local level = C.supply_level(u)
+    local pct, why = M.attack_penalty(u, a.from, d)
+    items[#items + 1] = { u = u, key = ("%d/%03d"):format(level, pct), level = level, pct = pct, value = base, why = why, notes = notes }
+  end
+  table.sort(items, function(x, y) if x.key ~= y.key then return x.key < y.key end return x.u.id < y.u.id end)
+  local total, i = 0, 1
+  while i <= #items do
+    local g = { items[i] }
+    while items[i + #g] and items[i + #g].key == items[i].key do g[#g + 1] = items[i + #g] end
+    local sum, names = 0, {}
+    for _, it in ipairs(g) do
+      sum = sum + it.value
+      names[#names + 1] = ("%s %d%s"):format(it.u.id, it.value, #it.notes > 0 and (" (" .. table.concat(it.notes, ", ") .. ")") or "")
+    end
+    local x, text = sum, table.concat(names, " + ")
+    if #g > 1 then text = text .. " = " .. sum end
+    if g[1].level > 0 then
+      x = reduce.percent(x, g[1].level * T.supply_penalty.percent)
+      text = text .. ("; %s -%d%% → %d (%s)"):format(C.supply_label(g[1].u, g[1].level), g[1].level * T.supply_penalty.percent, x,
+        g[1].u.side == C.SOVIET and (#g > 1 and "7.12, 7.14" or "7.12") or "7.30")
+    end
+    if g[1].pct > 0 then
+      x = reduce.percent(x, g[1].pct)
+      text = text .. ("; %s → %d (10.33)"):format(table.concat(g[1].why, ", "), x)
+    end
+    lines[#lines + 1] = text
+    total = total + x
+    i = i + #g
+  end
+  return total, lines
+end
+
+-- 10.29: the intrinsic defence of an intact Soviet entrenchment with no Soviet unit of positive
+-- defence in it.
+function M.intrinsic(hex)
+  if not control.intact_entrenchment(hex, C.SOVIET) then return false end
+  for _, u in ipairs(C.combat_at(hex, C.SOVIET)) do
+    if (u:value("defense") or 0) > 0 then return false end
+  end
+  return true
+end
+
+-- 11.3, 10.23, 12.2, 11.34, 7.14, 10.29: the defence total of the units in `hexes`.
+function M.defense_strength(defenders, hexes)
+  local items, lines, total = {}, {}, 0
+  for _, u in ipairs(defenders) do
+    if u:marker("retreated") then
+      lines[#lines + 1] = ("%s retreated here earlier this phase: it adds nothing (11.34)"):format(u.id)
+    else
+      local city = map.has(u.hex, "city") and not C.is_garrison(u)
+      local level = C.supply_level(u)
+      items[#items + 1] = { u = u, key = ("%d/%s"):format(level, city and "c" or "-"), level = level, city = city, value = u:value("defense") or 0,
+        garrison_city = map.has(u.hex, "city") and C.is_garrison(u) }
+    end
+  end
+  table.sort(items, function(x, y) if x.key ~= y.key then return x.key < y.key end return x.u.id < y.u.id end)
+  local i = 1
+  while i <= #items do
+    local g = { items[i] }
+    while items[i + #g] and items[i + #g].key == items[i].key do g[#g + 1] = items[i + #g] end
+    local sum, names = 0, {}
+    for _, it in ipairs(g) do
+      sum = sum + it.value
+      names[#names + 1] = ("%s %d%s"):format(it.u.id, it.value, it.garrison_city and " (a 0-3-0 is not doubled in a city, 12.2)" or "")
+    end
+    local x, text = sum, table.concat(names, " + ")
+    if #g > 1 then text = text .. " = " .. sum end
+    if g[1].level > 0 then
+      x = reduce.percent(x, g[1].level * T.supply_penalty.percent)
+      text = text .. ("; %s -%d%% → %d (%s)"):format(C.supply_label(g[1].u, g[1].level), g[1].level * T.supply_penalty.percent, x,
+        g[1].u.side == C.SOVIET and "7.12" or "7.30")
+    end
+    if g[1].city then
+      x = x * 2
+      text = text .. ("; doubled in a city → %d (10.23)"):format(x)
+    end
+    lines[#lines + 1] = text
+    total = total + x
+    i = i + #g
+  end
+  for _, h in ipairs(hexes) do
+    if M.intrinsic(h) and #C.combat_at(h, C.SOVIET) == 0 then
+      total = total + 1
+      lines[#lines + 1] = ("the intact Soviet entrenchment in %s: 1 (10.29)"):format(h)
+    end
+  end
+  return total, lines
+end
+
+-- The air units of a side in some hexes (8.4, 8.14: they stay with the stack they support).
+function M.air_in(hexes, side)
+  local n = 0
+  for _, h in ipairs(hexes) do
+    for _, u in ipairs(units.at(h)) do
+      if u.side == side and C.is_air(u) then n = n + 1 end
+    end
+  end
+  return n
+end
+
+-- 11.17: attacked from two opposite hexes, or three with a gap between each, or more than three.
+-- Directions clockwise, as map.direction names them (columns: N first; a rows layout: W first).
+local CLOCK_COLUMNS = { N = 1, NE = 2, SE = 3, S = 4, SW = 5, NW = 6 }
+local CLOCK_ROWS = { W = 1, NW = 2, NE = 3, E = 4, SE = 5, SW = 6 }
+function M.concentric(d, from_hexes)
+  local clock = CLOCK_COLUMNS
+  for _, n in ipairs(map.neighbours(d)) do
+    local name = map.direction(d, n)
+    if name == "W" or name == "E" then clock = CLOCK_ROWS break end
+  end
+  local dirs, seen = {}, {}
+  for _, h in ipairs(from_hexes) do
+    local k = clock[map.direction(d, h) or ""]
+    if k and not seen[k] then seen[k] = true dirs[#dirs + 1] = k end
+  end
+  if #dirs > 3 then return true end
+  if #dirs == 2 then return (dirs[1] - dirs[2]) % 6 == 3 end
+  if #dirs == 3 then
+    table.sort(dirs)
+    return dirs[2] - dirs[1] == 2 and dirs[3] - dirs[2] == 2
+  end
+  return false
+end
+
+local function satellites_only(list)
+  if #list == 0 then return false end
+  for _, u in ipairs(list) do if not C.is_satellite(u) then return false end end
+  return true
+end
+
+local function oos_high(u) return u.side == C.GERMAN and C.supply_level(u) >= T.oos_no_zoc end
+
+-- 10.12-10.32, 11.14-11.24, 8.7-8.9: the result modifiers of a battle, air last. Returns the
+-- defender's and the attacker's modifier and the lines saying why.
+function M.modifiers(b)
+  local dm, am, lines = 0, 0, {}
+  local function d(n, text) if n ~= 0 then dm = dm + n lines[#lines + 1] = ("defender's result %+d: %s"):format(n, text) end end
+  local function a(n, text) if n ~= 0 then am = am + n lines[#lines + 1] = ("attacker's result %+d: %s"):format(n, text) end end
+  -- terrain of the defender's hex: with several defender hexes, the one best for the defender
+  local best, best_lines
+  for _, h in ipairs(b.hexes) do
+    local n, l = 0, {}
+    local t = map.terrain(h)
+    if T.result_terrain[t] then n = n + T.result_terrain[t] l[#l + 1] = { T.result_terrain[t], ("%s in %s (%s)"):format(t, h, t == "broken" and "10.12" or "10.13") } end
+    for f, v in pairs(T.result_features) do
+      if map.has(h, f) then n = n + v l[#l + 1] = { v, ("a %s in %s (10.22)"):format(f, h) } end
+    end
+    if control.intact_entrenchment(h, b.defender) and (#C.combat_at(h, b.defender) > 0 or M.intrinsic(h)) then
+      n = n + T.result_entrenchment l[#l + 1] = { T.result_entrenchment, ("intact %s entrenchment in %s (10.28)"):format(b.defender, h) }
+    end
+    if map.in_area("south_of_weather_line", h) and not b.amphibious then
+      n = n + T.result_weather l[#l + 1] = { T.result_weather, ("%s is south of the Weather Line (10.32)"):format(h) }
+    end
+    if not best or n < best then best, best_lines = n, l end
+  end
+  for _, x in ipairs(best_lines or {}) do d(x[1], x[2]) end
+  if b.amphibious then
+    d(T.result_amphibious[b.amphibious], ("amphibious assault %d: the weather modifier is cancelled%s (11.18)"):format(b.amphibious, b.amphibious == 2 and ", +1 more" or ""))
+    if T.result_amphibious[b.amphibious] == 0 and map.in_area("south_of_weather_line", b.hexes[1]) then
+      lines[#lines + 1] = "amphibious assault: the Weather Line's -1 does not apply (11.18)"
+    end
+  end
+  if b.kind == "pa" and #b.hexes == 1 and M.concentric(b.hexes[1], b.from_hexes) then
+    d(T.result_concentric, "concentric prepared assault (11.17)")
+  end
+  -- 11.21: the 503rd/65th stacked with an attacking German Panzer Corps
+  for _, h in ipairs(b.from_hexes) do
+    local tiger, pz
+    for _, x in ipairs(b.attackers) do
+      if x.from == h and C.is_tiger(x.u) and not oos_high(x.u) then tiger = true end
+      if x.from == h and C.is_panzer_corps(x.u) and not oos_high(x.u) then pz = true end
+    end
+    if tiger and pz then d(T.result_tigers, "the 503rd/65th attacks with a Panzer Corps (11.21)") break end
+  end
+  -- 11.22: the 9th FLAK stacked with another German unit, attacked by the Soviet
+  if b.attacker == C.SOVIET then
+    for _, h in ipairs(b.hexes) do
+      local flak, other
+      for _, u in ipairs(C.combat_at(h, C.GERMAN)) do
+        if C.is_flak(u) and not oos_high(u) then flak = true elseif C.is_german(u) then other = true end
+      end
+      if flak and other then a(T.result_flak_attacker, "the 9th FLAK defends with a German unit (11.22)") break end
+    end
+  end
+  for _, h in ipairs(b.hexes) do
+    if map.has(h, "city") then a(T.result_city_attacker, ("attacking into the city %s (10.23)"):format(C.hex_label(h))) break end
+  end
+  if b.attacker == C.SOVIET and satellites_only(b.defenders) then
+    a(T.result_satellites_attacker, "the Soviet attacks Axis satellite units alone (11.15)")
+  end
+  -- 8.7-8.9, 11.23: air last — each attacking air unit +1 to the defender's result, each defending
+  -- one -1, opposing ones cancel, never more than 2 either way
+  local att_air, def_air = M.air_in(b.from_hexes, b.attacker), M.air_in(b.hexes, b.defender)
+  if att_air > 0 or def_air > 0 then
+    local net = att_air - def_air
+    local capped = math.max(-T.air.cap, math.min(T.air.cap, net))
+    lines[#lines + 1] = ("air: %d attacking, %d defending, net %+d%s (8.7-8.9)"):format(att_air, def_air, net,
+      capped ~= net and (", capped at " .. ("%+d"):format(capped)) or "")
+    dm = dm + capped
+  end
+  return dm, am, lines
+end
+
+-- Parses "1/2" → 1, 2; "Dx" → nil, "Dx".
+function M.parse(cell)
+  if cell == "Dx" then return 0, "Dx" end
+  local a, d = cell:match("^(%d+)/(%d+)$")
+  return tonumber(a), tonumber(d)
+end
+
+-- The units of the battle hexes of the defending side (combat units).
+function M.defenders_in(hexes, side)
+  local out = {}
+  for _, h in ipairs(hexes) do
+    for _, u in ipairs(C.combat_at(h, side)) do out[#out + 1] = u end
+  end
+  return out
+end
+
+-- 11.26-11.28, 11.35, 5.15, 10.9, 10.19, 10.30: where a stack of `side` retreating from `cur`
+-- (battle hex `battle`) may go next.
+function M.retreat_allowed(side, battle, list)
+  local enemy = C.other(side)
+  local ez = zoc.zoc(enemy)
+  local turn = umpire.clock().turn
+  local is62 = #list == 1 and list[1].id == T.units.army62
+  return function(cur, to)
+    if map.terrain(to) == "sea" then return false end
+    if map.distance(battle, to) <= map.distance(battle, cur) then return false end       -- 11.26: away
+    if #C.combat_at(to, enemy) > 0 then return false end
+    local hs = map.hexside(cur, to)
+    if has(hs, "sea") then return false end                                              -- 10.9: not across the Straits
+    if has(hs, "volga") and turn <= T.volga_closed_through and not (is62 and to == "3428") then return false end -- 10.19
+    if ez[to] and #C.combat_at(to, side) == 0 then return false end                      -- 11.27, 5.15
+    if side == C.GERMAN and control.intact_entrenchment(to, C.SOVIET) then return false end -- 10.30
+    return true
+  end
+end
+
+-- A stack retreats `n` hexes from `from` (11.26-11.28); returns the hexes it could not retreat.
+function M.retreat(list, n, from, battle, rule)
+  local live = {}
+  for _, u in ipairs(list) do if u.hex then live[#live + 1] = u end end
+  if #live == 0 or n <= 0 then return 0 end
+  local side = live[1].side
+  local path, left = retreat.walk {
+    side = side, from = from, hexes = n, rule = "11.26",
+    allowed = M.retreat_allowed(side, battle, live),
+    prompt = "retreat " .. C.list_ids(live),
+  }
+  if #path > 0 then
+    for _, u in ipairs(live) do
+      u:move_to(path[#path])
+      u:set_marker("retreated", 1)
+    end
+    control.passed(path, side)
+    log.rule(rule or "11.26", ("%s retreat%s %s → %s"):format(C.list_ids(live), #live > 1 and "" or "s", from, table.concat(path, " → ")))
+    stacking.enforce_hex(path[#path], side, "the end of a retreat, 6.6")
+  end
+  return left
+end
+
+-- One side absorbs `n` (11.11, 11.33: steps first, then the retreat): `units` are its units in the
+-- battle, `max_hexes` what it may retreat (0: none). `groups` = { { hex =, units = } } the stacks
+-- that retreat (each from its own hex). Returns the hexes retreated.
+function M.absorb(side, n, units_list, max_hexes, groups, battle_hex, rule, lose)
+  if n <= 0 then return 0 end
+  local hexes, steps = losses.split { side = side, n = n, max_hexes = max_hexes, rule = rule }
+  if steps > 0 then
+    local _, left = losses.allocate { side = side, n = steps, units = units_list, rule = rule, prompt = ("%d of %d as steps"):format(steps, n), lose = lose,
+      default = function(options, by_id)
+        local best = options[1]
+        for _, id in ipairs(options) do if by_id[id].steps_left > by_id[best].steps_left then best = id end end
+        return best
+      end }
+    if left > 0 then log.rule(rule, ("%d step%s of the result cannot be taken: no unit is left"):format(left, left > 1 and "s" or "")) end
+  end
+  if hexes > 0 then
+    local short = 0
+    for _, g in ipairs(groups) do
+      local unable = M.retreat(g.units, hexes, g.hex, battle_hex or g.hex, rule)
+      short = math.max(short, unable)
+    end
+    if short > 0 then
+      log.rule("11.29", ("%s cannot retreat %d hex%s: taken as steps"):format(side, short, short > 1 and "es" or ""))
+      losses.allocate { side = side, n = short, units = units_list, rule = "11.29", prompt = "a hex that cannot be retreated", lose = lose }
+    end
+  end
+  return hexes
+end
+
+local function lose_one(rule) return function(u) C.lose_steps(u, 1, rule) end end
+
+-- 11.16: Manstein may join one battle a turn with an overland-supplied German unit in it.
+local function manstein_available(b)
+  local m = units.get(T.units.manstein)
+  if not m or not m.exists or m.box ~= "manstein" then return false end
+  if (vars.get("manstein_used") or 0) == umpire.clock().turn then return false end
+  local list = b.attacker == C.GERMAN and b.attacking_units or b.defenders
+  for _, u in ipairs(list) do
+    if C.is_german(u) and C.supply_level(u) == 0 and not u:marker("air_supplied") then return true end
+  end
+  return false
+end
+
+-- Resolves a battle. b = { kind = "pa"|"ma", attacker =, defender =, attackers = { {u=, from=} },
+-- hexes = defender hexes, from_hexes, amphibious = nil|1|2 }. Returns a summary table.
+function M.resolve(b)
+  b.attacking_units = {}
+  for _, a in ipairs(b.attackers) do b.attacking_units[#b.attacking_units + 1] = a.u end
+  b.defenders = M.defenders_in(b.hexes, b.defender)
+  local rule = b.kind == "ma" and "10.38" or "11.3"
+  -- 11.25: supply, terrain, odds
+  local att, alines = M.attack_strength(b.attackers, b.hexes[1])
+  local def, dlines = M.defense_strength(b.defenders, b.hexes)
+  log.rule(rule, ("attack %d: %s"):format(att, table.concat(alines, " | ")))
+  log.rule(rule, ("defence %d: %s"):format(def, #dlines > 0 and table.concat(dlines, " | ") or "nothing"))
+  local col = odds.column(att, def, M.COLS, { below = "clamp" })
+  local beyond = def > 0 and (att * M.COLS[1].d < def * M.COLS[1].a or att * M.COLS[#M.COLS].d > def * M.COLS[#M.COLS].a and att // def > M.COLS[#M.COLS].a)
+  log.rule("11.3", ("odds %d to %d (%s, rounded for the defender): %s%s"):format(att, def, odds.ratio(att, def), M.COLS[col].name,
+    beyond and " (beyond the table: its extreme column, 11.10)" or ""))
+  local shift = 0
+  if b.attacker == C.GERMAN and (vars.get("fmco_turn") or 0) > 0 then
+    shift = shift + T.fmco.shift
+    log.rule("14.2", "the FMCO: one column in the German attacker's favour")
+  end
+  local dm, am, mlines = M.modifiers(b)
+  for _, l in ipairs(mlines) do log.rule("11.13", l) end
+  -- 11.16: Manstein, an instant before the roll
+  if manstein_available(b) then
+    local yes = umpire.ask { prompt = ("German: commit Manstein to this battle (one column in the German's favour, once a turn)? odds now %s"):format(
+      M.COLS[odds.shift(col, shift, M.COLS)].name), rule = "11.16", kind = "yesno", options = { "yes", "no" }, default = "no" }
+    if yes then
+      shift = shift + (b.attacker == C.GERMAN and 1 or -1)
+      vars.set("manstein_used", umpire.clock().turn)
+      log.rule("11.16", ("Manstein joins the battle: one column in the German %s's favour"):format(b.attacker == C.GERMAN and "attacker" or "defender"))
+    end
+  end
+  local final = odds.shift(col, shift, M.COLS)
+  if final ~= col then log.rule("11.16", ("final column %s"):format(M.COLS[final].name)) end
+  local die = dice.roll("1d6", "combat (11.4)")
+  local cell = T.crt[die][final]
+  local ar, dr = M.parse(cell)
+  local result
+  if dr == "Dx" then
+    result = "Dx"
+  else
+    ar, dr = math.max(0, ar + am), math.max(0, dr + dm)
+    result = ("%d/%d"):format(ar, dr)
+  end
+  log.rule("11.4", ("die %d on %s: %s%s"):format(die, M.COLS[final].name, cell, result ~= cell and (", modified " .. result) or ""))
+  umpire.outcome(result)
+  return M.apply(b, result, ar, dr)
+end
+
+-- Applies a result (11.11-11.14, 11.29-11.35): the defender first.
+function M.apply(b, result, ar, dr)
+  local summary = { result = result, defender_hexes = 0, attacker_hexes = 0 }
+  local drule = b.kind == "ma" and "10.42" or "11.11"
+  if result == "Dx" then
+    for _, u in ipairs(b.defenders) do C.eliminate(u, "11.12", "Dx") end
+    for _, h in ipairs(b.hexes) do if M.intrinsic(h) then log.rule("10.29", "the intrinsic defence of " .. h .. " is destroyed") end end
+    summary.destroyed = true
+    ar = 0
+  else
+    -- 11.34: units that retreated here earlier this phase add nothing and die on any result
+    local fighting = {}
+    for _, u in ipairs(b.defenders) do
+      if u:marker("retreated") and b.kind == "pa" and dr > 0 then
+        C.eliminate(u, "11.34", "it retreated into this hex earlier this phase and the stack suffers a result above 0")
+      elseif u.hex then
+        fighting[#fighting + 1] = u
+      end
+    end
+    -- 11.14 TOAST: satellite units not stacked with a German unit, a result above their steps
+    for _, h in ipairs(b.hexes) do
+      local here, german, steps = {}, false, 0
+      for _, u in ipairs(fighting) do
+        if u.hex == h then
+          here[#here + 1] = u
+          if C.is_german(u) then german = true end
+          steps = steps + u.steps_left
+        end
+      end
+      if #here > 0 and not german and satellites_only(here) and dr > steps then
+        for _, u in ipairs(here) do
+          C.eliminate(u, "11.14", ("TOAST: satellite troops without a German unit, result %d above their %d step%s"):format(dr, steps, steps > 1 and "s" or ""))
+        end
+      end
+    end
+    local alive = {}
+    for _, u in ipairs(fighting) do if u.hex then alive[#alive + 1] = u end end
+    if dr > 0 and #alive == 0 then
+      for _, h in ipairs(b.hexes) do
+        if M.intrinsic(h) then log.rule("10.29", ("the intrinsic defence of %s is destroyed (it returns next turn unless the hex is entered)"):format(h)) end
+      end
+    end
+    if dr > 0 and #alive > 0 then
+      local groups = {}
+      for _, h in ipairs(b.hexes) do
+        local g = { hex = h, units = {} }
+        for _, u in ipairs(alive) do if u.hex == h then g.units[#g.units + 1] = u end end
+        if #g.units > 0 then groups[#groups + 1] = g end
+      end
+      local max = b.amphibious and 0 or T.retreat_max.defender                                    -- 11.18, 11.29
+      summary.defender_hexes = M.absorb(b.defender, dr, alive, max, groups, nil, drule, lose_one(drule))
+    end
+  end
+  -- the attacker absorbs his number second (11.33)
+  local attackers = {}
+  for _, a in ipairs(b.attackers) do if a.u.hex then attackers[#attackers + 1] = a.u end end
+  if ar and ar > 0 and #attackers > 0 then
+    local max = T.retreat_max.attacker                                                         -- 11.30
+    if b.attacker == C.GERMAN and (vars.get("fmco_turn") or 0) > 0 then
+      max = 0
+      log.rule("14.3", "during the FMCO German/Axis attackers absorb every result as steps")
+    end
+    local groups = {}
+    for _, h in ipairs(b.from_hexes) do
+      local g = { hex = h, units = {} }
+      for _, u in ipairs(attackers) do if u.hex == h then g.units[#g.units + 1] = u end end
+      if #g.units > 0 then groups[#groups + 1] = g end
+    end
+    summary.attacker_hexes = M.absorb(b.attacker, ar, attackers, max, groups, b.hexes[1], b.kind == "ma" and "10.42" or "11.30", lose_one(b.kind == "ma" and "10.42" or "11.30"))
+  end
+  summary.cleared = #M.defenders_in(b.hexes, b.defender) == 0
+  return summary
+end
+
+-- ---------------------------------------------------------------- the Prepared Assault Phase
+
+-- 11.5: one attack per unit and per defender each phase (markers `attacked`, `defended`).
+local function clear_phase_markers()
+  for _, u in ipairs(units.all { on_map = true }) do
+    for _, m in ipairs { "attacked", "defended", "defended_ma", "retreated", "katyusha" } do
+      if u:marker(m) then u:set_marker(m, nil) end
+    end
+  end
+  for _, k in ipairs(units.all { kind = "katyusha" }) do
+    if k.hex then k:put_in("offboard") end
+  end
+  vars.set("advance", nil)
+  vars.set("battles", 0)
+end
+M.clear_phase_markers = clear_phase_markers
+
+-- 10.9, 10.19: whether a unit in `from` may attack into `d` at all.
+local function attack_blocked(u, from, d, kind)
+  local hs = map.hexside(from, d)
+  if has(hs, "sea") and not has(hs, "kerch") then return "10.9", ("%s/%s is an all-sea hexside"):format(from, d) end
+  if has(hs, "kerch") and kind == "ma" then return "10.44", "no mobile assault across the Kerch Straits" end
+  if has(hs, "volga") and umpire.clock().turn <= T.volga_closed_through then
+    return "10.19", ("%s/%s is a Volga hexside: no attack across the Volga on turns 1 and 2"):format(from, d)
+  end
+end
+M.attack_blocked = attack_blocked
+
+umpire.command {
+  usage = "attack <hex>... with <units>",
+  help = "a prepared assault on one or more adjacent enemy hexes (11.1-11.7); the result is absorbed by each side as steps and hexes of retreat",
+  example = "attack 3427 with 62A,64A      attack 3716,3717 with 1GA,21A",
+  rule = "11.1", phases = { "assault" }, odds = true,
+  run = function(hexes, list)
+    local side = umpire.clock().side
+    local enemy = C.other(side)
+    umpire.check(#hexes > 0, "11.1", "name the hex (or hexes) attacked")
+    local seen = {}
+    for _, h in ipairs(hexes) do
+      umpire.check(not seen[h], "11.6", "%s is named twice", h)
+      seen[h] = true
+      local here = C.combat_at(h, enemy)
+      local empty_works = #here == 0 and enemy == C.SOVIET and M.intrinsic(h)
+      umpire.check(#here > 0 or empty_works, "11.1", "there is no %s unit in %s to attack%s", enemy, h,
+        enemy == C.SOVIET and "" or "")
+      for _, u in ipairs(here) do
+        umpire.check(not u:marker("defended"), "11.5", "%s in %s has already been attacked this phase", u.id, h)
+      end
+    end
+    local attackers, from_hexes, fh = {}, {}, {}
+    for _, u in ipairs(list) do
+      umpire.check(u.side == side, "11.2", "%s is not a %s unit", u.id, side)
+      umpire.check(u.hex ~= nil, "11.1", "%s is not on the map", u.id)
+      umpire.check(C.is_combat(u) and not C.is_garrison(u), "12.2", "%s may not attack%s", u.id, C.is_garrison(u) and " (0-3-0 garrisons never take part in attacks)" or "")
+      umpire.check((u:value("attack") or 0) > 0, "11.3", "%s has no attack factor", u.id)
+      umpire.check(not u:marker("attacked"), "11.5", "%s has already attacked this phase", u.id)
+      for _, h in ipairs(hexes) do
+        umpire.check(map.distance(u.hex, h) == 1, "11.7", "%s in %s is not next to %s: every attacker must be adjacent to every defender", u.id, u.hex, h)
+        local r, why = attack_blocked(u, u.hex, h, "pa")
+        if r then umpire.refuse(r, ("%s: %s"):format(u.id, why)) end
+      end
+      attackers[#attackers + 1] = { u = u, from = u.hex }
+      if not fh[u.hex] then fh[u.hex] = true from_hexes[#from_hexes + 1] = u.hex end
+    end
+    table.sort(from_hexes)
+    -- 11.18: an amphibious assault on a Black Sea coastal hex, if the Soviet has one and wants it
+    local amph
+    if side == C.SOVIET and #hexes == 1 and map.in_area("coast_black_sea", hexes[1]) then
+      local have = vars.get("amphibious") or 0
+      local second = (vars.get("amphibious_2") or 0) > 0 and (vars.get("amphibious_2_from") or 99) <= umpire.clock().turn
+      if have > 0 or second then
+        local opts = { "no" }
+        if have > 0 then opts[#opts + 1] = "first" elseif second and (vars.get("amphibious_used_turn") or 0) ~= umpire.clock().turn then opts[#opts + 1] = "second" end
+        if #opts > 1 then
+          local pick = umpire.ask { prompt = "Soviet: call the amphibious landing forces for this attack (11.18)?", rule = "11.18", kind = "choice", options = opts, default = "no" }
+          if pick == "first" then
+            amph = 1
+            vars.set("amphibious", have - 1)
+          elseif pick == "second" then
+            amph = 2
+            vars.set("amphibious_2", 0)
+          end
+          if amph then
+            vars.set("amphibious_used_turn", umpire.clock().turn)
+            log.rule("11.18", ("amphibious assault (%s): the defenders may not retreat"):format(amph == 1 and "the first" or "the second, +2"))
+          end
+        end
+      end
+    end
+    for _, a in ipairs(attackers) do a.u:set_marker("attacked", 1) end
+    for _, u in ipairs(M.defenders_in(hexes, enemy)) do u:set_marker("defended", 1) end
+    vars.set("battles", (vars.get("battles") or 0) + 1)
+    vars.set("advance", nil)
+    log.rule("11.1", ("prepared assault on %s by %s"):format(table.concat(hexes, ","), C.list_ids(list)))
+    local s = M.resolve { kind = "pa", attacker = side, defender = enemy, attackers = attackers, hexes = hexes, from_hexes = from_hexes, amphibious = amph }
+    -- 11.20: the Katyushas of this attack are removed
+    for _, a in ipairs(attackers) do
+      if a.u:marker("katyusha") then
+        a.u:set_marker("katyusha", nil)
+        for _, k in ipairs(units.all { kind = "katyusha" }) do
+          if k.hex == a.from then k:put_in("offboard") end
+        end
+      end
+    end
+    if (vars.get("fmco_turn") or 0) > 0 and side == C.GERMAN then vars.set("fmco_attacks", (vars.get("fmco_attacks") or 0) + 1) end
+    -- 11.31, 11.32: advance after combat
+    if s.cleared then
+      local left = {}
+      for _, a in ipairs(attackers) do
+        if a.u.hex == a.from then left[#left + 1] = a.u.id end
+      end
+      if #left > 0 then
+        vars.set("advance", { side = side, hexes = hexes, max = s.destroyed and 99 or s.defender_hexes, units = left })
+        log.rule("11.31", ("the defenders' hex%s %s %s clear: %s may advance after combat (advance <units> <hex>...)"):format(
+          #hexes > 1 and "es" or "", table.concat(hexes, ","), #hexes > 1 and "are" or "is", table.concat(left, ",")))
+      end
+    elseif s.attacker_hexes > 0 then
+      -- 11.32: victorious defenders may only occupy the attackers' vacated hex
+      local vacated = {}
+      for _, h in ipairs(from_hexes) do if #C.combat_at(h, side) == 0 then vacated[#vacated + 1] = h end end
+      local def = M.defenders_in(hexes, enemy)
+      if #vacated > 0 and #def > 0 then
+        local ids = {}
+        for _, u in ipairs(def) do ids[#ids + 1] = u.id end
+        vars.set("advance", { side = enemy, hexes = vacated, max = 1, units = ids, defenders = true })
+        log.rule("11.32", ("the attackers have left %s: the defenders may occupy it (advance <units> <hex>)"):format(table.concat(vacated, ",")))
+      end
+    end
+  end,
+}
+
+-- 11.31, 11.32, 10.30, 10.9: advance after combat.
+umpire.command {
+  usage = "advance <units> <hex> [<hex>...]",
+  help = "advance victorious units after a prepared assault: the first hex is the defenders' vacated hex (11.31)",
+  example = "advance 5TA 3717 3716",
+  rule = "11.31", phases = { "assault" },
+  run = function(list, first, rest)
+    local adv = vars.get("advance")
+    umpire.check(adv ~= nil, "11.31", "no advance after combat is open now (only right after a prepared assault that cleared the defenders' hex)")
+    local path = { first }
+    for _, h in ipairs(rest or {}) do path[#path + 1] = h end
+    umpire.check(C.contains(adv.hexes, first), "11.31", "the first hex of the advance is %s (the hex the enemy left)", table.concat(adv.hexes, " or "))
+    local side = adv.side
+    local from = list[1].hex
+    for _, u in ipairs(list) do
+      umpire.check(C.contains(adv.units, u.id), "11.31", "%s may not advance (the victors: %s)", u.id, table.concat(adv.units, ","))
+      umpire.check(u.hex == from, "11.31", "units advancing together start from one hex")
+      local cap = C.is_satellite(u) and T.advance_max.satellite or T.advance_max[C.class(u)]
+      if adv.defenders then cap = 1 end
+      local allowed = math.min(cap, adv.max)
+      umpire.check(#path <= allowed, adv.defenders and "11.32" or "11.31", "%s may advance %d hex%s (%s)", u.id, allowed, allowed == 1 and "" or "es",
+        adv.defenders and "victorious defenders only occupy the attackers' hex" or
+        (adv.max >= 99 and ("its type's limit: mechanized 4, straight-leg 2, satellites 1") or ("the defenders retreated " .. adv.max .. "; satellites 1, straight-leg 2, mechanized 4")))
+    end
+    umpire.check(map.distance(from, first) == 1, "11.31", "%s is not next to %s", first, from)
+    local enemy = C.other(side)
+    for i, h in ipairs(path) do
+      local prev = i == 1 and from or path[i - 1]
+      umpire.check(map.distance(prev, h) == 1, "11.31", "%s is not next to %s", h, prev)
+      umpire.check(map.terrain(h) ~= "sea", "10.8", "%s is an all-sea hex", h)
+      umpire.check(#C.combat_at(h, enemy) == 0, "11.31", "%s holds enemy units", h)
+      local hs = map.hexside(prev, h)
+      if C.contains(hs, "sea") then
+        umpire.check(C.contains(hs, "kerch") and i == 1, "10.9", "an advance crosses the Kerch Straits only as its first hex, and no other all-sea hexside")
+      end
+      if C.contains(hs, "volga") and umpire.clock().turn <= T.volga_closed_through then umpire.refuse("10.19", "no crossing of the Volga on turns 1 and 2") end
+      if side == C.GERMAN and i > 1 then
+        umpire.check(not control.intact_entrenchment(h, C.SOVIET), "10.30", "German/Axis units advance into an intact Soviet entrenchment only as the first hex of the advance (%s)", h)
+      end
+    end
+    for _, u in ipairs(list) do u:move_to(path[#path]) end
+    local remaining = {}
+    for _, id in ipairs(adv.units) do
+      if not C.contains(list, units.get(id)) then remaining[#remaining + 1] = id end
+    end
+    adv.units = remaining
+    vars.set("advance", #remaining > 0 and adv or nil)
+    log.rule(adv.defenders and "11.32" or "11.31", ("%s advance%s %s → %s (enemy zones of control ignored)"):format(C.list_ids(list), #list > 1 and "" or "s", from, table.concat(path, " → ")))
+    require("movement").entered({ from, table.unpack(path) }, side, list)
+    stacking.enforce_hex(path[#path], side, "the end of an advance, 6.6")
+  end,
+}
+
+-- 11.20: the Katyushas, placed at the start of the Soviet Prepared Assault Phase.
+umpire.command {
+  usage = "katyusha <unit>",
+  help = "place a Katyusha on a Soviet unit that did not move this turn, before any battle (doubles its attack; 11.20)",
+  example = "katyusha 21A",
+  rule = "11.20", phases = { "assault" },
+  run = function(u)
+    umpire.check(umpire.clock().side == C.SOVIET, "11.20", "the Katyushas are Soviet")
+    umpire.check((vars.get("battles") or 0) == 0, "11.20", "the Katyushas are placed at the start of the phase, before the first battle")
+    umpire.check(u.side == C.SOVIET and C.is_combat(u) and u.hex ~= nil, "11.20", "%s is not a Soviet ground combat unit on the map", u.id)
+    umpire.check(not u:marker("moved"), "11.20", "%s moved in the Movement Phase", u.id)
+    umpire.check(C.supply_level(u) < T.as_max, "7.13", "%s is at >3 AS: no Katyusha", u.id)
+    local lengths = require("supply").soviet_trace()
+    umpire.check(lengths[u.hex] ~= nil or umpire.clock().turn == 1, "11.20", "%s has no open supply line now", u.id)
+    umpire.check(not u:marker("katyusha"), "11.20", "%s already has a Katyusha", u.id)
+    for _, k in ipairs(units.all { kind = "katyusha" }) do
+      umpire.check(k.hex ~= u.hex, "11.20", "%s already has a Katyusha in %s (one per hex)", u.hex, k.id)
+    end
+    local free
+    for _, k in ipairs(units.all { kind = "katyusha", side = C.SOVIET }) do
+      if k.box == "offboard" and not free then free = k end
+    end
+    umpire.check(free ~= nil, "11.20", "both Katyushas are placed")
+    free:move_to(u.hex)
+    u:set_marker("katyusha", 1)
+    log.rule("11.20", ("%s placed on %s in %s: its attack is doubled in its next prepared assault this phase"):format(free.id, u.id, u.hex))
+  end,
+}
+
+return M
