@@ -101,6 +101,7 @@ umpire.command {
       log.rule("10.48", ("%s stand%s in %s and may go on moving and mobile-assaulting (%s MP left)%s"):format(C.list_ids(alive), #alive > 1 and "" or "s", d,
         map.fmt_cost(movement.left(alive[1])), ez[d] and "; it is in an enemy zone of control: only mobile assaults from here (5.4)" or ""))
       movement.entered({ from, d }, side, alive)
+      require("air").follow(from, d, side)
     elseif #alive > 0 then
       log.rule("10.48", ("%s stay%s in %s (%s MP left)"):format(C.list_ids(alive), #alive > 1 and "" or "s", from, map.fmt_cost(movement.left(alive[1]))))
     end

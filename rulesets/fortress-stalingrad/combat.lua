@@ -313,6 +313,7 @@ function M.retreat(list, n, from, battle, rule)
     end
     control.passed(path, side)
     log.rule(rule or "11.26", ("%s retreat%s %s → %s"):format(C.list_ids(live), #live > 1 and "" or "s", from, table.concat(path, " → ")))
+    require("air").follow(from, path[#path], side)
     stacking.enforce_hex(path[#path], side, "the end of a retreat, 6.6")
   end
   return left
@@ -665,6 +666,7 @@ umpire.command {
     vars.set("advance", #remaining > 0 and adv or nil)
     log.rule(adv.defenders and "11.32" or "11.31", ("%s advance%s %s → %s (enemy zones of control ignored)"):format(C.list_ids(list), #list > 1 and "" or "s", from, table.concat(path, " → ")))
     require("movement").entered({ from, table.unpack(path) }, side, list)
+    require("air").follow(from, path[#path], side)
     stacking.enforce_hex(path[#path], side, "the end of an advance, 6.6")
   end,
 }

@@ -1,7 +1,7 @@
--- Fortress Stalingrad: the sequence of play (4.2, 13.1) and the hook that keeps hex control and
--- the victory points current after every command (3.3, 15.2). Each rule area is a file of its
--- own: control (3.3), zoc (5), stacking (6), supply (7), movement (10.1-10.37), assault
--- (10.38-10.49), combat (11), victory (15).
+-- Fortress Stalingrad: the sequence of play (4.2, 13.1) and the hook that keeps hex control, air
+-- support and the victory points current after every command (3.3, 8.4, 8.12, 15.2). Each rule
+-- area is a file of its own: control (3.3), zoc (5), stacking (6), supply (7), air (8), reinforce
+-- (9, 12.1), movement (10.1-10.37), assault (10.38-10.49), combat (11), fmco (14), victory (15).
 local C = require "common"
 local T = require "tables"
 local control = require "control"
@@ -10,11 +10,27 @@ local movement = require "movement"
 local stacking = require "stacking"
 local victory = require "victory"
 local combat = require "combat"
+local air = require "air"
+local reinforce = require "reinforce"
+local fmco = require "fmco"
 require "assault"
+require "views"
 
--- 3.3, 15.2: control and the points it gives are current after every change.
+-- 11.18: the turn after the Soviet captures Novorossisk he has a second amphibious assault.
+local function novorossisk()
+  if vars.get("amphibious_2_from") then return end
+  if control.is("1309", C.SOVIET) then
+    vars.set("amphibious_2", 1)
+    vars.set("amphibious_2_from", umpire.clock().turn + 1)
+    log.rule("11.18", "Novorossisk is Soviet: a second amphibious assault (+2) is available from next turn")
+  end
+end
+
+-- 3.3, 15.2, 8.4, 8.12: derived state, current after every change.
 umpire.after_command(function()
   control.update()
+  air.update()
+  novorossisk()
   victory.update()
 end)
 
@@ -40,11 +56,16 @@ umpire.sequence {
     { id = "initial_supply", name = "Initial Supply Phase", rule = "4.2",
       skip_if = function() return turn() == 1 end, enter = supply.initial },
     { id = "air", name = "Air Power Phase", rule = "8.2",
-      skip_if = function() return turn() == 1 end },
+      skip_if = function() return turn() == 1 end, enter = air.begin_phase, leave = air.end_phase },
     { id = "player", name = "Player Turn", sides = { C.SOVIET, C.GERMAN }, steps = {
-      { id = "reinforcement", name = "Reinforcement and Replacement Phase", rule = "9.1", skip_if = first_turn_soviet },
+      { id = "reinforcement", name = "Reinforcement and Replacement Phase", rule = "9.1", skip_if = first_turn_soviet,
+        enter = function() reinforce.begin_phase(side()) end,
+        leave = function() reinforce.end_phase(side()) end },
       { id = "movement", name = "Movement Phase", rule = "10.1", skip_if = first_turn_soviet,
-        enter = function() movement.begin_phase(side()) end,
+        enter = function()
+          movement.begin_phase(side())
+          if side() == C.GERMAN then fmco.begin_german_turn() end
+        end,
         leave = function()
           stacking.enforce(side(), "the end of the Movement Phase, 6.6")
           movement.end_phase(side())
@@ -54,6 +75,7 @@ umpire.sequence {
         leave = function()
           stacking.enforce(side(), "the end of the Prepared Assault Phase, 6.6")
           combat.clear_phase_markers()
+          if side() == C.GERMAN then fmco.end_german_turn() end
         end },
     } },
     { id = "terminal_supply", name = "Terminal Supply Phase", rule = "4.2", auto = true, enter = supply.terminal },

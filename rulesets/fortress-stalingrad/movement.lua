@@ -301,6 +301,16 @@ umpire.command {
   run = function(list, to, via)
     if via and #via == 0 then via = nil end
     local side = umpire.clock().side
+    -- 8.5: air units named with a moving stack go with it
+    local air_units, ground = {}, {}
+    for _, u in ipairs(list) do
+      if C.is_air(u) then air_units[#air_units + 1] = u else ground[#ground + 1] = u end
+    end
+    umpire.check(#ground > 0, "8.4", "air units stay with the stack they support; name them with the ground units they go with")
+    for _, a in ipairs(air_units) do
+      umpire.check(a.side == side and a.hex == ground[1].hex, "8.5", "%s is not with %s", a.id, ground[1].id)
+    end
+    list = ground
     local from = list[1].hex
     local origin = list[1]:marker("origin")
     for _, u in ipairs(list) do
@@ -373,6 +383,9 @@ umpire.command {
     log.rule("10.1", ("%s %s → %s (%s)%s"):format(C.list_ids(list), from, table.concat(path, " → ", 2),
       table.concat(costs_txt, "; "), #notes > 0 and (": " .. table.concat(notes, "; ")) or ""))
     M.entered(path, side, list)
+    for _, a in ipairs(air_units) do a:move_to(dest) end
+    if #air_units > 0 then log.rule("8.5", ("%s go%s with the stack to %s"):format(C.list_ids(air_units), #air_units > 1 and "" or "es", dest)) end
+    require("air").follow(from, dest, side)
   end,
 }
 
