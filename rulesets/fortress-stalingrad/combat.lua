@@ -99,10 +99,20 @@ function M.intrinsic(hex)
 end
 
 -- 11.3, 10.23, 12.2, 11.34, 7.14, 10.29: the defence total of the units in `hexes`.
+-- 11.34: a unit that retreated from a prepared assault this phase into a hex where other friendly
+-- units stand (ones that did not just arrive) adds nothing to their defence.
+function M.new_arrival(u)
+  if not u:marker("retreated") or not u.hex then return false end
+  for _, x in ipairs(C.combat_at(u.hex, u.side)) do
+    if not x:marker("retreated") then return true end
+  end
+  return false
+end
+
 function M.defense_strength(defenders, hexes)
   local items, lines, total = {}, {}, 0
   for _, u in ipairs(defenders) do
-    if u:marker("retreated") then
+    if M.new_arrival(u) then
       lines[#lines + 1] = ("%s retreated here earlier this phase: it adds nothing (11.34)"):format(u.id)
     else
       local city = map.has(u.hex, "city") and not C.is_garrison(u)
@@ -296,7 +306,7 @@ function M.retreat_allowed(side, battle, list)
 end
 
 -- A stack retreats `n` hexes from `from` (11.26-11.28); returns the hexes it could not retreat.
-function M.retreat(list, n, from, battle, rule)
+function M.retreat(list, n, from, battle, rule, kind)
   local live = {}
   for _, u in ipairs(list) do if u.hex then live[#live + 1] = u end end
   if #live == 0 or n <= 0 then return 0 end
@@ -309,7 +319,7 @@ function M.retreat(list, n, from, battle, rule)
   if #path > 0 then
     for _, u in ipairs(live) do
       u:move_to(path[#path])
-      u:set_marker("retreated", 1)
+      if kind == "pa" then u:set_marker("retreated", 1) end   -- 11.34 (prepared assaults)
     end
     control.passed(path, side)
     log.rule(rule or "11.26", ("%s retreat%s %s → %s"):format(C.list_ids(live), #live > 1 and "" or "s", from, table.concat(path, " → ")))
@@ -322,7 +332,7 @@ end
 -- One side absorbs `n` (11.11, 11.33: steps first, then the retreat): `units` are its units in the
 -- battle, `max_hexes` what it may retreat (0: none). `groups` = { { hex =, units = } } the stacks
 -- that retreat (each from its own hex). Returns the hexes retreated.
-function M.absorb(side, n, units_list, max_hexes, groups, battle_hex, rule, lose)
+function M.absorb(side, n, units_list, max_hexes, groups, battle_hex, rule, lose, kind)
   if n <= 0 then return 0 end
   local hexes, steps = losses.split { side = side, n = n, max_hexes = max_hexes, rule = rule }
   if steps > 0 then
@@ -337,7 +347,8 @@ function M.absorb(side, n, units_list, max_hexes, groups, battle_hex, rule, lose
   if hexes > 0 then
     local short = 0
     for _, g in ipairs(groups) do
-      local unable = M.retreat(g.units, hexes, g.hex, battle_hex or g.hex, rule)
+      local rrule = rule == "11.11" and "11.26" or (rule == "10.42" and "10.47" or rule)
+      local unable = M.retreat(g.units, hexes, g.hex, battle_hex or g.hex, rrule, kind)
       short = math.max(short, unable)
     end
     if short > 0 then
@@ -415,7 +426,7 @@ end
 -- Applies a result (11.11-11.14, 11.29-11.35): the defender first.
 function M.apply(b, result, ar, dr)
   local summary = { result = result, defender_hexes = 0, attacker_hexes = 0 }
-  local drule = b.kind == "ma" and "10.42" or "11.11"
+  local drule = "11.11"
   if result == "Dx" then
     for _, u in ipairs(b.defenders) do C.eliminate(u, "11.12", "Dx") end
     for _, h in ipairs(b.hexes) do if M.intrinsic(h) then log.rule("10.29", "the intrinsic defence of " .. h .. " is destroyed") end end
@@ -425,7 +436,7 @@ function M.apply(b, result, ar, dr)
     -- 11.34: units that retreated here earlier this phase add nothing and die on any result
     local fighting = {}
     for _, u in ipairs(b.defenders) do
-      if u:marker("retreated") and b.kind == "pa" and dr > 0 then
+      if M.new_arrival(u) and dr > 0 then
         C.eliminate(u, "11.34", "it retreated into this hex earlier this phase and the stack suffers a result above 0")
       elseif u.hex then
         fighting[#fighting + 1] = u
@@ -462,7 +473,7 @@ function M.apply(b, result, ar, dr)
         if #g.units > 0 then groups[#groups + 1] = g end
       end
       local max = b.amphibious and 0 or T.retreat_max.defender                                    -- 11.18, 11.29
-      summary.defender_hexes = M.absorb(b.defender, dr, alive, max, groups, nil, drule, lose_one(drule))
+      summary.defender_hexes = M.absorb(b.defender, dr, alive, max, groups, nil, drule, lose_one(drule), b.kind)
     end
   end
   -- the attacker absorbs his number second (11.33)
@@ -480,7 +491,7 @@ function M.apply(b, result, ar, dr)
       for _, u in ipairs(attackers) do if u.hex == h then g.units[#g.units + 1] = u end end
       if #g.units > 0 then groups[#groups + 1] = g end
     end
-    summary.attacker_hexes = M.absorb(b.attacker, ar, attackers, max, groups, b.hexes[1], b.kind == "ma" and "10.42" or "11.30", lose_one(b.kind == "ma" and "10.42" or "11.30"))
+    summary.attacker_hexes = M.absorb(b.attacker, ar, attackers, max, groups, b.hexes[1], b.kind == "ma" and "10.42" or "11.30", lose_one(b.kind == "ma" and "10.42" or "11.30"), b.kind)
   end
   summary.cleared = #M.defenders_in(b.hexes, b.defender) == 0
   return summary
