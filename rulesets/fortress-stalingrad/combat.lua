@@ -494,6 +494,8 @@ function M.apply(b, result, ar, dr)
     summary.attacker_hexes = M.absorb(b.attacker, ar, attackers, max, groups, b.hexes[1], b.kind == "ma" and "10.42" or "11.30", lose_one(b.kind == "ma" and "10.42" or "11.30"), b.kind)
   end
   summary.cleared = #M.defenders_in(b.hexes, b.defender) == 0
+  -- 11.32: defenders destroyed, by Dx or otherwise (TOAST, steps): the full advance
+  if summary.cleared and summary.defender_hexes == 0 then summary.destroyed = true end
   return summary
 end
 
