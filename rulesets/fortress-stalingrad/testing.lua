@@ -29,6 +29,83 @@ function M.control(hexes, side)
   map.set_markers("ctl", t)
 end
 
+-- A simple player for smoke tests (tests/it/smoke.rs): the commands it would type in this phase,
+-- one per line, in a fixed order. It enters every reinforcement due where it may, moves some
+-- units towards the nearest enemy, and attacks next to them when the odds are at least 1-1. Read
+-- only: it looks at the state and says what to try (a refused command is part of the test).
+function M.plan()
+  local C = require "common"
+  local clock = umpire.clock()
+  local side, step = clock.side, clock.step
+  local out = {}
+  if step == "reinforcement" and side then
+    local r = require "reinforce"
+    local due = r.due(side)
+    local hexes = map.hexes()
+    for i, u in ipairs(due) do
+      if i > 4 then break end
+      for _, h in ipairs(hexes) do
+        if r.entry_cost(u, h) and not require("stacking").problem(h, side, { u }) then
+          out[#out + 1] = ("enter %s %s"):format(u.id, h)
+          break
+        end
+      end
+    end
+    for _, u in ipairs(C.on_map(side)) do
+      if u.step > 1 and #out < 8 then out[#out + 1] = "replace " .. u.id end
+    end
+  elseif step == "movement" and side then
+    local movement = require "movement"
+    local enemies = {}
+    for _, e in ipairs(C.on_map(C.other(side))) do enemies[#enemies + 1] = e.hex end
+    local n = 0
+    for _, u in ipairs(C.on_map(side)) do
+      if n >= 6 then break end
+      if not C.is_garrison(u) and not u:marker("halted") and movement.left(u) > 0 then
+        local reach = map.reach(movement.profile(u, u.hex, movement.left(u)))
+        local best, bd
+        for h in pairs(reach) do
+          if h ~= u.hex then
+            local d = math.huge
+            for _, e in ipairs(enemies) do d = math.min(d, map.distance(h, e)) end
+            if not best or d < bd or (d == bd and h < best) then best, bd = h, d end
+          end
+        end
+        if best then
+          out[#out + 1] = ("move %s %s"):format(u.id, best)
+          n = n + 1
+        end
+      end
+    end
+  elseif step == "assault" and side then
+    local combat = require "combat"
+    local seen = {}
+    for _, u in ipairs(C.on_map(side)) do
+      for _, h in ipairs(map.neighbours(u.hex)) do
+        local defenders = C.combat_at(h, C.other(side))
+        if #defenders > 0 and not seen[h] then
+          seen[h] = true
+          local att, ids = {}, {}
+          for _, n in ipairs(map.neighbours(h)) do
+            for _, a in ipairs(C.combat_at(n, side)) do
+              if (a:value("attack") or 0) > 0 and not C.is_garrison(a) and not a:marker("attacked") and not combat.attack_blocked(a, n, h, "pa") then
+                att[#att + 1] = { u = a, from = n }
+                ids[#ids + 1] = a.id
+              end
+            end
+          end
+          if #att > 0 then
+            local a = combat.attack_strength(att, h)
+            local d = combat.defense_strength(defenders, { h })
+            if a >= d then out[#out + 1] = ("attack %s with %s"):format(h, table.concat(ids, ",")) end
+          end
+        end
+      end
+    end
+  end
+  return table.concat(out, "\n")
+end
+
 -- Hexes matching a predicate, in order.
 function M.find(pred, limit)
   local out = {}

@@ -14,6 +14,7 @@ mod render;
 mod sandbox;
 mod saves;
 mod scripts;
+mod smoke;
 mod terminal;
 
 use std::path::PathBuf;
