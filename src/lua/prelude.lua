@@ -429,15 +429,17 @@ local function walk_function(f, path, seen)
   local what, src, line = fninfo(f)
   -- C functions hold no rule data; the prelude's own functions keep their private state
   if what == "C" or src == "<umpire prelude>" then return end
+  -- (s_format, not a method of the string: the string metatable is sealed by now)
+  local where_defined
   for i = 1, 255 do
     local name, v = getupvalue(f, i)
     if name == nil then break end
     local id = upvalueid(f, i)
     if not seen[id] then
       seen[id] = true
-      local where_defined = ("%s:%d"):format(src, line)
+      where_defined = where_defined or s_format("%s:%d", src, line)
       watched[#watched + 1] = { f = f, i = i, v = v, name = name, where = where_defined }
-      walk(v, ("local %s (%s)"):format(name, where_defined), seen)
+      walk(v, s_format("local %s (%s)", name, where_defined), seen)
     end
   end
 end
