@@ -8,6 +8,7 @@
 
 use crate::error::{Error, Located, Result};
 use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
@@ -102,5 +103,52 @@ impl<'a> Reader<'a> {
                 &[]
             }
         }
+    }
+}
+
+/// What data files were read into, kept by their text: a file read again with the same text
+/// (byte for byte) and the same key (its path, the name it is known by...) gives a copy of what
+/// it gave before instead of being parsed again. Only what read without a problem is kept, so
+/// a file with problems reports them afresh every time.
+pub struct Memo<T> {
+    kept: Mutex<Vec<(Vec<String>, String, T)>>,
+}
+
+impl<T: Clone> Default for Memo<T> {
+    fn default() -> Memo<T> {
+        Memo::new()
+    }
+}
+
+/// Most files a [`Memo`] keeps (the oldest goes first).
+const MEMO_FILES: usize = 8;
+
+impl<T: Clone> Memo<T> {
+    pub const fn new() -> Memo<T> {
+        Memo { kept: Mutex::new(Vec::new()) }
+    }
+
+    /// What `src` (the text of the file `key` names) reads into: kept, else `read()`.
+    pub fn read<E>(
+        &self,
+        key: &[&str],
+        src: &str,
+        read: impl FnOnce() -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E> {
+        let same_key = |k: &Vec<String>| k.len() == key.len() && k.iter().zip(key).all(|(a, b)| a == b);
+        {
+            let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some((_, _, t)) = kept.iter().find(|(k, s, _)| same_key(k) && s == src) {
+                return Ok(t.clone());
+            }
+        }
+        let t = read()?;
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.retain(|(k, _, _)| !same_key(k));
+        if kept.len() >= MEMO_FILES {
+            kept.remove(0);
+        }
+        kept.push((key.iter().map(|k| k.to_string()).collect(), src.to_string(), t.clone()));
+        Ok(t)
     }
 }

@@ -176,7 +176,13 @@ pub fn declared_options(path: &Path) -> Vec<(String, String)> {
 pub fn load(path: &Path, id: &str) -> Result<Scenario> {
     let shown = shown_path(path);
     let src = std::fs::read_to_string(path).map_err(|e| Error::io(&shown, e))?;
-    let mut cx = Ctx::new(&shown, &src);
+    // (a file read before with the same text is not parsed again)
+    static READ: crate::datafile::Memo<Scenario> = crate::datafile::Memo::new();
+    READ.read(&[&path.to_string_lossy(), &shown, id], &src, || read(path, id, &shown, &src))
+}
+
+fn read(path: &Path, id: &str, shown: &str, src: &str) -> Result<Scenario> {
+    let mut cx = Ctx::new(shown, src);
     let Some(raw) = cx.document().and_then(|doc| raw_file(&mut cx, &doc)) else { return Err(errors(cx)) };
     let map = match build_map(&mut cx, &raw.map) {
         Ok(map) => map,

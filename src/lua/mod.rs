@@ -12,6 +12,7 @@
 //! prelude), so a command cannot leave anything behind in the VM that undo, saves and replays
 //! would not see. A reload builds a new VM over the same world.
 
+mod chunks;
 mod cups;
 mod dice;
 mod log;
@@ -297,8 +298,15 @@ fn is_syntax_error(e: &mlua::Error) -> bool {
 /// at which the file, cut just after it, fails with the same message (an earlier occurrence
 /// was read without error, so the cut file would end too early there: `near <eof>`).
 pub fn compile(lua: &Lua, src: &str, chunk_name: &str) -> mlua::Result<Function> {
+    if let Some(f) = chunks::cached(lua, src, chunk_name) {
+        return Ok(f);
+    }
     let load = |text: &str| lua.load(text).set_name(format!("@{chunk_name}")).set_mode(ChunkMode::Text).into_function();
     match load(src) {
+        Ok(f) => {
+            chunks::keep(&f, src, chunk_name);
+            Ok(f)
+        }
         Err(mlua::Error::SyntaxError { message, incomplete_input }) => {
             let message = match syntax_column(src, &message, |cut| match load(cut) {
                 Err(mlua::Error::SyntaxError { message, .. }) => Some(message),
@@ -514,7 +522,7 @@ impl Host {
         // line (one C call would otherwise fail with a memory error that names no place)
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
         internal.set("max_string", (limits.memory / 2) as i64).map_err(convert_error)?;
-        host.lua.load(PRELUDE).set_name("@<umpire prelude>").set_mode(ChunkMode::Text).exec().map_err(convert_error)?;
+        compile(&host.lua, PRELUDE, PRELUDE_PLACE).and_then(|f| f.call::<()>(())).map_err(convert_error)?;
         // the message handler of rule calls adds a traceback of the failing coroutine
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
         internal

@@ -383,9 +383,17 @@ local frozen = false
 
 -- (string methods are taken now: sealing the string library empties it for a moment)
 local s_sub, s_match, s_format = string.sub, string.match, string.format
+-- (the text of each string key is made once: sealing asks for the same keys again and again)
+local key_texts = {}
 local function key_text(k)
-  if type(k) == "string" and s_match(k, "^[%a_][%w_]*$") then return "." .. k end
-  if type(k) == "string" then return s_format("[%q]", k) end
+  if type(k) == "string" then
+    local text = key_texts[k]
+    if text == nil then
+      text = s_match(k, "^[%a_][%w_]*$") and "." .. k or s_format("[%q]", k)
+      key_texts[k] = text
+    end
+    return text
+  end
   return "[" .. tostring(k) .. "]"
 end
 
@@ -442,17 +450,35 @@ local function walk_function(f, path, seen)
   local what, src, line = fninfo(f)
   -- C functions hold no rule data; the prelude's own functions keep their private state
   if what == "C" or src == "<umpire prelude>" then return end
+  -- (s_format, not a method of the string: the string metatable is sealed by now)
+  local where_defined
   for i = 1, 255 do
     local name, v = getupvalue(f, i)
     if name == nil then break end
     local id = upvalueid(f, i)
     if not seen[id] then
       seen[id] = true
-      local where_defined = ("%s:%d"):format(src, line)
+      where_defined = where_defined or s_format("%s:%d", src, line)
       watched[#watched + 1] = { f = f, i = i, v = v, name = name, where = where_defined }
-      walk(v, ("local %s (%s)"):format(name, where_defined), seen)
+      walk(v, s_format("local %s (%s)", name, where_defined), seen)
     end
   end
+end
+
+-- The keys of a table that is a sequence (keys 1..n, nothing else), in order (what `rank_keys`
+-- gives it, without sorting); nil for any other table.
+local m_type = math.type
+local function sequence_keys(t)
+  local n = raw_rawlen(t)
+  local count = 0
+  for k in raw_next, t do
+    if m_type(k) ~= "integer" or k < 1 or k > n then return nil end
+    count = count + 1
+  end
+  if count ~= n then return nil end
+  local keys = {}
+  for i = 1, n do keys[i] = i end
+  return keys
 end
 
 -- tables known by a better name than the first path that reaches them (a module by its name)
@@ -468,17 +494,19 @@ function walk(v, path, seen)
   local mt = raw_getmetatable(v)
   -- in the fixed order of `pairs` where there is one, so that a table is always named by the
   -- same path and an upvalue by the same function
-  local keys = rank_keys(v)
+  local keys = sequence_keys(v) or rank_keys(v)
   if not keys then
     keys = {}
     for k in raw_next, v do keys[#keys + 1] = k end
   end
-  local entries = {}
-  for i, k in ipairs(keys) do entries[i] = { k, raw_rawget(v, k) } end
   seal(v, path, module_message)
-  for _, e in ipairs(entries) do
-    walk(e[1], path .. "[key]", seen)
-    walk(e[2], path .. key_text(e[1]), seen)
+  -- (the contents, now behind the seal; a path is only made for what is walked)
+  local real = frozen_real[v]
+  for _, k in ipairs(keys) do
+    local x = raw_rawget(real, k)
+    local tk, tx = type(k), type(x)
+    if (tk == "table" or tk == "function") and not seen[k] then walk(k, path .. "[key]", seen) end
+    if (tx == "table" or tx == "function") and not seen[x] then walk(x, path .. key_text(k), seen) end
   end
   if mt then walk(mt, "getmetatable(" .. path .. ")", seen) end
 end
