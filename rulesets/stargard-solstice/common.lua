@@ -1,6 +1,7 @@
 -- Stargard Solstice: helpers shared by the rule areas (unit classes, ZOC, supply sources,
 -- strengths with the standard rounding rule).
 local T = require "tables"
+local odds = require "odds"   -- rulesets/lib
 local C = {}
 
 function C.is_hq(u) return u.kind == "hq" end
@@ -83,14 +84,11 @@ function C.total(list, value_of)
   return math.floor(sum + 1e-9), sum
 end
 
--- 8.4, 1.1.3: the CRT column of an attack/defence ratio; nil when below 1:2 (cancelled).
+-- 8.4, 1.1.3: the CRT column of an attack/defence ratio, rounded for the defender (lib/odds.lua);
+-- nil when below 1:2 (cancelled).
+local COLUMNS = odds.columns(T.columns)
 function C.column(att, def)
-  if def <= 0 then return #T.columns end
-  if att * 2 < def then return nil end
-  if att < def then return 1 end
-  local r = math.floor(att / def)
-  if r > 7 then r = 7 end
-  return r + 1
+  return odds.column(att, def, COLUMNS)
 end
 
 -- Everyone's unit lists in a fixed order.
