@@ -1,5 +1,5 @@
-//! `cargo bench --bench latency`: the latency of every command of every Stargard Solstice
-//! script (scripts/stargard-solstice/*.ump), in release mode. Each script is replayed in a
+//! `cargo bench --bench latency`: the latency of every command of every script of the games
+//! (scripts/stargard-solstice/*.ump, scripts/fortress-stalingrad/*.ump), in release mode. Each script is replayed in a
 //! fresh session `UMPIRE_LATENCY_REPS` times (default 5) and each `Session::execute` timed.
 //! Prints, by command kind, the count, median, p90, p99 and max, then the slowest commands
 //! (median over the replays) and the `odds` commands. A kind is the command's first word;
@@ -51,18 +51,23 @@ struct Sample {
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let reps: usize = std::env::var("UMPIRE_LATENCY_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
-    let dir = root.join("scripts/stargard-solstice");
-    let mut scripts: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("scripts/stargard-solstice")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ump"))
-        .collect();
-    scripts.sort();
+    let mut scripts: Vec<PathBuf> = Vec::new();
+    for game in ["stargard-solstice", "fortress-stalingrad"] {
+        let dir = root.join("scripts").join(game);
+        let mut these: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ump"))
+            .collect();
+        these.sort();
+        scripts.extend(these);
+    }
     let mut samples: Vec<Sample> = Vec::new();
     let started = Instant::now();
     for path in &scripts {
-        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let game = path.parent().and_then(|p| p.file_name()).unwrap().to_string_lossy().to_string();
+        let name = format!("{game}/{}", path.file_name().unwrap().to_string_lossy());
         let cmds = script_commands(&std::fs::read_to_string(path).unwrap());
         let first = samples.len();
         for rep in 0..reps {
@@ -160,6 +165,41 @@ fn main() {
     println!("\n{} single commands at or over 10 ms (median): {}", over.len(), by.join(", "));
     for s in over.iter().filter(|s| !s.kind.starts_with("odds") && s.kind != "new") {
         println!("{:>9.3}  {}:{}  {}", med(s), s.script, s.line, truncate(&s.text, 90));
+    }
+    supply_phases(&root, reps);
+}
+
+/// Fortress Stalingrad's mutual supply phases on the full map at the start of turn 2 (every unit
+/// of both sides traced: the Soviet 0-0-1s and AS levels, the German rail net and OOS levels), each
+/// run as a `lua` command and undone, `reps` × 10 times.
+fn supply_phases(root: &std::path::Path, reps: usize) {
+    let mut s = Session::with_root(root);
+    for line in ["new fortress-stalingrad --seed 1", "forward step initial_supply"] {
+        let r = s.execute(line);
+        assert!(r.error().is_none(), "{line}: {r:?}");
+    }
+    println!("\nFortress Stalingrad supply phases, both sides, the full map (turn 2; ms):");
+    for (what, code) in [
+        ("Initial Supply Phase (7.10, 7.28, 7.38)", "lua require('supply').initial()"),
+        ("Terminal Supply Phase (4.2.V, 7.15-7.33)", "lua require('supply').terminal()"),
+    ] {
+        let mut ms = Vec::new();
+        for _ in 0..reps * 10 {
+            let t = Instant::now();
+            let r = s.execute(code);
+            ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            assert!(r.error().is_none(), "{code}: {r:?}");
+            let r = s.execute("undo");
+            assert!(r.error().is_none(), "undo: {r:?}");
+        }
+        ms.sort_by(f64::total_cmp);
+        println!(
+            "{what:<44} n {:>4}  median {:>7.3}  p99 {:>7.3}  max {:>7.3}",
+            ms.len(),
+            pct(&ms, 50.0),
+            pct(&ms, 99.0),
+            ms[ms.len() - 1]
+        );
     }
 }
 

@@ -650,6 +650,11 @@ function map.marker(hex, name) end
 ---@param v? integer|boolean true stores 1; false/nil remove
 function map.set_marker(hex, name, v) end
 
+---Every hex whose terrain or one of whose features is `name`, by column then row.
+---@param name string
+---@return Umpire.Hex[]
+function map.having(name) end
+
 ---Sets marker `name` on many hexes at once (false removes it there); every hex is checked
 ---before any is written.
 ---@param name string

@@ -29,8 +29,8 @@ end
 -- 8.11: may a unit of `side` in `hex` have air support?
 function M.in_range(side, hex)
   if side == C.GERMAN then
-    for _, h in ipairs(map.within(hex, T.air.range)) do
-      if (map.has(h, "town") or map.has(h, "city")) and control.is(h, C.GERMAN) then return true end
+    for _, h in ipairs(C.TOWNS) do
+      if map.distance(h, hex) <= T.air.range and control.is(h, C.GERMAN) then return true end
     end
     return false
   end

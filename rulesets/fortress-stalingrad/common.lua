@@ -8,6 +8,33 @@ C.SOVIET, C.GERMAN = "Soviet", "German"
 
 function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
 
+-- The map never changes: what the rules look up often is listed once, when the rules load (the
+-- lists are read-only during play).
+local function set_of(list)
+  local t = {}
+  for _, h in ipairs(list) do t[h] = true end
+  return t
+end
+C.SEA = set_of(map.having("sea"))
+C.LAND = {}
+for _, h in ipairs(map.hexes()) do
+  if not C.SEA[h] then C.LAND[#C.LAND + 1] = h end
+end
+C.CITIES = map.having("city")
+C.TOWNS = {}
+do
+  local t = set_of(map.having("town"))
+  for _, h in ipairs(C.CITIES) do t[h] = true end
+  for h in pairs(t) do C.TOWNS[#C.TOWNS + 1] = h end
+  table.sort(C.TOWNS)
+end
+C.ENTRENCH = { Soviet = map.having("entrench_soviet"), German = map.having("entrench_german") }
+C.ENTRENCH_SET = { Soviet = set_of(C.ENTRENCH.Soviet), German = set_of(C.ENTRENCH.German) }
+C.COAST = {}
+for _, a in ipairs { "coast_black_sea", "coast_azov" } do
+  for _, h in ipairs(map.area(a) or {}) do C.COAST[h] = true end
+end
+
 -- Hex control is stored as a number in the hex marker `ctl` (3.3).
 C.SIDE_NO = { Soviet = 1, German = 2 }
 C.SIDE_OF = { "Soviet", "German" }
@@ -75,8 +102,9 @@ end
 -- (13.3); a reinforcement on its turn of entry is supplied (9.13); a sea- or air-supplied unit
 -- is supplied for the turn (7.22, 7.36).
 function C.supply_level(u)
-  if umpire.clock().turn == 1 then return 0 end
-  if u:marker("entered") == umpire.clock().turn then return 0 end
+  local turn = umpire.clock().turn
+  if turn == 1 then return 0 end
+  if u:marker("entered") == turn then return 0 end
   if u:marker("sea_supplied") or u:marker("air_supplied") then return 0 end
   if u.side == C.SOVIET then return u:marker("as") or 0 end
   return u:marker("oos") or 0

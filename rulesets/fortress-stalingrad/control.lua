@@ -14,9 +14,7 @@ function M.init()
   local start = {}
   for _, h in ipairs(map.area("german_start")) do start[h] = true end
   local ctl = {}
-  for _, h in ipairs(map.hexes()) do
-    if map.terrain(h) ~= "sea" then ctl[h] = start[h] and 2 or 1 end
-  end
+  for _, h in ipairs(C.LAND) do ctl[h] = start[h] and 2 or 1 end
   map.set_markers("ctl", ctl)
 end
 
@@ -29,8 +27,7 @@ function M.is(hex, side) return map.marker(hex, "ctl") == C.SIDE_NO[side] end
 
 -- Intact entrenchments of a side in a hex (10.26: wrecked once an enemy ground unit entered).
 function M.intact_entrenchment(hex, side)
-  local f = side == C.SOVIET and "entrench_soviet" or "entrench_german"
-  return map.has(hex, f) and not map.marker(hex, "wrecked")
+  return C.ENTRENCH_SET[side][hex] == true and not map.marker(hex, "wrecked")
 end
 
 -- Who controls each hex under priorities 1 and 2 right now: { [hex] = side number }.
@@ -78,16 +75,19 @@ end
 -- change hands (their victory points, 15.2).
 local function write(now)
   local changed, w = {}, {}
+  local cur = map.marked("ctl")
   for h, n in pairs(now) do
-    if map.marker(h, "ctl") ~= n then
+    if cur[h] ~= n then
       w[h] = n
       changed[#changed + 1] = h
     end
   end
   if #changed == 0 then return end
   map.set_markers("ctl", w)
+  local towns = {}
+  for _, h in ipairs(C.TOWNS) do towns[h] = true end
   for _, h in ipairs(changed) do
-    if map.has(h, "town") or map.has(h, "city") then
+    if towns[h] then
       log.rule("3.3", ("%s is now controlled by the %s"):format(C.hex_label(h), C.SIDE_OF[w[h]]))
     end
   end
@@ -98,7 +98,7 @@ end
 function M.passed(hexes, side)
   local t = {}
   for _, h in ipairs(hexes) do
-    if map.terrain(h) ~= "sea" then t[h] = C.SIDE_NO[side] end
+    if not C.SEA[h] then t[h] = C.SIDE_NO[side] end
   end
   write(t)
 end

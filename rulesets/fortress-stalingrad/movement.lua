@@ -53,13 +53,13 @@ function M.profile(u, from, mp)
   local blocked = {}
   for _, e in ipairs(C.on_map(enemy)) do blocked[e.hex] = true end                   -- 10.4
   if side == C.GERMAN then
-    for _, h in ipairs(map.hexes()) do
-      if map.has(h, "entrench_soviet") and control.intact_entrenchment(h, C.SOVIET) then blocked[h] = true end -- 10.4
+    for _, h in ipairs(C.ENTRENCH.Soviet) do
+      if not map.marker(h, "wrecked") then blocked[h] = true end                     -- 10.4
     end
   end
   if u:marker("sea_supplied") then                                                   -- 7.22
-    for _, h in ipairs(map.hexes()) do
-      if not (map.in_area("coast_black_sea", h) or map.in_area("coast_azov", h)) then blocked[h] = true end
+    for _, h in ipairs(C.LAND) do
+      if not C.COAST[h] then blocked[h] = true end
     end
   end
   local ez = zoc.zoc(enemy)                                                          -- 5.4, 5.5

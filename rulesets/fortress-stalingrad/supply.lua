@@ -21,9 +21,8 @@ local function blocked_for(side)
     if C.is_combat(u) then b[u.hex] = true end
     if side == C.GERMAN and C.is_supply_unit(u) then b[u.hex] = true end
   end
-  local feature = enemy == C.SOVIET and "entrench_soviet" or "entrench_german"
-  for _, h in ipairs(map.hexes()) do
-    if map.has(h, feature) and control.intact_entrenchment(h, enemy) then b[h] = true end
+  for _, h in ipairs(C.ENTRENCH[enemy]) do
+    if not map.marker(h, "wrecked") then b[h] = true end
   end
   return b
 end
@@ -47,12 +46,14 @@ local function hexes_of(list)
 end
 
 -- 7.8, 7.40: the Soviet-controlled north, east and south edge hexes a line can enter.
+local SOVIET_EDGES = {}
+for _, a in ipairs { "north_edge", "east_edge", "south_edge" } do
+  for _, h in ipairs(map.area(a) or {}) do SOVIET_EDGES[#SOVIET_EDGES + 1] = h end
+end
 function M.soviet_edges(blocked)
-  local out = {}
-  for _, a in ipairs { "north_edge", "east_edge", "south_edge" } do
-    for _, h in ipairs(map.area(a)) do
-      if control.is(h, C.SOVIET) and not blocked[h] then out[h] = true end
-    end
+  local out, ctl = {}, map.marked("ctl")
+  for _, h in ipairs(SOVIET_EDGES) do
+    if ctl[h] == C.SIDE_NO[C.SOVIET] and not blocked[h] then out[h] = true end
   end
   return out
 end
@@ -61,19 +62,24 @@ end
 -- combat unit's line length from them (0: in a 0-0-1's hex) or from an edge hex (counted as
 -- hex one, 7.40; DATA.md). Returns lengths { [hex] = n }, connected { [id] = true }, and the
 -- set of hexes the edges reach (where a cut-off 0-0-1 could be put back).
-function M.soviet_trace()
+function M.soviet_trace(all_reached)
   local blocked = blocked_for(C.SOVIET)
   local edges = M.soviet_edges(blocked)
   local connected, reached = {}, {}
   local from = {}
+  local supply_units, supply_hexes = {}, {}
+  for _, u in ipairs(C.on_map(C.SOVIET, true)) do
+    if C.is_supply_unit(u) then supply_units[#supply_units + 1] = u supply_hexes[u.hex] = true end
+  end
   if next(edges) then
     local p = line_profile(C.SOVIET, blocked)
     p.from, p.routes = edges, false
+    if not all_reached then p.targets = supply_hexes end    -- only whether the 0-0-1s connect
     reached = map.reach(p)
     for h in pairs(edges) do from[h] = 1 end
   end
-  for _, u in ipairs(C.on_map(C.SOVIET, true)) do
-    if C.is_supply_unit(u) and reached[u.hex] then
+  for _, u in ipairs(supply_units) do
+    if reached[u.hex] then
       connected[u.id] = true
       from[u.hex] = 0
     end
@@ -94,24 +100,22 @@ function M.as_level(len)
   return math.max(0, math.min(T.as_max, n))
 end
 
--- The west-edge hexes a railroad runs off the map from.
-function M.rail_entries()
-  local out = {}
-  for _, h in ipairs(map.area("west_edge")) do
-    for _, n in ipairs(map.neighbours(h)) do
-      if C.contains(map.hexside(h, n), "railroad") then out[#out + 1] = h break end
-    end
+-- The west-edge hexes a railroad runs off the map from (the map is fixed: found when the rules load).
+local RAIL_ENTRIES = {}
+for _, h in ipairs(map.area("west_edge") or {}) do
+  for _, n in ipairs(map.neighbours(h)) do
+    if C.contains(map.hexside(h, n), "railroad") then RAIL_ENTRIES[#RAIL_ENTRIES + 1] = h break end
   end
-  return out
 end
+function M.rail_entries() return RAIL_ENTRIES end
 
 -- 7.25, 7.27: the German sources — railroad towns and cities whose railroad runs through
 -- German-controlled hexes (and no 0-0-1) off the west edge, each at count 0, and the extra
 -- sources 1501 and 4401 at their counts, when German-controlled. Returns { [hex] = count }.
 function M.german_sources()
   local blocked = {}
-  for _, h in ipairs(map.hexes()) do
-    if not control.is(h, C.GERMAN) then blocked[h] = true end
+  for h, v in pairs(map.marked("ctl")) do
+    if v ~= C.SIDE_NO[C.GERMAN] then blocked[h] = true end
   end
   for _, u in ipairs(C.on_map(C.SOVIET, true)) do blocked[u.hex] = true end
   local entries = {}
@@ -188,11 +192,16 @@ function M.initial()
     return
   end
   -- Soviet: 0-0-1s that are cut off move first (7.38), then every unit's AS level
-  local _, connected, reached = M.soviet_trace()
+  local lengths, connected = M.soviet_trace()
+  local moved = false
   for _, u in ipairs(C.on_map(C.SOVIET, true)) do
-    if C.is_supply_unit(u) and not connected[u.id] then relocate(u, reached) end
+    if C.is_supply_unit(u) and not connected[u.id] then
+      local _, _, reached = M.soviet_trace(true)
+      relocate(u, reached)
+      moved = true
+    end
   end
-  local lengths = M.soviet_trace()
+  if moved then lengths = M.soviet_trace() end
   local by = {}
   for _, u in ipairs(C.on_map(C.SOVIET)) do
     local level = M.as_level(lengths[u.hex])

@@ -22,9 +22,10 @@ local function held(at_start)
   local total = 0
   local start = {}
   if at_start then for _, h in ipairs(map.area("german_start")) do start[h] = true end end
+  local ctl = not at_start and map.marked("ctl") or nil
   local function soviet(h)
     if at_start then return not start[h] end
-    return control.is(h, C.SOVIET)
+    return ctl[h] == C.SIDE_NO[C.SOVIET]
   end
   for h, n in pairs(hex_values()) do
     local ok = soviet(h)
@@ -37,9 +38,11 @@ local function held(at_start)
 end
 
 -- 15.2: points for control are those gained since the start (a town the Soviet held at the start
--- is worth nothing until the German takes it, and costs its points then; DATA.md).
+-- is worth nothing until the German takes it, and costs its points then; DATA.md). What the Soviet
+-- held at the start never changes: counted once, when the rules load.
+local AT_START = held(true)
 function M.control_points()
-  return held(false) - held(true)
+  return held(false) - AT_START
 end
 
 function M.total()

@@ -271,32 +271,39 @@ umpire.table { name = "supply", title = "Attenuated supply and out-of-supply eff
   notes = { "Soviet: 4-6 hexes >1, 7-9 >2, over 9 or no line >3 [7.10]; German: no line of 12 hexes or fewer: OOS +1 each turn [7.28]",
     "Axis units beyond OOS-3 only in or next to a German-controlled city, to OOS-6 [7.31]" } }
 
-local turns = {}
-for t, name in ipairs(T.turn_names) do
-  local s, g = {}, {}
-  for _, u in ipairs(units.in_box("reinforcements")) do
-    if u:attr("arrives") == t then
-      if u.side == C.SOVIET then s[#s + 1] = u.id else g[#g + 1] = u.id end
+-- computed when the chart is asked for (the reinforcements' turns are in the scenario)
+local function turn_rows()
+  local turns = {}
+  for t, name in ipairs(T.turn_names) do
+    local s, g = {}, {}
+    for _, u in ipairs(units.in_box("reinforcements")) do
+      if u:attr("arrives") == t then
+        if u.side == C.SOVIET then s[#s + 1] = u.id else g[#g + 1] = u.id end
+      end
     end
+    local sm, sl = require("reinforce").rate(C.SOVIET, t)
+    local gm, gl = require("reinforce").rate(C.GERMAN, t)
+    turns[#turns + 1] = { tostring(t), name, list(s), list(g), t >= 2 and ("%d+%d"):format(sm, sl) or "-", t >= 2 and ("%d+%d"):format(gm, gl) or "-" }
   end
-  local sm, sl = require("reinforce").rate(C.SOVIET, t)
-  local gm, gl = require("reinforce").rate(C.GERMAN, t)
-  turns[#turns + 1] = { tostring(t), name, list(s), list(g), t >= 2 and ("%d+%d"):format(sm, sl) or "-", t >= 2 and ("%d+%d"):format(gm, gl) or "-" }
+  return turns
 end
 umpire.table { name = "turns", title = "Turn Record (reinforcements approximated: DATA.md)", rule = "9.1",
-  columns = { "turn", "date", "Soviet", "German", "Soviet repl. (mech+leg)", "German repl." }, rows = turns,
+  columns = { "turn", "date", "Soviet", "German", "Soviet repl. (mech+leg)", "German repl." }, rows = turn_rows,
   notes = { "the 28th Army enters on any Soviet turn after the first [12.1]; the 503rd/65th on a roll from turn 3 [11.24]; replacements doubled after a trans-Don crossing [9.25]" } }
 
-local vp_rows = {}
-for h, v in pairs(map.valued("vp")) do
-  if v > 1 then vp_rows[#vp_rows + 1] = { (map.hex(h).name or h), h, tostring(math.tointeger(v) or v) } end
+local function vp_rows()
+  local rows = {}
+  for h, v in pairs(map.valued("vp")) do
+    if v > 1 then rows[#rows + 1] = { (map.hex(h).name or h), h, tostring(math.tointeger(v) or v) } end
+  end
+  table.sort(rows, function(a, b) return a[1] < b[1] end)
+  rows[#rows + 1] = { "every other town", "-", "1" }
+  rows[#rows + 1] = { "a satellite unit destroyed", "-", tostring(T.vp_kills.satellite_unit) }
+  rows[#rows + 1] = { "a German straight-leg / mechanized step", "-", ("%d / %d"):format(T.vp_kills.german_leg_step, T.vp_kills.german_mech_step) }
+  rows[#rows + 1] = { "a whole German straight-leg / mechanized corps", "-", ("+%d / +%d"):format(T.vp_kills.german_leg_corps, T.vp_kills.german_mech_corps) }
+  rows[#rows + 1] = { "a Soviet combat unit in the Crimea at the end", "-", tostring(T.vp_crimea) }
+  return rows
 end
-table.sort(vp_rows, function(a, b) return a[1] < b[1] end)
-vp_rows[#vp_rows + 1] = { "every other town", "-", "1" }
-vp_rows[#vp_rows + 1] = { "a satellite unit destroyed", "-", tostring(T.vp_kills.satellite_unit) }
-vp_rows[#vp_rows + 1] = { "a German straight-leg / mechanized step", "-", ("%d / %d"):format(T.vp_kills.german_leg_step, T.vp_kills.german_mech_step) }
-vp_rows[#vp_rows + 1] = { "a whole German straight-leg / mechanized corps", "-", ("+%d / +%d"):format(T.vp_kills.german_leg_corps, T.vp_kills.german_mech_corps) }
-vp_rows[#vp_rows + 1] = { "a Soviet combat unit in the Crimea at the end", "-", tostring(T.vp_crimea) }
 umpire.table { name = "victory", title = "Soviet victory points", rule = "15.4",
   columns = { "for", "hex", "VP" }, rows = vp_rows,
   notes = { "Stalingrad's 20 need both its hexes [10.24]; points for towns count from the start [15.2, DATA.md]",

@@ -281,6 +281,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("is_hex", lua.create_function(is_hex)?)?;
     t.set("terrain", lua.create_function(terrain)?)?;
     t.set("has", lua.create_function(has)?)?;
+    t.set("having", lua.create_function(having)?)?;
     t.set("neighbours", lua.create_function(neighbours)?)?;
     t.set("distance", lua.create_function(distance)?)?;
     t.set("beyond_edge", lua.create_function(beyond_edge)?)?;
@@ -348,6 +349,19 @@ fn has(lua: &Lua, (s, f): (String, String)) -> mlua::Result<bool> {
     let h = hex_arg(&w.map, &s, "map.has")?;
     let i = &w.map.hexes[&h];
     Ok(i.terrain == f || i.features.contains(&f))
+}
+
+/// `map.having(name) -> list`: every hex whose terrain or one of whose features is `name`, by
+/// column then row (one call instead of `map.has` on every hex).
+fn having(lua: &Lua, f: String) -> mlua::Result<Vec<String>> {
+    let w = world(lua);
+    let w = w.borrow();
+    Ok(w.map
+        .hexes
+        .iter()
+        .filter(|(_, i)| i.terrain == f || i.features.contains(&f))
+        .map(|(h, _)| w.fmt_hex(*h))
+        .collect::<Vec<_>>())
 }
 
 /// `map.neighbours(hex) -> list`: the hexes of the map next to the hex.
