@@ -2,7 +2,8 @@
 //! roads and railroads from hex centre to hex centre, the areas and hex values the scenario's
 //! `[map.legend]` names, hex ids, place names, counters in their side's colour with a NATO-style
 //! symbol of their type, markers, an overlay above the counters, and a legend. Drawn for the
-//! whole map or a window of it.
+//! whole map or a window of it. Flat-topped hexes in columns, or pointy-topped hexes in rows
+//! for a map numbered by rows.
 
 use super::{Overlay, SideKind};
 use crate::hex::{Dir, HexId, Hexside};

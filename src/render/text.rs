@@ -6,6 +6,12 @@
 //! Columns are offset by half a hex, so a text line crosses hexes of two rows; the lines are
 //! laid out so that no line holding a counter's id is a neighbour's id line (line 1 of a hex
 //! is line 4 of its neighbours, which holds only the height of the stack).
+//!
+//! A map numbered by rows (`layout = "rows"`, pointy-topped hexes) is drawn as a wall of
+//! bricks: each hex a cell four lines high (id, terrain, top counter, stack height and overlay
+//! label), the rows top to bottom, shifted rows half a cell to the right; the W and E
+//! hexsides are drawn in the upright separators (`:` when bare), the other four on the halves
+//! of the lines between rows (`-`), with the same glyphs.
 
 use super::{Overlay, SideKind};
 use crate::hex::{Dir, Grid, HexId, Hexside};
