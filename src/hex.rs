@@ -6,7 +6,7 @@
 //! the printed map ([`Shift`]). Everything here works directly on printed numbers so that a hex
 //! id in a rulebook, a scenario file and a transcript is the same text. A map numbered by rows
 //! (pointy-topped hexes, `RRPP`) is the same topology turned a quarter: its first number is
-//! kept as the column, its second as the row, and only the map ([`crate::map::Layout`]) names
+//! kept as the column, its second as the row, and only the map (its `Layout`) names
 //! and draws it otherwise.
 
 use serde::{Deserialize, Serialize};

@@ -416,6 +416,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn drawn_directions_turn_back_and_name_each_side_once() {
+        for (layout, rows_up) in
+            [(Layout::Columns, false), (Layout::Columns, true), (Layout::Rows, false), (Layout::Rows, true)]
+        {
+            let map = Map { layout, rows_up, ..Default::default() };
+            let names: BTreeSet<&str> = Dir::ALL.into_iter().map(|d| map.drawn_name(d)).collect();
+            assert_eq!(names.len(), 6, "{layout:?} {rows_up}");
+            for d in Dir::ALL {
+                assert_eq!(map.drawn_at(map.drawn_dir(d)), d, "{layout:?} {rows_up} {d:?}");
+                // opposite sides are drawn opposite
+                assert_eq!(map.drawn_dir(d.opposite()), map.drawn_dir(d).opposite(), "{layout:?} {rows_up} {d:?}");
+            }
+        }
+        let rows_up = Map { layout: Layout::Rows, rows_up: true, ..Default::default() };
+        let names: Vec<&str> = rows_up.dir_order().into_iter().map(|d| rows_up.dir_name(d)).collect();
+        assert_eq!(names, ["W", "NW", "NE", "E", "SE", "SW"]);
+        assert_eq!(rows_up.dir_order(), Dir::ALL);
+        let down = Map { layout: Layout::Rows, ..Default::default() };
+        let names: Vec<&str> = down.dir_order().into_iter().map(|d| down.dir_name(d)).collect();
+        assert_eq!(names, ["W", "NW", "NE", "E", "SE", "SW"]);
+        assert_eq!(down.dir_name(Dir::NE), "SW");
+    }
+
+    #[test]
     fn the_hex_table_keeps_id_order_and_grows() {
         let mut t = HexTable::default();
         let info = |t: &str| HexInfo { terrain: t.into(), ..Default::default() };

@@ -334,7 +334,7 @@ fn the_svg_of_a_map_numbered_by_rows_draws_pointy_hexes_where_their_directions_s
         assert_eq!(c("0301").0 > c("0201").0, shift == "odd", "{case}");
         // every neighbour lies where its direction's name says, clockwise from W
         let map = &s.game.as_ref().unwrap().scenario.map;
-        for (id, _) in &hexes {
+        for id in hexes.keys() {
             let h = map.grid.parse(id).unwrap();
             let (x, y) = c(id);
             let mut names = Vec::new();
