@@ -340,8 +340,9 @@ impl TextMap<'_> {
     /// The outline of a hex, each side drawn with the glyph of what lies on it.
     fn draw_sides(&self, cv: &mut Canvas, cell: Cell, h: HexId, x: i64, y: i64, seen: &mut Seen) {
         let t = cell.top as i64;
-        // in rows layout: the bricks' corners, and the sides of a pointy-topped hex where a
-        // flat-topped one has them turned 30° anticlockwise (W where SW is, ...)
+        // in rows layout: the bricks' corners, then each side of the brick under the side of
+        // a flat-topped hex it is drawn for (turned 30° clockwise: SW is the brick's W, NW its
+        // NW, N its NE, NE its E, SE its SE, S its SW)
         let sides: Vec<SideCells> = if cell.bricks {
             let (n, hf) = (cell.inner() as i64, cell.half() as i64);
             let line = |y: i64, from: i64, to: i64| (from..=to).map(|i| (i, y)).collect::<Vec<_>>();
@@ -495,6 +496,20 @@ pub fn around(map: &Map, center: HexId, radius: i32, width: usize) -> BTreeSet<H
     let max_radius = (cell.columns(width) as i32 - 1) / 2;
     let r = radius.min(max_radius.max(1));
     map.grid.within(center, r).into_iter().filter(|h| map.contains(*h)).collect()
+}
+
+/// The hex a window on a map too large to draw whole is centred on: the middle hex in id
+/// order (in columns layout the middle column, at its top, as ever); in rows layout the hex
+/// of the middle printed row nearest the middle of its positions, so that the window is full
+/// across.
+pub fn middle(map: &Map, hexes: &BTreeSet<HexId>) -> Option<HexId> {
+    let mid = *hexes.iter().nth(hexes.len() / 2)?;
+    if map.layout == Layout::Columns {
+        return Some(mid);
+    }
+    let across = hexes.iter().map(|h| place(map, *h).0);
+    let (lo, hi) = (across.clone().min()?, across.max()?);
+    hexes.iter().filter(|h| h.col == mid.col).min_by_key(|h| (2 * place(map, **h).0 - lo - hi).abs()).copied()
 }
 
 /// Whether `h` is in the window `half` columns either side of `center` and `rows` rows high

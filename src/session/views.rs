@@ -784,7 +784,7 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
                     "(the part around the middle of the map; `map <hex|unit|place> [radius]` draws another part)"
                         .into(),
                 );
-                let mid = *all.iter().nth(all.len() / 2).unwrap_or(&HexId::new(1, 1));
+                let mid = crate::render::text::middle(&map, &all).unwrap_or(HexId::new(1, 1));
                 crate::render::text::window(&map, mid, s.width, WINDOW_ROWS)
             }
         }

@@ -415,3 +415,23 @@ const ROWS_MAP: &str = r#"
      +----+----+----+----+----+----+----+----+----+----+----+----+
 hexsides: ~ river, = road, | other hexside feature
 in a hex: its id; terrain (cit city, cle clear, for forest, swa swamp) and features (V village); the top counter's id, +N units under it"#;
+
+#[test]
+fn a_map_numbered_by_rows_too_wide_for_the_terminal_is_windowed_on_its_middle() {
+    let (mut s, _dir) = rows_game(&[("cols = [1, 5]", "cols = [1, 20]"), ("rows = [1, 6]", "rows = [1, 30]")]);
+    s.width = 80;
+    let out = ok(&mut s, "map");
+    let text = out.join("\n");
+    let picture = out.iter().take_while(|l| !l.starts_with("in a hex"));
+    assert!(picture.clone().count() > 40 && picture.into_iter().all(|l| l.chars().count() <= 80), "{text}");
+    // seven positions fit, around position 15 of the middle printed row 11, nine rows high
+    for (shown, id) in [(true, "1112"), (true, "1118"), (false, "1111"), (false, "1119")] {
+        assert_eq!(text.contains(id), shown, "{id}: {text}");
+    }
+    for (shown, id) in [(true, "0712"), (true, "1512"), (false, "0612"), (false, "1612")] {
+        assert_eq!(text.contains(id), shown, "{id}: {text}");
+    }
+    assert!(text.contains("(the part around the middle of the map;"), "{text}");
+    // rows_up: the highest printed row at the top
+    assert!(text.find("1512").unwrap() < text.find("0712").unwrap(), "{text}");
+}
