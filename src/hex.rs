@@ -4,7 +4,10 @@
 //! column first then row (`0418` = column 4, row 18), as on hex-and-counter maps since the
 //! 1970s. Adjacent columns are offset by half a hex; which parity sits lower is a property of
 //! the printed map ([`Shift`]). Everything here works directly on printed numbers so that a hex
-//! id in a rulebook, a scenario file and a transcript is the same text.
+//! id in a rulebook, a scenario file and a transcript is the same text. A map numbered by rows
+//! (pointy-topped hexes, `RRPP`) is the same topology turned a quarter: its first number is
+//! kept as the column, its second as the row, and only the map (its `Layout`) names
+//! and draws it otherwise.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -193,6 +193,23 @@ pub struct Link {
 /// The slot of a neighbour that is not on the map.
 pub const OFF: u32 = u32::MAX;
 
+/// How the printed map lays out its hexes (`[map] layout`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// Flat-topped hexes in vertical columns, numbered column then row (`CCRR`).
+    #[default]
+    Columns,
+    /// Pointy-topped hexes in horizontal rows, numbered printed row then position in the row
+    /// (`RRPP`). The kernel keeps the first number as its column and the second as its row:
+    /// its topology is that of the columns layout turned a quarter, so only the pictures and
+    /// the names of directions change.
+    Rows,
+}
+
+/// The names of the sides of a pointy-topped hex drawn where a flat-topped hex has its
+/// `Dir::ALL` sides (each turned 30° clockwise: N → NE, NE → E, ...).
+const POINTY_NAMES: [&str; 6] = ["NE", "E", "SE", "SW", "W", "NW"];
+
 #[derive(Clone, Debug, Default)]
 pub struct Map {
     pub grid: Grid,
@@ -206,8 +223,11 @@ pub struct Map {
     pub areas: BTreeMap<String, BTreeSet<HexId>>,
     /// Colours of terrains for pictures (`#8dbb78`), by terrain name.
     pub colors: BTreeMap<String, String>,
-    /// Row numbers grow towards the top of the printed map (pictures are drawn mirrored).
+    /// Row numbers grow towards the top of the printed map (pictures are drawn mirrored); in
+    /// rows layout, the printed rows (the first numbers) do.
     pub rows_up: bool,
+    /// Columns of flat-topped hexes (the default) or rows of pointy-topped ones.
+    pub layout: Layout,
     /// What pictures mark beside the terrain: areas and hex values (`[map.legend]`).
     pub legend: Legend,
     /// Printed ids of the hexes by slot (a cache built by `finish`).
@@ -218,18 +238,54 @@ pub struct Map {
 }
 
 impl Map {
-    /// Where a hexside facing `d` is drawn: mirrored top to bottom when rows grow upwards.
+    /// Where the hexside facing the kernel's direction `d` is drawn, as the side of a
+    /// flat-topped hex: mirrored top to bottom when rows grow upwards. In rows layout the
+    /// picture is the columns one turned a quarter (a column of the kernel is a printed row):
+    /// the side returned is that of a flat-topped hex, which a pointy-topped hex draws turned
+    /// 30° clockwise ([`Map::drawn_name`] names it).
     pub fn drawn_dir(&self, d: Dir) -> Dir {
-        if !self.rows_up {
-            return d;
+        let i = d as usize;
+        match (self.layout, self.rows_up) {
+            (Layout::Columns, false) => d,
+            (Layout::Columns, true) => Dir::ALL[(9 - i) % 6],
+            // N (a lower position) is drawn W, NE (the next printed row) NW: turned
+            (Layout::Rows, true) => Dir::ALL[(i + 4) % 6],
+            // ... and, with the first printed row at the top, NE is drawn SW: mirrored
+            (Layout::Rows, false) => Dir::ALL[(10 - i) % 6],
         }
-        match d {
-            Dir::N => Dir::S,
-            Dir::S => Dir::N,
-            Dir::NE => Dir::SE,
-            Dir::SE => Dir::NE,
-            Dir::NW => Dir::SW,
-            Dir::SW => Dir::NW,
+    }
+
+    /// The kernel's direction whose hexside is drawn at `slot` (the inverse of
+    /// [`Map::drawn_dir`]).
+    pub fn drawn_at(&self, slot: Dir) -> Dir {
+        Dir::ALL.into_iter().find(|&d| self.drawn_dir(d) == slot).unwrap_or(slot)
+    }
+
+    /// The name of the direction in which the kernel's `d` is drawn: `N`…`NW` of a
+    /// flat-topped hex, or `W`, `NW`, `NE`, `E`, `SE`, `SW` of a pointy-topped one.
+    pub fn drawn_name(&self, d: Dir) -> &'static str {
+        match self.layout {
+            Layout::Columns => self.drawn_dir(d).name(),
+            Layout::Rows => POINTY_NAMES[self.drawn_dir(d) as usize],
+        }
+    }
+
+    /// The name of `d` for the rules (`map.direction`, the edge areas): the kernel's own in
+    /// columns layout (`N` is the side of lower row numbers, even when they are drawn at the
+    /// bottom), the drawn one in rows layout.
+    pub fn dir_name(&self, d: Dir) -> &'static str {
+        match self.layout {
+            Layout::Columns => d.name(),
+            Layout::Rows => self.drawn_name(d),
+        }
+    }
+
+    /// The kernel's directions clockwise as the rules see them: from `N` in columns layout
+    /// (`Dir::ALL`), from the drawn `W` in rows layout.
+    pub fn dir_order(&self) -> [Dir; 6] {
+        match self.layout {
+            Layout::Columns => Dir::ALL,
+            Layout::Rows => [Dir::SW, Dir::NW, Dir::N, Dir::NE, Dir::SE, Dir::S].map(|s| self.drawn_at(s)),
         }
     }
 }
@@ -299,33 +355,41 @@ impl Map {
         })
     }
 
-    /// On-map neighbours, clockwise from north.
+    /// On-map neighbours, clockwise in [`Map::dir_order`] (from north; from the drawn west in
+    /// rows layout).
     pub fn neighbours(&self, h: HexId) -> impl Iterator<Item = (Dir, HexId)> + '_ {
-        Dir::ALL.into_iter().map(move |d| (d, self.grid.neighbour(h, d))).filter(|(_, n)| self.contains(*n))
+        self.dir_order().into_iter().map(move |d| (d, self.grid.neighbour(h, d))).filter(|(_, n)| self.contains(*n))
     }
 
     pub fn side_features(&self, a: HexId, b: HexId) -> Option<&BTreeSet<String>> {
         self.side(&Hexside::new(a, b))
     }
 
-    /// Adds the `edge:N/S/E/W` areas: every on-map hex with a neighbour off the map in that
-    /// direction (N and S by rows, E and W by the extreme columns of each row band).
+    /// Adds the `edge:N/S/E/W` areas: every on-map hex whose neighbours off the map include
+    /// all those of the edge's directions, as [`Map::dir_name`] names them. In columns layout
+    /// N and S are one direction each (by rows), E and W two (NE and SE, NW and SW: the
+    /// extreme columns of each row band); in rows layout, the other way round: W and E one
+    /// each, N two (NW and NE: the top row) and S two (SW and SE).
     pub fn compute_edges(&mut self) {
+        let rules: [(&str, &[&str]); 4] = match self.layout {
+            Layout::Columns => {
+                [("edge:N", &["N"]), ("edge:S", &["S"]), ("edge:E", &["NE", "SE"]), ("edge:W", &["NW", "SW"])]
+            }
+            Layout::Rows => {
+                [("edge:N", &["NW", "NE"]), ("edge:S", &["SW", "SE"]), ("edge:E", &["E"]), ("edge:W", &["W"])]
+            }
+        };
         let mut edges: BTreeMap<&str, BTreeSet<HexId>> = BTreeMap::new();
         for &h in self.hexes.keys() {
-            let g = &self.grid;
-            let off = |d: Dir| !self.hexes.contains_key(&g.neighbour(h, d));
-            if off(Dir::N) {
-                edges.entry("edge:N").or_default().insert(h);
-            }
-            if off(Dir::S) {
-                edges.entry("edge:S").or_default().insert(h);
-            }
-            if off(Dir::NE) && off(Dir::SE) {
-                edges.entry("edge:E").or_default().insert(h);
-            }
-            if off(Dir::NW) && off(Dir::SW) {
-                edges.entry("edge:W").or_default().insert(h);
+            let off: Vec<&str> = Dir::ALL
+                .into_iter()
+                .filter(|&d| !self.hexes.contains_key(&self.grid.neighbour(h, d)))
+                .map(|d| self.dir_name(d))
+                .collect();
+            for (area, dirs) in rules {
+                if dirs.iter().all(|d| off.contains(d)) {
+                    edges.entry(area).or_default().insert(h);
+                }
             }
         }
         for (k, v) in edges {
@@ -350,6 +414,30 @@ impl Map {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn drawn_directions_turn_back_and_name_each_side_once() {
+        for (layout, rows_up) in
+            [(Layout::Columns, false), (Layout::Columns, true), (Layout::Rows, false), (Layout::Rows, true)]
+        {
+            let map = Map { layout, rows_up, ..Default::default() };
+            let names: BTreeSet<&str> = Dir::ALL.into_iter().map(|d| map.drawn_name(d)).collect();
+            assert_eq!(names.len(), 6, "{layout:?} {rows_up}");
+            for d in Dir::ALL {
+                assert_eq!(map.drawn_at(map.drawn_dir(d)), d, "{layout:?} {rows_up} {d:?}");
+                // opposite sides are drawn opposite
+                assert_eq!(map.drawn_dir(d.opposite()), map.drawn_dir(d).opposite(), "{layout:?} {rows_up} {d:?}");
+            }
+        }
+        let rows_up = Map { layout: Layout::Rows, rows_up: true, ..Default::default() };
+        let names: Vec<&str> = rows_up.dir_order().into_iter().map(|d| rows_up.dir_name(d)).collect();
+        assert_eq!(names, ["W", "NW", "NE", "E", "SE", "SW"]);
+        assert_eq!(rows_up.dir_order(), Dir::ALL);
+        let down = Map { layout: Layout::Rows, ..Default::default() };
+        let names: Vec<&str> = down.dir_order().into_iter().map(|d| down.dir_name(d)).collect();
+        assert_eq!(names, ["W", "NW", "NE", "E", "SE", "SW"]);
+        assert_eq!(down.dir_name(Dir::NE), "SW");
+    }
 
     #[test]
     fn the_hex_table_keeps_id_order_and_grows() {

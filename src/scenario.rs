@@ -7,7 +7,7 @@ use crate::datafile::{Part, Reader as Ctx};
 use crate::dice::Dice;
 use crate::error::{Error, Located, Result};
 use crate::hex::{Grid, HexFormat, HexId, Hexside, Shift};
-use crate::map::{HexInfo, HexTable, Map};
+use crate::map::{HexInfo, HexTable, Layout, Map};
 use crate::state::{Clock, GameState, Location, Unit};
 use serde::Deserialize;
 use serde_json::Value;
@@ -39,7 +39,7 @@ struct RawFile {
 const SECTIONS: &[&str] = &["scenario", "map", "cups", "tracks", "sides", "vars", "types", "units", "markers"];
 const MAP_KEYS: &[&str] = &[
     "format", "shift", "cols", "rows", "terrain", "off", "terrains", "features", "hexsides", "paths", "places",
-    "areas", "values", "colors", "legend", "rows_up",
+    "areas", "values", "colors", "legend", "rows_up", "layout",
 ];
 
 #[derive(Deserialize, Default)]
@@ -77,6 +77,9 @@ struct RawMap {
     legend: RawLegend,
     /// Row numbers grow towards the top of the printed map.
     rows_up: bool,
+    /// `columns` (flat-topped hexes, ids column then row) or `rows` (pointy-topped hexes,
+    /// ids printed row then position).
+    layout: S<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -340,6 +343,7 @@ fn raw_map<'a>(cx: &mut Ctx<'a>, v: &Part<'a>) -> Option<RawMap> {
             }
             "colors" => m.colors = named(cx.each(x, "map.colors", |cx, c| cx.part(c))),
             "rows_up" => m.rows_up = cx.part(x).unwrap_or_default(),
+            "layout" => m.layout = cx.part(x).unwrap_or(m.layout),
             "legend" => m.legend = cx.part(x).unwrap_or_default(),
             other => {
                 cx.err::<()>(key.span(), format!("unknown key '{other}' in [map] (keys are {})", MAP_KEYS.join(", ")));
@@ -377,6 +381,7 @@ impl Default for RawMap {
             colors: BTreeMap::new(),
             legend: RawLegend::default(),
             rows_up: false,
+            layout: Spanned::new(0..0, "columns".to_string()),
         }
     }
 }
@@ -392,6 +397,14 @@ fn build_map(cx: &mut Ctx, m: &RawMap) -> Result<Map> {
     add_areas_and_values(cx, m, &mut map);
     map.colors = m.colors.clone();
     map.rows_up = m.rows_up;
+    map.layout = match m.layout.get_ref().as_str() {
+        "columns" => Layout::Columns,
+        "rows" => Layout::Rows,
+        other => {
+            cx.err::<()>(m.layout.span(), format!("bad layout '{other}' (expected \"columns\" or \"rows\")"));
+            Layout::Columns
+        }
+    };
     map.compute_edges();
     add_legend(cx, m, &mut map);
     map.finish();

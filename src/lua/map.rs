@@ -380,13 +380,15 @@ fn distance(lua: &Lua, (a, b): (String, String)) -> mlua::Result<i32> {
     Ok(w.map.grid.distance(a, b))
 }
 
-/// `map.beyond_edge(hex, from) -> { distance... }`: the off-map neighbours' distances from `from`, clockwise from N.
+/// `map.beyond_edge(hex, from) -> { distance... }`: the off-map neighbours' distances from `from`, clockwise from N
+/// (from W in rows layout).
 fn beyond_edge(lua: &Lua, (s, from): (String, String)) -> mlua::Result<Vec<i32>> {
     let w = world(lua);
     let w = w.borrow();
     let h = hex_arg(&w.map, &s, "map.beyond_edge")?;
     let f = hex_arg(&w.map, &from, "map.beyond_edge")?;
-    Ok(crate::hex::Dir::ALL
+    Ok(w.map
+        .dir_order()
         .into_iter()
         .map(|d| w.map.grid.neighbour(h, d))
         .filter(|n| !w.map.contains(*n))
@@ -394,12 +396,13 @@ fn beyond_edge(lua: &Lua, (s, from): (String, String)) -> mlua::Result<Vec<i32>>
         .collect::<Vec<_>>())
 }
 
-/// `map.direction(a, b) -> "N"|"NE"|"SE"|"S"|"SW"|"NW" | nil`: the direction from a to b.
+/// `map.direction(a, b) -> "N"|"NE"|"SE"|"S"|"SW"|"NW" | nil`: the direction from a to b (in rows layout
+/// as drawn: "W"|"NW"|"NE"|"E"|"SE"|"SW").
 fn direction(lua: &Lua, (a, b): (String, String)) -> mlua::Result<Option<&'static str>> {
     let w = world(lua);
     let w = w.borrow();
     let (a, b) = (hex_arg(&w.map, &a, "map.direction")?, hex_arg(&w.map, &b, "map.direction")?);
-    Ok(w.map.grid.direction(a, b).map(|d| d.name()))
+    Ok(w.map.grid.direction(a, b).map(|d| w.map.dir_name(d)))
 }
 
 /// `map.within(hex, r) -> list`: the hexes of the map at most r hexes away.

@@ -2,11 +2,12 @@
 //! roads and railroads from hex centre to hex centre, the areas and hex values the scenario's
 //! `[map.legend]` names, hex ids, place names, counters in their side's colour with a NATO-style
 //! symbol of their type, markers, an overlay above the counters, and a legend. Drawn for the
-//! whole map or a window of it.
+//! whole map or a window of it. Flat-topped hexes in columns, or pointy-topped hexes in rows
+//! for a map numbered by rows.
 
 use super::{Overlay, SideKind};
 use crate::hex::{Dir, HexId, Hexside};
-use crate::map::Map;
+use crate::map::{Layout, Map};
 use crate::state::{GameState, Unit};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -198,9 +199,21 @@ impl SvgMap<'_> {
         }
     }
 
+    fn pointy(&self) -> bool {
+        self.map.layout == Layout::Rows
+    }
+
+    /// The centre of a hex. In columns layout a low column is drawn half a hex lower; in rows
+    /// layout the kernel's columns are the printed rows, drawn across, and a low one is drawn
+    /// half a hex further east.
     fn centre(&self, f: &Frame, h: HexId) -> (f64, f64) {
         let low = self.map.grid.neighbour(HexId::new(h.col, 0), Dir::SE).row == 1;
         let hh = R * 3f64.sqrt();
+        if self.pointy() {
+            let x = hh / 2.0 + hh * (h.row - f.min_r) as f64 + if low { hh / 2.0 } else { 0.0 };
+            let band = if self.map.rows_up { f.max_c - h.col } else { h.col - f.min_c };
+            return (x + 10.0, R + 1.5 * R * band as f64 + TOP);
+        }
         let x = R + 1.5 * R * (h.col - f.min_c) as f64;
         let y = if self.map.rows_up {
             hh / 2.0 + hh * (f.max_r - h.row) as f64 + if low { 0.0 } else { hh / 2.0 }
@@ -210,17 +223,23 @@ impl SvgMap<'_> {
         (x + 10.0, y + TOP)
     }
 
-    fn corner(c: (f64, f64), i: usize, scale: f64) -> (f64, f64) {
-        let a = std::f64::consts::PI / 3.0 * i as f64;
+    /// Corner `i` of a hex, clockwise (y down) from east for a flat-topped hex, from 30°
+    /// below east for a pointy-topped one (whose corner 4 is straight above the centre).
+    fn corner(&self, c: (f64, f64), i: usize, scale: f64) -> (f64, f64) {
+        let mut a = std::f64::consts::PI / 3.0 * i as f64;
+        if self.pointy() {
+            a += std::f64::consts::PI / 6.0;
+        }
         (c.0 + R * scale * a.cos(), c.1 + R * scale * a.sin())
     }
 
-    fn hex_points(c: (f64, f64), scale: f64) -> String {
-        (0..6).map(|i| Self::corner(c, i, scale)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" ")
+    fn hex_points(&self, c: (f64, f64), scale: f64) -> String {
+        (0..6).map(|i| self.corner(c, i, scale)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" ")
     }
 
-    /// Corners of the side of a hex facing `d` (corners go clockwise from east, y down).
-    fn side_points(c: (f64, f64), d: Dir) -> ((f64, f64), (f64, f64)) {
+    /// Corners of the side of a hex drawn at `d` (a side of a flat-topped hex, as
+    /// [`Map::drawn_dir`] gives it; a pointy-topped hex's corners are turned with its sides).
+    fn side_points(&self, c: (f64, f64), d: Dir) -> ((f64, f64), (f64, f64)) {
         let (i, j) = match d {
             Dir::N => (4, 5),
             Dir::NE => (5, 0),
@@ -229,7 +248,7 @@ impl SvgMap<'_> {
             Dir::SW => (2, 3),
             Dir::NW => (3, 4),
         };
-        (Self::corner(c, i, 1.0), Self::corner(c, j, 1.0))
+        (self.corner(c, i, 1.0), self.corner(c, j, 1.0))
     }
 
     /// The direction a hexside is drawn in from `h` to its neighbour `n`.
@@ -239,8 +258,18 @@ impl SvgMap<'_> {
 
     pub fn render(&self) -> String {
         let f = self.frame();
-        let map_w = 20.0 + R * 2.0 + R * 1.5 * (f.max_c - f.min_c) as f64;
-        let map_h = TOP + 20.0 + R * 3f64.sqrt() * ((f.max_r - f.min_r) as f64 + 1.5);
+        let hh = R * 3f64.sqrt();
+        let (map_w, map_h) = if self.pointy() {
+            (
+                20.0 + hh * ((f.max_r - f.min_r) as f64 + 1.5),
+                TOP + 20.0 + R * 2.0 + R * 1.5 * (f.max_c - f.min_c) as f64,
+            )
+        } else {
+            (
+                20.0 + R * 2.0 + R * 1.5 * (f.max_c - f.min_c) as f64,
+                TOP + 20.0 + hh * ((f.max_r - f.min_r) as f64 + 1.5),
+            )
+        };
         let mut legend = String::new();
         let legend_h = self.legend(&mut legend, map_w + 10.0);
         let (width, height) = (map_w + LEGEND_W, map_h.max(legend_h + 20.0));
@@ -283,7 +312,7 @@ impl SvgMap<'_> {
             let _ = writeln!(
                 s,
                 r##"<polygon points="{}" fill="{fill}" stroke="#9a937f" stroke-width="0.8"><title>{} {}</title></polygon>"##,
-                Self::hex_points(c, 1.0),
+                self.hex_points(c, 1.0),
                 self.map.fmt(h),
                 esc(&info.terrain)
             );
@@ -308,7 +337,7 @@ impl SvgMap<'_> {
                     s,
                     r#"<polygon class="area {}" points="{}" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,2" opacity="0.9"><title>{}</title></polygon>"#,
                     esc(name),
-                    Self::hex_points(c, 0.9 - 0.1 * *k as f64),
+                    self.hex_points(c, 0.9 - 0.1 * *k as f64),
                     esc(&mark.color),
                     esc(&mark.label)
                 );
@@ -392,7 +421,7 @@ impl SvgMap<'_> {
         s.push_str("<g id=\"hexsides\">\n");
         for (h, n, feats) in self.window_sides() {
             let Some(d) = self.drawn_towards(h, n) else { continue };
-            let (p, q) = Self::side_points(self.centre(f, h), d);
+            let (p, q) = self.side_points(self.centre(f, h), d);
             for feat in &feats {
                 let style = if feat.starts_with("marker:") {
                     r##"stroke="#d22" stroke-width="3" stroke-dasharray="3,2""##.to_string()
@@ -429,7 +458,7 @@ impl SvgMap<'_> {
             }
             let Some(d) = self.drawn_towards(h, n) else { continue };
             let c = self.centre(f, h);
-            let (p, q) = Self::side_points(c, d);
+            let (p, q) = self.side_points(c, d);
             let mid = ((p.0 + q.0) / 2.0, (p.1 + q.1) / 2.0);
             // along the crossing: from the hex centre through the middle of the side
             let (dx, dy) = (mid.0 - c.0, mid.1 - c.1);
@@ -449,6 +478,8 @@ impl SvgMap<'_> {
     /// and the features and markers of an empty hex.
     fn labels(&self, s: &mut String, f: &Frame) {
         s.push_str("<g id=\"labels\">\n");
+        // a place name at the bottom of the hex, narrower in a pointy-topped one
+        let (name_y, name_w) = if self.pointy() { (0.72, 0.95) } else { (0.8, 1.3) };
         for &h in &self.hexes {
             let info = &self.map.hexes[&h];
             let c = self.centre(f, h);
@@ -466,8 +497,8 @@ impl SvgMap<'_> {
                     s,
                     r##"<text class="place" x="{:.1}" y="{:.1}" font-size="{:.1}" font-weight="bold" fill="#222" stroke="#fbfaf5" stroke-width="2" paint-order="stroke" text-anchor="middle">{}</text>"##,
                     c.0,
-                    c.1 + R * 0.8,
-                    fitted(name, R * 1.3, 8.0),
+                    c.1 + R * name_y,
+                    fitted(name, R * name_w, 8.0),
                     esc(name)
                 );
             }
@@ -612,7 +643,7 @@ impl SvgMap<'_> {
             let _ = writeln!(
                 s,
                 r##"<g class="mark"><polygon points="{}" fill="#ffd54a" opacity="0.22"/><circle cx="{x:.1}" cy="{y:.1}" r="7.5" fill="#ffd54a" stroke="#7a5c00" stroke-width="0.8"/><text x="{x:.1}" y="{:.1}" font-size="{:.1}" font-weight="bold" text-anchor="middle">{}</text></g>"##,
-                Self::hex_points(c, 1.0),
+                self.hex_points(c, 1.0),
                 y + 2.8,
                 fitted(label, 13.0, 8.0),
                 esc(label)

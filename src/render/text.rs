@@ -6,10 +6,16 @@
 //! Columns are offset by half a hex, so a text line crosses hexes of two rows; the lines are
 //! laid out so that no line holding a counter's id is a neighbour's id line (line 1 of a hex
 //! is line 4 of its neighbours, which holds only the height of the stack).
+//!
+//! A map numbered by rows (`layout = "rows"`, pointy-topped hexes) is drawn as a wall of
+//! bricks: each hex a cell four lines high (id, terrain, top counter, stack height and overlay
+//! label), the rows top to bottom, shifted rows half a cell to the right; the W and E
+//! hexsides are drawn in the upright separators (`:` when bare), the other four on the halves
+//! of the lines between rows (`-`), with the same glyphs.
 
 use super::{Overlay, SideKind};
 use crate::hex::{Dir, Grid, HexId, Hexside};
-use crate::map::Map;
+use crate::map::{Layout, Map};
 use crate::state::GameState;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -137,29 +143,86 @@ impl Canvas {
 
 /// The size of a hex on the canvas: `top` characters along its flat top; the hex is
 /// `top + 4` wide inside at its middle lines, six lines high, and columns are `top + 3` apart.
+/// In rows layout (`bricks`) a hex is a brick [`Cell::inner`] characters wide inside and four
+/// lines high, between separators, and the printed rows are laid as a wall.
 #[derive(Clone, Copy, Debug)]
 pub struct Cell {
     pub top: usize,
+    pub bricks: bool,
+}
+
+/// Where the lines inside a hex go, from its top-left corner: `(dx, dy, width)` of its id, its
+/// terrain, its top counter and the overlay's label (centred, or right-aligned in a brick),
+/// `(dx, dy)` of the height of its stack.
+struct Slots {
+    id: (i64, i64, usize),
+    terrain: (i64, i64, usize),
+    counter: (i64, i64, usize),
+    height: (i64, i64),
+    overlay: (i64, i64, usize),
+    overlay_right: bool,
 }
 
 impl Cell {
-    /// The cell for a picture `width` columns wide showing hex ids `id_len` long: nine columns
-    /// of hexes fit when they can, with counter ids of 9 to 16 characters.
-    pub fn fitting(width: usize, id_len: usize) -> Cell {
+    /// The cell for a picture of `map` `width` columns wide showing hex ids `id_len` long:
+    /// nine columns of hexes fit when they can, with counter ids of 9 to 16 characters.
+    pub fn fitting(map: &Map, width: usize, id_len: usize) -> Cell {
         let top = (width.saturating_sub(3) / 9).saturating_sub(3).clamp(5, 12);
-        Cell { top: top.max(id_len) }
+        Cell { top: top.max(id_len), bricks: map.layout == Layout::Rows }
     }
-    /// Characters between the columns of hexes.
+    /// Characters between the columns of hexes (between the bricks of a row).
     pub fn step(&self) -> usize {
-        self.top + 3
+        if self.bricks { self.inner() + 1 } else { self.top + 3 }
+    }
+    /// The width inside a brick: the longest counter id, made odd so that a brick's middle
+    /// is a corner of the bricks above and below.
+    pub fn inner(&self) -> usize {
+        (self.top + 4) | 1
+    }
+    /// How far a shifted row of bricks is drawn to the right.
+    fn half(&self) -> usize {
+        self.step() / 2
     }
     /// The longest counter id shown in full.
     pub fn name_width(&self) -> usize {
-        self.top + 4
+        if self.bricks { self.inner() } else { self.top + 4 }
     }
-    /// How many columns of hexes fit `width` characters.
+    /// How many columns of hexes (positions of a row of bricks) fit `width` characters.
     pub fn columns(&self, width: usize) -> usize {
-        (width.saturating_sub(3) / self.step()).max(1)
+        let margin = if self.bricks { 1 + self.half() } else { 3 };
+        (width.saturating_sub(margin) / self.step()).max(1)
+    }
+    fn slots(&self) -> Slots {
+        let t = self.top;
+        if self.bricks {
+            let n = self.inner();
+            Slots {
+                id: (1, 1, n),
+                terrain: (1, 2, n),
+                counter: (1, 3, n),
+                height: (1, 4),
+                overlay: (5, 4, n - 4),
+                overlay_right: true,
+            }
+        } else {
+            Slots {
+                id: (3, 1, t),
+                terrain: (2, 2, t + 2),
+                counter: (1, 3, t + 4),
+                height: (1, 4),
+                overlay: (2, 5, t + 2),
+                overlay_right: false,
+            }
+        }
+    }
+}
+
+/// Where a hex is in the picture: `(across, down)`, its column and row in columns layout, its
+/// position and printed row (the kernel's row and column) in rows layout.
+pub fn place(map: &Map, h: HexId) -> (i32, i32) {
+    match map.layout {
+        Layout::Columns => (h.col, h.row),
+        Layout::Rows => (h.row, h.col),
     }
 }
 
@@ -190,14 +253,26 @@ impl<'a> Frame<'a> {
 
     /// A blank canvas just large enough for every hex of the frame.
     fn canvas(&self) -> Canvas {
+        if self.cell.bricks {
+            let width = self.cell.step() * (self.max_r - self.min_r + 1) as usize + 1 + self.cell.half();
+            return Canvas::new(width, 5 * (self.max_c - self.min_c + 1) as usize + 1);
+        }
         let width = self.cell.step() * (self.max_c - self.min_c + 1) as usize + 3;
         let height = 6 * (self.max_r - self.min_r + 1) as usize + 4;
         Canvas::new(width, height)
     }
 
-    /// The top-left corner of a hex on the canvas; a low column is drawn 3 lines further down.
+    /// The top-left corner of a hex on the canvas; a low column is drawn 3 lines further down,
+    /// a low column of the kernel in rows layout (a shifted printed row) half a brick to the
+    /// right.
     fn origin(&self, h: HexId) -> (i64, i64) {
         let low = self.grid.neighbour(HexId::new(h.col, 0), Dir::SE).row == 1;
+        if self.cell.bricks {
+            let x =
+                (self.cell.step() as i64) * (h.row - self.min_r) as i64 + if low { self.cell.half() as i64 } else { 0 };
+            let band = if self.rows_up { self.max_c - h.col } else { h.col - self.min_c };
+            return (x, 5 * band as i64);
+        }
         let x = (self.cell.step() as i64) * (h.col - self.min_c) as i64;
         let y = if self.rows_up {
             6 * (self.max_r - h.row) as i64 + if low { 0 } else { 3 }
@@ -207,6 +282,10 @@ impl<'a> Frame<'a> {
         (x, y)
     }
 }
+
+/// A side of a hex on the canvas: where a flat-topped hex has it ([`Map::drawn_dir`]), its
+/// characters, and the character drawn when nothing lies on it.
+type SideCells = (Dir, Vec<(i64, i64)>, char);
 
 /// What the legend explains: the glyphs, terrains and features drawn.
 #[derive(Default)]
@@ -224,7 +303,7 @@ impl TextMap<'_> {
             return vec!["(no hex to draw)".into()];
         }
         let id_len = self.hexes.iter().map(|h| self.map.fmt(*h).chars().count()).max().unwrap_or(4);
-        let cell = Cell::fitting(self.width, id_len);
+        let cell = Cell::fitting(self.map, self.width, id_len);
         let frame = Frame::around(self.map, &self.hexes, cell);
         let mut cv = frame.canvas();
         let mut seen = Seen::default();
@@ -261,15 +340,35 @@ impl TextMap<'_> {
     /// The outline of a hex, each side drawn with the glyph of what lies on it.
     fn draw_sides(&self, cv: &mut Canvas, cell: Cell, h: HexId, x: i64, y: i64, seen: &mut Seen) {
         let t = cell.top as i64;
-        for (d, pts, base) in [
-            (Dir::N, (0..t).map(|i| (x + 3 + i, y)).collect::<Vec<_>>(), '_'),
-            (Dir::S, (0..t).map(|i| (x + 3 + i, y + 6)).collect(), '_'),
-            (Dir::NW, vec![(x + 2, y + 1), (x + 1, y + 2), (x, y + 3)], '/'),
-            (Dir::NE, vec![(x + 3 + t, y + 1), (x + 4 + t, y + 2), (x + 5 + t, y + 3)], '\\'),
-            (Dir::SW, vec![(x, y + 4), (x + 1, y + 5), (x + 2, y + 6)], '\\'),
-            (Dir::SE, vec![(x + 5 + t, y + 4), (x + 4 + t, y + 5), (x + 3 + t, y + 6)], '/'),
-        ] {
-            let g = side_glyph(&self.side_feats(h, self.map.drawn_dir(d)));
+        // in rows layout: the bricks' corners, then each side of the brick under the side of
+        // a flat-topped hex it is drawn for (turned 30° clockwise: SW is the brick's W, NW its
+        // NW, N its NE, NE its E, SE its SE, S its SW)
+        let sides: Vec<SideCells> = if cell.bricks {
+            let (n, hf) = (cell.inner() as i64, cell.half() as i64);
+            let line = |y: i64, from: i64, to: i64| (from..=to).map(|i| (i, y)).collect::<Vec<_>>();
+            for (cx, cy) in [(x, y), (x + hf, y), (x + n + 1, y), (x, y + 5), (x + hf, y + 5), (x + n + 1, y + 5)] {
+                cv.put(cx, cy, '+', None);
+            }
+            vec![
+                (Dir::SW, (1..=4).map(|i| (x, y + i)).collect(), ':'),
+                (Dir::NE, (1..=4).map(|i| (x + n + 1, y + i)).collect(), ':'),
+                (Dir::NW, line(y, x + 1, x + hf - 1), '-'),
+                (Dir::N, line(y, x + hf + 1, x + n), '-'),
+                (Dir::S, line(y + 5, x + 1, x + hf - 1), '-'),
+                (Dir::SE, line(y + 5, x + hf + 1, x + n), '-'),
+            ]
+        } else {
+            vec![
+                (Dir::N, (0..t).map(|i| (x + 3 + i, y)).collect::<Vec<_>>(), '_'),
+                (Dir::S, (0..t).map(|i| (x + 3 + i, y + 6)).collect(), '_'),
+                (Dir::NW, vec![(x + 2, y + 1), (x + 1, y + 2), (x, y + 3)], '/'),
+                (Dir::NE, vec![(x + 3 + t, y + 1), (x + 4 + t, y + 2), (x + 5 + t, y + 3)], '\\'),
+                (Dir::SW, vec![(x, y + 4), (x + 1, y + 5), (x + 2, y + 6)], '\\'),
+                (Dir::SE, vec![(x + 5 + t, y + 4), (x + 4 + t, y + 5), (x + 3 + t, y + 6)], '/'),
+            ]
+        };
+        for (d, pts, base) in sides {
+            let g = side_glyph(&self.side_feats(h, self.map.drawn_at(d)));
             if let Some((_, k)) = g {
                 seen.sides.insert(k);
             }
@@ -282,10 +381,11 @@ impl TextMap<'_> {
         }
     }
 
-    /// Lines 1 and 2 inside a hex: its id as the map prints it, then its terrain, the first
-    /// letter of each feature and a `*` if it holds markers.
+    /// The first two lines inside a hex: its id as the map prints it, then its terrain, the
+    /// first letter of each feature and a `*` if it holds markers.
     fn draw_terrain(&self, cv: &mut Canvas, cell: Cell, h: HexId, x: i64, y: i64, seen: &mut Seen) {
-        cv.text(x + 3, y + 1, &self.map.fmt(h), cell.top, None);
+        let sl = cell.slots();
+        cv.text(x + sl.id.0, y + sl.id.1, &self.map.fmt(h), sl.id.2, None);
         if let Some(info) = self.map.hexes.get(&h) {
             let mut t = terrain_code(&info.terrain);
             seen.terrains.entry(t.clone()).or_default().insert(info.terrain.clone());
@@ -302,28 +402,33 @@ impl TextMap<'_> {
                 t.push('*');
                 seen.marker = true;
             }
-            cv.text(x + 2, y + 2, &t, cell.top + 2, self.color(terrain_ansi(&info.terrain)));
+            let (dx, dy, w) = sl.terrain;
+            cv.text(x + dx, y + dy, &t, w, self.color(terrain_ansi(&info.terrain)));
         }
     }
 
-    /// Lines 3 to 5 inside a hex: the top counter's id, `+N` for the units under it, and the
-    /// overlay's label.
+    /// The other lines inside a hex: the top counter's id, `+N` for the units under it, and
+    /// the overlay's label.
     fn draw_stack(&self, cv: &mut Canvas, cell: Cell, h: HexId, x: i64, y: i64, seen: &mut Seen) {
+        let sl = cell.slots();
         // the top counter is always seen; under fog of war only the height of the stack
         let stack = self.state.stack(h);
         if let Some(top) = stack.first() {
             let si = self.state.sides.iter().position(|s| *s == top.side).unwrap_or(0);
-            let name = fit(&top.id, cell.name_width());
-            cv.text(x + 1, y + 3, &name, cell.name_width(), self.color(side_ansi(si)));
+            let (dx, dy, w) = sl.counter;
+            let name = fit(&top.id, w);
+            cv.text(x + dx, y + dy, &name, w, self.color(side_ansi(si)));
             if stack.len() > 1 {
                 seen.stack = true;
-                cv.text(x + 1, y + 4, &format!("+{}", stack.len() - 1), 4, None);
+                cv.text(x + sl.height.0, y + sl.height.1, &format!("+{}", stack.len() - 1), 4, None);
             }
         }
         if let Some(o) = self.overlay.as_ref().and_then(|o| o.labels.get(&h)) {
-            let o = fit(o, cell.top + 2);
-            let pad = (cell.top + 2 - o.chars().count()) as i64 / 2;
-            cv.text(x + 2 + pad, y + 5, &o, cell.top + 2, self.color(OVERLAY_ANSI));
+            let (dx, dy, w) = sl.overlay;
+            let o = fit(o, w);
+            let room = (w - o.chars().count()) as i64;
+            let pad = if sl.overlay_right { room } else { room / 2 };
+            cv.text(x + dx + pad, y + dy, &o, w, self.color(OVERLAY_ANSI));
         }
     }
 
@@ -387,23 +492,39 @@ fn fit(text: &str, width: usize) -> String {
 
 /// The hexes within `radius` of `center` that are on the map, limited to what fits `width`.
 pub fn around(map: &Map, center: HexId, radius: i32, width: usize) -> BTreeSet<HexId> {
-    let cell = Cell::fitting(width, map.fmt(center).chars().count());
+    let cell = Cell::fitting(map, width, map.fmt(center).chars().count());
     let max_radius = (cell.columns(width) as i32 - 1) / 2;
     let r = radius.min(max_radius.max(1));
     map.grid.within(center, r).into_iter().filter(|h| map.contains(*h)).collect()
 }
 
+/// The hex a window on a map too large to draw whole is centred on: the middle hex in id
+/// order (in columns layout the middle column, at its top, as ever); in rows layout the hex
+/// of the middle printed row nearest the middle of its positions, so that the window is full
+/// across.
+pub fn middle(map: &Map, hexes: &BTreeSet<HexId>) -> Option<HexId> {
+    let mid = *hexes.iter().nth(hexes.len() / 2)?;
+    if map.layout == Layout::Columns {
+        return Some(mid);
+    }
+    let across = hexes.iter().map(|h| place(map, *h).0);
+    let (lo, hi) = (across.clone().min()?, across.max()?);
+    hexes.iter().filter(|h| h.col == mid.col).min_by_key(|h| (2 * place(map, **h).0 - lo - hi).abs()).copied()
+}
+
+/// Whether `h` is in the window `half` columns either side of `center` and `rows` rows high
+/// around it (as [`place`] lays them out).
+fn in_window(map: &Map, center: HexId, half: i32, rows: i32, h: HexId) -> bool {
+    let ((ca, cd), (a, d)) = (place(map, center), place(map, h));
+    (a - ca).abs() <= half && (cd - rows / 2..cd - rows / 2 + rows).contains(&d)
+}
+
 /// The hexes of the map in a window `width` characters wide and `rows` rows high around
-/// `center` (a rectangle of columns and rows).
+/// `center` (a rectangle of columns and rows; of positions and printed rows in rows layout).
 pub fn window(map: &Map, center: HexId, width: usize, rows: i32) -> BTreeSet<HexId> {
-    let cell = Cell::fitting(width, map.fmt(center).chars().count());
+    let cell = Cell::fitting(map, width, map.fmt(center).chars().count());
     let half = (cell.columns(width) as i32 - 1) / 2;
-    let (c0, r0) = (center.col - half, center.row - rows / 2);
-    map.hexes
-        .keys()
-        .filter(|h| (c0..=center.col + half).contains(&h.col) && (r0..r0 + rows).contains(&h.row))
-        .copied()
-        .collect()
+    map.hexes.keys().filter(|h| in_window(map, center, half, rows, **h)).copied().collect()
 }
 
 /// The window (as [`window`]) that shows most of the edge of a set of marked hexes — the
@@ -428,11 +549,9 @@ pub fn front_window(
     let Some(&first) = front.first().or(marked.iter().nth(marked.len() / 2)) else {
         return BTreeSet::new();
     };
-    let cell = Cell::fitting(width, map.fmt(first).chars().count());
+    let cell = Cell::fitting(map, width, map.fmt(first).chars().count());
     let half = (cell.columns(width) as i32 - 1) / 2;
-    let inside = |c: HexId, h: HexId| {
-        (h.col - c.col).abs() <= half && (h.row - c.row + rows / 2) >= 0 && (h.row - c.row + rows / 2) < rows
-    };
+    let inside = |c: HexId, h: HexId| in_window(map, c, half, rows, h);
     let best = front
         .iter()
         .copied()
@@ -446,9 +565,10 @@ pub fn front_window(
 
 /// Whether the hexes fit `width` characters side by side.
 pub fn fits(map: &Map, hexes: &BTreeSet<HexId>, width: usize) -> bool {
-    let (Some(lo), Some(hi)) = (hexes.iter().map(|h| h.col).min(), hexes.iter().map(|h| h.col).max()) else {
+    let across = hexes.iter().map(|h| place(map, *h).0);
+    let (Some(lo), Some(hi)) = (across.clone().min(), across.max()) else {
         return true;
     };
     let id_len = hexes.iter().map(|h| map.fmt(*h).chars().count()).max().unwrap_or(4);
-    (hi - lo + 1) as usize <= Cell::fitting(width, id_len).columns(width)
+    (hi - lo + 1) as usize <= Cell::fitting(map, width, id_len).columns(width)
 }

@@ -370,7 +370,7 @@ fn show_hex(g: &Game, st: &GameState, h: HexId, labels: &Labels) -> Vec<String> 
             f.extend(m.keys().cloned());
         }
         if !f.is_empty() {
-            out.push(format!("hexside {} (to {}): {}", map.drawn_dir(d).name(), g.fmt_hex(n), f.join(", ")));
+            out.push(format!("hexside {} (to {}): {}", map.drawn_name(d), g.fmt_hex(n), f.join(", ")));
         }
     }
     if let Some(m) = st.hex_markers.get(&h) {
@@ -752,8 +752,8 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
         (None, Some(o)) if !o.labels.is_empty() => {
             // the marked hexes if they fit, else a window on where the marks end (the front)
             let marked: BTreeSet<HexId> = o.labels.keys().copied().collect();
-            let rows =
-                marked.iter().map(|h| h.row).max().unwrap_or(0) - marked.iter().map(|h| h.row).min().unwrap_or(0);
+            let down = marked.iter().map(|h| crate::render::text::place(&map, *h).1);
+            let rows = down.clone().max().unwrap_or(0) - down.min().unwrap_or(0);
             let hexes = if crate::render::text::fits(&map, &marked, s.width) && rows < WINDOW_ROWS {
                 let (c0, c1) = (marked.iter().map(|h| h.col).min(), marked.iter().map(|h| h.col).max());
                 let (r0, r1) = (marked.iter().map(|h| h.row).min(), marked.iter().map(|h| h.row).max());
@@ -784,7 +784,7 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
                     "(the part around the middle of the map; `map <hex|unit|place> [radius]` draws another part)"
                         .into(),
                 );
-                let mid = *all.iter().nth(all.len() / 2).unwrap_or(&HexId::new(1, 1));
+                let mid = crate::render::text::middle(&map, &all).unwrap_or(HexId::new(1, 1));
                 crate::render::text::window(&map, mid, s.width, WINDOW_ROWS)
             }
         }

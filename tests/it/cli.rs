@@ -71,6 +71,26 @@ fn check_accepts_the_fixture_ruleset() {
     assert!(text.contains("ok: scenario"), "{text}");
 }
 
+#[test]
+fn check_accepts_a_map_numbered_by_rows_and_names_a_bad_layout() {
+    let rows = super::fixtures().join("scenarios/fixture/rows.toml");
+    let out = umpire().arg("check").arg(&rows).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("ok: scenario fixture/rows"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, std::fs::read_to_string(&rows).unwrap().replace("layout = \"rows\"", "layout = \"rings\""))
+        .unwrap();
+    let out = umpire().arg("check").arg(&bad).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("bad.toml:12:") && text.contains("bad layout 'rings' (expected \"columns\" or \"rows\")"),
+        "{text}"
+    );
+}
+
 /// `umpire <cmd> <fixture scenario> --seed 2` with `input` piped in: its exit status and output.
 fn piped(cmd: &str, input: &[u8]) -> (Option<i32>, String) {
     use std::io::Write;

@@ -146,3 +146,58 @@ fn beyond_edge_gives_the_distances_of_off_map_neighbours() {
     // seen from two hexes away, the off-map hexes are one or two hexes farther
     assert_eq!(eval("table.concat(map.beyond_edge('0101', '0102'), ',')"), "2,1,2");
 }
+
+/// A game of the fixture's map numbered by rows (`fixture/rows`: printed rows 01-05 from the
+/// bottom, positions 01-06, odd rows drawn half a hex further east, 0506 off).
+fn rows_game() -> umpire::Session {
+    let mut s = umpire::Session::with_root(super::fixtures());
+    for line in ["new fixture/rows --seed 1", "auto"] {
+        let r = s.execute(line);
+        assert_eq!(r.status, umpire::Status::Ok, "{line}: {r:?}");
+    }
+    s
+}
+
+#[test]
+fn a_map_numbered_by_rows_names_directions_as_drawn() {
+    let mut s = rows_game();
+    let mut eval = |e: &str| s.execute(&format!("= {e}")).out.join("\n");
+    // 0303 (row 3, shifted east): 0302 and 0304 beside it, row 4 above, row 2 below
+    for (to, dir) in [("0302", "W"), ("0403", "NW"), ("0404", "NE"), ("0304", "E"), ("0204", "SE"), ("0203", "SW")] {
+        assert_eq!(eval(&format!("map.direction('0303', '{to}')")), dir, "0303 to {to}");
+    }
+    // 0202 (row 2, not shifted): rows 3 and 1 are shifted east, so its NE and SE neighbours
+    // have its position
+    for (to, dir) in [("0201", "W"), ("0301", "NW"), ("0302", "NE"), ("0203", "E"), ("0102", "SE"), ("0101", "SW")] {
+        assert_eq!(eval(&format!("map.direction('0202', '{to}')")), dir, "0202 to {to}");
+    }
+    assert_eq!(eval("map.direction('0202', '0404')"), "nil");
+    // clockwise from W
+    assert_eq!(eval("table.concat(map.neighbours('0303'), ' ')"), "0302 0403 0404 0304 0204 0203");
+    assert_eq!(eval("table.concat(map.neighbours('0101'), ' ')"), "0201 0202 0102");
+    // 0101 (the bottom row, at the west end, shifted east): W, SE and SW are off the map
+    assert_eq!(eval("table.concat(map.beyond_edge('0101', '0101'), ',')"), "1,1,1");
+}
+
+#[test]
+fn a_map_numbered_by_rows_has_its_drawn_edges() {
+    let mut s = rows_game();
+    let mut eval = |e: &str| s.execute(&format!("= table.concat(map.area('{e}'), ' ')")).out.join("\n");
+    // N: the highest printed row (rows_up), both NW and NE off; 0406 is not, its NW 0505 is there
+    assert_eq!(eval("edge:N"), "0501 0502 0503 0504 0505");
+    assert_eq!(eval("edge:S"), "0101 0102 0103 0104 0105 0106");
+    // E and W: the ends of every row, with 0505 beside the hole at 0506
+    assert_eq!(eval("edge:E"), "0106 0206 0306 0406 0505");
+    assert_eq!(eval("edge:W"), "0101 0201 0301 0401 0501");
+}
+
+#[test]
+fn show_names_the_hexsides_of_a_map_numbered_by_rows_as_drawn() {
+    let mut s = rows_game();
+    let out = s.execute("show 0303").out;
+    for line in ["hexside W (to 0302): river", "hexside NW (to 0403): river", "hexside SW (to 0203): river"] {
+        assert!(out.iter().any(|l| l == line), "{line}: {out:?}");
+    }
+    let out = s.execute("show 0104").out;
+    assert!(out.iter().any(|l| l == "hexside E (to 0105): wall"), "{out:?}");
+}

@@ -266,3 +266,172 @@ fn a_scenario_with_an_unknown_unit_symbol_or_legend_area_is_refused() {
     assert!(e.contains("unknown unit symbol 'tank' (symbols are infantry, armour"), "{e}");
     assert!(e.contains("legend: no area 'entry_Q'"), "{e}");
 }
+
+/// A game on the fixture's map numbered by rows (`fixture/rows`), or on a copy of it with
+/// lines of its `[map]` replaced (`from` → `to`); the folder of the copy goes with it.
+fn rows_game(edits: &[(&str, &str)]) -> (Session, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = std::fs::read_to_string(super::fixtures().join("scenarios/fixture/rows.toml")).unwrap();
+    for (from, to) in edits {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    let file = dir.path().join("rows.toml");
+    std::fs::write(&file, text).unwrap();
+    let mut s = Session::with_root(super::fixtures());
+    ok(&mut s, &format!("new {} --seed 1", file.display()));
+    ok(&mut s, "auto");
+    (s, dir)
+}
+
+/// The corners of every hex of a picture's terrain, by hex id.
+fn hex_corners(pic: &str) -> std::collections::BTreeMap<String, Vec<(f64, f64)>> {
+    let terrain = &pic[at(pic, "<g id=\"terrain\">")..at(pic, "<g id=\"areas\">")];
+    terrain
+        .lines()
+        .filter(|l| l.starts_with("<polygon"))
+        .map(|l| {
+            let points = l.split("points=\"").nth(1).unwrap().split('"').next().unwrap();
+            let corners = points
+                .split(' ')
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect();
+            let id = l.split("<title>").nth(1).unwrap().split(' ').next().unwrap().to_string();
+            (id, corners)
+        })
+        .collect()
+}
+
+fn centre(corners: &[(f64, f64)]) -> (f64, f64) {
+    let n = corners.len() as f64;
+    (corners.iter().map(|c| c.0).sum::<f64>() / n, corners.iter().map(|c| c.1).sum::<f64>() / n)
+}
+
+#[test]
+fn the_svg_of_a_map_numbered_by_rows_draws_pointy_hexes_where_their_directions_say() {
+    for (shift, rows_up) in [("odd", true), ("odd", false), ("even", true), ("even", false)] {
+        let (mut s, _dir) = rows_game(&[
+            ("shift = \"odd\"", &format!("shift = \"{shift}\"")),
+            ("rows_up = true", &format!("rows_up = {rows_up}")),
+        ]);
+        let case = format!("shift {shift}, rows_up {rows_up}");
+        let pic = svg(&mut s, "");
+        let hexes = hex_corners(&pic);
+        assert_eq!(hexes.len(), 29, "{case}");
+        let c = |id: &str| centre(&hexes[id]);
+        for (id, corners) in &hexes {
+            // pointy-topped: a corner straight above the centre
+            let (x, y) = centre(corners);
+            assert!(corners.iter().any(|p| (p.0 - x).abs() < 0.11 && p.1 < y - 30.0), "{case}: {id} {corners:?}");
+        }
+        // a higher printed row is drawn above a lower one when rows grow upwards
+        assert_eq!(c("0401").1 < c("0301").1, rows_up, "{case}");
+        assert!((c("0401").1 - c("0402").1).abs() < 0.11, "{case}: a printed row is drawn across");
+        // the shifted rows (the first number's parity) half a hex further east
+        assert_eq!(c("0301").0 > c("0201").0, shift == "odd", "{case}");
+        // every neighbour lies where its direction's name says, clockwise from W
+        let map = &s.game.as_ref().unwrap().scenario.map;
+        for id in hexes.keys() {
+            let h = map.grid.parse(id).unwrap();
+            let (x, y) = c(id);
+            let mut names = Vec::new();
+            for (d, n) in map.neighbours(h) {
+                let (nx, ny) = c(&map.fmt(n));
+                let angle = (-(ny - y)).atan2(nx - x).to_degrees().round() as i32;
+                let drawn = match angle {
+                    0 => "E",
+                    60 => "NE",
+                    120 => "NW",
+                    180 | -180 => "W",
+                    -120 => "SW",
+                    -60 => "SE",
+                    other => panic!("{case}: {id} to {n:?} at {other}°"),
+                };
+                assert_eq!(map.dir_name(d), drawn, "{case}: {id} to {}", map.fmt(n));
+                assert_eq!(map.drawn_name(d), drawn, "{case}: {id} to {}", map.fmt(n));
+                names.push(drawn);
+            }
+            let order = ["W", "NW", "NE", "E", "SE", "SW"];
+            let mut expected: Vec<&str> = order.to_vec();
+            expected.retain(|o| names.contains(o));
+            assert_eq!(names, expected, "{case}: the neighbours of {id}, clockwise from W");
+        }
+        // a river on the W side of 0303 is drawn upright, midway between 0302 and 0303
+        let sides = &pic[at(&pic, "<g id=\"hexsides\">")..at(&pic, "<g id=\"bridges\">")];
+        let attr = |l: &str, k: &str| -> f64 {
+            l.split(&format!(" {k}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap()
+        };
+        let mid = (c("0302").0 + c("0303").0) / 2.0;
+        assert!(
+            sides
+                .lines()
+                .filter(|l| l.contains("class=\"river\""))
+                .any(|l| (attr(l, "x1") - mid).abs() < 0.11 && (attr(l, "x2") - mid).abs() < 0.11),
+            "{case}: {sides}"
+        );
+    }
+}
+
+#[test]
+fn the_text_map_of_a_map_numbered_by_rows_is_a_wall_of_bricks() {
+    let (mut s, _dir) = rows_game(&[]);
+    s.width = 80;
+    // row 05 at the top, odd rows half a brick to the right; the river on the W, NW and SW
+    // sides of 0303, the road 0101 0102 0202 0203 0204, the wall between 0104 and 0105
+    let out = ok(&mut s, "map");
+    assert_eq!(out, ROWS_MAP[1..].lines().collect::<Vec<_>>(), "{}", out.join("\n"));
+}
+
+/// `map` of `fixture/rows` at its set-up, 80 characters wide.
+const ROWS_MAP: &str = r#"
+     +----+----+----+----+----+----+----+----+----+----+
+     :0501     :0502     :0503     :0504     :0505     :
+     :cle      :cle      :cle      :cle      :cle      :
+     :         :         :         :         :         :
+     :         :         :         :         :         :
++----+----+----+----+----+----+----+----+----+----+----+----+
+:0401     :0402     :0403     :0404     :0405     :0406     :
+:cle      :cle      :cle      :cle      :cit      :cle      :
+:         :         :         :R2       :R3       :         :
+:         :         :         :+1       :         :         :
++----+----+----+----+----+~~~~+----+----+----+----+----+----+----+
+     :0301     :0302     ~0303     :0304     :0305     :0306     :
+     :cle      :cle      ~for      :forV     :cle      :cle      :
+     :         :         ~         :         :         :         :
+     :         :         ~         :         :         :         :
++----+----+----+----+----+~~~~+----+----+----+----+----+----+----+
+:0201     :0202     =0203     =0204     :0205     :0206     :
+:cle      :swa      =cle      =cle      :cle      :cle      :
+:         :B1       =B2       =         :         :         :
+:         :         =         =         :         :         :
++----+----+----+====+----+----+----+----+----+----+----+----+----+
+     :0101     =0102     :0103     :0104     |0105     :0106     :
+     :cle      =cle      :cle      :cle      |cle      :cle      :
+     :BA       =         :         :         |         :         :
+     :         =         :         :         |         :         :
+     +----+----+----+----+----+----+----+----+----+----+----+----+
+hexsides: ~ river, = road, | other hexside feature
+in a hex: its id; terrain (cit city, cle clear, for forest, swa swamp) and features (V village); the top counter's id, +N units under it"#;
+
+#[test]
+fn a_map_numbered_by_rows_too_wide_for_the_terminal_is_windowed_on_its_middle() {
+    let (mut s, _dir) = rows_game(&[("cols = [1, 5]", "cols = [1, 20]"), ("rows = [1, 6]", "rows = [1, 30]")]);
+    s.width = 80;
+    let out = ok(&mut s, "map");
+    let text = out.join("\n");
+    let picture = out.iter().take_while(|l| !l.starts_with("in a hex"));
+    assert!(picture.clone().count() > 40 && picture.into_iter().all(|l| l.chars().count() <= 80), "{text}");
+    // seven positions fit, around position 15 of the middle printed row 11, nine rows high
+    for (shown, id) in [(true, "1112"), (true, "1118"), (false, "1111"), (false, "1119")] {
+        assert_eq!(text.contains(id), shown, "{id}: {text}");
+    }
+    for (shown, id) in [(true, "0712"), (true, "1512"), (false, "0612"), (false, "1612")] {
+        assert_eq!(text.contains(id), shown, "{id}: {text}");
+    }
+    assert!(text.contains("(the part around the middle of the map;"), "{text}");
+    // rows_up: the highest printed row at the top
+    assert!(text.find("1512").unwrap() < text.find("0712").unwrap(), "{text}");
+}
