@@ -544,9 +544,13 @@ umpire.command {
       local empty_works = #here == 0 and enemy == C.SOVIET and M.intrinsic(h)
       umpire.check(#here > 0 or empty_works, "11.1", "there is no %s unit in %s to attack%s", enemy, h,
         enemy == C.SOVIET and "" or "")
+      -- 11.5: no unit is attacked twice in a phase; 11.34: a stack that units retreated into may
+      -- be, for the units that were there (the arrivals die on any result)
+      local fresh = #here == 0
       for _, u in ipairs(here) do
-        umpire.check(not u:marker("defended"), "11.5", "%s in %s has already been attacked this phase", u.id, h)
+        if not u:marker("defended") then fresh = true end
       end
+      umpire.check(fresh, "11.5", "%s in %s has already been attacked this phase", here[1] and here[1].id or "?", h)
     end
     local attackers, from_hexes, fh = {}, {}, {}
     for _, u in ipairs(list) do

@@ -191,6 +191,15 @@ function M.initial()
     log.rule("13.3", "turn 1: every unit of both sides is in full supply")
     return
   end
+  -- 7.39: a 0-0-1 pushed off the map comes back once its exit hex is Soviet again
+  for _, u in ipairs(units.in_box("offboard")) do
+    local exit = u:marker("exit")
+    if C.is_supply_unit(u) and exit and control.is(C.hex_of(exit), C.SOVIET) and #C.combat_at(C.hex_of(exit), C.GERMAN) == 0 then
+      u:move_to(C.hex_of(exit))
+      u:set_marker("exit", nil)
+      log.rule("7.39", ("%s re-enters the map in %s, its exit hex, Soviet again"):format(u.id, C.hex_of(exit)))
+    end
+  end
   -- Soviet: 0-0-1s that are cut off move first (7.38), then every unit's AS level
   local lengths, connected = M.soviet_trace()
   local moved = false
