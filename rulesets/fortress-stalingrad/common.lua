@@ -16,10 +16,6 @@ local function set_of(list)
   return t
 end
 C.SEA = set_of(map.having("sea"))
-C.LAND = {}
-for _, h in ipairs(map.hexes()) do
-  if not C.SEA[h] then C.LAND[#C.LAND + 1] = h end
-end
 C.CITIES = map.having("city")
 C.TOWNS = {}
 do
@@ -30,6 +26,7 @@ do
 end
 C.ENTRENCH = { Soviet = map.having("entrench_soviet"), German = map.having("entrench_german") }
 C.ENTRENCH_SET = { Soviet = set_of(C.ENTRENCH.Soviet), German = set_of(C.ENTRENCH.German) }
+C.TOWN_SET = set_of(C.TOWNS)
 C.COAST = {}
 for _, a in ipairs { "coast_black_sea", "coast_azov" } do
   for _, h in ipairs(map.area(a) or {}) do C.COAST[h] = true end
@@ -101,8 +98,8 @@ end
 -- supply, 1..3 for >1 >2 >3), the OOS level of an Axis unit (0..6). Turn 1 everyone is supplied
 -- (13.3); a reinforcement on its turn of entry is supplied (9.13); a sea- or air-supplied unit
 -- is supplied for the turn (7.22, 7.36).
-function C.supply_level(u)
-  local turn = umpire.clock().turn
+function C.supply_level(u, turn)
+  turn = turn or umpire.clock().turn
   if turn == 1 then return 0 end
   if u:marker("entered") == turn then return 0 end
   if u:marker("sea_supplied") or u:marker("air_supplied") then return 0 end

@@ -14,7 +14,9 @@ function M.init()
   local start = {}
   for _, h in ipairs(map.area("german_start")) do start[h] = true end
   local ctl = {}
-  for _, h in ipairs(C.LAND) do ctl[h] = start[h] and 2 or 1 end
+  for _, h in ipairs(map.hexes()) do
+    if not C.SEA[h] then ctl[h] = start[h] and 2 or 1 end
+  end
   map.set_markers("ctl", ctl)
 end
 
@@ -84,10 +86,8 @@ local function write(now)
   end
   if #changed == 0 then return end
   map.set_markers("ctl", w)
-  local towns = {}
-  for _, h in ipairs(C.TOWNS) do towns[h] = true end
   for _, h in ipairs(changed) do
-    if towns[h] then
+    if C.TOWN_SET[h] then
       log.rule("3.3", ("%s is now controlled by the %s"):format(C.hex_label(h), C.SIDE_OF[w[h]]))
     end
   end

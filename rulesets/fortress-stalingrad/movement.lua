@@ -58,8 +58,8 @@ function M.profile(u, from, mp)
     end
   end
   if u:marker("sea_supplied") then                                                   -- 7.22
-    for _, h in ipairs(C.LAND) do
-      if not C.COAST[h] then blocked[h] = true end
+    for _, h in ipairs(map.hexes()) do
+      if not C.COAST[h] and not C.SEA[h] then blocked[h] = true end
     end
   end
   local ez = zoc.zoc(enemy)                                                          -- 5.4, 5.5

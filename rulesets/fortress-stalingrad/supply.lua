@@ -126,7 +126,7 @@ function M.german_sources()
   if next(entries) then
     local net = map.reach { from = entries, paths = { railroad = 1 }, paths_only = true, blocked = blocked, routes = false }
     for h in pairs(net) do
-      if map.has(h, "town") or map.has(h, "city") then out[h] = 0 end
+      if C.TOWN_SET[h] then out[h] = 0 end
     end
   end
   for h, n in pairs(T.german_extra_sources) do

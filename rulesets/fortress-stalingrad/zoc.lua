@@ -8,11 +8,11 @@ local M = {}
 -- 5.2, 5.12, 7.32: a ZOC is projected by ground combat units with a printed attack factor above
 -- zero that are larger than a division (armies, corps, groups), except Axis units in OOS 4-6.
 local BIG = { army = true, corps = true, group = true }
-function M.projects(u)
+function M.projects(u, turn)
   if not C.is_combat(u) or not u.hex then return false end
   if (u:value("attack") or 0) <= 0 then return false end
   if not BIG[u:attr("size") or ""] then return false end
-  if u.side == C.GERMAN and C.supply_level(u) >= T.oos_no_zoc then return false end
+  if u.side == C.GERMAN and C.supply_level(u, turn) >= T.oos_no_zoc then return false end
   return true
 end
 
@@ -25,8 +25,9 @@ function M.negates(u) return C.is_combat(u) and u.hex ~= nil end
 -- Returns a set { [hex] = true }.
 function M.zoc(side)
   local from = {}
+  local turn = umpire.clock().turn
   for _, u in ipairs(C.on_map(side)) do
-    if M.projects(u) then from[u.hex] = true end
+    if M.projects(u, turn) then from[u.hex] = true end
   end
   return map.adjacent { from = from, not_across = { "sea" }, not_into = { "sea" } }
 end
