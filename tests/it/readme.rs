@@ -5,14 +5,23 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// The README's first fenced block that starts with `$ umpire play`: the command line and
-/// the transcript lines under it.
-fn sample() -> (String, Vec<String>) {
+/// The README's fenced blocks that start with `$ umpire play`: each command line with the
+/// transcript lines under it.
+fn samples() -> Vec<(String, Vec<String>)> {
     let readme = std::fs::read_to_string(super::repo().join("README.md")).unwrap();
-    let mut lines = readme.lines().skip_while(|l| !l.starts_with("$ umpire play"));
-    let head = lines.next().expect("README has a sample session starting with `$ umpire play`");
-    let body: Vec<String> = lines.take_while(|l| !l.starts_with("```")).map(String::from).collect();
-    (head.trim_start_matches("$ umpire ").to_string(), body)
+    let mut out = Vec::new();
+    let mut lines = readme.lines().peekable();
+    while let Some(l) = lines.next() {
+        if let Some(cmd) = l.strip_prefix("$ umpire ").filter(|_| l.starts_with("$ umpire play")) {
+            let mut body = Vec::new();
+            while let Some(b) = lines.next_if(|b| !b.starts_with("```")) {
+                body.push(b.to_string());
+            }
+            out.push((cmd.to_string(), body));
+        }
+    }
+    assert!(!out.is_empty(), "README has a sample session starting with `$ umpire play`");
+    out
 }
 
 fn skips(l: &str) -> bool {
@@ -21,8 +30,13 @@ fn skips(l: &str) -> bool {
 }
 
 #[test]
-fn the_readme_sample_session_is_what_umpire_prints() {
-    let (cmd, body) = sample();
+fn the_readme_sample_sessions_are_what_umpire_prints() {
+    for (cmd, body) in samples() {
+        check_sample(&cmd, &body);
+    }
+}
+
+fn check_sample(cmd: &str, body: &[String]) {
     let input: String = body.iter().filter_map(|l| l.strip_prefix("> ")).map(|c| format!("{c}\n")).collect();
     assert!(input.lines().count() >= 5, "the README's sample has too few commands: {body:?}");
     let dir = tempfile::tempdir().unwrap();
