@@ -66,14 +66,8 @@ umpire.command {
       costs[u.id] = c
     end
     -- 10.34: this is part of the stack's movement
-    local done = vars.get("stacks_done") or {}
-    for _, o in ipairs(done) do umpire.check(o ~= origin, "10.37", "the stack that started in %s has finished moving", C.hex_of(origin)) end
-    local cur = vars.get("moving_stack")
-    if cur and cur ~= origin then
-      done[#done + 1] = cur
-      vars.set("stacks_done", done)
-    end
-    vars.set("moving_stack", origin)
+    for _, u in ipairs(list) do movement.parent_check(u) end
+    movement.begin_parent(origin)
     for _, u in ipairs(list) do
       u:set_marker("mp_used", (u:marker("mp_used") or 0) + costs[u.id] * UNIT)
       u:set_marker("moved", 1)

@@ -96,7 +96,7 @@ end
 
 -- 10.34-10.37: movement is stack by stack. The stack a unit started the phase in is its parent
 -- stack (marker `origin`); once another parent stack has begun to move, the earlier ones are done.
-local function parent_check(u)
+function M.parent_check(u)
   local origin = u:marker("origin")
   local done = vars.get("stacks_done") or {}
   for _, o in ipairs(done) do
@@ -104,7 +104,7 @@ local function parent_check(u)
   end
 end
 
-local function begin_parent(origin)
+function M.begin_parent(origin)
   local cur = vars.get("moving_stack")
   if cur and cur ~= origin then
     local done = vars.get("stacks_done") or {}
@@ -322,12 +322,12 @@ umpire.command {
       umpire.check(not C.is_garrison(u), "12.2", "%s is a 0-3-0 garrison: it never leaves its hex", u.id)
       umpire.check(not u:marker("halted"), "5.4", "%s entered an enemy zone of control in %s this phase: it moves no farther%s", u.id, u.hex, C.is_mech(u) and " (a mechanized unit may still make mobile assaults, 10.38)" or "")
       umpire.check(not (u.id == T.units.army28 and u:marker("entered") == umpire.clock().turn), "12.1", "the 28th Army may not move on its turn of entry (only retreat after combat)")
-      parent_check(u)
+      M.parent_check(u)
     end
     umpire.check(from ~= to, "10.1", "%s is already in %s", list[1].id, to)
     if C.is_supply_unit(list[1]) then
       umpire.check(#list == 1, "7.20", "a 0-0-1 moves on its own")
-      begin_parent(origin)
+      M.begin_parent(origin)
       return move_supply(list[1], to, via)
     end
     for _, u in ipairs(list) do
@@ -339,7 +339,7 @@ umpire.command {
     if has62 then
       umpire.check(path[2] == "3427", "12.3", "the 62nd Army leaves 3428 the first time only into 3427 (this path goes to %s)", path[2])
     end
-    begin_parent(origin)
+    M.begin_parent(origin)
     local start_ez = zoc.zoc(C.other(side))
     local dest = path[#path]
     local notes = {}

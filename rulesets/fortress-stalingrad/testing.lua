@@ -106,16 +106,7 @@ function M.plan()
   return table.concat(out, "\n")
 end
 
--- Hexes matching a predicate, in order.
-function M.find(pred, limit)
-  local out = {}
-  for _, h in ipairs(map.hexes()) do
-    if pred(h) then
-      out[#out + 1] = h
-      if limit and #out >= limit then break end
-    end
-  end
-  return out
-end
+-- Hexes matching a predicate, in order (lib/testkit.lua).
+M.find = require("testkit").find
 
 return M

@@ -40,16 +40,7 @@ function M.open_neighbours(hex)
   return out
 end
 
--- Hexes matching a predicate, in order.
-function M.find(pred, limit)
-  local out = {}
-  for _, h in ipairs(map.hexes()) do
-    if pred(h) then
-      out[#out + 1] = h
-      if limit and #out >= limit then break end
-    end
-  end
-  return out
-end
+-- Hexes matching a predicate, in order (lib/testkit.lua).
+M.find = require("testkit").find
 
 return M
