@@ -62,7 +62,6 @@ T.replacements = {
 T.replacement_multiplier_trans_don = 2   -- 9.25
 T.millerovo = "3316"                     -- 9.22
 T.millerovo_phases = 2                   -- 9.22: no mechanized step for two German phases
-T.trans_don_not = { "4612", "4712", "4812", "4813" }   -- 9.25 (also kept out of the area trans_don)
 
 -- 11.24 note: the 503rd/65th enters on a die roll of at most this on the turn.
 T.tiger_roll = { [3] = 1, [4] = 2, [5] = 3, [6] = 6 }
@@ -104,7 +103,6 @@ T.attack_terrain = {
 T.attack_city = { mech = 25 }                           -- 10.23
 T.attack_hexside = { minor_river = 10, major_river = 20, kerch = 50 }   -- 10.18, 10.9
 T.katyusha_factor = 2                                   -- 11.20
-T.katyushas_per_hex = 1                                 -- 11.20
 
 -- 11.29-11.32: retreats and advances.
 T.retreat_max = { defender = 4, attacker = 1 }
@@ -118,5 +116,9 @@ T.stalingrad = { "3427", "3527" } -- 10.24: the Soviet needs both hexes for the 
 
 -- 12: FMCO.
 T.fmco = { turns = { 10, 11, 12 }, shift = 1, attacks = 4 }   -- 14.1, 14.2, 14.5
+
+-- Every table above is checked when the rules load (validate.lua): a bad entry is reported at
+-- its line here, and the game does not start with it.
+require("validate")(T)
 
 return T

@@ -20,11 +20,9 @@ end
 -- start, `at_start`).
 local function held(at_start)
   local total = 0
-  local start = {}
-  if at_start then for _, h in ipairs(map.area("german_start")) do start[h] = true end end
   local ctl = not at_start and map.marked("ctl") or nil
   local function soviet(h)
-    if at_start then return not start[h] end
+    if at_start then return not map.in_area("german_start", h) end
     return ctl[h] == C.SIDE_NO[C.SOVIET]
   end
   for h, n in pairs(hex_values()) do

@@ -309,6 +309,33 @@ fn check_reports_every_bad_table_entry_at_its_line() {
     assert!(text.contains("terrain_cost.forest: \"two\" is not a number"), "{text}");
 }
 
+/// Fortress Stalingrad's tables are checked when the rules load too (validate.lua): a CRT cell
+/// that is not a result and a movement cost in words, each at its line.
+#[test]
+fn check_reports_bad_fortress_stalingrad_tables_at_their_lines() {
+    let lib = super::designer::repo_library();
+    let file = lib.path().join("rulesets/fortress-stalingrad/tables.lua");
+    let src = std::fs::read_to_string(&file).unwrap();
+    let bad = src.replacen("\"0/5\", \"Dx\" },   -- die 1", "\"0/5\", \"D5\" },   -- die 1", 1).replacen(
+        "mech     = { clear = 1, broken = 2,",
+        "mech     = { clear = 1, broken = \"two\",",
+        1,
+    );
+    assert_ne!(bad, src);
+    std::fs::write(&file, &bad).unwrap();
+    let crt = super::designer::line_of(&bad, "\"D5\" },   -- die 1");
+    let cost = super::designer::line_of(&bad, "broken = \"two\"");
+    let out = umpire().arg("check").arg(lib.path().join("rulesets/fortress-stalingrad")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    for line in [crt, cost] {
+        let at = format!("rulesets/fortress-stalingrad/tables.lua:{line}:");
+        assert_eq!(text.matches(&at).count(), 1, "{at} not reported once: {text}");
+    }
+    assert!(text.contains("crt[1][10]: \"D5\" is not a combat result"), "{text}");
+    assert!(text.contains("move_cost.mech.broken: \"two\""), "{text}");
+}
+
 #[test]
 fn check_reports_a_syntax_error_once_with_its_column() {
     let lib = super::designer::repo_library();
