@@ -314,6 +314,8 @@ function M.retreat(list, n, from, battle, rule, kind)
   local path, left = retreat.walk {
     side = side, from = from, hexes = n, rule = "11.26",
     allowed = M.retreat_allowed(side, battle, live),
+    -- 11.28: the last hex of a retreat within the stacking limit where one exists
+    prefer = function(_, to, i) return i < n or stacking.problem(to, side, live) == nil end,
     prompt = "retreat " .. C.list_ids(live),
   }
   if #path > 0 then
@@ -324,7 +326,7 @@ function M.retreat(list, n, from, battle, rule, kind)
     control.passed(path, side)
     log.rule(rule or "11.26", ("%s retreat%s %s → %s"):format(C.list_ids(live), #live > 1 and "" or "s", from, table.concat(path, " → ")))
     require("air").follow(from, path[#path], side)
-    stacking.enforce_hex(path[#path], side, "the end of a retreat, 6.6")
+    stacking.enforce_hex(path[#path], side, "the end of a retreat, 6.6", live)
   end
   return left
 end
@@ -336,7 +338,8 @@ function M.absorb(side, n, units_list, max_hexes, groups, battle_hex, rule, lose
   if n <= 0 then return 0 end
   local hexes, steps = losses.split { side = side, n = n, max_hexes = max_hexes, rule = rule }
   if steps > 0 then
-    local _, left = losses.allocate { side = side, n = steps, units = units_list, rule = rule, prompt = ("%d of %d as steps"):format(steps, n), lose = lose,
+    local _, left = losses.allocate { side = side, n = steps, units = units_list, rule = "11.11",
+      prompt = ("result %d, %d of it as step%s"):format(n, steps, steps > 1 and "s" or ""), lose = lose,
       default = function(options, by_id)
         local best = options[1]
         for _, id in ipairs(options) do if by_id[id].steps_left > by_id[best].steps_left then best = id end end
@@ -454,7 +457,7 @@ function M.apply(b, result, ar, dr)
       end
       if #here > 0 and not german and satellites_only(here) and dr > steps then
         for _, u in ipairs(here) do
-          C.eliminate(u, "11.14", ("TOAST: satellite troops without a German unit, result %d above their %d step%s"):format(dr, steps, steps > 1 and "s" or ""))
+          C.eliminate(u, "11.14", ("TOAST: satellite troops without a German unit, result %d, more than their %d step%s"):format(dr, steps, steps > 1 and "s" or ""))
         end
       end
     end
@@ -684,7 +687,7 @@ umpire.command {
     log.rule(adv.defenders and "11.32" or "11.31", ("%s advance%s %s → %s (enemy zones of control ignored)"):format(C.list_ids(list), #list > 1 and "" or "s", from, table.concat(path, " → ")))
     require("movement").entered({ from, table.unpack(path) }, side, list)
     require("air").follow(from, path[#path], side)
-    stacking.enforce_hex(path[#path], side, "the end of an advance, 6.6")
+    stacking.enforce_hex(path[#path], side, "the end of an advance, 6.6", list)
   end,
 }
 

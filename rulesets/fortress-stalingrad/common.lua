@@ -175,12 +175,16 @@ end
 -- (8.4): they are set aside. Returns nothing; logs under `rule`.
 function C.eliminate(u, rule, why)
   local steps = u.steps_left
-  local permanent = false
+  local permanent
   if u.side == C.GERMAN then
-    permanent = C.is_satellite(u) or u.steps == 1 or C.supply_level(u) > 0 or u:marker("air_supplied") ~= nil
+    if C.is_satellite(u) or u.steps == 1 then
+      permanent = "satellite and one-step German units are never replaced, 9.16"
+    elseif C.supply_level(u) > 0 or u:marker("air_supplied") ~= nil then
+      permanent = "destroyed without an open overland supply line, 7.35, 9.23"
+    end
   end
   log.rule(rule, ("%s is destroyed%s%s"):format(u.id, why and (": " .. why) or "",
-    permanent and " (it may not be recreated, 7.35/9.16/9.23)" or ""))
+    permanent and (" (it may not be recreated: " .. permanent .. ")") or ""))
   C.score_losses(u, steps, true, "15.4")
   for _, m in ipairs { "as", "oos", "mp_used", "origin", "halted", "infiltrated", "moved", "attacked", "retreated", "entered", "sea_supplied", "air_supplied", "cut" } do
     if u:marker(m) then u:set_marker(m, nil) end
@@ -196,8 +200,8 @@ function C.lose_steps(u, n, rule)
     return left
   end
   u:lose_steps(n)
-  C.score_losses(u, n, false, "15.4")
   log.rule(rule, ("%s loses %d step%s (now %d-%d-%d)"):format(u.id, n, n > 1 and "s" or "", u:value("attack"), u:value("defense"), u:value("move")))
+  C.score_losses(u, n, false, "15.4")
   return n
 end
 

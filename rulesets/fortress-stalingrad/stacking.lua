@@ -32,20 +32,29 @@ function M.problem(hex, side, extra)
   return nil
 end
 
--- 6.4: the units of `side` in `hex` die until the hex is legal. The owner picks which (the last
--- to arrive is offered first).
-function M.enforce_hex(hex, side, rule)
+-- 6.4: the units of `side` in `hex` die until the hex is legal. The owner picks which, among the
+-- violators: the units that `arrived` (a retreat, an advance), else those that moved this phase,
+-- else any that count.
+function M.enforce_hex(hex, side, rule, arrived)
   while true do
     local why_rule, why = M.problem(hex, side)
     if not why_rule then return end
-    local options = {}
+    local all, late, moved = {}, {}, {}
+    local came = {}
+    for _, u in ipairs(arrived or {}) do came[u.id] = true end
     for _, u in ipairs(units.at(hex)) do
       if u.side == side and (C.counts_for_stacking(u) or (why_rule == "6.8" and C.is_satellite(u))) then
-        options[#options + 1] = u.id
+        all[#all + 1] = u.id
+        if came[u.id] then late[#late + 1] = u.id end
+        if u:marker("moved") then moved[#moved + 1] = u.id end
       end
     end
-    local pick = umpire.ask { prompt = ("%s: %s — which unit is destroyed (6.4)?"):format(side, why), rule = "6.4",
-      kind = "unit", options = options, default = options[1] }
+    local options = #late > 0 and late or (#moved > 0 and moved or all)
+    local pick = options[1]
+    if #options > 1 then
+      pick = umpire.ask { prompt = ("%s: %s — which unit is destroyed (6.4)?"):format(side, why), rule = "6.4",
+        kind = "unit", options = options, default = options[1] }
+    end
     C.eliminate(units.get(pick), "6.4", ("overstacked at %s (%s)"):format(rule or "6.6", why))
   end
 end

@@ -221,7 +221,7 @@ function M.initial()
     u:set_marker("as", level > 0 and level or nil)
     if level > 0 then
       by[level] = by[level] or {}
-      by[level][#by[level] + 1] = u.id .. (lengths[u.hex] and (" (" .. math.tointeger(lengths[u.hex]) .. ")") or " (no line)")
+      by[level][#by[level] + 1] = u.id .. (lengths[u.hex] and (" (" .. math.tointeger(lengths[u.hex]) .. " hexes)") or " (no line)")
     end
   end
   group_log("7.10", "Soviet attenuated supply", by, function(k) return ">" .. k end)

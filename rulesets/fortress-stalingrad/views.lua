@@ -75,8 +75,6 @@ umpire.describe {
   end,
   hex = function(hex)
     local lines = {}
-    local owner = control.owner(hex)
-    if owner then lines[#lines + 1] = ("controlled by the %s [3.3]"):format(owner) end
     for _, side in ipairs { C.SOVIET, C.GERMAN } do
       if zoc.zoc(side)[hex] then lines[#lines + 1] = ("in the %s zone of control [5.1]"):format(side) end
       if control.intact_entrenchment(hex, side) then lines[#lines + 1] = ("intact %s entrenchment [10.26]"):format(side) end
@@ -173,6 +171,11 @@ umpire.unfinished(function()
   elseif step == "movement" then
     for _, p in ipairs(stacking.problems(side)) do out[#out + 1] = "over the stacking limit at the end of the phase: " .. p end
   elseif step == "assault" then
+    if umpire.clock().turn == 1 and side == C.SOVIET then
+      local air = {}
+      for _, a in ipairs(units.in_box("air_available")) do if a.side == C.SOVIET then air[#air + 1] = a.id end end
+      if #air > 0 then out[#out + 1] = ("air units not placed (8.1, 13.1: before the first battle; air <unit> <hex>): %s"):format(list(air)) end
+    end
     local left = ids(M.can_attack, side)
     if #left > 0 then out[#out + 1] = ("units next to the enemy that have not attacked [11.1]: %s"):format(list(left)) end
     if side == C.GERMAN and (vars.get("fmco_turn") or 0) > 0 and (vars.get("fmco_attacks") or 0) < T.fmco.attacks then

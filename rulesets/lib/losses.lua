@@ -28,8 +28,8 @@ function M.allocate(spec)
     local pick = options[1]
     if #options > 1 then
       local default = spec.default and spec.default(options, by_id) or options[1]
-      pick = umpire.ask { prompt = ("%s: %s — which unit loses %s step (%d of %d)?"):format(
-          spec.side, spec.prompt or "a step loss", left > 1 and "the next" or "the", taken + 1, spec.n),
+      pick = umpire.ask { prompt = ("%s: %s — which unit loses a step (%d of %d)?"):format(
+          spec.side, spec.prompt or "a step loss", taken + 1, spec.n),
         rule = spec.rule, kind = "unit", options = options, default = default }
     end
     spec.lose(by_id[pick])

@@ -5,6 +5,7 @@
 --     side = "Soviet", from = "3722", hexes = 2, rule = "11.26",
 --     allowed = function(from, to, visited) return true end,   -- the game's own limits
 --     rank = function(from, to) return 0 end,                  -- optional: lower is better (offered first)
+--     prefer = function(from, to, i) return true end,          -- optional: hexes offered only if some are preferred
 --     prompt = "retreat 21A,4TC",                               -- optional
 --   }
 --
@@ -24,6 +25,11 @@ function M.walk(spec)
       if not visited[n] and spec.allowed(cur, n, visited, i) then options[#options + 1] = n end
     end
     if #options == 0 then return path, spec.hexes - i + 1 end
+    if spec.prefer then
+      local preferred = {}
+      for _, n in ipairs(options) do if spec.prefer(cur, n, i) then preferred[#preferred + 1] = n end end
+      if #preferred > 0 then options = preferred end
+    end
     table.sort(options, function(a, b)
       local ra, rb = spec.rank and spec.rank(cur, a) or 0, spec.rank and spec.rank(cur, b) or 0
       if ra ~= rb then return ra < rb end
