@@ -29,8 +29,9 @@ end
 -- 8.11: may a unit of `side` in `hex` have air support?
 function M.in_range(side, hex)
   if side == C.GERMAN then
+    local ctl, german = map.marked("ctl"), C.SIDE_NO[C.GERMAN]
     for _, h in ipairs(C.TOWNS) do
-      if map.distance(h, hex) <= T.air.range and control.is(h, C.GERMAN) then return true end
+      if ctl[h] == german and map.distance(h, hex) <= T.air.range then return true end
     end
     return false
   end

@@ -27,6 +27,8 @@ end
 C.ENTRENCH = { Soviet = map.having("entrench_soviet"), German = map.having("entrench_german") }
 C.ENTRENCH_SET = { Soviet = set_of(C.ENTRENCH.Soviet), German = set_of(C.ENTRENCH.German) }
 C.TOWN_SET = set_of(C.TOWNS)
+C.VP = {}                                      -- 15.4: the points of the towns and cities
+for h, v in pairs(map.valued("vp")) do C.VP[h] = math.tointeger(v) or v end
 C.COAST = {}
 for _, a in ipairs { "coast_black_sea", "coast_azov" } do
   for _, h in ipairs(map.area(a) or {}) do C.COAST[h] = true end

@@ -10,11 +10,7 @@ local M = {}
 
 -- 15.2, 15.4, 10.24: the points of a town or city hex (Stalingrad's points need both its hexes,
 -- and are counted once).
-local function hex_values()
-  local v = {}
-  for h, n in pairs(map.valued("vp")) do v[h] = math.tointeger(n) or n end
-  return v
-end
+local function hex_values() return C.VP end
 
 -- What the Soviet holds of the towns and cities, in points, by control (`ctl` marker or the
 -- start, `at_start`).

@@ -12,7 +12,10 @@ function M.projects(u, turn)
   if not C.is_combat(u) or not u.hex then return false end
   if (u:value("attack") or 0) <= 0 then return false end
   if not BIG[u:attr("size") or ""] then return false end
-  if u.side == C.GERMAN and C.supply_level(u, turn) >= T.oos_no_zoc then return false end
+  if u.side == C.GERMAN then
+    local oos = u:marker("oos")
+    if oos and oos >= T.oos_no_zoc and C.supply_level(u, turn) >= T.oos_no_zoc then return false end
+  end
   return true
 end
 
