@@ -142,7 +142,7 @@ function M.entry_cost(u, hex, recreated)
       -- 9.5: the turn-7 0-0-1, in an intact Soviet entrenchment or a Soviet town or city with a line to an edge
       local place = control.intact_entrenchment(hex, C.SOVIET) or ((map.has(hex, "town") or map.has(hex, "city")) and control.is(hex, C.SOVIET))
       if not place then return nil, "9.5", ("the new 0-0-1 is placed in an intact Soviet entrenchment or a Soviet-controlled town or city; %s is neither"):format(hex) end
-      local _, _, reached = require("supply").soviet_trace(true)
+      local _, _, reached = require("supply").soviet_trace({ [hex] = true })
       if not reached[hex] then return nil, "9.5", ("%s has no 0-0-1 supply line to a Soviet north, east or south edge hex"):format(hex) end
       return 0, "9.5"
     end

@@ -63,6 +63,8 @@ end
 -- hex one, 7.40; DATA.md). Returns lengths { [hex] = n }, connected { [id] = true }, and the
 -- set of hexes the edges reach (where a cut-off 0-0-1 could be put back).
 function M.soviet_trace(all_reached)
+  -- all_reached: true for every hex the edges reach, or a set of hexes to learn about besides
+  -- the 0-0-1s
   local blocked = blocked_for(C.SOVIET)
   local edges = M.soviet_edges(blocked)
   local connected, reached = {}, {}
@@ -74,7 +76,12 @@ function M.soviet_trace(all_reached)
   if next(edges) then
     local p = line_profile(C.SOVIET, blocked)
     p.from, p.routes = edges, false
-    if not all_reached then p.targets = supply_hexes end    -- only whether the 0-0-1s connect
+    if all_reached ~= true then                             -- only whether the 0-0-1s connect
+      local t = {}
+      for h in pairs(supply_hexes) do t[h] = true end
+      for h in pairs(type(all_reached) == "table" and all_reached or {}) do t[h] = true end
+      p.targets = t
+    end
     reached = map.reach(p)
     for h in pairs(edges) do from[h] = 1 end
   end
