@@ -119,11 +119,22 @@ function M.end_phase()
 end
 
 umpire.command {
-  usage = "air <unit> <hex>",
-  help = "commit an air unit to a friendly stack (8.2), or to an entry hex for a reinforcement (8.15)",
-  example = "air Lw1 3427",
+  usage = "air <unit> <stack:word>",
+  help = "commit an air unit to a friendly stack, named by its hex or by a unit in it (8.2), or to an entry hex for a reinforcement (8.15)",
+  example = "air Lw1 3427      air VVS1 5TA",
   rule = "8.2", phases = { "air", "assault" },
-  run = function(a, hex)
+  run = function(a, where)
+    -- the stack is named by a hex (or one-hex place) or by one of its units (8.2: "atop the unit or stack")
+    local hex = map.is_hex(where)
+    if not hex then
+      local places = map.place(where)
+      if places and #places == 1 then hex = places[1] end
+    end
+    if not hex then
+      local u = units.find(where)
+      umpire.check(u ~= nil and u.hex ~= nil, "8.2", "'%s' is neither a hex nor a unit on the map", where)
+      hex = u.hex
+    end
     local turn = umpire.clock().turn
     umpire.check(C.is_air(a), "8.2", "%s is not an air unit", a.id)
     local side = a.side

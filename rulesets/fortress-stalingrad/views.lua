@@ -203,7 +203,7 @@ umpire.overlay {
   end,
 }
 umpire.overlay {
-  usage = "supply <side>", help = "Soviet: the length of a line to each Soviet unit (AS level); German: line lengths up to 12 from the sources", rule = "7.3",
+  usage = "supply <side>", help = "Soviet: >AS level:length of each Soviet unit's line; German: line lengths up to 12 from the sources (turn 1: everyone is in full supply whatever the lines, 13.3)", rule = "7.3",
   run = function(side)
     local out = {}
     local s = require("supply")
