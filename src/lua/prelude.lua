@@ -118,7 +118,7 @@ function I.dispatch(name, ...)
     for _, p in ipairs(phases) do if p == clock.step then ok = true end end
     if not ok then
       U.refuse(spec.rule or "sequence",
-        ("%s is not allowed now (%s); it belongs to: %s"):format(name, clock.phase ~= "" and clock.phase or "no phase", table.concat(phases, ", ")))
+        ("%s is not allowed now (%s); it belongs to the %s"):format(name, clock.phase ~= "" and clock.phase or "no phase", I.step_labels(phases)))
     end
   end
   return protected(spec.run, ...)
@@ -150,6 +150,21 @@ function U.sequence(spec)
   if type(spec) ~= "table" then error("umpire.sequence: expected a table", 2) end
   check_nodes(spec.steps, "sequence")
   seq = spec
+end
+
+-- The names of steps of the sequence, for messages ("Movement Phase or Combat Phase"); a step
+-- without a plain name is shown by its id.
+function I.step_labels(ids)
+  local function find(list, id)
+    for _, n in ipairs(list or {}) do
+      if n.id == id then return type(n.name) == "string" and n.name or id end
+      local r = n.steps and find(n.steps, id)
+      if r then return r end
+    end
+  end
+  local out = {}
+  for i, id in ipairs(ids) do out[i] = (seq and find(seq.steps, id)) or id end
+  return table.concat(out, " or ")
 end
 
 local function resolve(v, ...)
