@@ -320,6 +320,11 @@ impl Game {
         self.host.call("step_ids", ())
     }
 
+    /// Steps of the sequence by their names, for messages (`Movement Phase or Combat Phase`).
+    pub fn step_labels(&self, ids: &[String]) -> String {
+        self.host.call("step_labels", ids.to_vec()).unwrap_or_else(|_| ids.join(", "))
+    }
+
     /// The verbs the ruleset registered, by name.
     pub fn verbs(&self) -> BTreeMap<String, crate::lua::VerbSpec> {
         self.shared.borrow().verbs.clone()

@@ -966,7 +966,7 @@ pub(super) fn odds(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
                 }
                 [] => {
                     let when: Vec<String> =
-                        verbs.iter().map(|v| format!("`{}` ({})", v.name, v.phases.join(", "))).collect();
+                        verbs.iter().map(|v| format!("`{}` ({})", v.name, g.step_labels(&v.phases))).collect();
                     return Err(Error::Usage(format!(
                         "no combat verb is allowed now ({}): odds evaluates {}",
                         if phase.is_empty() { "no phase" } else { &phase },
