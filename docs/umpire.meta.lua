@@ -256,9 +256,10 @@ function UnitRef:markers() end
 ---@param v integer|boolean|nil true stores 1; false/nil remove
 function UnitRef:set_marker(name, v) end
 
----Places the unit on top of the stack in a hex of the map.
+---Places the unit on top of the stack in a hex of the map, or under it (`"under"`).
 ---@param hex Umpire.Hex
-function UnitRef:move_to(hex) end
+---@param where? "top"|"under"
+function UnitRef:move_to(hex, where) end
 
 ---Moves the unit into an off-map box; the box must be one the scenario declares.
 ---@param box string

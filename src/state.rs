@@ -222,6 +222,21 @@ impl GameState {
         }
     }
 
+    /// Moves a unit to a location under the units already there (they keep their order above it).
+    pub fn place_under(&mut self, id: &str, loc: Location) {
+        let mut others: Vec<(u64, String)> =
+            self.units.values().filter(|u| u.loc == loc && u.id != id).map(|u| (u.stack_seq, u.id.clone())).collect();
+        others.sort();
+        self.place(id, loc);
+        for (_, other) in others {
+            self.next_stack_seq += 1;
+            let seq = self.next_stack_seq;
+            if let Some(u) = self.units.get_mut(&other) {
+                u.stack_seq = seq;
+            }
+        }
+    }
+
     /// A digest of the whole state (16 hex digits), the same on every run and platform.
     pub fn hash(&self) -> String {
         // the log and the record of rolls enter through their chained digests, so hashing does

@@ -94,7 +94,7 @@ function M.places(side)
 end
 
 local function commit(a, hex)
-  a:move_to(hex)
+  a:move_to(hex, "under")
   vars.set("air_next", C.other(a.side))
 end
 
@@ -164,7 +164,7 @@ umpire.command {
       umpire.check(not (side == C.GERMAN and sat), "8.6", "air support is not assigned to Axis satellite units alone (%s)", C.list_ids(here))
       umpire.check(M.in_range(side, hex), "8.11", side == C.GERMAN and "no German-controlled town or city within %d hexes of %s" or "no 0-0-1 within %d hexes of %s", T.air.range, hex)
     end
-    a:move_to(hex)
+    a:move_to(hex, "under")                  -- under the stack it supports (it does not hide it)
     if umpire.clock().step == "air" then vars.set("air_next", C.other(side)) end
     log.rule("8.2", ("%s supports %s in %s%s"):format(a.id, #here > 0 and C.list_ids(here) or "the reinforcements due", hex,
       (M.next_side() and umpire.clock().step == "air") and ("; next to place: the " .. M.next_side()) or ""))
@@ -177,7 +177,7 @@ function M.follow(hex_from, hex_to, side)
   if #C.combat_at(hex_from, side) > 0 then return end
   for _, a in ipairs(units.at(hex_from)) do
     if C.is_air(a) and a.side == side then
-      a:move_to(hex_to)
+      a:move_to(hex_to, "under")
       log.rule("8.5", ("%s follows the stack it supports to %s"):format(a.id, hex_to))
     end
   end

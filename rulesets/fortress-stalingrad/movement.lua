@@ -387,7 +387,7 @@ umpire.command {
     log.rule("10.1", ("%s %s → %s (%s)%s"):format(C.list_ids(list), from, table.concat(path, " → ", 2),
       table.concat(costs_txt, "; "), #notes > 0 and (": " .. table.concat(notes, "; ")) or ""))
     M.entered(path, side, list)
-    for _, a in ipairs(air_units) do a:move_to(dest) end
+    for _, a in ipairs(air_units) do a:move_to(dest, "under") end
     if #air_units > 0 then log.rule("8.5", ("%s go%s with the stack to %s"):format(C.list_ids(air_units), #air_units > 1 and "" or "es", dest)) end
     require("air").follow(from, dest, side)
   end,

@@ -142,13 +142,21 @@ fn set_marker_value(v: Option<Value>) -> mlua::Result<Option<i64>> {
 
 /// Where the unit is put: `move_to` a hex of the map, `put_in` a box.
 fn add_position_methods<M: UserDataMethods<UnitRef>>(m: &mut M) {
-    m.add_method("move_to", |lua, this, hex: String| {
+    m.add_method("move_to", |lua, this, (hex, how): (String, Option<String>)| {
         with_unit_mut(lua, &this.0, |w| {
             let h = w.map.grid.parse(&hex).filter(|h| w.map.contains(*h));
             let Some(h) = h else {
                 return Err(mlua::Error::runtime(format!("move_to: '{hex}' is not a hex of the map")));
             };
-            w.state.place(&this.0, Location::Hex(h));
+            match how.as_deref() {
+                None | Some("top") => w.state.place(&this.0, Location::Hex(h)),
+                Some("under") => w.state.place_under(&this.0, Location::Hex(h)),
+                Some(other) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "move_to: '{other}' is not where in the stack (\"top\", the default, or \"under\")"
+                    )));
+                }
+            }
             Ok(())
         })
     });
