@@ -43,49 +43,60 @@ function M.attack_penalty(u, from, d)
   return pct, why
 end
 
--- 11.3, 7.14, 10.33, 11.20: the attack total. `list` = { { u = unit, from = hex } ... }. Units
--- with the same supply level and the same terrain percentage are added together before each
--- reduction (7.14), supply first, then terrain (11.25). Returns the total and the lines saying how.
-function M.attack_strength(list, d)
-  local items, lines = {}, {}
-  for _, a in ipairs(list) do
-    local u = a.u
-    local base = u:value("attack") or 0
-    local notes = {}
-    if u:marker("katyusha") then
-      base = base * T.katyusha_factor
-      notes[#notes + 1] = "doubled by a Katyusha (11.20)"
-    end
-    local level = C.supply_level(u)
-    local pct, why = M.attack_penalty(u, a.from, d)
-    items[#items + 1] = { u = u, key = ("%d/%03d"):format(level, pct), level = level, pct = pct, value = base, why = why, notes = notes }
-  end
+-- 7.14: units with the same key (supply level, and what else reduces them alike) are added
+-- together before their reductions. `items` = { u =, key =, level =, value =, note = }; for each
+-- group, in key order: its sum, reduced by its supply level (7.12, 7.30), then `finish(group,
+-- value, text)` for what follows it. Returns the total and a line per group saying how.
+local function grouped_total(items, finish, cite_7_14)
   table.sort(items, function(x, y) if x.key ~= y.key then return x.key < y.key end return x.u.id < y.u.id end)
-  local total, i = 0, 1
+  local total, lines, i = 0, {}, 1
   while i <= #items do
     local g = { items[i] }
     while items[i + #g] and items[i + #g].key == items[i].key do g[#g + 1] = items[i + #g] end
     local sum, names = 0, {}
     for _, it in ipairs(g) do
       sum = sum + it.value
-      names[#names + 1] = ("%s %d%s"):format(it.u.id, it.value, #it.notes > 0 and (" (" .. table.concat(it.notes, ", ") .. ")") or "")
+      names[#names + 1] = ("%s %d%s"):format(it.u.id, it.value, it.note and (" (" .. it.note .. ")") or "")
     end
     local x, text = sum, table.concat(names, " + ")
     if #g > 1 then text = text .. " = " .. sum end
-    if g[1].level > 0 then
-      x = reduce.percent(x, g[1].level * T.supply_penalty.percent)
-      text = text .. ("; %s -%d%% → %d (%s)"):format(C.supply_label(g[1].u, g[1].level), g[1].level * T.supply_penalty.percent, x,
-        g[1].u.side == C.SOVIET and (#g > 1 and "7.12, 7.14" or "7.12") or "7.30")
+    local level = g[1].level
+    if level > 0 then
+      x = reduce.percent(x, level * T.supply_penalty.percent)
+      text = text .. ("; %s -%d%% → %d (%s)"):format(C.supply_label(g[1].u, level), level * T.supply_penalty.percent, x,
+        g[1].u.side == C.SOVIET and (cite_7_14 and #g > 1 and "7.12, 7.14" or "7.12") or "7.30")
     end
-    if g[1].pct > 0 then
-      x = reduce.percent(x, g[1].pct)
-      text = text .. ("; %s → %d (10.33)"):format(table.concat(g[1].why, ", "), x)
-    end
+    x, text = finish(g[1], x, text)
     lines[#lines + 1] = text
     total = total + x
     i = i + #g
   end
   return total, lines
+end
+
+-- 11.3, 7.14, 10.33, 11.20: the attack total. `list` = { { u = unit, from = hex } ... }. Units
+-- with the same supply level and the same terrain percentage are added together before each
+-- reduction (7.14), supply first, then terrain (11.25). Returns the total and the lines saying how.
+function M.attack_strength(list, d)
+  local items = {}
+  for _, a in ipairs(list) do
+    local u = a.u
+    local base, note = u:value("attack") or 0, nil
+    if u:marker("katyusha") then
+      base = base * T.katyusha_factor
+      note = "doubled by a Katyusha (11.20)"
+    end
+    local level = C.supply_level(u)
+    local pct, why = M.attack_penalty(u, a.from, d)
+    items[#items + 1] = { u = u, key = ("%d/%03d"):format(level, pct), level = level, pct = pct, value = base, why = why, note = note }
+  end
+  return grouped_total(items, function(g, x, text)
+    if g.pct > 0 then
+      x = reduce.percent(x, g.pct)
+      text = text .. ("; %s → %d (10.33)"):format(table.concat(g.why, ", "), x)
+    end
+    return x, text
+  end, true)
 end
 
 -- 10.29: the intrinsic defence of an intact Soviet entrenchment with no Soviet unit of positive
@@ -98,7 +109,6 @@ function M.intrinsic(hex)
   return true
 end
 
--- 11.3, 10.23, 12.2, 11.34, 7.14, 10.29: the defence total of the units in `hexes`.
 -- 11.34: a unit that retreated from a prepared assault this phase into a hex where other friendly
 -- units stand (ones that did not just arrive) adds nothing to their defence.
 function M.new_arrival(u)
@@ -109,43 +119,30 @@ function M.new_arrival(u)
   return false
 end
 
+-- 11.3, 10.23, 12.2, 11.34, 7.14, 10.29: the defence total of the units in `hexes`: each supply
+-- level reduced (7.14), then doubled in a city (not a 0-3-0), and an empty intact Soviet
+-- entrenchment's intrinsic 1.
 function M.defense_strength(defenders, hexes)
-  local items, lines, total = {}, {}, 0
+  local items, skipped = {}, {}
   for _, u in ipairs(defenders) do
     if M.new_arrival(u) then
-      lines[#lines + 1] = ("%s retreated here earlier this phase: it adds nothing (11.34)"):format(u.id)
+      skipped[#skipped + 1] = ("%s retreated here earlier this phase: it adds nothing (11.34)"):format(u.id)
     else
-      local city = map.has(u.hex, "city") and not C.is_garrison(u)
+      local in_city = map.has(u.hex, "city")
+      local city = in_city and not C.is_garrison(u)
       local level = C.supply_level(u)
       items[#items + 1] = { u = u, key = ("%d/%s"):format(level, city and "c" or "-"), level = level, city = city, value = u:value("defense") or 0,
-        garrison_city = map.has(u.hex, "city") and C.is_garrison(u) }
+        note = in_city and C.is_garrison(u) and "a 0-3-0 is not doubled in a city, 12.2" or nil }
     end
   end
-  table.sort(items, function(x, y) if x.key ~= y.key then return x.key < y.key end return x.u.id < y.u.id end)
-  local i = 1
-  while i <= #items do
-    local g = { items[i] }
-    while items[i + #g] and items[i + #g].key == items[i].key do g[#g + 1] = items[i + #g] end
-    local sum, names = 0, {}
-    for _, it in ipairs(g) do
-      sum = sum + it.value
-      names[#names + 1] = ("%s %d%s"):format(it.u.id, it.value, it.garrison_city and " (a 0-3-0 is not doubled in a city, 12.2)" or "")
-    end
-    local x, text = sum, table.concat(names, " + ")
-    if #g > 1 then text = text .. " = " .. sum end
-    if g[1].level > 0 then
-      x = reduce.percent(x, g[1].level * T.supply_penalty.percent)
-      text = text .. ("; %s -%d%% → %d (%s)"):format(C.supply_label(g[1].u, g[1].level), g[1].level * T.supply_penalty.percent, x,
-        g[1].u.side == C.SOVIET and "7.12" or "7.30")
-    end
-    if g[1].city then
+  local total, lines = grouped_total(items, function(g, x, text)
+    if g.city then
       x = x * 2
       text = text .. ("; doubled in a city → %d (10.23)"):format(x)
     end
-    lines[#lines + 1] = text
-    total = total + x
-    i = i + #g
-  end
+    return x, text
+  end, false)
+  for i = #skipped, 1, -1 do table.insert(lines, 1, skipped[i]) end
   for _, h in ipairs(hexes) do
     if M.intrinsic(h) and #C.combat_at(h, C.SOVIET) == 0 then
       total = total + 1

@@ -111,11 +111,4 @@ end
 -- Hexes set to a side by a rule (15.8: hexes vacated by the final removals become Soviet).
 function M.give(hexes, side) M.passed(hexes, side) end
 
--- Every hex a side controls, as a set.
-function M.hexes_of(side)
-  local out, n = {}, C.SIDE_NO[side]
-  for h, v in pairs(map.marked("ctl")) do if v == n then out[h] = true end end
-  return out
-end
-
 return M

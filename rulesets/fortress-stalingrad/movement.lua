@@ -33,12 +33,6 @@ function M.left(u)
   return M.mf(u) - (u:marker("mp_used") or 0) / UNIT
 end
 
-local function set_of(list)
-  local t = {}
-  for _, h in ipairs(list) do t[h] = true end
-  return t
-end
-
 -- The movement profile of unit `u` starting at `from` with `mp` to spend.
 function M.profile(u, from, mp)
   local side, enemy = u.side, C.other(u.side)

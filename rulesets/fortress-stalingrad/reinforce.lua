@@ -29,11 +29,7 @@ local function millerovo_check()
   if vars.get("millerovo_triggered") then return end
   local h = T.millerovo
   local lost = control.is(h, C.SOVIET)
-  if not lost then
-    local p = require("supply").line_profile(C.GERMAN)
-    p.from, p.mp, p.routes, p.targets = require("supply").german_sources(), T.german_line_max, false, { h }
-    lost = next(p.from) == nil or map.reach(p)[h] == nil
-  end
+  if not lost then lost = require("supply").german_trace({ [h] = true })[h] == nil end
   if lost then
     vars.set("millerovo_triggered", true)
     vars.set("millerovo_lost", T.millerovo_phases)
@@ -167,9 +163,7 @@ function M.entry_cost(u, hex, recreated)
     if not ((map.has(hex, "town") or map.has(hex, "city")) and control.is(hex, C.GERMAN)) then
       return nil, "9.9", ("the ad hoc units appear only in a German-controlled town or city; %s is not one"):format(hex)
     end
-    local p = require("supply").line_profile(C.GERMAN)
-    p.from, p.mp, p.routes, p.targets = require("supply").german_sources(), T.german_line_max, false, { hex }
-    if next(p.from) == nil or map.reach(p)[hex] == nil then
+    if require("supply").german_trace({ [hex] = true })[hex] == nil then
       return nil, "9.9", ("%s is not in supply (no German line of %d hexes or fewer)"):format(hex, T.german_line_max)
     end
     if C.contains(vars.get("adhoc_hexes") or {}, hex) then

@@ -143,12 +143,14 @@ function M.german_sources()
 end
 
 -- Each German/Axis unit's line length (7.26: the source's hex not counted, the unit's counted),
--- up to 12: { [hex] = n }.
-function M.german_trace()
+-- up to 12: { [hex] = n }. `targets`: the hexes wanted instead of the units' (a set), or true for
+-- every hex a line reaches.
+function M.german_trace(targets)
   local sources = M.german_sources()
   if not next(sources) then return {}, sources end
   local p = line_profile(C.GERMAN)
-  p.from, p.mp, p.routes, p.targets = sources, T.german_line_max, false, hexes_of(C.on_map(C.GERMAN))
+  p.from, p.mp, p.routes = sources, T.german_line_max, false
+  if targets ~= true then p.targets = targets or hexes_of(C.on_map(C.GERMAN)) end
   return map.reach(p), sources
 end
 
@@ -297,11 +299,6 @@ function M.terminal()
       end
     end
   end
-end
-
--- 7.22: the unit the Soviet supplies by sea this turn.
-function M.coastal(hex)
-  return map.in_area("coast_black_sea", hex) or map.in_area("coast_azov", hex)
 end
 
 function M.azov_open()

@@ -211,11 +211,7 @@ umpire.overlay {
       local lengths = s.soviet_trace()
       for h, n in pairs(lengths) do out[h] = (">%d:%d"):format(s.as_level(n), math.tointeger(n) or n) end
     else
-      local p = s.line_profile(C.GERMAN)
-      p.from, p.mp, p.routes = s.german_sources(), T.german_line_max, false
-      if next(p.from) then
-        for h, n in pairs(map.reach(p)) do out[h] = math.tointeger(n) or n end
-      end
+      for h, n in pairs(s.german_trace(true)) do out[h] = math.tointeger(n) or n end
     end
     return out
   end,

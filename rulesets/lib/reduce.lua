@@ -5,7 +5,6 @@
 --   reduce.percent(3, 50)           --> 1
 --   reduce.percent(7, 50, { floor = 0 }) --> 3
 --   reduce.half(5, "up")            --> 3
---   reduce.grouped(list, key, value, pct) -- units with the same key summed before reducing
 --
 -- Floating point is not used: 10 * 0.3 is 3.0000000000000004 in floating point, so a rounded-up
 -- loss of 30% of 10 would come out 4. Here the loss of x at p% rounded up is (x*p + 99) // 100.
@@ -30,44 +29,11 @@ function M.percent(x, p, opts)
   return r
 end
 
--- The loss itself (what percent() takes off), for messages.
-function M.loss(x, p, opts)
-  return x - M.percent(x, p, opts)
-end
-
 -- Half of x rounded "up" or "down".
 function M.half(x, rounding)
   if rounding == "up" then return (x + 1) // 2 end
   if rounding == "down" then return x // 2 end
   error("reduce.half: rounding is \"up\" or \"down\"", 2)
-end
-
--- Items grouped by key, each group's values summed, then each sum reduced by its percentage:
--- groups = { { key = k, pct = p, value = v } ... } → total, parts (in key order):
--- parts[i] = { key =, pct =, sum =, reduced = }. Use it where a rule sums units of the same
--- reduction before the percentage (FS 7.14).
-function M.grouped(items, opts)
-  local by, keys = {}, {}
-  for _, it in ipairs(items) do
-    local g = by[it.key]
-    if not g then
-      g = { key = it.key, pct = it.pct, sum = 0 }
-      by[it.key] = g
-      keys[#keys + 1] = it.key
-    elseif g.pct ~= it.pct then
-      error(("reduce.grouped: group %s has two percentages (%d and %d)"):format(tostring(it.key), g.pct, it.pct), 2)
-    end
-    g.sum = g.sum + it.value
-  end
-  table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
-  local total, parts = 0, {}
-  for _, k in ipairs(keys) do
-    local g = by[k]
-    g.reduced = M.percent(g.sum, g.pct, opts)
-    total = total + g.reduced
-    parts[#parts + 1] = g
-  end
-  return total, parts
 end
 
 return M
