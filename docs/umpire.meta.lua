@@ -107,6 +107,7 @@ function setmetatable(t, mt) end
 ---@field options? string[] non-empty if given; answers must match one (or a unique prefix)
 ---@field default? string what `auto` answers (checked like a typed answer); defaults to options[1]
 ---@field kind? Umpire.QuestionKind default "choice" with options, "text" without
+---@field side? string the side that answers (shown "Side: prompt"), when it is not the side to act
 
 ---@class Umpire.CommandSpec
 ---@field usage string e.g. "move <units> <hex> [<hex>...]"; the first word is the verb
@@ -202,6 +203,7 @@ function setmetatable(t, mt) end
 ---@field open? Umpire.Hex[]|table<Umpire.Hex, boolean> entered for 1 MP whatever the terrain
 ---@field unblocked? Umpire.Hex[]|table<Umpire.Hex, boolean> taken out of blocked again (friendly units negating an EZOC)
 ---@field side_cost? table<string, Umpire.Cost> per-search price of one crossing, "A>B" one way or "A/B" both, replacing the hexside's feature costs
+---@field directions? string[] every step goes in one of these directions (as map.direction names them): a compass
 ---@field targets? Umpire.Hex[]|table<Umpire.Hex, boolean> map.reach: answer only for these hexes
 ---@field routes? boolean map.reach: false leaves the `from` result empty
 
@@ -673,7 +675,7 @@ function map.clear_markers(name) end
 function map.valued(key) end
 
 ---The hexes next to any hex of `from` (a zone of control), computed in Rust.
----@param spec { from: Umpire.Hex[]|table<Umpire.Hex, boolean>, not_across?: string[], not_into?: string[] }
+---@param spec { from: Umpire.Hex[]|table<Umpire.Hex, boolean>, not_across?: string[], not_into?: string[] } not_into: terrains or hex features
 ---@return table<Umpire.Hex, boolean>
 function map.adjacent(spec) end
 

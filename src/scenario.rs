@@ -56,6 +56,30 @@ struct RawHeader {
     options: BTreeMap<String, String>,
 }
 
+/// `[scenario]` of a scenario that extends another (see `read_extension`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExtHeader {
+    extends: S<String>,
+    name: String,
+    #[serde(default)]
+    ruleset: Option<S<String>>,
+    #[serde(default)]
+    sides: Option<S<Vec<String>>>,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    boxes: Vec<String>,
+    #[serde(default)]
+    options: BTreeMap<String, String>,
+    /// Units of the scenario extended that this one leaves out.
+    #[serde(default)]
+    remove: Vec<S<String>>,
+}
+
+/// How many scenarios a chain of `extends` may hold.
+const MAX_EXTENDS: usize = 8;
+
 /// `[map]`, read key by key (see [`raw_map`]).
 struct RawMap {
     format: S<String>,
@@ -101,9 +125,9 @@ struct RawMark {
     text: String,
 }
 
-#[derive(Deserialize, Default, Clone)]
+#[derive(Deserialize, Default, Clone, Debug)]
 #[serde(deny_unknown_fields)]
-struct RawType {
+pub(crate) struct RawType {
     #[serde(default)]
     kind: Option<String>,
     /// The symbol pictures draw on the counter (`map::UNIT_SYMBOLS`).
@@ -159,6 +183,8 @@ pub struct Scenario {
     pub initial: GameState,
     /// The symbol pictures draw for a unit, by unit id (from `symbol` of its type or itself).
     pub symbols: BTreeMap<String, String>,
+    /// The unit types as read (a scenario that extends this one adds units of these types).
+    pub(crate) types: Arc<BTreeMap<String, RawType>>,
 }
 
 pub fn toml_to_json(v: &toml::Value) -> Value {
@@ -169,19 +195,50 @@ pub fn toml_to_json(v: &toml::Value) -> Value {
 /// The options a scenario file declares (`[scenario.options]`), with their descriptions, read
 /// without building the scenario (for completion and `help new`). Empty if unreadable.
 pub fn declared_options(path: &Path) -> Vec<(String, String)> {
-    let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
-    let Ok(table) = text.parse::<toml::Table>() else { return Vec::new() };
-    let opts = table.get("scenario").and_then(|s| s.get("options")).and_then(|o| o.as_table());
-    opts.map(|o| o.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
-        .unwrap_or_default()
+    let mut all = BTreeMap::new();
+    let mut file = path.to_path_buf();
+    // the options of the scenarios it extends too (the nearest description wins)
+    for _ in 0..MAX_EXTENDS {
+        let Ok(text) = std::fs::read_to_string(&file) else { break };
+        let Ok(table) = text.parse::<toml::Table>() else { break };
+        let header = table.get("scenario");
+        if let Some(o) = header.and_then(|s| s.get("options")).and_then(|o| o.as_table()) {
+            for (k, v) in o {
+                all.entry(k.clone()).or_insert_with(|| v.as_str().unwrap_or_default().to_string());
+            }
+        }
+        match header.and_then(|s| s.get("extends")).and_then(|e| e.as_str()) {
+            Some(parent) => file = file.with_file_name(format!("{parent}.toml")),
+            None => break,
+        }
+    }
+    all.into_iter().collect()
 }
 
 pub fn load(path: &Path, id: &str) -> Result<Scenario> {
+    load_in(path, id, &mut Vec::new())
+}
+
+/// Loads a scenario file; `chain` holds the files that extend it, being loaded.
+fn load_in(path: &Path, id: &str, chain: &mut Vec<PathBuf>) -> Result<Scenario> {
     let shown = shown_path(path);
     let src = std::fs::read_to_string(path).map_err(|e| Error::io(&shown, e))?;
+    if extends_of(&src).is_some() {
+        // (not kept: the file it extends may have changed; that one is kept)
+        return read_extension(path, id, &shown, &src, chain);
+    }
     // (a file read before with the same text is not parsed again)
     static READ: crate::datafile::Memo<Scenario> = crate::datafile::Memo::new();
     READ.read(&[&path.to_string_lossy(), &shown, id], &src, || read(path, id, &shown, &src))
+}
+
+/// The scenario a file extends (`[scenario] extends`), if it says so.
+fn extends_of(src: &str) -> Option<String> {
+    if !src.contains("extends") {
+        return None;
+    }
+    let table = src.parse::<toml::Table>().ok()?;
+    table.get("scenario")?.get("extends")?.as_str().map(String::from)
 }
 
 fn read(path: &Path, id: &str, shown: &str, src: &str) -> Result<Scenario> {
@@ -246,6 +303,160 @@ fn read(path: &Path, id: &str, shown: &str, src: &str) -> Result<Scenario> {
         map: std::sync::Arc::new(map),
         initial: state,
         symbols,
+        types: Arc::new(raw.types.clone()),
+    })
+}
+
+/// A scenario that extends another (`[scenario] extends = "name"`, a file beside it): the
+/// other's map, order of battle and data, with this file's changes: `[scenario]` renames it,
+/// adds boxes and options and `remove`s units; `[tracks]`, `[vars]`, `[sides.X]` values,
+/// `[cups]`, `[types.X]` and `[markers.X]` hexes are set over the other's; a `[[units]]` entry
+/// adds a unit, or replaces the unit of the same id. See docs/scenario-format.md.
+fn read_extension(path: &Path, id: &str, shown: &str, src: &str, chain: &mut Vec<PathBuf>) -> Result<Scenario> {
+    let mut cx = Ctx::new(shown, src);
+    let mut header = None;
+    let Some(doc) = cx.document() else { return Err(errors(cx)) };
+    let Some(mut raw) = raw_parts(&mut cx, &doc, Some(&mut header)) else { return Err(errors(cx)) };
+    let Some(h) = header else { return Err(errors(cx)) };
+    // the scenario extended: a file beside this one
+    let name = h.extends.get_ref().trim().to_string();
+    let parent_path = path.with_file_name(format!("{name}.toml"));
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    chain.push(real(path));
+    if chain.contains(&real(&parent_path)) {
+        cx.err::<()>(
+            h.extends.span(),
+            format!("extends '{name}': a scenario cannot extend itself (through {})", chain.len()),
+        );
+        return Err(errors(cx));
+    }
+    if chain.len() >= MAX_EXTENDS {
+        cx.err::<()>(
+            h.extends.span(),
+            format!("extends '{name}': more than {MAX_EXTENDS} scenarios in a chain of extends"),
+        );
+        return Err(errors(cx));
+    }
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !plain || !parent_path.is_file() {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let mut here: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(String::from))
+            .filter(|n| real(&dir.join(format!("{n}.toml"))) != real(path))
+            .collect();
+        here.sort();
+        cx.err::<()>(
+            h.extends.span(),
+            match here.is_empty() {
+                true => format!("extends '{name}': no scenario {name}.toml beside this one (no other scenario here)"),
+                false => format!(
+                    "extends '{name}': no scenario {name}.toml beside this one (scenarios here: {})",
+                    here.join(", ")
+                ),
+            },
+        );
+        return Err(errors(cx));
+    }
+    let parent_id = match id.rsplit_once('/') {
+        Some((game, _)) => format!("{game}/{name}"),
+        None => name.clone(),
+    };
+    let parent = load_in(&parent_path, &parent_id, chain)?;
+    chain.pop();
+    let pstate = &parent.initial;
+    for (given, what, theirs) in [
+        (h.ruleset.as_ref().map(|r| (r.span(), r.get_ref().clone())), "ruleset", parent.ruleset.clone()),
+        (h.sides.as_ref().map(|x| (x.span(), x.get_ref().join(", "))), "sides", pstate.sides.join(", ")),
+    ] {
+        if let Some((span, mine)) = given
+            && mine != theirs
+        {
+            cx.err::<()>(span, format!("{what} '{mine}' differs from the scenario it extends ({name}: '{theirs}')"));
+        }
+    }
+    let mut boxes: Vec<String> = pstate.boxes.iter().cloned().collect();
+    boxes.extend(h.boxes.iter().filter(|b| !pstate.boxes.contains(*b)).cloned());
+    let mut types = (*parent.types).clone();
+    types.extend(std::mem::take(&mut raw.types));
+    raw.types = types;
+    raw.scenario = RawHeader {
+        name: h.name.clone(),
+        ruleset: parent.ruleset.clone(),
+        sides: pstate.sides.clone(),
+        description: h.description.clone().unwrap_or_else(|| parent.description.clone()),
+        boxes: boxes.clone(),
+        options: parent.options.clone().into_iter().chain(h.options.clone()).collect(),
+    };
+    // the other's state, with this file's data set over it
+    let mut state = pstate.clone();
+    state.scenario = id.to_string();
+    state.boxes = boxes.iter().cloned().collect();
+    let mine = initial_state(&mut cx, &raw, &parent.map, id);
+    state.tracks.extend(mine.tracks);
+    state.vars.extend(mine.vars);
+    state.cups.extend(mine.cups);
+    for (side, values) in mine.side_values {
+        let mut all = state.side_values.get(&side).map(|v| (**v).clone()).unwrap_or_default();
+        all.extend((*values).clone());
+        state.side_values.insert(side, Arc::new(all));
+    }
+    for (hex, marks) in mine.hex_markers {
+        state.hex_markers.entry(hex).or_default().extend(marks);
+    }
+    let mut symbols = parent.symbols.clone();
+    for r in &h.remove {
+        let uid = r.get_ref().trim();
+        if state.units.remove(uid).is_none() {
+            cx.err::<()>(r.span(), format!("remove: '{uid}' is not a unit of {name}"));
+        }
+        symbols.remove(uid);
+    }
+    for ru in &raw.units {
+        let uid = ru.id.get_ref().trim().to_string();
+        // a unit of the same id replaces the other's (it is not "used twice")
+        let replaced = state.units.remove(&uid);
+        let symbol = ru.symbol.as_ref().or_else(|| raw.types.get(ru.ty.as_ref()?.get_ref())?.symbol.as_ref());
+        match unit_of(&mut cx, &raw, ru, &parent.map, &state.units) {
+            Some(mut unit) => {
+                state.next_stack_seq += 1;
+                unit.stack_seq = state.next_stack_seq;
+                state.units.insert(unit);
+                match symbol {
+                    Some(sym) if crate::map::UNIT_SYMBOLS.contains(&sym.get_ref().as_str()) => {
+                        symbols.insert(uid, sym.get_ref().clone());
+                    }
+                    Some(sym) => {
+                        cx.err::<()>(sym.span(), format!("unknown unit symbol '{}'", sym.get_ref()));
+                    }
+                    None => {
+                        symbols.remove(&uid);
+                    }
+                }
+            }
+            None => {
+                if let Some(u) = replaced {
+                    state.units.insert(u);
+                }
+            }
+        }
+    }
+    if !cx.errors.is_empty() {
+        return Err(errors(cx));
+    }
+    Ok(Scenario {
+        id: id.to_string(),
+        name: h.name,
+        description: raw.scenario.description.clone(),
+        ruleset: parent.ruleset.clone(),
+        path: path.to_path_buf(),
+        options: raw.scenario.options.clone(),
+        map: parent.map.clone(),
+        initial: state,
+        symbols,
+        types: Arc::new(raw.types),
     })
 }
 
@@ -259,6 +470,16 @@ fn errors(mut cx: Ctx) -> Error {
 /// The parts of a scenario file, each read on its own; None when `[scenario]` or `[map]` is
 /// missing or unreadable (nothing can be checked without them).
 fn raw_file<'a>(cx: &mut Ctx<'a>, doc: &toml::Spanned<toml::de::DeTable<'a>>) -> Option<RawFile> {
+    raw_parts(cx, doc, None)
+}
+
+/// The parts of a file; with `ext`, of a scenario that extends another: its `[scenario]` is read
+/// into `ext` and it may not have a `[map]`.
+fn raw_parts<'a>(
+    cx: &mut Ctx<'a>,
+    doc: &toml::Spanned<toml::de::DeTable<'a>>,
+    mut ext: Option<&mut Option<RawExtHeader>>,
+) -> Option<RawFile> {
     let mut header = None;
     let mut map = None;
     let mut raw = RawFile {
@@ -274,7 +495,16 @@ fn raw_file<'a>(cx: &mut Ctx<'a>, doc: &toml::Spanned<toml::de::DeTable<'a>>) ->
     };
     for (key, v) in doc.get_ref().iter() {
         match key.get_ref().as_ref() {
-            "scenario" => header = cx.part::<RawHeader>(v),
+            "scenario" => match ext.as_deref_mut() {
+                Some(e) => *e = cx.part::<RawExtHeader>(v),
+                None => header = cx.part::<RawHeader>(v),
+            },
+            "map" if ext.is_some() => {
+                cx.err::<()>(
+                    key.span(),
+                    "a scenario that extends another has its map: [map] is not allowed here (change the scenario it extends)",
+                );
+            }
             "map" => map = raw_map(cx, v),
             "cups" => raw.cups = named(cx.each(v, "cups", |cx, x| cx.part(x))),
             "tracks" => raw.tracks = named(cx.each(v, "tracks", |cx, x| cx.part(x))),
@@ -303,6 +533,9 @@ fn raw_file<'a>(cx: &mut Ctx<'a>, doc: &toml::Spanned<toml::de::DeTable<'a>>) ->
     }
     if !doc.get_ref().iter().any(|(k, _)| k.get_ref() == "scenario") {
         cx.err::<()>(0..0, "missing [scenario] (name, ruleset, sides)");
+    }
+    if ext.is_some() {
+        return Some(raw);
     }
     if !doc.get_ref().iter().any(|(k, _)| k.get_ref() == "map") {
         cx.err::<()>(0..0, "missing [map] (cols, rows)");

@@ -67,6 +67,9 @@ pub struct Profile {
     /// replaces what the hexside's features cost (`No` forbids the step, a number permits it
     /// whatever the features say). Given one way (`A>B`) or both ways (`A/B`).
     pub side_cost: crate::hex::FastMap<(HexId, HexId), Cost>,
+    /// The directions a step may go in (by [`crate::hex::Dir`] index; None: every direction).
+    /// A search whose steps must all follow a compass (a retreat, a withdrawal).
+    pub directions: Option<[bool; 6]>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -133,11 +136,19 @@ impl Profile {
         let Some(info) = map.info(b) else {
             return Ok(None);
         };
-        if self.blocked.contains(&b) {
+        if self.blocked.contains(&b) || !self.may_go(map, a, b) {
             return Ok(None);
         }
         let feats = map.side(&Hexside::new(a, b));
         self.step_with(a, b, info, feats, self.stop.contains(&b), &mut |b, info| self.hex_part(b, info))
+    }
+
+    /// Whether a step from `a` to the adjacent `b` goes in one of the allowed `directions`.
+    fn may_go(&self, map: &Map, a: HexId, b: HexId) -> bool {
+        match self.directions {
+            None => true,
+            Some(dirs) => map.grid.direction(a, b).is_some_and(|d| dirs[d as usize]),
+        }
     }
 
     /// What entering `b` costs by its terrain and features (or its `hex_cost`), apart from
@@ -300,9 +311,13 @@ impl Profile {
             if c > go[hs].0 {
                 continue;
             }
-            for link in &links[hs] {
+            for (k, link) in links[hs].iter().enumerate() {
                 let ns = link.slot as usize;
-                if link.slot == crate::map::OFF || flags[ns] & BLOCKED != 0 {
+                if link.slot == crate::map::OFF
+                    || flags[ns] & BLOCKED != 0
+                    || self.directions.is_some_and(|dirs| !dirs[k])
+                // (links go in Dir::ALL order)
+                {
                     continue;
                 }
                 let Some((_, info)) = map.hexes.at_slot(ns) else { continue };

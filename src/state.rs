@@ -85,6 +85,11 @@ impl Units {
     pub fn insert(&mut self, u: Unit) {
         self.0.insert(Arc::from(u.id.as_str()), Arc::new(u));
     }
+    /// Takes a unit out: only while a scenario is being built (one that extends another
+    /// leaves some of its units out); in play units are never removed.
+    pub(crate) fn remove(&mut self, id: &str) -> Option<Unit> {
+        self.0.remove(id).map(Arc::unwrap_or_clone)
+    }
     pub fn contains_key(&self, id: &str) -> bool {
         self.0.contains_key(id)
     }

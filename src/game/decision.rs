@@ -31,7 +31,10 @@ impl Pending {
 
 /// A question as players read it: prompt, rule, options and the default.
 pub fn describe_question(q: &Question) -> String {
-    let mut s = q.prompt.clone();
+    let mut s = match &q.side {
+        Some(side) => format!("{side}: {}", q.prompt),
+        None => q.prompt.clone(),
+    };
     if let Some(r) = &q.rule {
         s = format!("{s} [{r}]");
     }

@@ -123,11 +123,33 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
         always_one: t.get::<Option<bool>>("always_one")?.unwrap_or(false),
         hexside_markers: w.state.side_markers.iter().map(|(s, m)| (*s, m.keys().cloned().collect())).collect(),
         side_cost: side_costs(map, t)?,
+        directions: directions(map, t)?,
     };
     if p.terrain.is_empty() && p.default.is_none() {
         p.default = Some(Cost::Mp(UNIT)); // plain tracing: one per hex
     }
     Ok((p, sources(map, t)?))
+}
+
+/// A profile's `directions`: the directions (as `map.direction` names them) every step must go in.
+fn directions(map: &Map, t: &Table) -> mlua::Result<Option<[bool; 6]>> {
+    let v: Value = t.get("directions")?;
+    if v.is_nil() {
+        return Ok(None);
+    }
+    let mut dirs = [false; 6];
+    for name in string_list(v, "directions")? {
+        let d = crate::hex::Dir::ALL.into_iter().find(|&d| map.dir_name(d).eq_ignore_ascii_case(name.trim()));
+        let Some(d) = d else {
+            let names: Vec<&str> = map.dir_order().into_iter().map(|d| map.dir_name(d)).collect();
+            return Err(mlua::Error::runtime(format!(
+                "directions: unknown direction '{name}' (directions are {})",
+                names.join(", ")
+            )));
+        };
+        dirs[d as usize] = true;
+    }
+    Ok(Some(dirs))
 }
 
 /// A profile's cost by hex: `open` (hexes entered for 1 MP whatever their terrain), then `hex_cost`.
@@ -576,7 +598,10 @@ fn adjacent(lua: &Lua, spec: Table) -> mlua::Result<Table> {
             let side = Hexside::new(h, n);
             let blocked = w.map.side(&side).is_some_and(|f| f.iter().any(|x| across.contains(x)))
                 || w.state.side_markers.get(&side).is_some_and(|m| m.keys().any(|x| across.contains(x)));
-            if !blocked && w.map.info(n).is_some_and(|i| !into.contains(&i.terrain)) {
+            // `not_into` names terrains and hex features alike
+            let barred =
+                |i: &crate::map::HexInfo| into.contains(&i.terrain) || i.features.iter().any(|f| into.contains(f));
+            if !blocked && w.map.info(n).is_some_and(|i| !barred(i)) {
                 hexes.insert(n);
             }
         }

@@ -203,6 +203,8 @@ pub struct Question {
     pub default: Option<String>,
     /// `choice` (one of options), `unit`, `hex`, `text`, `number`, `yesno`.
     pub kind: String,
+    /// The side that answers, when the rules name one (it may be another than the side to act).
+    pub side: Option<String>,
 }
 
 /// How one resume of a rule coroutine ended.
@@ -930,6 +932,7 @@ fn question_from(q: &Table) -> mlua::Result<Question> {
         default: q.get::<Option<String>>("default")?.or_else(|| options.first().cloned()),
         options,
         kind,
+        side: q.get::<Option<String>>("side")?,
     })
 }
 

@@ -64,7 +64,7 @@ do
 end
 
 -- Asks a player and waits for `choose` or `auto`. q = { prompt=, rule=, options={...},
--- default=, kind="choice"|"unit"|"hex"|"text"|"number"|"yesno" }. Returns the answer
+-- default=, kind="choice"|"unit"|"hex"|"text"|"number"|"yesno", side= (who answers) }. Returns the answer
 -- (a string; a unit id for kind "unit"; a printed hex id for kind "hex").
 function U.ask(q)
   if type(q) ~= "table" or type(q.prompt) ~= "string" then
@@ -72,6 +72,14 @@ function U.ask(q)
   end
   if q.options and #q.options == 0 then
     error("umpire.ask: empty options list (" .. q.prompt .. ")", 2)
+  end
+  if q.side ~= nil then
+    local known = sides.list()
+    local found = false
+    for _, s in ipairs(known) do found = found or s == q.side end
+    if not found then
+      error("umpire.ask: unknown side '" .. tostring(q.side) .. "' (sides are " .. table.concat(known, ", ") .. ")", 2)
+    end
   end
   local answer = yield(q)
   if q.kind == "number" then return tonumber(answer) end

@@ -196,7 +196,11 @@ impl Session {
             parts.push(format!("game over: {over}"));
         }
         if let Some(p) = &g.pending {
-            parts.push(format!("? {}", p.question.prompt));
+            match &p.question.side {
+                // the side that answers, when it is not the side to act
+                Some(side) if c.side.as_ref() != Some(side) => parts.push(format!("? {side}: {}", p.question.prompt)),
+                _ => parts.push(format!("? {}", p.question.prompt)),
+            }
         }
         format!("{} › ", parts.join(" · "))
     }

@@ -430,3 +430,63 @@ fn check_takes_a_games_name_and_a_scenario_file_outside_the_library() {
     assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("ok: scenario t/mine"), "{text}");
 }
+
+/// A scenario that extends another: each mistake of its own reported at its line, in one pass; a
+/// missing or circular `extends` named; the mistakes of the scenario it extends reported in that
+/// file.
+#[test]
+fn check_reports_the_mistakes_of_a_scenario_that_extends_another() {
+    let dir = tempfile::tempdir().unwrap();
+    let (good, base) = fixture_scenario_copy(dir.path());
+    let folder = base.parent().unwrap().to_path_buf();
+    let child = folder.join("child.toml");
+    let text = "[scenario]\nextends = \"bad\"\nname = \"Child\"\nruleset = \"other\"\nremove = [\"R9\"]\n\n\
+                [map]\ncols = [1, 2]\nrows = [1, 2]\n\n[[units]]\nid = \"RX\"\nside = \"Red\"\ntype = \"tank\"\nat = \"0101\"\n";
+    std::fs::write(&child, text).unwrap();
+    let check = |file: &std::path::Path| {
+        let out = umpire().arg("--library").arg(super::fixtures()).arg("check").arg(file).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string())
+    };
+    // no such scenario; itself
+    let (code, out) = check(&child);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("child.toml:2:")
+            && out.contains("extends 'bad': no scenario bad.toml beside this one (no other scenario here)"),
+        "{out}"
+    );
+    std::fs::write(&base, &good).unwrap();
+    std::fs::write(&child, text.replace("extends = \"bad\"", "extends = \"child\"")).unwrap();
+    let (_, out) = check(&child);
+    assert!(out.contains("extends 'child': a scenario cannot extend itself"), "{out}");
+    let looped = folder.join("loop.toml");
+    std::fs::write(&looped, "[scenario]\nextends = \"loop2\"\nname = \"L\"\n").unwrap();
+    std::fs::write(folder.join("loop2.toml"), "[scenario]\nextends = \"loop\"\nname = \"L2\"\n").unwrap();
+    let (code, out) = check(&looped);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("loop2.toml:2:") && out.contains("extends 'loop': a scenario cannot extend itself"), "{out}");
+    // its own mistakes, each at its line
+    std::fs::write(&child, text).unwrap();
+    let (code, out) = check(&child);
+    assert_eq!(code, Some(1), "{out}");
+    for (line, what) in [
+        (4, "ruleset 'other' differs from the scenario it extends (bad: 'fixture')"),
+        (5, "remove: 'R9' is not a unit of bad"),
+        (7, "[map] is not allowed here"),
+        (14, "unit RX: unknown type 'tank'"),
+    ] {
+        assert!(
+            out.lines().any(|l| l.contains(&format!("child.toml:{line}:")) && l.contains(what)),
+            "{what} at {line}:\n{out}"
+        );
+    }
+    // a mistake of the scenario it extends is reported in that file
+    std::fs::write(&child, "[scenario]\nextends = \"bad\"\nname = \"Child\"\n").unwrap();
+    std::fs::write(folder.join("bad.toml"), good.replacen("at = \"0605\"", "at = \"0909\"", 1)).unwrap();
+    let (code, out) = check(&child);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("bad.toml:") && out.contains("hex 0909 is not on the map"), "{out}");
+    std::fs::write(folder.join("bad.toml"), &good).unwrap();
+    let (code, out) = check(&child);
+    assert_eq!(code, Some(0), "{out}");
+}
