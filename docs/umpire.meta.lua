@@ -658,6 +658,11 @@ function map.set_marker(hex, name, v) end
 ---@return Umpire.Hex[]
 function map.having(name) end
 
+---Every hexside with the map feature `name`, each as its two hexes (lower id first), in order.
+---@param name string
+---@return Umpire.Hex[][]
+function map.hexsides_having(name) end
+
 ---Sets marker `name` on many hexes at once (false removes it there); every hex is checked
 ---before any is written.
 ---@param name string

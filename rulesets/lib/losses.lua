@@ -7,7 +7,7 @@
 --     eligible = function(u) return true end,  -- optional: who may take the next step
 --     default = function(options) return options[1] end }   -- optional
 --
--- Each step is a question to the owner (`umpire.ask`, kind "unit") unless only one unit can take
+-- Each step is a question to the owner (`umpire.ask`, kind "unit", side = the owner) unless only one unit can take
 -- it. A unit that is gone (lose() put it in a box) is no longer offered. Returns the steps taken
 -- and the steps that could not be taken (no unit left).
 local M = {}
@@ -28,9 +28,9 @@ function M.allocate(spec)
     local pick = options[1]
     if #options > 1 then
       local default = spec.default and spec.default(options, by_id) or options[1]
-      pick = umpire.ask { prompt = ("%s: %s — which unit loses a step (%d of %d)?"):format(
-          spec.side, spec.prompt or "a step loss", taken + 1, spec.n),
-        rule = spec.rule, kind = "unit", options = options, default = default }
+      pick = umpire.ask { prompt = ("%s — which unit loses a step (%d of %d)?"):format(
+          spec.prompt or "a step loss", taken + 1, spec.n),
+        side = spec.side, rule = spec.rule, kind = "unit", options = options, default = default }
     end
     spec.lose(by_id[pick])
     taken, left = taken + 1, left - 1
@@ -47,8 +47,8 @@ function M.split(spec)
   local options = {}
   for h = most, 0, -1 do options[#options + 1] = tostring(h) end
   local default = spec.prefer == "steps" and "0" or tostring(most)
-  local hexes = tonumber(umpire.ask { prompt = ("%s: absorb %d — how many as hexes of retreat (0-%d; the rest as steps, taken first)?"):format(
-      spec.side, spec.n, most), rule = spec.rule, kind = "choice", options = options, default = default })
+  local hexes = tonumber(umpire.ask { prompt = ("absorb %d — how many as hexes of retreat (0-%d; the rest as steps, taken first)?"):format(
+      spec.n, most), side = spec.side, rule = spec.rule, kind = "choice", options = options, default = default })
   return hexes, spec.n - hexes
 end
 

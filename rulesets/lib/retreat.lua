@@ -38,8 +38,8 @@ function M.walk(spec)
     local to = options[1]
     if #options > 1 then
       local done = #path > 0 and (" (so far " .. spec.from .. " → " .. table.concat(path, " → ") .. ")") or ""
-      to = umpire.ask { prompt = ("%s: %s, hex %d of %d: to which hex?%s"):format(spec.side, spec.prompt or "retreat",
-          i, spec.hexes, done), rule = spec.rule, kind = "hex", options = options, default = options[1] }
+      to = umpire.ask { prompt = ("%s, hex %d of %d: to which hex?%s"):format(spec.prompt or "retreat",
+          i, spec.hexes, done), side = spec.side, rule = spec.rule, kind = "hex", options = options, default = options[1] }
     end
     path[#path + 1] = to
     visited[to] = true

@@ -304,6 +304,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("terrain", lua.create_function(terrain)?)?;
     t.set("has", lua.create_function(has)?)?;
     t.set("having", lua.create_function(having)?)?;
+    t.set("hexsides_having", lua.create_function(hexsides_having)?)?;
     t.set("neighbours", lua.create_function(neighbours)?)?;
     t.set("distance", lua.create_function(distance)?)?;
     t.set("beyond_edge", lua.create_function(beyond_edge)?)?;
@@ -384,6 +385,17 @@ fn having(lua: &Lua, f: String) -> mlua::Result<Vec<String>> {
         .filter(|(_, i)| i.terrain == f || i.features.contains(&f))
         .map(|(h, _)| w.fmt_hex(*h))
         .collect::<Vec<_>>())
+}
+
+/// `map.hexsides_having(name) -> { {a, b}, ... }`: every hexside of the map with the feature
+/// `name`, each as its two hexes (the lower id first), in order.
+fn hexsides_having(lua: &Lua, f: String) -> mlua::Result<Vec<Vec<String>>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let mut sides: Vec<&crate::hex::Hexside> =
+        w.map.sides.iter().filter(|(_, fs)| fs.contains(&f)).map(|(s, _)| s).collect();
+    sides.sort();
+    Ok(sides.into_iter().map(|s| vec![w.fmt_hex(s.0), w.fmt_hex(s.1)]).collect())
 }
 
 /// `map.neighbours(hex) -> list`: the hexes of the map next to the hex.

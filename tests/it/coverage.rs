@@ -22,10 +22,13 @@ const NEED_NOTE: &[&str] = &["partial", "todo", "n/a"];
 /// Statuses that claim a script checks the case: they must name at least one.
 const NEED_SCRIPT: &[&str] = &["done"];
 
-/// A case id: two or more dot-separated groups of digits (`1.0`, `3.1.2`, `19.1.13`).
+/// A case id: two or more dot-separated groups of digits (`1.0`, `3.1.2`, `19.1.13`), where a group
+/// after the first two may also be one capital letter (a lettered case: `13.4.C`, `10.7.1.A.2`).
 fn is_case_id(s: &str) -> bool {
     let parts: Vec<&str> = s.split('.').collect();
-    parts.len() >= 2 && parts.iter().all(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()))
+    let digits = |p: &&str| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit());
+    let letter = |p: &&str| p.len() == 1 && p.bytes().all(|b| b.is_ascii_uppercase());
+    parts.len() >= 2 && parts[..2].iter().all(digits) && parts[2..].iter().all(|p| digits(p) || letter(p))
 }
 
 /// The case ids a rulebook numbers: the id that opens a line (no indent, followed by a space or

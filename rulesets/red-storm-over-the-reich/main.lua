@@ -1,0 +1,184 @@
+-- Red Storm over the Reich: the sequence of play (4.1, 4.2) and the hook that keeps hex control
+-- current after every command (3.5.A). Each rule area is a file of its own: control (3.5.A),
+-- zoc (6), supply (7, 15), reinforce (8), logistics (9), allowance (10.1-10.3, 10.6, 13.2),
+-- movement (10.4-10.8), transport (10.8.1, 10.8.2), barrage (11, 12), combat (13), overrun (14),
+-- kg (16), special (17), victory (3), scenarios (3.2-3.4 set-ups), stacking (5), views.
+local C = require "common"
+local T = require "tables"
+local control = require "control"
+local supply = require "supply"
+local allowance = require "allowance"
+local movement = require "movement"
+local stacking = require "stacking"
+local logistics = require "logistics"
+local barrage = require "barrage"
+require "views"
+require "scenarios"
+require "transport"
+require "reinforce"
+require "special"
+require "combat"
+require "overrun"
+require "testing"
+
+umpire.after_command(function()
+  control.update()
+end)
+
+local function turn() return umpire.clock().turn end
+local function combat_off() return vars.get("combat") == false end
+
+-- A movement segment of `side`: its command roll (10.2.A) for the variable allowances, the
+-- markers of the last one forgotten (10.4.A), the German fuel check (9.2.D).
+local function segment_start(side, kind)
+  return function()
+    movement.begin_segment(side)
+    if side == C.GERMAN then logistics.german_segment_start() end
+    if kind ~= "breakthrough" and kind ~= "reaction" then allowance.roll(side, kind) end
+    if kind == "assault" and side == C.SOVIET then vars.set("declared", nil); vars.set("combat", nil); vars.set("cavalry_moved", nil) end
+  end
+end
+
+local function segment_end(side, kind, rule)
+  return function()
+    stacking.enforce(side, ("the end of the %s movement segment (5.1)"):format(kind))
+    movement.end_segment(side)
+    if kind ~= "assault" then allowance.clear(side) end
+    if side == C.SOVIET and kind == "breakthrough" then
+      -- 4.2.III.e: the Soviet Immobile markers come off
+      for _, u in ipairs(units.all { side = C.SOVIET }) do u:set_marker("immobile", nil) end
+    end
+  end
+end
+
+-- 10.6.A: the Soviet declaration, asked at the start of the assault movement once the markers are
+-- set (before any unit moves).
+local function ask_declaration()
+  local mech = tracks.get("sov_mech")
+  local options = {}
+  for i = 0, mech do options[#options + 1] = tostring(i) end
+  local default = math.max(0, math.min(T.artillery_declare_max, tracks.get("sov_rifle") - 1))
+  local n = umpire.ask { prompt = ("declare the MPs of the assault movement (0-%d; keep 1 rifle MP for combat, 10.6.B; more than %d flips the artillery, 10.3.C)"):format(mech, T.artillery_declare_max),
+    rule = "10.6.A", kind = "number", options = options, default = tostring(default) }
+  allowance.declare(math.tointeger(n))
+end
+
+local function side_step(id, name, side, rule, extra)
+  local node = { id = id, name = name, side = side, rule = rule }
+  for k, v in pairs(extra or {}) do node[k] = v end
+  return node
+end
+
+umpire.sequence {
+  turns = function() return vars.get("turns") or 8 end,
+  start = function()
+    control.init()
+    require("scenarios").start()
+  end,
+  turn_start = function(t)
+    log.say(("%s (turn %d of %d)"):format(T.turn_names[t] or ("turn " .. t), t, vars.get("turns") or 8))
+  end,
+  finish = function() return require("victory").finish() end,
+  steps = {
+    -- 3.3.A, 3.4.A: the German set-up decisions of Sleigh Ride and Guderian, before turn 1
+    side_step("setup", "Set-up", C.GERMAN, "3.3.A", {
+      skip_if = function() return not require("scenarios").has_setup() end,
+      leave = function() require("scenarios").setup_end() end }),
+    { id = "reinforcement", name = "Reinforcement and Replacement Phase", rule = "4.2.I", steps = {
+      side_step("ger_place", "German Placement Segment", C.GERMAN, "8.1", {
+        enter = function() require("reinforce").german_start() end,
+        leave = function() require("reinforce").german_end() end }),
+      side_step("sov_place", "Soviet Placement Segment", C.SOVIET, "8.1.1.A", {
+        enter = function() require("reinforce").soviet_start() end,
+        leave = function() require("reinforce").soviet_end() end }),
+    } },
+    { id = "weather_phase", name = "Weather and Logistics Phase", rule = "4.2.II", steps = {
+      { id = "weather", name = "Weather Segment", rule = "9.1", auto = true, enter = logistics.weather_segment },
+      side_step("fuel_supply", "Fuel Marker Segment", C.GERMAN, "9.2.A", {
+        skip_if = function() return not logistics.fuel_phase() end }),
+      side_step("fuel_shortage", "Fuel Marker Segment", C.SOVIET, "9.2.A", {
+        skip_if = function() return not logistics.fuel_phase() end }),
+      { id = "sls", name = "Soviet Logistical Strain Segment", rule = "9.3", auto = true, enter = logistics.sls_segment },
+    } },
+    { id = "assault_phase", name = "Assault Phase", rule = "4.2.III", steps = {
+      { id = "sov_supply", name = "Soviet Supply Segment", rule = "7.0", auto = true,
+        enter = function() supply.check(C.SOVIET, "7.0") end },
+      side_step("sov_assault", "Soviet Assault Movement Segment", C.SOVIET, "10.6", {
+        enter = function() segment_start(C.SOVIET, "assault")(); ask_declaration() end,
+        leave = segment_end(C.SOVIET, "assault") }),
+      side_step("sov_barrage", "Soviet Combat Segment › Soviet Barrages", C.SOVIET, "11.0", {
+        skip_if = combat_off, enter = barrage.begin_segment }),
+      side_step("sov_barrage_ger", "Soviet Combat Segment › German Barrages", C.GERMAN, "11.0", {
+        skip_if = function() return combat_off() or not barrage.any_ready(C.GERMAN) end }),
+      side_step("sov_combat", "Soviet Combat Segment", C.SOVIET, "13.0", {
+        skip_if = combat_off,
+        enter = function() allowance.duration(); require("combat").begin_segment(C.SOVIET) end,
+        leave = function() require("combat").end_segment(C.SOVIET) end }),
+      side_step("ger_reaction", "German Reaction Movement Segment", C.GERMAN, "10.8.5", {
+        skip_if = combat_off, enter = segment_start(C.GERMAN, "reaction"),
+        leave = function()
+          stacking.enforce(C.GERMAN, "the end of the reaction movement (5.1)")
+          movement.end_segment(C.GERMAN)
+          tracks.set("ger_reaction", 0)
+        end }),
+      side_step("sov_breakthrough", "Soviet Breakthrough Movement Segment", C.SOVIET, "10.6.C", {
+        skip_if = combat_off, enter = segment_start(C.SOVIET, "breakthrough"),
+        leave = segment_end(C.SOVIET, "breakthrough") }),
+      side_step("ger_strategic", "German Strategic Segment", C.GERMAN, "4.2.III.f", {
+        enter = function() require("special").strategic_start() end }),
+      { id = "ger_supply", name = "German Supply Segment", rule = "7.0", auto = true,
+        enter = function() supply.check(C.GERMAN, "7.0") end },
+      side_step("ger_assault", "German Assault Movement Segment", C.GERMAN, "10.1", {
+        enter = segment_start(C.GERMAN, "assault"), leave = segment_end(C.GERMAN, "assault") }),
+      side_step("ger_barrage", "German Combat Segment › German Barrages", C.GERMAN, "11.0", {
+        enter = barrage.begin_segment }),
+      side_step("ger_barrage_sov", "German Combat Segment › Soviet Barrages", C.SOVIET, "11.0", {
+        skip_if = function() return not barrage.any_ready(C.SOVIET) end }),
+      side_step("ger_combat", "German Combat Segment", C.GERMAN, "13.0", {
+        enter = function() require("combat").begin_segment(C.GERMAN) end,
+        leave = function() require("combat").end_segment(C.GERMAN) end }),
+      side_step("ger_detrain", "German Detrain Segment", C.GERMAN, "10.8.2", {
+        leave = function() require("transport").detrain_segment_end() end }),
+    } },
+    { id = "exploitation_phase", name = "Exploitation Phase", rule = "4.2.IV", steps = {
+      { id = "sov_supply_x", name = "Soviet Supply Segment", rule = "7.0", auto = true,
+        enter = function() supply.check(C.SOVIET, "7.0") end },
+      side_step("sov_exploit", "Soviet Exploitation Movement Segment", C.SOVIET, "4.2.IV.b", {
+        enter = segment_start(C.SOVIET, "exploitation"), leave = segment_end(C.SOVIET, "exploitation") }),
+      { id = "ger_supply_x", name = "German Supply Segment", rule = "7.0", auto = true,
+        enter = function() supply.check(C.GERMAN, "7.0") end },
+      side_step("ger_exploit", "German Exploitation Movement Segment", C.GERMAN, "4.2.IV.d", {
+        enter = segment_start(C.GERMAN, "exploitation"), leave = segment_end(C.GERMAN, "exploitation") }),
+      side_step("ger_detrain_x", "German Detrain Segment", C.GERMAN, "10.8.2", {
+        leave = function() require("transport").detrain_segment_end() end }),
+      { id = "joint_removal", name = "Joint Disruption Removal and Artillery Replenishment Segment", rule = "12.2",
+        auto = true, enter = barrage.joint_removal },
+    } },
+    { id = "redeployment_phase", name = "Redeployment Phase", rule = "4.2.V", steps = {
+      { id = "sov_supply_r", name = "Soviet Supply Segment", rule = "7.0", auto = true,
+        enter = function() supply.check(C.SOVIET, "7.0") end },
+      side_step("sov_redeploy", "Soviet Redeployment Movement Segment", C.SOVIET, "4.2.V.b", {
+        enter = segment_start(C.SOVIET, "redeployment"), leave = segment_end(C.SOVIET, "redeployment") }),
+      { id = "ger_supply_r", name = "German Supply Segment", rule = "7.0", auto = true,
+        enter = function() supply.check(C.GERMAN, "7.0") end },
+      side_step("ger_redeploy", "German Redeployment Movement Segment", C.GERMAN, "4.2.V.d", {
+        enter = segment_start(C.GERMAN, "redeployment"), leave = segment_end(C.GERMAN, "redeployment") }),
+      side_step("ger_detrain_r", "German Detrain Segment", C.GERMAN, "10.8.2", {
+        leave = function() require("transport").detrain_segment_end() end }),
+    } },
+    { id = "attrition_phase", name = "Attrition Phase", rule = "15.0", steps = {
+      { id = "joint_supply", name = "Joint Supply Segment", rule = "4.2.VI.a", auto = true,
+        enter = function()
+          supply.check(C.SOVIET, "15.0")
+          supply.check(C.GERMAN, "15.0")
+          logistics.clear_shortage()
+          logistics.clear_supply()
+          logistics.check_sls()
+        end },
+      { id = "attrition", name = "Attrition Segment", rule = "15.0", auto = true,
+        enter = function() require("attrition").segment() end },
+    } },
+    { id = "end_turn", name = "End Turn Phase", rule = "4.2.VII", auto = true,
+      enter = function() require("victory").end_turn_phase(turn()) end },
+  },
+}

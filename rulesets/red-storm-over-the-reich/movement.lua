@@ -1,0 +1,399 @@
+-- Red Storm over the Reich 10.4-10.7, 10.8.3-10.8.5, 6.6-6.8, 6.11, 17.3.A: movement. Unit by
+-- unit, once a segment (10.4.A), at the costs of the Terrain Effects Chart by weather (10.5),
+-- stopping on entering an enemy ZOC and never from one enemy ZOC straight into another except
+-- mechanized infiltration (6.6, 6.7), one-hex movement (10.4.B), the Soviet major-river crossings
+-- in Mud and Clear (10.7.1), roving cauldrons (6.8), refugees (6.11, 10.8.3), Zhukov (17.3.A) and
+-- the German reaction (10.8.5).
+local C = require "common"
+local T = require "tables"
+local zoc = require "zoc"
+local allowance = require "allowance"
+local control = require "control"
+
+local M = {}
+
+local UNIT = 60   -- MP used are kept in the unit marker `mp_used` in 1/60ths
+
+-- 10.5, 10.7.2, 10.3.C, 10.8.3: the column of the TEC a unit moves on.
+function M.class(u)
+  if C.is_mech(u) or C.is_cavalry(u) or C.is_artillery(u) then return "mech" end
+  if u:attr("jaeger") then return "jaeger" end
+  return "inf"
+end
+
+-- MP left to the unit in this segment.
+function M.left(u)
+  local mp = allowance.allowance(u)
+  if not mp then return 0 end
+  return math.max(0, mp - (u:marker("mp_used") or 0) / UNIT)
+end
+
+-- 10.7.1.A: a bridgehead counts while a supplied, undisrupted Soviet combat unit holds its hex.
+function M.held_bridgehead(h)
+  if not map.marker(h, "bridgehead") then return false end
+  for _, u in ipairs(C.combat_at(h, C.SOVIET)) do
+    if C.supplied(u) and not C.disrupted(u) then return true end
+  end
+  return false
+end
+
+-- 10.7.1.C: the hexes within 10 of a supplied German combat unit (a major river into any other
+-- hex is a minor one for the Soviet).
+local function near_germans()
+  local from = {}
+  for _, u in ipairs(C.on_map(C.GERMAN, C.is_combat)) do
+    if C.supplied(u) then from[u.hex] = true end
+  end
+  if not next(from) then return {} end
+  return map.reach { from = from, mp = T.behind_lines, routes = false }
+end
+
+-- 10.7.1: the Soviet crossings of major rivers in Mud and Clear for a move from `from`: into a
+-- held bridgehead (terrain +1, may go on), from the start hex without one (terrain +1, then stop;
+-- never in the breakthrough), behind the lines (a minor river). Adds them to `side_cost`.
+local function soviet_crossings(from, weather, seg, side_cost, crossing)
+  local near = near_germans()
+  local minor = T.hexside_cost[weather].minor_river
+  for _, s in ipairs(C.MAJOR_RIVER) do
+    for _, dir in ipairs { { s[1], s[2] }, { s[2], s[1] } } do
+      local a, b = dir[1], dir[2]
+      local key = a .. ">" .. b
+      if not near[b] then
+        side_cost[key] = minor
+        crossing[key] = "behind"
+      elseif M.held_bridgehead(b) then
+        side_cost[key] = T.soviet_major_river
+        crossing[key] = "bridgehead"
+      elseif a == from and seg ~= "breakthrough" then
+        side_cost[key] = { cost = T.soviet_major_river, stop = true }
+        crossing[key] = "start"
+      end
+    end
+  end
+end
+
+-- The ZOC sets a move of `side` respects.
+function M.zones(side)
+  local weather = C.weather()
+  local all, strong = zoc.zocs(C.other(side), weather)
+  local refugee = side == C.GERMAN and zoc.refugee_zoc(weather) or {}
+  return { all = all, strong = strong, refugee = refugee, weather = weather }
+end
+
+-- The movement profile of `u` from `from` with `mp`: the table map.route takes, and what went
+-- into it (opts.rove: the roving-cauldron profile of 6.8).
+function M.profile(u, from, mp, z, opts)
+  opts = opts or {}
+  z = z or M.zones(u.side)
+  local weather = z.weather
+  local seg = allowance.segment()
+  local enemy = C.other(u.side)
+  local class = M.class(u)
+  local terrain = {}
+  for k, v in pairs(T.move_cost[class][weather]) do terrain[k] = v end
+  for k in pairs(T.prohibited_terrain) do terrain[k] = "no" end
+  local hexsides = {}
+  for k, v in pairs(T.hexside_cost[weather]) do hexsides[k] = v end
+  local blocked = {}
+  for _, e in ipairs(C.on_map(enemy)) do blocked[e.hex] = true end      -- no entering enemy units
+  if C.is_flak(u) then for h in pairs(C.URBAN) do blocked[h] = true end end   -- 8.1.3, 17.2.C
+  if u.side == C.GERMAN and vars.get("usir_closed") then                      -- 17.1.C
+    for h in pairs(C.USIR) do if h ~= from then blocked[h] = true end end
+  end
+  local side_cost, crossing = {}, {}
+  if u.side == C.SOVIET and weather ~= "frost" then
+    hexsides.major_river = "no"
+    soviet_crossings(from, weather, seg, side_cost, crossing)
+  end
+  local stop = {}
+  if not opts.rove then
+    for h in pairs(z.all) do stop[h] = true end                          -- 6.6
+  end
+  for h in pairs(z.refugee) do stop[h] = true end                       -- 6.11
+  -- 6.6, 6.7: from an enemy ZOC never straight into another, but a mechanized unit infiltrates
+  -- from an infantry-only ZOC into another (not in the breakthrough, not disrupted, not in a
+  -- refugee's ZOC).
+  local infiltrates = {}
+  if z.all[from] and not opts.rove then
+    local may = C.is_mech(u) and not z.strong[from] and seg ~= "breakthrough" and not C.disrupted(u)
+      and not z.refugee[from]
+    for _, n in ipairs(map.neighbours(from)) do
+      if z.all[n] then
+        if may and not z.strong[n] and not z.refugee[n] then
+          infiltrates[n] = true
+        else
+          side_cost[from .. ">" .. n] = "no"
+        end
+      end
+    end
+  end
+  local prof = {
+    from = from, mp = mp, terrain = terrain, hexsides = hexsides, blocked = blocked, stop = stop,
+    side_cost = side_cost, always_one = mp >= 1,                           -- 10.4.B
+  }
+  if C.is_leader(u) then                                                 -- 17.3.A: 1 MP a hex
+    prof.terrain = { sea = "no", lake = "no", prohibited = "no" }
+    prof.default = 1
+    prof.hexsides = { sea = "no", haff = weather == "frost" and 0 or "no", lake = weather == "frost" and 0 or "no" }
+  end
+  if opts.rove then prof.directions = T.compass.German end               -- 6.8
+  return prof, { crossing = crossing, infiltrates = infiltrates, zones = z }
+end
+
+-- 10.4.A, 16.2, 10.8.3: may `u` move now at all?
+local function check_mover(u, side, seg)
+  umpire.check(u.side == side, "10.4", "%s belongs to the %s; only %s units move now", u.id, u.side, side)
+  umpire.check(u.hex ~= nil, "10.4", "%s is not on the map", u.id)
+  umpire.check(C.is_combat(u) or C.is_artillery(u) or C.is_flak(u) or C.is_leader(u) or C.is_refugee(u), "10.4",
+    "%s does not move on the map (%s)", u.id, u.kind)
+  umpire.check(not C.is_garrison(u), "16.2", "%s is a garrison: garrisons never move", u.id)
+  umpire.check(not u:marker("moved"), "10.4.A", "%s has moved this segment: a unit moves once a segment", u.id)
+  umpire.check(not u:marker("immobile"), "2.2.D", "%s is Immobile: it may not move this %s", u.id,
+    u.side == C.SOVIET and "segment (10.4.B, 10.7.1.B)" or "Assault Phase (10.8.1.B)")
+  umpire.check(not u:marker("entrained"), "10.8.2", "%s is entrained: it moves by rail only (rail %s <hex>)", u.id, u.id)
+  if C.is_refugee(u) then
+    umpire.check(seg == "assault" and side == C.GERMAN, "10.8.3", "refugees move only in the German Assault Movement Segment")
+  end
+  if seg == "reaction" then
+    umpire.check(C.is_mech(u), "10.8.5", "only mechanized units make the reaction movement")
+    umpire.check(C.supplied(u), "10.8.5", "%s is out of supply: no reaction movement", u.id)
+    umpire.check(not C.disrupted(u), "12.1", "%s is disrupted: no reaction movement", u.id)
+    umpire.check(not u:marker("fuel_shortage"), "9.2.C", "%s is short of fuel: no reaction movement", u.id)
+    umpire.check(not zoc.zoc(C.SOVIET)[u.hex], "10.8.5", "%s is in a Soviet ZOC: no reaction movement", u.id)
+  end
+  if C.is_cavalry(u) and side == C.SOVIET and (seg == "assault" or seg == "breakthrough") then
+    local when = vars.get("cavalry_moved")
+    umpire.check(when == nil or when == seg, "10.3.B.2",
+      "the guard cavalry moved in the %s: all of it moves in one of the assault and breakthrough segments, not both", when)
+  end
+  if side == C.SOVIET and map.marker(u.hex, "bridgehead") and C.is_combat(u) and C.supplied(u) and not C.disrupted(u) then
+    local holders = 0
+    for _, v in ipairs(C.combat_at(u.hex, C.SOVIET)) do
+      if C.supplied(v) and not C.disrupted(v) then holders = holders + 1 end
+    end
+    umpire.check(holders > 1, "10.7.1.A.3", "%s holds the bridgehead in %s: it stays the whole segment (remove the bridgehead first: bridgehead remove %s)", u.id, u.hex, u.hex)
+  end
+end
+
+-- Why `to` cannot be reached by `u` (after the route search failed).
+local function why_not(u, from, to, prof, info, left)
+  if C.PROHIBITED[to] then return "10.4.B", to .. " is prohibited terrain (" .. map.terrain(to) .. ")" end
+  if prof.blocked[to] then
+    if #C.at(to, C.other(u.side)) > 0 then return "10.4", to .. " holds enemy units" end
+    if C.is_flak(u) then return "17.2.C", "flak units never enter urban hexes" end
+    return "17.1.C", "the USIR is being evacuated: German units may not enter it this turn"
+  end
+  if map.direction(from, to) then
+    local side = map.hexside(from, to)
+    if prof.side_cost[from .. ">" .. to] == "no" then
+      return "6.6", ("%s starts in an enemy ZOC and %s is in one too: no moving from ZOC to ZOC%s"):format(u.id, to,
+        C.is_mech(u) and " (infiltration only from an infantry-only ZOC into another, not in the breakthrough, 6.7)" or "")
+    end
+    if C.contains(side, "major_river") and u.side == C.SOVIET and info.zones.weather ~= "frost" then
+      return "10.7.1.B", ("crossing the major river %s/%s in %s: only into a held bridgehead, or from the hex the unit began the segment in (not in the breakthrough)"):format(from, to, info.zones.weather)
+    end
+    for _, w in ipairs { "sea", "lake", "haff" } do
+      if C.contains(side, w) then return "10.5.2", ("%s/%s is a %s hexside: closed except %s"):format(from, to, w, w == "sea" and "never" or "in Frost") end
+    end
+  end
+  local free = {}
+  for k, v in pairs(prof) do free[k] = v end
+  free.mp = nil
+  free.always_one = nil
+  local cost, path = map.route(free, to)
+  if cost then
+    return "10.4", ("%s needs %s MP by the cheapest path (%s) and has %s MP"):format(u.id, map.fmt_cost(cost), table.concat(path, " → "), map.fmt_cost(left))
+  end
+  free.stop = nil
+  if map.route(free, to) then
+    return "6.6", ("every path to %s enters an enemy ZOC before it, and movement stops there"):format(to)
+  end
+  return "10.4", ("%s cannot reach %s (enemy units, prohibited terrain or closed hexsides in the way)"):format(u.id, to)
+end
+
+-- The path and cost of a move of `u` to `to` (or along from, to, via...). Returns path, cost,
+-- info, roving.
+local function plan(u, to, via, z)
+  local from = u.hex
+  local left = M.left(u)
+  local prof, info = M.profile(u, from, left, z)
+  local function follow(p)
+    local path = { from, to }
+    for _, h in ipairs(via) do path[#path + 1] = h end
+    local cost, why, at = map.path_cost(p, path)
+    return path, cost, why, at
+  end
+  local path, cost
+  if via and #via > 0 then
+    local why
+    path, cost, why = follow(prof)
+    if not cost then
+      -- 6.8: an out-of-supply German unit may try the roving cauldron's compass
+      if u.side == C.GERMAN and u:marker("oos") then
+        local rp, ri = M.profile(u, from, left, z, { rove = true })
+        local p2, c2 = follow(rp)
+        if c2 then return p2, c2, ri, true end
+      end
+      umpire.refuse("10.4", ("%s: %s"):format(u.id, why))
+    end
+    return path, cost, info, false
+  end
+  cost, path = map.route(prof, to)
+  if cost then return path, cost, info, false end
+  if u.side == C.GERMAN and u:marker("oos") then
+    local rp, ri = M.profile(u, from, left, z, { rove = true })
+    local c2, p2 = map.route(rp, to)
+    if c2 then return p2, c2, ri, true end
+  end
+  umpire.refuse(why_not(u, from, to, prof, info, left))
+end
+
+-- 6.8, 17.3.A: where a move may not end.
+local function adjacent_enemy(hex, side)
+  for _, n in ipairs(map.neighbours(hex)) do
+    if #C.at(n, C.other(side)) > 0 then return n end
+  end
+  return nil
+end
+
+-- 10.8.5: distance from `hex` to the nearest Soviet unit.
+local function soviet_distance(hex)
+  local from = {}
+  for _, u in ipairs(C.on_map(C.SOVIET)) do from[u.hex] = true end
+  if not next(from) then return math.huge end
+  local d = map.reach { from = from, targets = { hex }, routes = false }
+  return d[hex] or math.huge
+end
+
+-- Effects of units of `side` entering the hexes of `path` after its start (control and what
+-- passing through a hex does: control.passed).
+function M.entered(path, side, list)
+  local hexes = {}
+  for i = 2, #path do hexes[#hexes + 1] = path[i] end
+  control.passed(hexes, side, list)
+  if side == C.SOVIET and not allowance.zossen_lost() then
+    for _, h in ipairs(hexes) do
+      if h == T.zossen then
+        vars.set("zossen_lost", true)
+        log.rule("17.6", "a Soviet unit occupies Zossen: the German rolled MPs are 1 lower for the rest of the game; no more Hitler Mandated Attacks (17.7)")
+      end
+    end
+  end
+end
+
+-- One unit's move.
+local function move_one(u, to, via, side, seg, z)
+  check_mover(u, side, seg)
+  umpire.check(u.hex ~= to, "10.4", "%s is already in %s", u.id, to)
+  local mp, why, reason = allowance.allowance(u)
+  if mp == nil then umpire.refuse(why, reason) end
+  local from = u.hex
+  local path, cost, info, roving = plan(u, to, via, z)
+  local dest = path[#path]
+  local notes = {}
+  local left = M.left(u)
+  local one_hex = cost > left
+  if one_hex then
+    -- 10.4.B: one hex whatever its cost, with an allowance of 1 or more
+    umpire.check(mp >= 1 and #path == 2, "10.4.B", "%s has %s MP left: not enough for %s", u.id, map.fmt_cost(left), dest)
+    if info.crossing[from .. ">" .. dest] == "start" then
+      umpire.refuse("10.7.1.B", ("crossing the major river into %s costs %s MP, more than %s's %s MP (no one-hex crossing of a major river in %s)"):format(
+        dest, map.fmt_cost(cost), u.id, map.fmt_cost(left), info.zones.weather))
+    end
+    umpire.check(not (side == C.SOVIET and seg == "breakthrough"), "10.4.B", "no Soviet unit uses one-hex movement in the breakthrough")
+    notes[#notes + 1] = "one-hex movement (10.4.B)"
+  end
+  if roving then
+    local adj = adjacent_enemy(dest, side)
+    umpire.check(not adj, "6.8", "%s moves as a roving cauldron (out of supply, across Soviet ZOCs along the Retreat Compass %s) and may not end next to a Soviet unit (%s)",
+      u.id, table.concat(T.compass.German, "/"), adj)
+    notes[#notes + 1] = ("a roving cauldron: Soviet ZOCs ignored along the Retreat Compass %s (6.8)"):format(table.concat(T.compass.German, "/"))
+  end
+  if C.is_leader(u) then
+    local adj = adjacent_enemy(dest, side)
+    if adj then
+      umpire.check(#C.combat_at(dest, side) > 0, "17.3.A", "Zhukov may not end his move next to an enemy unit (%s) unless stacked with a friendly combat unit", adj)
+    end
+  end
+  if seg == "reaction" then
+    local before = soviet_distance(from)
+    local after = soviet_distance(dest)
+    umpire.check(after <= 1 or after < before, "10.8.5",
+      "a reacting unit ends next to a Soviet unit or nearer to the nearest one: %s is %d from it, %s would be %d", from, before, dest, after)
+  end
+  if C.is_refugee(u) then
+    for _, r in ipairs(C.at(dest, C.GERMAN, C.is_refugee)) do
+      umpire.refuse("10.8.3", ("only one refugee unit in a hex: %s is there"):format(r.id))
+    end
+  end
+  -- what the crossings did (10.7.1)
+  local stop_now = false
+  for i = 2, #path do
+    local k = path[i - 1] .. ">" .. path[i]
+    local how = info.crossing[k]
+    if how == "start" and C.contains(map.hexside(path[i - 1], path[i]), "major_river") then
+      stop_now = true
+      notes[#notes + 1] = ("crosses the major river into %s from its starting hex and stops (10.7.1.B)"):format(path[i])
+    elseif how == "bridgehead" then
+      notes[#notes + 1] = ("crosses the major river into the bridgehead %s (+%d, 10.7.1.A.3)"):format(path[i], T.soviet_major_river)
+    elseif how == "behind" then
+      notes[#notes + 1] = ("crosses the major river behind the lines into %s: a minor river (10.7.1.C)"):format(path[i])
+    end
+  end
+  if info.infiltrates[dest] and #path == 2 then
+    notes[#notes + 1] = "infiltrates from an infantry-only ZOC into another (6.7)"
+  end
+  if info.zones.all[dest] and not roving then notes[#notes + 1] = "enters an enemy ZOC and stops (6.6)" end
+  if info.zones.refugee[dest] then notes[#notes + 1] = "enters a refugee ZOC and stops (6.11)" end
+  u:move_to(dest)
+  local spent = one_hex and math.max(left, 0) or cost
+  if side == C.SOVIET and seg == "assault" and allowance.class(u) then
+    spent = math.max(spent, vars.get("declared") or 0)   -- 10.6.A: deemed to spend the declared MPs
+  end
+  u:set_marker("mp_used", (u:marker("mp_used") or 0) + math.tointeger(math.ceil(spent * UNIT)))
+  u:set_marker("moved", 1)
+  if side == C.SOVIET and seg == "assault" and (one_hex or stop_now) then
+    u:set_marker("immobile", 1)
+    notes[#notes + 1] = "Immobile: it does not move in the breakthrough"
+  end
+  if C.is_cavalry(u) and side == C.SOVIET and (seg == "assault" or seg == "breakthrough") then
+    vars.set("cavalry_moved", seg)
+  end
+  log.rule("10.4", ("%s %s → %s (%s MP of %s%s)%s"):format(u.id, from, table.concat(path, " → ", 2),
+    map.fmt_cost(cost), map.fmt_cost(mp), one_hex and "" or (", " .. map.fmt_cost(M.left(u)) .. " left"),
+    #notes > 0 and (": " .. table.concat(notes, "; ")) or ""))
+  M.entered(path, side, { u })
+  require("barrage").joined(u)
+end
+
+umpire.command {
+  usage = "move <units> <hex> [<hex>...]",
+  help = "move units to a hex by the cheapest path, or along the hexes given (the last is where they stop); each unit moves once a segment",
+  example = "move 10GT 5241      move 31T 5142 5143",
+  rule = "10.4",
+  phases = { "sov_assault", "sov_breakthrough", "ger_reaction", "ger_assault", "sov_exploit", "ger_exploit", "sov_redeploy", "ger_redeploy" },
+  run = function(list, to, via)
+    local side = umpire.clock().side
+    local seg = allowance.segment()
+    local z = M.zones(side)
+    for _, u in ipairs(list) do move_one(u, to, via, side, seg, z) end
+  end,
+}
+
+-- 10.1: a movement segment begins: what the units used last segment is forgotten.
+function M.begin_segment(side)
+  local seg = allowance.segment()
+  for _, u in ipairs(C.on_map(side)) do
+    u:set_marker("moved", nil)
+    if not (seg == "breakthrough" and C.is_leader(u)) then u:set_marker("mp_used", nil) end
+  end
+end
+
+function M.end_segment(side)
+  for _, u in ipairs(units.all { side = side }) do
+    u:set_marker("moved", nil)
+    if allowance.segment() ~= "assault" or side == C.GERMAN then u:set_marker("mp_used", nil) end
+  end
+end
+
+return M

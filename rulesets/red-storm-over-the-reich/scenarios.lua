@@ -1,0 +1,146 @@
+-- Red Storm over the Reich 3.2-3.4: the scenarios' set-ups. The Historical set-up is the scenario
+-- file as it stands (3.2.A). Operation Sleigh Ride (3.3.A) and Guderian in Charge (3.4.A) add
+-- German set-up decisions in a Set-up step before turn 1: withdrawals of up to 6 hexes along the
+-- German Retreat Compass ignoring terrain costs (withdraw), three infantry divisions flipped to
+-- their Kampfgruppen (kg), one panzer division reduced (reduce), and for Guderian the lighter-
+-- coloured units placed in supplied hexes away from the Soviet (deploy).
+local C = require "common"
+local T = require "tables"
+local zoc = require "zoc"
+local stacking = require "stacking"
+
+local M = {}
+
+function M.scenario() return vars.get("scenario") or "historical" end
+function M.has_setup() return M.scenario() ~= "historical" and not vars.get("set_up") end
+
+local NAMES = { historical = "the Historical Scenario (3.2)", sleigh_ride = "Operation Sleigh Ride (3.3)", guderian = "Guderian in Charge (3.4)" }
+
+function M.start()
+  log.rule("3.1", ("%s: the armies as on 12 January 1945 (set-up approximated: DATA.md), %d turns"):format(
+    NAMES[M.scenario()] or M.scenario(), vars.get("turns") or 8))
+  if M.has_setup() then
+    log.rule(M.scenario() == "guderian" and "3.4.A" or "3.3.A",
+      "German set-up: withdraw units on or south of row 14 up to 6 hexes along the Retreat Compass (withdraw), flip 3 infantry divisions there to their KGs (kg), reduce one panzer division there (reduce)" ..
+      (M.scenario() == "guderian" and ", then place the Guderian units (deploy)" or "") .. "; then next")
+  end
+end
+
+local function row(h) return tonumber(h:sub(3, 4)) end
+local function south(u) return u.hex ~= nil and row(u.hex) >= T.sleigh_row end
+
+local function count(key) return (vars.get("setup_counts") or {})[key] or 0 end
+local function bump(key)
+  local c = vars.get("setup_counts") or {}
+  c[key] = (c[key] or 0) + 1
+  vars.set("setup_counts", c)
+end
+
+umpire.command {
+  usage = "withdraw <unit> <hex> [<hex>...]",
+  help = "Sleigh Ride set-up: move a German unit on or south of row 14 up to 6 hexes along the German Retreat Compass, ignoring terrain costs, stopping in Soviet ZOCs",
+  example = "withdraw 371ID 4943",
+  rule = "3.3.A", phases = { "setup" },
+  run = function(u, to, via)
+    umpire.check(u.side == C.GERMAN and u.hex ~= nil, "3.3.A", "%s is not a German unit on the map", u.id)
+    umpire.check(not C.is_refugee(u) and not C.is_garrison(u), "3.3.A", "%s does not withdraw (refugees and garrisons stay)", u.id)
+    umpire.check(south(u), "3.3.A", "%s is north of row 14 (%s)", u.id, u.hex)
+    umpire.check(not u:marker("withdrawn"), "3.3.A", "%s has withdrawn already", u.id)
+    local from = u.hex
+    local ez = zoc.zoc(C.SOVIET)
+    local blocked, side_cost = {}, {}
+    for _, s in ipairs(C.on_map(C.SOVIET)) do blocked[s.hex] = true end
+    if ez[from] then
+      for _, n in ipairs(map.neighbours(from)) do if ez[n] then side_cost[from .. ">" .. n] = "no" end end
+    end
+    local prof = { from = from, mp = T.sleigh_hexes, terrain = { sea = "no", lake = "no", prohibited = "no" }, default = 1,
+      hexsides = { sea = "no" }, blocked = blocked, stop = ez, side_cost = side_cost, directions = T.compass.German }
+    local path, cost
+    if via and #via > 0 then
+      path = { from, to }
+      for _, h in ipairs(via) do path[#path + 1] = h end
+      local why
+      cost, why = map.path_cost(prof, path)
+      if not cost then umpire.refuse("3.3.A", ("%s: %s (only the directions %s of the German Retreat Compass, at most %d hexes, stopping in a Soviet ZOC)"):format(
+        u.id, why, table.concat(T.compass.German, "/"), T.sleigh_hexes)) end
+    else
+      cost, path = map.route(prof, to)
+      if not cost then
+        umpire.refuse("3.3.A", ("%s cannot withdraw to %s: at most %d hexes, each step %s (the German Retreat Compass), never into Soviet units, stopping in a Soviet ZOC and not from one into another"):format(
+          u.id, to, T.sleigh_hexes, table.concat(T.compass.German, " or ")))
+      end
+    end
+    local dest = path[#path]
+    u:move_to(dest)
+    u:set_marker("withdrawn", 1)
+    log.rule("3.3.A", ("%s withdraws %s → %s (%d hexes)"):format(u.id, from, table.concat(path, " → ", 2), #path - 1))
+  end,
+}
+
+umpire.command {
+  usage = "kg <unit>",
+  help = "Sleigh Ride set-up: flip a German infantry division on or south of row 14 to its Kampfgruppe (three of them)",
+  example = "kg 68ID",
+  rule = "3.3.A", phases = { "setup" },
+  run = function(u)
+    umpire.check(u.side == C.GERMAN and u:attr("kg") and u.step == 1 and u.hex ~= nil, "3.3.A", "%s is not a German infantry division with a KG on its back", u.id)
+    umpire.check(south(u), "3.3.A", "%s is north of row 14 (%s)", u.id, u.hex)
+    umpire.check(count("kg") < T.sleigh_kgs, "3.3.A", "three divisions are flipped already")
+    u:set_step(2)
+    bump("kg")
+    log.rule("3.3.A", ("%s is flipped to its Kampfgruppe %s (%d of %d)"):format(u.id, u:attr("kg"), count("kg"), T.sleigh_kgs))
+  end,
+}
+
+umpire.command {
+  usage = "reduce <unit>",
+  help = "Sleigh Ride set-up: reduce one German panzer division on or south of row 14",
+  example = "reduce 17PZ",
+  rule = "3.3.A", phases = { "setup" },
+  run = function(u)
+    umpire.check(u.side == C.GERMAN and C.is_mech(u) and u:attr("panzer") and u.hex ~= nil, "3.3.A", "%s is not a German panzer division on the map", u.id)
+    umpire.check(u.step == 1, "3.3.A", "%s is reduced already", u.id)
+    umpire.check(south(u), "3.3.A", "%s is north of row 14 (%s)", u.id, u.hex)
+    umpire.check(count("reduce") < 1, "3.3.A", "one panzer division is reduced already")
+    u:lose_steps(1)
+    bump("reduce")
+    log.rule("3.3.A", ("%s is reduced (rearguard losses)"):format(u.id))
+  end,
+}
+
+umpire.command {
+  usage = "deploy <unit> <hex>",
+  help = "Guderian set-up: place a Guderian unit in a supplied German hex not next to a Soviet unit, within the stacking limits",
+  example = "deploy 1SSPZ 2030",
+  rule = "3.4.A", phases = { "setup" },
+  run = function(u, hex)
+    umpire.check(M.scenario() == "guderian", "3.4.A", "only Guderian in Charge places extra units")
+    umpire.check(u.box == "guderian", "3.4.A", "%s is not a Guderian unit waiting to be placed", u.id)
+    umpire.check(not C.PROHIBITED[hex], "3.4.A", "%s is not a land hex", hex)
+    umpire.check(C.controller(hex) == C.GERMAN and #C.at(hex, C.SOVIET) == 0, "3.4.A", "%s is not a German hex", hex)
+    for _, n in ipairs(map.neighbours(hex)) do
+      umpire.check(#C.at(n, C.SOVIET) == 0, "3.4.A", "%s is next to Soviet units (%s)", hex, n)
+    end
+    umpire.check(require("supply").traceable(C.GERMAN, { hex })[hex], "3.4.A", "%s is not supplied (7.1)", hex)
+    local rule, what = stacking.problem(hex, C.GERMAN, { u })
+    if rule then umpire.refuse(rule, what) end
+    u:move_to(hex)
+    log.rule("3.4.A", ("%s placed in %s (%d Guderian units left to place)"):format(u.id, hex, #units.in_box("guderian")))
+  end,
+}
+
+-- The end of the set-up: every decision made.
+function M.setup_end()
+  umpire.check(count("kg") == T.sleigh_kgs, "3.3.A", "flip %d infantry divisions on or south of row 14 to their KGs first (%d done)", T.sleigh_kgs, count("kg"))
+  umpire.check(count("reduce") == 1, "3.3.A", "reduce one panzer division on or south of row 14 first")
+  if M.scenario() == "guderian" then
+    local left = units.in_box("guderian")
+    umpire.check(#left == 0, "3.4.A", "place the Guderian units first (%d left: %s)", #left, C.ids(left))
+  end
+  stacking.enforce(C.GERMAN, "the end of the set-up (5.1)")
+  for _, u in ipairs(units.all { side = C.GERMAN }) do u:set_marker("withdrawn", nil) end
+  vars.set("set_up", true)
+  vars.set("setup_counts", nil)
+end
+
+return M

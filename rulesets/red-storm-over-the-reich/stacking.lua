@@ -1,0 +1,59 @@
+-- Red Storm over the Reich 5: stacking. Three combat units a hex, no more than two Soviet
+-- mechanized (the guard cavalry is not mechanized for this), and one support unit of each kind
+-- (garrison, artillery, flak, refugee, leader); air and naval units and markers are free (5.2).
+-- Checked at placement, at the end of each movement segment and after retreats and advances
+-- (5.1); the owner eliminates the excess, with no Kampfgruppe formed (5.3, 16.1.C).
+local C = require "common"
+local T = require "tables"
+
+local M = {}
+
+local SUPPORT = { garrison = true, artillery = true, flak = true, refugee = true, leader = true }
+
+-- What is over the limits in `hex` for `side` with `extra` units added: nil, or rule, text.
+function M.problem(hex, side, extra)
+  local list = C.at(hex, side)
+  for _, u in ipairs(extra or {}) do
+    if not C.contains(list, u) then list[#list + 1] = u end
+  end
+  local combat, mech, kinds = 0, 0, {}
+  for _, u in ipairs(list) do
+    if C.is_combat(u) then
+      combat = combat + 1
+      if C.is_mech(u) and u.side == C.SOVIET then mech = mech + 1 end
+    elseif SUPPORT[u.kind] then
+      kinds[u.kind] = (kinds[u.kind] or 0) + 1
+    end
+  end
+  if combat > T.stack.combat then return "5.2.A", ("%d combat units in %s (at most %d)"):format(combat, hex, T.stack.combat) end
+  if mech > T.stack.soviet_mech then return "5.2.A", ("%d Soviet mechanized units in %s (at most %d)"):format(mech, hex, T.stack.soviet_mech) end
+  for k, n in pairs(kinds) do
+    if n > T.stack.support_each then return "5.2.B", ("%d %s units in %s (one of each kind of support unit)"):format(n, k, hex) end
+  end
+  return nil
+end
+
+-- 5.3: the owner eliminates units until the hex is within the limits (no KG is formed).
+function M.enforce(side, when)
+  for hex, stack in pairs(units.stacks()) do
+    local rule, what = M.problem(hex, side)
+    while rule do
+      local options = {}
+      for _, u in ipairs(stack) do if u.side == side and u.exists and u.hex == hex then options[#options + 1] = u.id end end
+      local pick = umpire.ask { prompt = ("%s is overstacked at %s (%s): which unit is eliminated?"):format(hex, when, what),
+        side = side, rule = "5.3", kind = "unit", options = options, default = options[#options] }
+      local u = units.get(pick)
+      u:put_in("eliminated")
+      log.rule("5.3", ("%s is eliminated: %s overstacked at %s (no KG is formed, 16.1.C)"):format(u.id, hex, when))
+      stack = units.at(hex)
+      rule, what = M.problem(hex, side)
+    end
+  end
+end
+
+-- 8.1.1, 8.2.1: may `u` be placed in `hex` within the limits?
+function M.room(hex, u)
+  return M.problem(hex, u.side, { u }) == nil
+end
+
+return M

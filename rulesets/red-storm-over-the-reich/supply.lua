@@ -1,0 +1,173 @@
+-- Red Storm over the Reich 7: supply. Lines of 10 hexes to a source, or 5 to a friendly port for
+-- the German (7.1); what blocks them (7.2); the sources: map edges and friendly railroad hexes
+-- linked by rail to them (7.3); always-supplied units (7.4); the state a unit keeps until the
+-- next check (7.0: the unit marker `oos`). Also the USIR's rail link to Berlin (8.2.1.B, 17.1.B)
+-- and 15.0's attrition exemptions.
+local C = require "common"
+local T = require "tables"
+local zoc = require "zoc"
+
+local M = {}
+
+-- 17.8, 7.2: intact German-controlled defensive works (never passed by a supplied Soviet combat
+-- unit, marker `dw_gone`).
+function M.intact_dw(h)
+  return C.DW[h] and not map.marker(h, "dw_gone") and C.controller(h) == C.GERMAN
+end
+
+-- 7.2, 17.8: the intact German defensive works "near the front line": within 10 hexes of a
+-- supplied German combat unit.
+function M.dw_near_front()
+  local from = {}
+  for _, u in ipairs(C.on_map(C.GERMAN, C.is_combat)) do
+    if C.supplied(u) then from[u.hex] = true end
+  end
+  local out = {}
+  if not next(from) then return out end
+  local targets = {}
+  for _, h in ipairs(C.DW_LIST) do if M.intact_dw(h) then targets[#targets + 1] = h end end
+  if #targets == 0 then return out end
+  local d = map.reach { from = from, mp = T.supply.line, targets = targets, routes = false }
+  for h in pairs(d) do out[h] = true end
+  return out
+end
+
+-- 17.5: on the Thunderclap turn no German rail movement or supply passes through Dresden.
+local function thunderclap()
+  return umpire.clock().turn == T.thunderclap_turn and T.dresden or nil
+end
+
+-- What a side's lines and rail links may not enter (7.2, 7.3): enemy units, the enemy's ZOC
+-- where no friendly unit negates it, intact enemy fortresses, and for the Soviet the German
+-- defensive works near the front; refugees are enemy units to the Soviet (and not to the German).
+function M.blocked(side, weather)
+  local enemy = C.other(side)
+  local blocked = zoc.unnegated(side, weather)
+  for _, u in ipairs(C.on_map(enemy)) do blocked[u.hex] = true end
+  for h in pairs(C.FORTRESS) do
+    if C.controller(h) == enemy then blocked[h] = true end
+  end
+  if side == C.SOVIET then
+    for h in pairs(M.dw_near_front()) do blocked[h] = true end
+  elseif thunderclap() then
+    blocked[thunderclap()] = true
+  end
+  for h in pairs(C.PROHIBITED) do blocked[h] = nil end   -- (priced "no" by the terrain)
+  return blocked
+end
+
+-- 7.3: a side's railroad sources: friendly railroad hexes linked through friendly railroad hexes
+-- (no enemy unit, no un-negated enemy ZOC, for the Soviet no intact German defensive works in the
+-- hex, and not 5201) to a railroad hex of the side's map edge. Returns a set.
+function M.rail_net(side, blocked)
+  blocked = blocked or M.blocked(side)
+  local rb = {}
+  for h in pairs(blocked) do rb[h] = true end
+  for h in pairs(C.RAIL) do
+    if C.controller(h) ~= side then rb[h] = true end
+  end
+  if side == C.SOVIET then
+    rb[T.supply.not_soviet_rail] = true
+    for _, h in ipairs(C.DW_LIST) do if M.intact_dw(h) then rb[h] = true end end
+  end
+  local from = {}
+  for _, h in ipairs(C.EDGE[side]) do
+    if C.RAIL[h] and not rb[h] then from[h] = true end
+  end
+  local out = {}
+  if not next(from) then return out end
+  for h in pairs(map.reach { from = from, paths = { railroad = 1 }, paths_only = true, blocked = rb, routes = false }) do
+    out[h] = true
+  end
+  return out
+end
+
+-- The profile of a supply line: hexes through non-prohibited terrain, never across the sea, and
+-- across Haff and lake hexsides only in Frost (when they are minor rivers, 9.1.A); rivers do not
+-- stop supply (7.2's play note for the Soviet).
+local function line_profile(from, mp, blocked, targets, weather)
+  local water = weather == "frost" and { sea = "no" } or { sea = "no", haff = "no", lake = "no" }
+  return {
+    from = from, mp = mp, terrain = { sea = "no", lake = "no", prohibited = "no" }, default = 1,
+    hexsides = water, blocked = blocked, targets = targets, routes = false,
+  }
+end
+
+-- The hexes of `targets` a side can trace supply to now: a set. (The unit's own hex counts as
+-- the line's last hex: a line of 10 reaches a unit 10 hexes from its source.)
+function M.traceable(side, targets)
+  local weather = C.weather()
+  local blocked = M.blocked(side, weather)
+  local out = {}
+  if #targets == 0 then return out end
+  local from = {}
+  for _, h in ipairs(C.EDGE[side]) do if not blocked[h] then from[h] = true end end
+  for h in pairs(M.rail_net(side, blocked)) do from[h] = true end
+  if next(from) then
+    for h in pairs(map.reach(line_profile(from, T.supply.line, blocked, targets, weather))) do out[h] = true end
+  end
+  if side == C.GERMAN then
+    -- 7.1: five hexes to a friendly port
+    local ports = {}
+    for _, h in ipairs(C.PORT_LIST) do
+      if C.controller(h) == C.GERMAN and not blocked[h] then ports[h] = true end
+    end
+    if next(ports) then
+      for h in pairs(map.reach(line_profile(ports, T.supply.port_line, blocked, targets, weather))) do out[h] = true end
+    end
+  end
+  return out
+end
+
+-- 7.0: a side's supply segment: every unit of the side on the map that needs supply is marked out
+-- of supply (`oos`) or cleared. Returns the units newly out of supply and those back in supply.
+function M.check(side, rule)
+  local need, hexes, seen = {}, {}, {}
+  for _, u in ipairs(C.on_map(side)) do
+    if not C.always_supplied(u) then
+      need[#need + 1] = u
+      if not seen[u.hex] then seen[u.hex] = true; hexes[#hexes + 1] = u.hex end
+    end
+  end
+  local ok = M.traceable(side, hexes)
+  local cut, back = {}, {}
+  for _, u in ipairs(need) do
+    if ok[u.hex] then
+      if u:marker("oos") then back[#back + 1] = u; u:set_marker("oos", nil) end
+    elseif not u:marker("oos") then
+      cut[#cut + 1] = u
+      u:set_marker("oos", 1)
+    end
+  end
+  local n = 0
+  for _, u in ipairs(need) do if u:marker("oos") then n = n + 1 end end
+  local parts = {}
+  if #cut > 0 then parts[#parts + 1] = "out of supply: " .. C.ids(cut) end
+  if #back > 0 then parts[#parts + 1] = "back in supply: " .. C.ids(back) end
+  log.rule(rule or "7.0", ("%s supply: %d of %d units out of supply%s"):format(side, n, #need,
+    #parts > 0 and (" (" .. table.concat(parts, "; ") .. ")") or ""))
+  return cut, back
+end
+
+-- 8.2.1.B, 17.1.B: the USIR hex 3743 German and linked by friendly railroad hexes, not blocked by
+-- Soviet units or their un-negated ZOC, to a Berlin urban hex.
+function M.usir_linked()
+  if C.controller(T.usir_hex) ~= C.GERMAN or not C.RAIL[T.usir_hex] then return false end
+  local rb = {}
+  for h in pairs(zoc.unnegated(C.GERMAN)) do rb[h] = true end
+  for _, u in ipairs(C.on_map(C.SOVIET)) do rb[u.hex] = true end
+  for h in pairs(C.RAIL) do if C.controller(h) ~= C.GERMAN then rb[h] = true end end
+  if rb[T.usir_hex] then return false end
+  local berlin = {}
+  for h in pairs(C.BERLIN) do berlin[#berlin + 1] = h end
+  table.sort(berlin)
+  local d = map.reach { from = T.usir_hex, paths = { railroad = 1 }, paths_only = true, blocked = rb, targets = berlin, routes = false }
+  return next(d) ~= nil
+end
+
+-- 15.0: German units in fortress, coastal and Haff hexes count as supplied for attrition.
+function M.attrition_exempt(u)
+  return u.side == C.GERMAN and (C.FORTRESS[u.hex] or C.COAST[u.hex] or C.HAFF[u.hex]) and true or false
+end
+
+return M

@@ -1,0 +1,32 @@
+-- Helpers for command scripts and designers (`lua require("testing").clear()`); the rules never
+-- use this module.
+local M = {}
+
+-- Takes every unit off the map (to the box "removed"), every unit marker off and every unit back
+-- to full strength, so a script can build a situation. Hex control stays as it is (3.5.A).
+function M.clear()
+  for _, u in ipairs(units.all { on_map = true }) do u:put_in("removed") end
+  for _, u in ipairs(units.all()) do
+    for name in pairs(u:markers()) do u:set_marker(name, nil) end
+    if u.step ~= 1 and not u:attr("starts_kg") then u:set_step(1) end
+  end
+end
+
+-- Places units: M.place { ["10GT"] = "5241", ... } (in id order).
+function M.place(t)
+  for id, hex in pairs(t) do
+    local u = assert(units.get(id), "no unit " .. id)
+    u:move_to(hex)
+  end
+end
+
+-- Sets hex control (3.5.A) of hexes: M.control({ "3813", "3812" }, "Soviet").
+function M.control(hexes, side)
+  local t = {}
+  for _, h in ipairs(hexes) do t[h] = side == "Soviet" and 1 or 2 end
+  map.set_markers("ctl", t)
+end
+
+M.find = require("testkit").find
+
+return M

@@ -1,0 +1,158 @@
+-- Red Storm over the Reich: what helps a player find things — the words `show` uses for markers
+-- and attributes, the lines `status` adds (the weather, the Movement Point Track, the strain, the
+-- VP), the charts `table` prints, and the overlays of `map`. Everything here only looks (the
+-- game has no hidden information).
+local C = require "common"
+local T = require "tables"
+local zoc = require "zoc"
+local allowance = require "allowance"
+
+local M = {}
+
+local UNIT_MARKERS = {
+  oos = function() return "out of supply [7.5]" end,
+  disrupted = function() return "disrupted [12.1]" end,
+  used = function() return "on its Used side [11.0]" end,
+  immobile = function() return "Immobile [2.2.D]" end,
+  entrained = function() return "entrained [10.8.2]" end,
+  fuel_shortage = function() return "fuel shortage: movement halved, no reaction, no overrun [9.2.C]" end,
+  mp_used = function(v) return ("%s MP spent this segment [10.4]"):format(map.fmt_cost(v / 60)) end,
+  attacked = function() return "has attacked this combat segment [13.1.A]" end,
+  defended = function() return "attacked this combat segment [13.1.A]" end,
+  overran = function() return "has overrun this exploitation phase [14.1]" end,
+  moved = false, withdrawn = false,
+}
+local HEX_MARKERS = {
+  ctl = function(v) return ("controlled by the %s [3.5.A]"):format(C.SIDE_OF[v] or "?") end,
+  dw_gone = function() return "defensive works destroyed [17.8]" end,
+  fuel_supply = function() return "Fuel Supply marker [9.2]" end,
+  bridgehead = function() return "Soviet bridgehead [10.7.1.A]" end,
+  thunderclap = function() return "Operation Thunderclap: no German rail or supply through here this turn [17.5]" end,
+}
+
+local ATTRS = {
+  ma = function(v) return ({ rifle = "moves by the rifle marker [10.2]", guards = "guards rifle: 6 MP (7 on turn 1) [10.3.B.1]",
+    mech = "moves by the mechanized marker [10.2]", inf = "moves by the infantry marker [10.2]" })[v] end,
+  kg = function(v) return ("Kampfgruppe %s on the back [16.1.A]"):format(v) end,
+  barrage = function(v) return ("barrage class %s [11.1]"):format(v) end,
+  range = function(v) return ("range %d [11.2]"):format(math.tointeger(v) or v) end,
+  arrives = function(v) return ("arrives on turn %d [8.1]"):format(math.tointeger(v) or v) end,
+  code = function(v) return ("placement code %s [8.1.1.B]"):format(v) end,
+  guderian = function() return "a Guderian in Charge unit [3.4.A]" end,
+}
+
+umpire.describe {
+  marker = function(kind, name, value)
+    local t = kind == "unit" and UNIT_MARKERS or HEX_MARKERS
+    local f = t[name]
+    if f == false then return false end
+    if f then return f(value) end
+    return nil
+  end,
+  attr = function(kind, name, value)
+    if kind == "hex" then
+      if name == "vp" then return "a VP hex [3.5]" end
+      return nil
+    end
+    local f = ATTRS[name]
+    if f then return f(value) end
+    return nil
+  end,
+  unit = function(u)
+    local lines = {}
+    if u.hex and allowance.segment() and u.side == umpire.clock().side then
+      local mp, why, reason = allowance.allowance(u)
+      if mp then
+        lines[#lines + 1] = ("movement this segment: %s MP (%s), %s left [10.1]"):format(map.fmt_cost(mp), why,
+          map.fmt_cost(require("movement").left(u)))
+      else
+        lines[#lines + 1] = ("does not move this segment: %s [%s]"):format(reason, why)
+      end
+    end
+    if u.hex and C.is_combat(u) then
+      lines[#lines + 1] = zoc.projects(u) and ("has a ZOC%s [6.2]"):format(zoc.strong(u) and "" or " (infantry-only, 6.7)") or "has no ZOC [6.3]"
+    end
+    return lines
+  end,
+  hex = function(hex)
+    local lines = {}
+    for _, side in ipairs { C.SOVIET, C.GERMAN } do
+      if zoc.zoc(side)[hex] then lines[#lines + 1] = ("in a %s zone of control [6.1]"):format(side) end
+    end
+    if C.WEST_OF_SLS[hex] then lines[#lines + 1] = "west of the SLS line [9.3]" end
+    if C.DW[hex] then
+      lines[#lines + 1] = map.marker(hex, "dw_gone") and "defensive works, destroyed [17.8]" or "German defensive works [17.8]"
+    end
+    return lines
+  end,
+}
+
+local function track_line()
+  local parts = {}
+  for _, t in ipairs { "sov_rifle", "sov_guards", "sov_mech", "ger_inf", "ger_mech", "ger_reaction" } do
+    local v = tracks.get(t)
+    if v and v > 0 then parts[#parts + 1] = ("%s %d"):format(t, v) end
+  end
+  return #parts > 0 and table.concat(parts, ", ") or "no markers on the track"
+end
+
+umpire.status(function()
+  local turn = umpire.clock().turn
+  local lines = {
+    ("%s, %s weather [9.1]%s"):format(T.turn_names[turn] or ("turn " .. turn), C.weather(turn),
+      require("logistics").sls_active(turn) and "; Soviet Logistical Strain [9.3]" or ""),
+    ("Movement Point Track: %s [10.2]"):format(track_line()),
+  }
+  if vars.get("declared") then lines[#lines + 1] = ("declared for the Soviet assault: %d MP [10.6.A]"):format(vars.get("declared")) end
+  if vars.get("duration") then lines[#lines + 1] = ("combat duration: %d [13.2]"):format(vars.get("duration")) end
+  local v = require "victory"
+  local s, g = #v.vp_hexes(C.SOVIET), #v.vp_hexes(C.GERMAN)
+  lines[#lines + 1] = ("VP hexes: Soviet %d, German %d; German VP now %d [3.5]"):format(s, g, (v.german_vp(false)))
+  return lines
+end)
+
+umpire.table {
+  name = "mp", title = "Movement Point Track (APPROX but for the points the rulebook gives)", rule = "10.2.B",
+  columns = { "modified roll", "Soviet rifle", "Soviet mech", "German infantry", "German mech" },
+  rows = function()
+    local rows = {}
+    for n = T.mp_track.min, T.mp_track.max do
+      local s, g = T.mp_track.Soviet[n], T.mp_track.German[n]
+      rows[#rows + 1] = { tostring(n), tostring(s.inf), tostring(s.mech), tostring(g.inf), tostring(g.mech) }
+    end
+    return rows
+  end,
+  notes = { "Soviet rolls: Frost +1, Mud -1, strain -1 (9.1.C, 9.3); guards rifle always 6 (10.3.B.1); turn 1: +1 rifle and guards, +2 mech (10.2.C); Zossen lost: German MPs -1 (17.6)" },
+}
+
+umpire.table {
+  name = "crt", title = "Combat Results Table (APPROX: built around the 13.6 example)", rule = "13.4",
+  columns = { "strength", "<=0", "1", "2", "3", "4", "5", "6", "7+" },
+  rows = function()
+    local rows = {}
+    for i, col in ipairs(T.crt_columns) do
+      local r = { col[2] and ("%d-%d"):format(col[1], col[2]) or (col[1] .. "+") }
+      for _, cell in ipairs(T.crt[i]) do r[#r + 1] = cell end
+      rows[#rows + 1] = r
+    end
+    return rows
+  end,
+  notes = { "each side fires with its total (out-of-supply units halved as a total, 7.5) and loses the steps the other's roll gives", "* : a German infantry division eliminated may leave its KG (16.1.A)" },
+}
+
+umpire.table {
+  name = "barrage", title = "Barrage Table (APPROX but for the class A cells 1, 2 and 4)", rule = "11.1",
+  columns = { "class", "<=0", "1", "2", "3", "4", "5", "6", "7+" },
+  rows = function()
+    local rows = {}
+    for _, c in ipairs { "A", "B", "C" } do
+      local r = { c }
+      for _, cell in ipairs(T.barrage[c]) do r[#r + 1] = cell end
+      rows[#rows + 1] = r
+    end
+    return rows
+  end,
+  notes = { "-1 with no friendly combat unit next to the target; terrain -1 (broken, forest, swamp, city, defensive works) or -2 (mountain, urban, fortress), at most -2", "D: disrupted; a number: steps lost, the survivors disrupted" },
+}
+
+return M

@@ -1,0 +1,85 @@
+-- Red Storm over the Reich 6: zones of control — who has one (6.2, 6.3), where it reaches
+-- (6.1, 6.4), negation (6.5), the "infantry-only" zones of 6.7 and the refugees' zones that stop
+-- German units only (6.11).
+local C = require "common"
+
+local M = {}
+
+-- 6.2, 6.3: a stack has a ZOC if one of its units has. Mechanized units (their Kampfgruppen too),
+-- Soviet rifle and guards rifle units, German infantry divisions and Kampfgruppen with an attack
+-- strength of 1 or more; the guard cavalry (6.7 counts its ZOC among the strong ones). Never a
+-- printed attack of 0, a support unit, an out-of-supply, disrupted (12.1) or entrained (10.8.2)
+-- unit. The anti-tank division is none of the kinds 6.2 names (DATA.md).
+function M.projects(u)
+  if not u.hex or not C.is_combat(u) or u.kind == "antitank" then return false end
+  if (u:value("attack") or 0) < 1 then return false end
+  if u:marker("oos") or C.disrupted(u) or u:marker("entrained") then return false end
+  return true
+end
+
+-- 6.7: the units whose ZOC is not "infantry-only": mechanized, guard cavalry, guards rifle.
+function M.strong(u)
+  return C.is_mech(u) or C.is_cavalry(u) or C.is_guards_rifle(u)
+end
+
+-- 6.4: ZOCs reach neither into nor out of urban and fortress hexes, nor across major rivers in
+-- Mud and Clear, nor across Haff, lake or sea hexsides (Haff and lake hexsides are minor rivers in
+-- Frost, 9.1.A); never into water or the prohibited area.
+local NOT_INTO = { "urban", "fortress", "sea", "lake", "prohibited" }
+function M.not_across(weather)
+  weather = weather or C.weather()
+  if weather == "frost" then return { "sea" } end
+  return { "sea", "haff", "lake", "major_river" }
+end
+
+local function reach(from, weather)
+  return map.adjacent { from = from, not_across = M.not_across(weather), not_into = NOT_INTO }
+end
+
+local function source_hex(h) return not C.URBAN[h] and not C.FORTRESS[h] end
+
+-- The hexes the side's units project a ZOC into: all of them, and those of the strong units
+-- (6.7). Returns two sets { [hex] = true }.
+function M.zocs(side, weather)
+  local all, strong = {}, {}
+  for _, u in ipairs(C.on_map(side)) do
+    if M.projects(u) and source_hex(u.hex) then
+      all[u.hex] = true
+      if M.strong(u) then strong[u.hex] = true end
+    end
+  end
+  return reach(all, weather), reach(strong, weather)
+end
+
+function M.zoc(side, weather)
+  return (M.zocs(side, weather))
+end
+
+-- 6.11: a refugee unit's ZOC covers its own hex and the six around it (terrain as in 6.4) and
+-- affects German units only.
+function M.refugee_zoc(weather)
+  local from = {}
+  for _, u in ipairs(C.on_map(C.GERMAN, C.is_refugee)) do from[u.hex] = true end
+  local out = reach(from, weather)
+  for h in pairs(from) do out[h] = true end
+  return out
+end
+
+-- 6.5: friendly combat and support units negate an enemy ZOC in their hex (for supply lines, the
+-- USIR's rail link and mechanized retreats only).
+function M.negating(side)
+  local out = {}
+  for _, u in ipairs(C.on_map(side)) do out[u.hex] = true end
+  return out
+end
+
+-- The enemy ZOC a side's supply lines, rail link and mechanized retreats respect: the enemy's ZOC
+-- minus the hexes its own units stand in (6.5).
+function M.unnegated(side, weather)
+  local ez, neg = M.zoc(C.other(side), weather), M.negating(side)
+  local out = {}
+  for h in pairs(ez) do if not neg[h] then out[h] = true end end
+  return out
+end
+
+return M
