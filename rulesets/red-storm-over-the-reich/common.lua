@@ -58,9 +58,15 @@ end
 C.EDGE_SET = { German = set_of(C.EDGE.German), Soviet = set_of(C.EDGE.Soviet) }
 C.SOUTH_EDGE = land(map.area("edge:S"))
 -- Major-river hexsides, both ways ("A/B" and "B/A"), for 10.7.1.
+C.HEXES = set_of(map.hexes())
 C.MAJOR_RIVER = {}
+C.MAJOR_RIVER_EDGE = {}   -- those along the map's edge (one hex off the map), by the hex on it
 for _, s in ipairs(map.hexsides_having("major_river")) do
-  C.MAJOR_RIVER[#C.MAJOR_RIVER + 1] = s
+  if C.HEXES[s[1]] and C.HEXES[s[2]] then
+    C.MAJOR_RIVER[#C.MAJOR_RIVER + 1] = s
+  else
+    C.MAJOR_RIVER_EDGE[C.HEXES[s[1]] and s[1] or s[2]] = true
+  end
 end
 
 -- 9.1: the weather of a turn.

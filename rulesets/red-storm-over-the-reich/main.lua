@@ -43,6 +43,10 @@ local function segment_end(side, kind, rule)
   return function()
     stacking.enforce(side, ("the end of the %s movement segment (5.1)"):format(kind))
     movement.end_segment(side)
+    -- 10.7.1.A.1-2: bridgeheads at the end of the Soviet segments and the German exploitation
+    if side == C.SOVIET or kind == "exploitation" then
+      movement.check_bridgeheads(("the end of the %s %s movement segment"):format(side, kind))
+    end
     if kind ~= "assault" then allowance.clear(side) end
     if side == C.SOVIET and kind == "breakthrough" then
       -- 4.2.III.e: the Soviet Immobile markers come off
@@ -113,7 +117,10 @@ umpire.sequence {
       side_step("sov_combat", "Soviet Combat Segment", C.SOVIET, "13.0", {
         skip_if = combat_off,
         enter = function() allowance.duration(); require("combat").begin_segment(C.SOVIET) end,
-        leave = function() require("combat").end_segment(C.SOVIET) end }),
+        leave = function()
+          require("combat").end_segment(C.SOVIET)
+          movement.check_bridgeheads("the end of the Soviet Combat Segment")
+        end }),
       side_step("ger_reaction", "German Reaction Movement Segment", C.GERMAN, "10.8.5", {
         skip_if = combat_off, enter = segment_start(C.GERMAN, "reaction"),
         leave = function()
@@ -136,7 +143,10 @@ umpire.sequence {
         skip_if = function() return not barrage.any_ready(C.SOVIET) end }),
       side_step("ger_combat", "German Combat Segment", C.GERMAN, "13.0", {
         enter = function() require("combat").begin_segment(C.GERMAN) end,
-        leave = function() require("combat").end_segment(C.GERMAN) end }),
+        leave = function()
+          require("combat").end_segment(C.GERMAN)
+          movement.check_bridgeheads("the end of the German Combat Segment")
+        end }),
       side_step("ger_detrain", "German Detrain Segment", C.GERMAN, "10.8.2", {
         leave = function() require("transport").detrain_segment_end() end }),
     } },

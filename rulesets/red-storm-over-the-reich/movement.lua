@@ -30,7 +30,7 @@ end
 
 -- 10.7.1.A: a bridgehead counts while a supplied, undisrupted Soviet combat unit holds its hex.
 function M.held_bridgehead(h)
-  if not map.marker(h, "bridgehead") then return false end
+  if map.marker(h, "bridgehead") ~= 1 then return false end
   for _, u in ipairs(C.combat_at(h, C.SOVIET)) do
     if C.supplied(u) and not C.disrupted(u) then return true end
   end
@@ -166,7 +166,7 @@ local function check_mover(u, side, seg)
     umpire.check(when == nil or when == seg, "10.3.B.2",
       "the guard cavalry moved in the %s: all of it moves in one of the assault and breakthrough segments, not both", when)
   end
-  if side == C.SOVIET and map.marker(u.hex, "bridgehead") and C.is_combat(u) and C.supplied(u) and not C.disrupted(u) then
+  if side == C.SOVIET and map.marker(u.hex, "bridgehead") == 1 and C.is_combat(u) and C.supplied(u) and not C.disrupted(u) then
     local holders = 0
     for _, v in ipairs(C.combat_at(u.hex, C.SOVIET)) do
       if C.supplied(v) and not C.disrupted(v) then holders = holders + 1 end
@@ -379,6 +379,65 @@ umpire.command {
     for _, u in ipairs(list) do move_one(u, to, via, side, seg, z) end
   end,
 }
+
+-- 10.7.1.A.1: a bridgehead marker is placed at the end of a Soviet breakthrough, exploitation or
+-- redeployment segment (marker `bridgehead` 2 until then, 1 once in force) in a hex next to a major
+-- river holding a supplied, undisrupted Soviet combat unit; at most 7 on the map. The Soviet may take
+-- one off at any time (10.7.1.A.2).
+local function next_to_major_river(h)
+  for _, n in ipairs(map.neighbours(h)) do
+    if C.contains(map.hexside(h, n), "major_river") then return true end
+  end
+  return C.MAJOR_RIVER_EDGE[h] == true   -- (a hexside along the map's edge)
+end
+
+umpire.command {
+  usage = "bridgehead [remove] <hex>",
+  help = "Soviet: place a bridgehead marker in a hex next to a major river held by a supplied, undisrupted Soviet combat unit (in force from the end of this segment), or remove one",
+  example = "bridgehead 2135      bridgehead remove 2135",
+  rule = "10.7.1.A",
+  run = function(remove, hex)
+    local step = umpire.clock().step
+    if remove then
+      umpire.check(map.marker(hex, "bridgehead"), "10.7.1.A.2", "%s has no bridgehead marker", hex)
+      map.set_marker(hex, "bridgehead", nil)
+      log.rule("10.7.1.A.2", ("the Soviet removes the bridgehead in %s"):format(hex))
+      return
+    end
+    umpire.check(step == "sov_breakthrough" or step == "sov_exploit" or step == "sov_redeploy", "10.7.1.A.1",
+      "bridgeheads are placed at the end of the Soviet breakthrough, exploitation and redeployment movement segments")
+    umpire.check(not map.marker(hex, "bridgehead"), "10.7.1.A.1", "%s has a bridgehead marker already", hex)
+    local n = 0
+    for _ in pairs(map.marked("bridgehead")) do n = n + 1 end
+    umpire.check(n < T.bridgeheads, "10.7.1.A", "all %d bridgehead markers are on the map (remove one first)", T.bridgeheads)
+    umpire.check(next_to_major_river(hex), "10.7.1.A.1", "%s is not next to a major river hexside", hex)
+    local holder
+    for _, u in ipairs(C.combat_at(hex, C.SOVIET)) do
+      if C.supplied(u) and not C.disrupted(u) then holder = u break end
+    end
+    umpire.check(holder, "10.7.1.A.1", "%s holds no supplied, undisrupted Soviet combat unit%s", hex,
+      #C.combat_at(hex, C.SOVIET) > 0 and " (12.1: a disrupted unit does not place one)" or "")
+    map.set_marker(hex, "bridgehead", 2)
+    log.rule("10.7.1.A.1", ("bridgehead placed in %s, held by %s: in force from the end of this segment"):format(hex, holder.id))
+  end,
+}
+
+-- 10.7.1.A.1-2: at the end of the segments the rule names, placed markers come into force and
+-- markers whose hex no longer holds a supplied, undisrupted Soviet combat unit are removed.
+function M.check_bridgeheads(when)
+  for h, v in pairs(map.marked("bridgehead")) do
+    local held = false
+    for _, u in ipairs(C.combat_at(h, C.SOVIET)) do
+      if C.supplied(u) and not C.disrupted(u) then held = true break end
+    end
+    if not held then
+      map.set_marker(h, "bridgehead", nil)
+      log.rule("10.7.1.A.2", ("the bridgehead in %s is removed at %s: no supplied, undisrupted Soviet combat unit holds it"):format(h, when))
+    elseif v == 2 then
+      map.set_marker(h, "bridgehead", 1)
+    end
+  end
+end
 
 -- 10.1: a movement segment begins: what the units used last segment is forgotten.
 function M.begin_segment(side)

@@ -19,6 +19,15 @@ local NAMES = { historical = "the Historical Scenario (3.2)", sleigh_ride = "Ope
 function M.start()
   log.rule("3.1", ("%s: the armies as on 12 January 1945 (set-up approximated: DATA.md), %d turns"):format(
     NAMES[M.scenario()] or M.scenario(), vars.get("turns") or 8))
+  -- 3.4.A: in Guderian in Charge the lighter-coloured units are placed at the start, even those
+  -- with a reinforcement code
+  if M.scenario() == "guderian" then
+    local moved = {}
+    for _, u in ipairs(units.in_box("reinforcements")) do
+      if u:attr("guderian") then u:put_in("guderian"); moved[#moved + 1] = u end
+    end
+    if #moved > 0 then log.rule("3.4.A", ("Guderian units among the reinforcements are placed at the start: %s"):format(C.ids(moved))) end
+  end
   if M.has_setup() then
     log.rule(M.scenario() == "guderian" and "3.4.A" or "3.3.A",
       "German set-up: withdraw units on or south of row 14 up to 6 hexes along the Retreat Compass (withdraw), flip 3 infantry divisions there to their KGs (kg), reduce one panzer division there (reduce)" ..

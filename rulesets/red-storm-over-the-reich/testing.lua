@@ -27,6 +27,15 @@ function M.control(hexes, side)
   map.set_markers("ctl", t)
 end
 
+-- Sets the control of every hex for which pred(hex, column, row) is true: M.control_where(function(h, c) return c >= 22 end, "Soviet").
+function M.control_where(pred, side)
+  local list = {}
+  for _, h in ipairs(map.hexes()) do
+    if pred(h, tonumber(h:sub(1, 2)), tonumber(h:sub(3, 4))) then list[#list + 1] = h end
+  end
+  M.control(list, side)
+end
+
 M.find = require("testkit").find
 
 return M
