@@ -144,9 +144,9 @@ end
 local function check_mover(u, side, seg)
   umpire.check(u.side == side, "10.4", "%s belongs to the %s; only %s units move now", u.id, u.side, side)
   umpire.check(u.hex ~= nil, "10.4", "%s is not on the map", u.id)
+  umpire.check(not C.is_garrison(u), "16.2", "%s is a garrison: garrisons never move", u.id)
   umpire.check(C.is_combat(u) or C.is_artillery(u) or C.is_flak(u) or C.is_leader(u) or C.is_refugee(u), "10.4",
     "%s does not move on the map (%s)", u.id, u.kind)
-  umpire.check(not C.is_garrison(u), "16.2", "%s is a garrison: garrisons never move", u.id)
   umpire.check(not u:marker("moved"), "10.4.A", "%s has moved this segment: a unit moves once a segment", u.id)
   umpire.check(not u:marker("immobile"), "2.2.D", "%s is Immobile: it may not move this %s", u.id,
     u.side == C.SOVIET and "segment (10.4.B, 10.7.1.B)" or "Assault Phase (10.8.1.B)")
@@ -292,7 +292,15 @@ local function move_one(u, to, via, side, seg, z)
   local dest = path[#path]
   local notes = {}
   local left = M.left(u)
-  local one_hex = cost > left
+  -- (a route that used one-hex movement is priced at the allowance: price the step itself)
+  local one_hex = false
+  if #path == 2 then
+    local free = M.profile(u, from, left, z)
+    free.mp = nil
+    free.always_one = nil
+    local real = map.path_cost(free, path)
+    if real and real > left then one_hex, cost = true, real end
+  end
   if one_hex then
     -- 10.4.B: one hex whatever its cost, with an allowance of 1 or more
     umpire.check(mp >= 1 and #path == 2, "10.4.B", "%s has %s MP left: not enough for %s", u.id, map.fmt_cost(left), dest)
