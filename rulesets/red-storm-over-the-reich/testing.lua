@@ -36,6 +36,13 @@ function M.control_where(pred, side)
   M.control(list, side)
 end
 
+-- Skips the Sleigh Ride / Guderian set-up decisions (3.3.A, 3.4.A) for a script that tests
+-- something else: the counts are deemed made and the Guderian units left unplaced leave the game.
+function M.skip_setup()
+  vars.set("setup_counts", { kg = 3, reduce = 1 })
+  for _, u in ipairs(units.in_box("guderian")) do u:put_in("removed") end
+end
+
 M.find = require("testkit").find
 
 return M
