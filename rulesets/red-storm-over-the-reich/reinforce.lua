@@ -451,6 +451,26 @@ function M.soviet_end()
   vars.set("sov_repl", nil)
 end
 
+-- What `next` at a terminal warns is still to place (8.1, 8.2.1.B: what is not placed is lost).
+umpire.unfinished(function()
+  local st = umpire.clock().step
+  local lines = {}
+  if st == "ger_place" then
+    local due = M.due(C.GERMAN)
+    if #due > 0 then lines[#lines + 1] = "reinforcements not placed (forfeited at the end of the segment, K units may wait) [8.1]: " .. C.ids(due) end
+    local repl = vars.get("ger_repl") or {}
+    if #repl > 0 then lines[#lines + 1] = "replacements not placed (forfeited) [8.2.1.B]: " .. table.concat(repl, ",") end
+    local steps = vars.get("mech_steps") or 0
+    if steps > 0 then lines[#lines + 1] = ("mechanized replacement steps unused (forfeited) [8.2.1.B]: %d"):format(steps) end
+  elseif st == "sov_place" then
+    local due = M.due(C.SOVIET)
+    if #due > 0 then lines[#lines + 1] = "reinforcement not placed (forfeited) [8.1.1.A]: " .. C.ids(due) end
+    local r = vars.get("sov_repl") or {}
+    if #r > 0 then lines[#lines + 1] = "replacements not placed (they stay eliminated) [8.2.1.A]: " .. table.concat(r, ",") end
+  end
+  if #lines > 0 then return lines end
+end)
+
 umpire.status(function()
   local lines = {}
   local st = umpire.clock().step
