@@ -208,16 +208,115 @@ function M.apply(hex, side, result, rule)
   if #texts > 0 then log.rule(rule, table.concat(texts, "; ")) end
 end
 
+-- 17.3.B: Heinrici. From turn 6 until he is used, the Soviet declares all his barrages of a
+-- barrage step before any is fired (`barrage` records them, `fire` or the end of the step fires
+-- them); the German may then cancel one Soviet artillery barrage, or two whose target hexes are
+-- within 3 hexes of each other (reading: the distance is between the target hexes), and Heinrici
+-- leaves the game. Reading: a cancelled barrage still costs the artillery its Ready side and
+-- counts as the one barrage of its hex.
+function M.heinrici_available()
+  if umpire.clock().turn < T.heinrici_from then return false end
+  local h = units.get("HEINRICI")
+  return h ~= nil and h.box == "german_box"
+end
+
+local function declaring()
+  return FIRING[umpire.clock().step] == C.SOVIET and M.heinrici_available()
+end
+
+function M.declare(u, hex, from)
+  local list = vars.get("heinrici_declared") or {}
+  for _, d in ipairs(list) do
+    if d.unit == u.id then umpire.refuse("11.0", u.id .. " has declared a barrage already") end
+    if d.hex == hex then umpire.refuse("11.0", hex .. " has a barrage declared on it already (one barrage a hex)") end
+  end
+  local rule, why = M.why_not(u, hex, from)
+  if rule then umpire.refuse(rule, why) end
+  list[#list + 1] = { unit = u.id, hex = hex, from = from }
+  vars.set("heinrici_declared", list)
+  log.rule("17.3.B", ("%s declares a barrage on %s (with Heinrici available every Soviet barrage is declared before any is fired; `fire` fires them)"):format(u.id, hex))
+end
+
+-- 17.3.B: the German's choice, then the declared barrages in their order.
+function M.fire_declared()
+  local list = vars.get("heinrici_declared")
+  if not list or #list == 0 then vars.set("heinrici_declared", nil) return end
+  vars.set("heinrici_declared", nil)
+  local art = {}
+  for i, d in ipairs(list) do
+    if C.is_artillery(units.get(d.unit)) then art[#art + 1] = i end
+  end
+  local options, by = { "none" }, { none = {} }
+  for a = 1, #art do
+    local d = list[art[a]]
+    local key = d.unit .. "@" .. d.hex
+    options[#options + 1] = key; by[key] = { art[a] }
+  end
+  for a = 1, #art do
+    for b = a + 1, #art do
+      local d, e = list[art[a]], list[art[b]]
+      if map.distance(d.hex, e.hex) <= T.heinrici_spread then
+        local key = d.unit .. "@" .. d.hex .. "+" .. e.unit .. "@" .. e.hex
+        options[#options + 1] = key; by[key] = { art[a], art[b] }
+      end
+    end
+  end
+  local cancel = {}
+  if #options > 1 then
+    local pick = umpire.ask { prompt = ("Heinrici: cancel one Soviet artillery barrage, or two whose targets are within %d hexes of each other (once a game)?"):format(T.heinrici_spread),
+      side = C.GERMAN, rule = "17.3.B", options = options, default = "none" }
+    for _, i in ipairs(by[pick]) do cancel[i] = true end
+  end
+  if next(cancel) then
+    local texts = {}
+    local marked = vars.get("barraged") or {}
+    for i in pairs(cancel) do
+      local d = list[i]
+      units.get(d.unit):set_marker("used", 1)
+      marked[d.hex] = true
+      texts[#texts + 1] = ("%s on %s"):format(d.unit, d.hex)
+    end
+    vars.set("barraged", marked)
+    units.get("HEINRICI"):put_in("removed")
+    log.rule("17.3.B", ("Heinrici cancels the barrage%s of %s (the artillery goes to its Used side); Heinrici leaves the game"):format(
+      #texts > 1 and "s" or "", table.concat(texts, " and ")))
+  end
+  for i, d in ipairs(list) do
+    if not cancel[i] then
+      local u = units.get(d.unit)
+      local rule, why = M.why_not(u, d.hex, d.from)
+      if rule then
+        log.rule(rule, ("the declared barrage of %s on %s is not fired: %s"):format(d.unit, d.hex, why))
+      else
+        M.fire(u, d.hex, d.from)
+      end
+    end
+  end
+end
+
 umpire.command {
   usage = "barrage <unit> <hex> [from] [<base:hex>]",
-  help = "fire a ready artillery, air or naval barrage unit at a hex in range (a naval unit from a Baltic coastal hex: the nearest one unless given)",
+  help = "fire a ready artillery, air or naval barrage unit at a hex in range (a naval unit from a Baltic coastal hex: the nearest one unless given); with Heinrici available (turn 6 on) a Soviet barrage is only declared, then `fire`",
   example = "barrage ART3G 5038      barrage SCHEER 1610 from 1509",
   rule = "11.1", phases = M.STEPS, odds = true,
-  run = function(u, hex, _, from) M.fire(u, hex, from) end,
+  run = function(u, hex, _, from)
+    if declaring() then M.declare(u, hex, from) else M.fire(u, hex, from) end
+  end,
+}
+
+umpire.command {
+  usage = "fire",
+  help = "Soviet, with Heinrici available: fire the declared barrages (the German may first cancel one or two artillery barrages with Heinrici)",
+  example = "fire",
+  rule = "17.3.B", phases = { "sov_barrage", "ger_barrage_sov" },
+  run = function()
+    umpire.check(#(vars.get("heinrici_declared") or {}) > 0, "17.3.B", "no barrage has been declared")
+    M.fire_declared()
+  end,
 }
 
 -- The combat segment's barrages start afresh (one a hex, 11.0).
-function M.begin_segment() vars.set("barraged", nil) end
+function M.begin_segment() vars.set("barraged", nil); vars.set("heinrici_declared", nil) end
 
 -- Whether `side` has a barrage unit that could fire (to skip an empty barrage step).
 function M.any_ready(side)

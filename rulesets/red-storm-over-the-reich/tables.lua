@@ -190,4 +190,9 @@ T.soviet_reinforcement_turn = 6
 -- rulebook; the 13.6 example's retreat 4640-4540-4441-4340 goes SW, SW, NW).
 T.compass = { German = { "NW", "SW" }, Soviet = { "NE", "SE" } }
 
+-- ---- reinforce.lua / special.lua (8, 16.2, 17) ----------------------------------------------
+-- 8.1.1.B: the M code's hex (Memel's road); 8.2.1.B: four infantry KGs drawn a turn, two
+-- mechanized steps, two more with the USIR linked to Berlin (17.1.B).
+T.reinforce = { memel = "4601", kg_draws = 4, mech_steps = 2, usir_steps = 2 }
+
 return T
