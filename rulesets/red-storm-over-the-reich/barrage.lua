@@ -83,7 +83,7 @@ function M.why_not(u, hex, from)
     return nil, nil, u.hex
   elseif C.is_air(u) then
     if side == C.SOVIET and C.weather(turn) == "mud" then return "9.1.C", "no Soviet air unit flies in Mud (turns 3 and 4, 11.4, 17.4.A)" end
-    if u:attr("rudel") and turn ~= T.rudel_turn then return "11.5", "Rudel flies on turn 3 only" end
+    if u:attr("only_turn") and turn ~= u:attr("only_turn") then return "11.5", ("%s flies on turn %d only"):format(u.id, u:attr("only_turn")) end
     local bases = air_bases(side)
     local best
     for b in pairs(bases) do
@@ -161,7 +161,7 @@ function M.fire(u, hex, from)
   if not u.hex then
     log.rule(C.is_naval(u) and "11.3" or "11.4", ("%s returns to the holding box on its Used side"):format(u.id))
   end
-  if u:attr("rudel") then
+  if u:attr("only_turn") then
     u:put_in("removed")
     log.rule("11.5", "Rudel has flown his one mission: removed from the game")
   end

@@ -33,7 +33,10 @@ local function combat_off() return vars.get("combat") == false end
 local function segment_start(side, kind)
   return function()
     movement.begin_segment(side)
-    if side == C.GERMAN then logistics.german_segment_start() end
+    if side == C.GERMAN then
+      logistics.german_segment_start()
+      require("special").german_segment_start()   -- 17.1.C
+    end
     if kind ~= "breakthrough" and kind ~= "reaction" then allowance.roll(side, kind) end
     if kind == "assault" and side == C.SOVIET then vars.set("declared", nil); vars.set("combat", nil); vars.set("cavalry_moved", nil) end
   end
@@ -41,6 +44,7 @@ end
 
 local function segment_end(side, kind, rule)
   return function()
+    if side == C.GERMAN then require("special").usir_check() end   -- 17.1.C
     stacking.enforce(side, ("the end of the %s movement segment (5.1)"):format(kind))
     movement.end_segment(side)
     -- 10.7.1.A.1-2: bridgeheads at the end of the Soviet segments and the German exploitation
@@ -111,7 +115,7 @@ umpire.sequence {
         enter = function() segment_start(C.SOVIET, "assault")(); ask_declaration() end,
         leave = segment_end(C.SOVIET, "assault") }),
       side_step("sov_barrage", "Soviet Combat Segment › Soviet Barrages", C.SOVIET, "11.0", {
-        skip_if = combat_off, enter = barrage.begin_segment }),
+        skip_if = combat_off, enter = barrage.begin_segment, leave = barrage.fire_declared }),
       side_step("sov_barrage_ger", "Soviet Combat Segment › German Barrages", C.GERMAN, "11.0", {
         skip_if = function() return combat_off() or not barrage.any_ready(C.GERMAN) end }),
       side_step("sov_combat", "Soviet Combat Segment", C.SOVIET, "13.0", {
@@ -124,6 +128,7 @@ umpire.sequence {
       side_step("ger_reaction", "German Reaction Movement Segment", C.GERMAN, "10.8.5", {
         skip_if = combat_off, enter = segment_start(C.GERMAN, "reaction"),
         leave = function()
+          require("special").usir_check()
           stacking.enforce(C.GERMAN, "the end of the reaction movement (5.1)")
           movement.end_segment(C.GERMAN)
           tracks.set("ger_reaction", 0)
@@ -140,7 +145,7 @@ umpire.sequence {
       side_step("ger_barrage", "German Combat Segment › German Barrages", C.GERMAN, "11.0", {
         enter = barrage.begin_segment }),
       side_step("ger_barrage_sov", "German Combat Segment › Soviet Barrages", C.SOVIET, "11.0", {
-        skip_if = function() return not barrage.any_ready(C.SOVIET) end }),
+        skip_if = function() return not barrage.any_ready(C.SOVIET) end, leave = barrage.fire_declared }),
       side_step("ger_combat", "German Combat Segment", C.GERMAN, "13.0", {
         enter = function() require("combat").begin_segment(C.GERMAN) end,
         leave = function()

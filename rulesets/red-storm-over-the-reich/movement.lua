@@ -97,8 +97,8 @@ function M.profile(u, from, mp, z, opts)
   local blocked = {}
   for _, e in ipairs(C.on_map(enemy)) do blocked[e.hex] = true end      -- no entering enemy units
   if C.is_flak(u) then for h in pairs(C.URBAN) do blocked[h] = true end end   -- 8.1.3, 17.2.C
-  if u.side == C.GERMAN and vars.get("usir_closed") then                      -- 17.1.C
-    for h in pairs(C.USIR) do if h ~= from then blocked[h] = true end end
+  if u.side == C.GERMAN and vars.get("usir_closed") and not C.USIR[from] then   -- 17.1.C: no entering
+    for h in pairs(C.USIR) do blocked[h] = true end                             -- (those inside may cross it to leave)
   end
   local side_cost, crossing = {}, {}
   if u.side == C.SOVIET and weather ~= "frost" then
