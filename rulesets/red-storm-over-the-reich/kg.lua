@@ -49,8 +49,13 @@ function M.lose_step(u, ctx)
     u:put_in("removed")
     return ("%s is lost: a Soviet State Funeral (17.3.A)"):format(u.id)
   end
+  -- 16.1.A: a unit that begins the game as a KG is gone for good when it takes a step loss
+  if u:attr("starts_kg") and not u:attr("mech_kg") then
+    eliminate(u)
+    return ("%s is eliminated (it began as a KG: not to the pool, 16.1.A)"):format(u.id)
+  end
   -- a German infantry division: one step (16.1.A)
-  if u:attr("kg") and u.step == 1 then
+  if u:attr("kg") and u.step == 1 and u.steps >= 2 then
     if ctx.eliminated then
       ctx.eliminated[#ctx.eliminated + 1] = { unit = u, hex = hex, disrupted = C.disrupted(u), oos = u:marker("oos") ~= nil }
     end

@@ -43,6 +43,114 @@ function M.skip_setup()
   for _, u in ipairs(units.in_box("guderian")) do u:put_in("removed") end
 end
 
+-- A simple player for smoke tests (tests/it/smoke.rs): the commands it would type now, one per
+-- line, in a fixed order (read only: it looks at the state and says what to try; a refused
+-- command is part of the test). It makes the set-up decisions, places reinforcements where they
+-- may go, moves some units toward the nearest enemy, fires ready artillery at enemy hexes in range
+-- and attacks from stacks next to the enemy.
+function M.plan()
+  local C = require "common"
+  local T = require "tables"
+  local clock = umpire.clock()
+  local side, step = clock.side, clock.step
+  local out = {}
+  if not side then return "" end
+  local function near_enemy(hex, enemy_hexes)
+    local d = math.huge
+    for _, e in ipairs(enemy_hexes) do d = math.min(d, map.distance(hex, e)) end
+    return d
+  end
+  if step == "setup" then
+    local n = 0
+    for _, u in ipairs(C.on_map(C.GERMAN)) do
+      if n < T.sleigh_kgs and u:attr("kg") and u.step == 1 and tonumber(u.hex:sub(3, 4)) >= T.sleigh_row then
+        out[#out + 1] = "kg " .. u.id; n = n + 1
+      end
+    end
+    for _, u in ipairs(C.on_map(C.GERMAN)) do
+      if u:attr("panzer") and u.step == 1 and tonumber(u.hex:sub(3, 4)) >= T.sleigh_row then
+        out[#out + 1] = "reduce " .. u.id
+        break
+      end
+    end
+    local soviet = {}
+    for _, e in ipairs(C.on_map(C.SOVIET)) do soviet[#soviet + 1] = e.hex end
+    local used = {}
+    local west = C.EDGE.German
+    for i, u in ipairs(units.in_box("guderian")) do
+      -- a west-edge hex, one unit each: far from the Soviet, supplied, within the limits
+      local h = west[(i * 7) % #west + 1]
+      local k = 0
+      while (used[h] or near_enemy(h, soviet) <= 1) and k < #west do k = k + 1; h = west[(i * 7 + k) % #west + 1] end
+      used[h] = true
+      out[#out + 1] = ("deploy %s %s"):format(u.id, h)
+    end
+  elseif step == "ger_place" or step == "sov_place" then
+    local r = require "reinforce"
+    local cands = {}
+    for _, h in ipairs(C.EDGE.German) do cands[#cands + 1] = h end
+    for _, h in ipairs(C.PORT_LIST) do cands[#cands + 1] = h end
+    for _, h in ipairs(C.SOUTH_EDGE) do cands[#cands + 1] = h end
+    cands[#cands + 1] = "4601"
+    for _, set in ipairs { C.URBAN, C.CITY, C.TOWN, C.FORTRESS } do
+      local l = {}
+      for h in pairs(set) do l[#l + 1] = h end
+      table.sort(l)
+      for _, h in ipairs(l) do cands[#cands + 1] = h end
+    end
+    local todo = r.due(side)
+    for _, id in ipairs(vars.get(side == C.GERMAN and "ger_repl" or "sov_repl") or {}) do
+      local u = units.get(id)
+      if u and not u.hex then todo[#todo + 1] = u end
+    end
+    local placed = 0
+    for _, u in ipairs(todo) do
+      if placed >= 12 then break end
+      local k = r.kind(u)
+      if k then
+        local legal = r.legal(u, k, cands)
+        if #legal > 0 then
+          out[#out + 1] = ("place %s %s"):format(u.id, legal[(placed % #legal) + 1])
+          placed = placed + 1
+        end
+      end
+    end
+  elseif step == "sov_barrage" or step == "ger_barrage" or step == "sov_barrage_ger" or step == "ger_barrage_sov" then
+    local enemy = {}
+    for _, e in ipairs(C.on_map(C.other(side))) do if C.is_combat(e) then enemy[e.hex] = true end end
+    local n = 0
+    for _, a in ipairs(units.all { side = side, kind = "artillery", on_map = true }) do
+      if n >= 4 then break end
+      if not a:marker("used") then
+        local range = a:attr("range") or 0
+        for _, h in ipairs(map.within(a.hex, range)) do
+          if enemy[h] then out[#out + 1] = ("barrage %s %s"):format(a.id, h); n = n + 1; break end
+        end
+      end
+    end
+  elseif require("allowance").segment() then
+    local movement = require "movement"
+    local enemies = {}
+    for _, e in ipairs(C.on_map(C.other(side))) do enemies[#enemies + 1] = e.hex end
+    local n = 0
+    for _, u in ipairs(C.on_map(side)) do
+      if n >= 8 then break end
+      if (C.is_combat(u) or C.is_artillery(u)) and not u:marker("moved") and not u:marker("immobile") and not u:marker("entrained") and movement.left(u) >= 1 then
+        local ok, reach = pcall(map.reach, (movement.profile(u, u.hex, movement.left(u))))
+        if ok then
+          local best, bd = nil, near_enemy(u.hex, enemies)
+          for h in pairs(reach) do
+            local d = near_enemy(h, enemies)
+            if h ~= u.hex and #C.at(h, side) < 2 and (d < bd or (d == bd and best and h < best)) then best, bd = h, d end
+          end
+          if best then out[#out + 1] = ("move %s %s"):format(u.id, best); n = n + 1 end
+        end
+      end
+    end
+  end
+    return table.concat(out, "\n")
+end
+
 M.find = require("testkit").find
 
 return M

@@ -1,15 +1,20 @@
-//! Whole games: Fortress Stalingrad played from 16 seeds to its victory determination by the
-//! simple player of rulesets/fortress-stalingrad/testing.lua (`plan`), every question answered by
-//! its default. Refusals are part of play; a rule error (a bug in the Lua or the kernel) fails.
+//! Whole games: Fortress Stalingrad and the three Red Storm over the Reich scenarios played from
+//! 16 seeds each to their victory determination by the simple player of each ruleset's
+//! testing.lua (`plan`), every question answered by its default. Refusals are part of play; a
+//! rule error (a bug in the Lua or the kernel) fails. `UMPIRE_SMOKE_SEEDS=n` plays n seeds.
 
 use umpire::{Session, Status};
 
-fn play(seed: u64) -> (String, usize) {
+fn seeds() -> u64 {
+    std::env::var("UMPIRE_SMOKE_SEEDS").ok().and_then(|v| v.parse().ok()).unwrap_or(16)
+}
+
+fn play(game: &str, seed: u64) -> (String, usize) {
     let mut s = Session::with_root(super::repo());
-    let r = s.execute(&format!("new fortress-stalingrad --seed {seed}"));
+    let r = s.execute(&format!("new {game} --seed {seed}"));
     assert_eq!(r.status, Status::Ok, "seed {seed}: {r:?}");
     let mut commands = 0usize;
-    for _ in 0..2000 {
+    for _ in 0..4000 {
         if let Some(over) = s.prompt().split("game over: ").nth(1) {
             return (over.trim_end_matches(" › ").to_string(), commands);
         }
@@ -20,7 +25,7 @@ fn play(seed: u64) -> (String, usize) {
             let r = s.execute(line);
             commands += 1;
             if let Some(e) = r.error() {
-                assert!(e.kind() != "rule-error", "seed {seed}: `{line}` failed with a rule error: {e}");
+                assert!(e.kind() != "rule-error", "{game} seed {seed}: `{line}` failed with a rule error: {e}");
             }
             // answer every question with its default (the prompt shows a pending question)
             for _ in 0..200 {
@@ -29,21 +34,39 @@ fn play(seed: u64) -> (String, usize) {
                 }
                 let a = s.execute("auto");
                 if let Some(e) = a.error() {
-                    panic!("seed {seed}: auto after `{line}` failed: {e}");
+                    panic!("{game} seed {seed}: auto after `{line}` failed: {e}");
                 }
             }
         }
     }
-    panic!("seed {seed}: the game did not end in 2000 rounds");
+    panic!("{game} seed {seed}: the game did not end in 4000 rounds");
 }
 
 #[test]
 fn fortress_stalingrad_plays_to_the_end_from_16_seeds() {
     let mut results = Vec::new();
-    for seed in 1..=16 {
-        let (result, commands) = play(seed);
+    for seed in 1..=seeds() {
+        let (result, commands) = play("fortress-stalingrad", seed);
         assert!(result.contains("15.9)") || result.contains("(14.5)"), "seed {seed}: {result}");
         results.push(format!("seed {seed}: {result} after {commands} commands"));
+    }
+    println!("{}", results.join("\n"));
+}
+
+/// The three Red Storm scenarios, each to its end: an automatic victory (3.2.C.1), the fall of The
+/// Bunker or the last turn (3.2.C.2, 3.4.C).
+#[test]
+fn red_storm_plays_each_scenario_to_the_end_from_16_seeds() {
+    let mut results = Vec::new();
+    for scenario in ["historical", "sleigh-ride", "guderian"] {
+        for seed in 1..=seeds() {
+            let (result, commands) = play(&format!("red-storm-over-the-reich/{scenario}"), seed);
+            assert!(
+                result.contains("(3.2.C.1)") || result.contains("(3.2.C.2)") || result.contains("(3.4.C)"),
+                "{scenario} seed {seed}: {result}"
+            );
+            results.push(format!("{scenario} seed {seed}: {result} after {commands} commands"));
+        }
     }
     println!("{}", results.join("\n"));
 }
