@@ -131,16 +131,19 @@ function M.plan()
   elseif require("allowance").segment() then
     local movement = require "movement"
     local enemies = {}
-    for _, e in ipairs(C.on_map(C.other(side))) do enemies[#enemies + 1] = e.hex end
+    for _, e in ipairs(C.on_map(C.other(side))) do enemies[e.hex] = true end
+    -- the distance of every hex from the nearest enemy unit, in one search
+    local dist = next(enemies) and map.reach { from = enemies, routes = false } or {}
+    local function near(h) return dist[h] or math.huge end
     local n = 0
     for _, u in ipairs(C.on_map(side)) do
       if n >= 8 then break end
       if (C.is_combat(u) or C.is_artillery(u)) and not u:marker("moved") and not u:marker("immobile") and not u:marker("entrained") and movement.left(u) >= 1 then
         local ok, reach = pcall(map.reach, (movement.profile(u, u.hex, movement.left(u))))
         if ok then
-          local best, bd = nil, near_enemy(u.hex, enemies)
+          local best, bd = nil, near(u.hex)
           for h in pairs(reach) do
-            local d = near_enemy(h, enemies)
+            local d = near(h)
             if h ~= u.hex and #C.at(h, side) < 2 and (d < bd or (d == bd and best and h < best)) then best, bd = h, d end
           end
           if best then out[#out + 1] = ("move %s %s"):format(u.id, best); n = n + 1 end
