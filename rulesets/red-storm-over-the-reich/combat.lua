@@ -379,8 +379,9 @@ function M.resolve(spec)
     if #others > 0 and steps > 0 then
       for _, u in ipairs(newcomers) do
         if u.exists and u.hex then
-          texts[#texts + 1] = kg.lose_step(u, { no_kg = true }) .. " (it retreated here this segment, 13.5)"
-          while u.exists and u.hex do kg.lose_step(u, { no_kg = true }) end
+          local t
+          while u.exists and u.hex do t = kg.lose_step(u, { no_kg = true }) end
+          texts[#texts + 1] = t .. " (it retreated here this segment, 13.5)"
         end
       end
     end
@@ -521,7 +522,7 @@ local function check_attack(hex, list, side, s)
     table.insert(by_hex[u.hex], u)
   end
   for _, d in ipairs(defenders) do
-    if not second then
+    if not second and not d:marker("retreated") then   -- 13.5: a unit that retreated here may be attacked again
       umpire.check(not d:marker("defended"), "13.1.A", "%s in %s has been attacked this combat segment (a unit is attacked once, except Zhukov's second attack, 17.3.A)", d.id, hex)
     end
   end
@@ -629,7 +630,7 @@ function M.attack(hex, list, air_flag, air_unit)
   save(s)
   if out.cleared and #survivors > 0 then
     log.rule("13.6", ("%s is vacated: %s may advance after combat (advance <units> %s%s)"):format(hex, table.concat(survivors, ","), hex,
-      #out.path > 0 and (" [up to " .. #out.path .. " hexes along " .. hex .. " → " .. table.concat(out.path, " → ") .. " for mechanized units]") or ""))
+      #out.path > 0 and (" [up to " .. #out.path .. " " .. C.plural(#out.path, "hex", "hexes") .. " along " .. hex .. " → " .. table.concat(out.path, " → ") .. " for mechanized units]") or ""))
   end
   if zhukov and not second and #C.at(hex, enemy) > 0 then
     log.rule("17.3.A", ("the units of the attack with Zhukov may attack %s again now (attack %s with ...)"):format(hex, hex))
