@@ -8,7 +8,8 @@
 --
 -- Where each unit began the segment (vars "ov": { key = turn:step, start = { id = hex } }) is
 -- noted after every command of an exploitation segment for the units of the moving side that
--- have not moved yet (the `next` that enters the segment notes them all).
+-- have not moved yet (the `next` that enters the segment notes them all; a unit that has not moved
+-- is where it began).
 local C = require "common"
 local T = require "tables"
 local zoc = require "zoc"
@@ -33,16 +34,16 @@ umpire.after_command(function()
   if not ov or ov.key ~= k then ov = { key = k, start = {} } end
   local changed = false
   for _, u in ipairs(C.on_map(c.side)) do
-    if ov.start[u.id] == nil and not u:marker("moved") then ov.start[u.id] = u.hex; changed = true end
+    if not u:marker("moved") and ov.start[u.id] ~= u.hex then ov.start[u.id] = u.hex; changed = true end
   end
   if changed or vars.get("ov") == nil or vars.get("ov").key ~= k then vars.set("ov", ov) end
 end)
 
 -- Where `u` began this exploitation segment (a unit that has not moved is where it began).
 function M.start_hex(u)
+  if not u:marker("moved") then return u.hex end
   local ov = vars.get("ov")
   if ov and ov.key == key() and ov.start[u.id] then return ov.start[u.id] end
-  if not u:marker("moved") then return u.hex end
   return nil
 end
 
