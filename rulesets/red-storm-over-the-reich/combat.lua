@@ -370,6 +370,15 @@ function M.resolve(spec)
       hexes, steps = losses.split { side = enemy, n = n, max_hexes = max, rule = by_mech and "13.5.B" or "13.5.A" }
     end
     local star = res:find("*", 1, true) ~= nil
+    if #others == 0 then
+      -- 13.5: only units that retreated here this segment: all eliminated (reading: no KG)
+      for _, u in ipairs(newcomers) do
+        local t
+        while u.exists and u.hex do t = kg.lose_step(u, { no_kg = true }) end
+        texts[#texts + 1] = t .. " (it retreated here this segment, 13.5)"
+      end
+      return texts, 0
+    end
     for _, t in ipairs(take_steps(enemy, #others > 0 and others or newcomers, steps, { by = side, star = star, hex = hex, rule = "13.4.C",
       current = function()
         local cur = {}
@@ -425,7 +434,7 @@ function M.resolve(spec)
     say(D, d)
   end
   local pf, flak = extras(a)
-  umpire.outcome(("%s loses %s, %s loses %d%s%s"):format(enemy, a.res == "-" and "0" or a.res, side, nres(d.res),
+  out.outcome = umpire.outcome(("%s loses %s, %s loses %d%s%s"):format(enemy, a.res == "-" and "0" or a.res, side, nres(d.res),
     pf > 0 and " +1 Panzerfaust" or "", flak > 0 and " +1 flak" or ""))
   local dt
   dt, hexes = defender_losses(a.res)
@@ -463,7 +472,7 @@ local function zoc_hexes(attackers, target, side)
   if not next(from) then return out end
   local z = map.adjacent { from = from, not_across = zoc.not_across(), not_into = { "urban", "fortress", "sea", "lake", "prohibited" } }
   for h in pairs(z) do
-    if h ~= target and #C.combat_at(h, C.other(side)) > 0 then out[#out + 1] = h end
+    if h ~= target and #M.defenders(h, C.other(side)) > 0 then out[#out + 1] = h end
   end
   table.sort(out)
   return out
@@ -635,7 +644,7 @@ function M.attack(hex, list, air_flag, air_unit)
   if zhukov and not second and #C.at(hex, enemy) > 0 then
     log.rule("17.3.A", ("the units of the attack with Zhukov may attack %s again now (attack %s with ...)"):format(hex, hex))
   end
-  return out.a.res .. "/" .. out.d.res
+  return out.outcome
 end
 
 umpire.command {
@@ -679,6 +688,9 @@ function M.advance(list, path)
     end
     if C.is_flak(u) and C.URBAN[path[#path]] then umpire.refuse("17.2.C", "flak units never enter urban hexes") end
   end
+  -- 13.6, 5.1: the stacking limits at the end of the advance
+  local rule, what = stacking.problem(path[#path], side, list)
+  if rule then umpire.refuse(rule, ("the advance would overstack %s: %s (13.6)"):format(path[#path], what)) end
   local notes = {}
   for _, u in ipairs(list) do
     local from = u.hex
@@ -715,7 +727,7 @@ function M.end_segment(side)
   local s = state()
   local open, lapsed = {}, {}
   for h in pairs(s.promised or {}) do
-    if not (s.hexes or {})[h] and #C.combat_at(h, C.other(side)) > 0 then
+    if not (s.hexes or {})[h] and #M.defenders(h, C.other(side)) > 0 then
       if could_attack(h, side) then open[#open + 1] = h else lapsed[#lapsed + 1] = h end
     end
   end

@@ -173,7 +173,7 @@ function M.overrun(hex, list, air_flag, air_unit)
     end
   end
   log.rule("14.2", "the overrunners' movement ends for this segment")
-  return out.a.res .. "/" .. out.d.res .. (out.cleared and " cleared" or " not cleared")
+  return out.outcome
 end
 
 umpire.command {
