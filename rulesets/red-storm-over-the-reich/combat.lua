@@ -286,7 +286,7 @@ function M.resolve(spec)
   end
   for _, u in ipairs(defenders) do u:set_marker("defended", 1) end
   local air = spec.air
-  for _, a in ipairs { air, def_air } do
+  for _, a in pairs { att = air or false, def = def_air or false } do
     if a then
       a:set_marker("used", 1)
       if a:attr("only_turn") or a:attr("rudel") then a:put_in("removed") end

@@ -68,6 +68,12 @@ local function entry_cost(u, from, target)
   prof.stop = {}
   prof.always_one = false
   prof.mp = nil
+  -- (a side_cost naming a hex off the map would be an error of the search: movement.profile's
+  -- major-river crossings may hold one, see the report)
+  for key_ in pairs(prof.side_cost) do
+    local a, b = key_:match("^(%w+)[>/](%w+)$")
+    if not (a and b and map.is_hex(a) and map.is_hex(b)) then prof.side_cost[key_] = nil end
+  end
   local k = from .. ">" .. target
   if prof.side_cost[k] == "no" and not C.contains(map.hexside(from, target), "major_river") then prof.side_cost[k] = nil end
   local cost, why = map.path_cost(prof, { from, target })
@@ -81,6 +87,9 @@ function M.overrun(hex, list, air_flag, air_unit)
   umpire.check(#defenders > 0, "14.2", "%s holds no %s unit to overrun", hex, enemy)
   for _, d in ipairs(defenders) do
     umpire.check(not d:attr("vistula"), "17.2.A", "%s holds the Vistula division: it may never be overrun (14.1)", hex)
+  end
+  if side == C.GERMAN then
+    umpire.check(not (vars.get("usir_closed") and C.USIR[hex]), "17.1.C", "the USIR is being evacuated: no German overrun into a USIR hex this turn")
   end
   local t = map.terrain(hex)
   umpire.check(t == "clear" or t == "broken", "14.2", "%s is %s: only units in clear or broken terrain may be overrun", hex, t)
