@@ -19,7 +19,7 @@ local reduce = require "reduce"
 
 local M = {}
 
-local MARKERS = { "attacked", "defended", "retreated", "advanced" }
+local MARKERS = { "attacked", "defended", "retreated", "advanced", "overran" }
 
 local function state() return vars.get("cs") or { hexes = {}, promised = {} } end
 local function save(s) vars.set("cs", s) end
@@ -488,7 +488,7 @@ local function could_attack(hex, side)
           ok[#ok + 1] = u
         end
       end
-      if #ok > 1 or (#ok == 1 and not C.is_infantry(ok[1])) then return true end
+      if #ok > 1 or (#ok == 1 and not (C.is_infantry(ok[1]) and #C.combat_at(n, side) == 1)) then return true end
     end
   end
   return false
@@ -552,12 +552,11 @@ local function check_attack(hex, list, side, s)
         umpire.check(strong, "13.1.A", "%s has an attack strength of 0: it attacks only stacked with an attacking unit of attack 1 or more", u.id)
       end
     end
-    -- 13.1.A: a single infantry unit (reading: the only combat unit attacking from its hex)
-    if combat == 1 then
-      local inf
-      for _, u in ipairs(l) do if C.is_combat(u) then inf = u end end
-      if C.is_infantry(inf) then
-        umpire.check(has_zhukov and multi, "13.1.A", "%s attacks alone from %s: a single infantry unit may not attack, not even with other hexes (unless stacked with Zhukov in a multi-hex attack, 17.3.A)", inf.id, h)
+    -- 13.1.A: a single infantry unit in a hex (reading: the only friendly combat unit there; support
+    -- units do not count) never attacks, except stacked with Zhukov in a multi-hex attack
+    for _, u in ipairs(l) do
+      if C.is_infantry(u) and #C.combat_at(h, side) == 1 then
+        umpire.check(has_zhukov and multi, "13.1.A", "%s is the only combat unit in %s: a single infantry unit may not attack, not even with other hexes (unless stacked with Zhukov in a multi-hex attack, 17.3.A)", u.id, h)
       end
     end
     by_hex[h].mech = mech
