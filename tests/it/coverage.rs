@@ -4,14 +4,41 @@
 //! due, and every script a case names must exist and mention the case id as a whole token
 //! (`12.1` is not mentioned by `12.10` or `12.1.3`) in a command, or in a comment attached to a
 //! command. When the rulebook is reachable at `../shared/rulebooks/<file>` from the repository
-//! root, `cases.txt` must also equal the case ids read from it.
+//! root, `cases.txt` must also equal the case ids read from it, by the reader RULEBOOKS names for
+//! it (ids that open lines, or ids that also run inside the paragraphs).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Ruleset id → the rulebook's file name under ../shared/rulebooks/.
-const RULEBOOKS: &[(&str, &str)] =
-    &[("stargard-solstice", "stargard-solstice.txt"), ("fortress-stalingrad", "fortress-stalingrad.txt")];
+/// Ruleset id → the rulebook's file name under ../shared/rulebooks/, and how it numbers its cases.
+const RULEBOOKS: &[(&str, &str, Numbering)] = &[
+    ("stargard-solstice", "stargard-solstice.txt", Numbering::LineStart),
+    ("fortress-stalingrad", "fortress-stalingrad.txt", Numbering::LineStart),
+    (
+        "red-storm-over-the-reich",
+        "red-storm-over-the-reich.txt",
+        Numbering::Inline { stop: "EXTENDED EXAMPLE OF PLAY" },
+    ),
+];
+
+/// How a rulebook numbers its cases, i.e. which reader derives its case ids.
+#[derive(Clone, Copy, Debug)]
+enum Numbering {
+    /// Every case id opens a line (`rulebook_cases`).
+    LineStart,
+    /// Headings open lines, sub-cases and lettered cases run inside the paragraphs, and the
+    /// numbered items after the line `stop` are not cases (`inline_rulebook_cases`).
+    Inline { stop: &'static str },
+}
+
+impl Numbering {
+    fn cases(self, text: &str) -> Vec<String> {
+        match self {
+            Numbering::LineStart => rulebook_cases(text),
+            Numbering::Inline { stop } => inline_rulebook_cases(text, stop),
+        }
+    }
+}
 
 /// The statuses coverage.toml files use (see the header of each coverage.toml).
 const STATUSES: &[&str] = &["done", "partial", "todo", "n/a", "heading"];
@@ -48,6 +75,80 @@ fn rulebook_cases(text: &str) -> Vec<String> {
             ids.clear();
         }
         ids.push(first.to_string());
+    }
+    ids
+}
+
+/// Whether a word opens with a capital letter, maybe behind an opening quote (`Turn`, `“Vistula”`).
+fn capitalised(word: &str) -> bool {
+    let mut chars = word.chars().skip_while(|c| matches!(c, '“' | '"' | '‘' | '\''));
+    chars.next().is_some_and(char::is_uppercase)
+}
+
+/// A numbered case id, all groups digits (`1.0`, `8.1.1`), with one trailing dot allowed
+/// (`8.1.1. Reinforcement Placement`): the id and its number of groups.
+fn numbered_id(token: &str) -> Option<(&str, usize)> {
+    let id = token.strip_suffix('.').unwrap_or(token);
+    let groups = id.split('.').count();
+    (is_case_id(id) && id.split('.').all(|g| g.bytes().all(|b| b.is_ascii_digit()))).then_some((id, groups))
+}
+
+/// The case ids of a rulebook that numbers some of its cases inside its paragraphs (Red Storm
+/// over the Reich), in rulebook order:
+/// - a numbered case that opens a line (`3.2 Historical Scenario`, `10.5.1 Terrain ...`);
+/// - a sub-case `N.M.K` (three groups of digits, maybe with a trailing dot) inside a line, when it
+///   opens a sentence (the line so far ends with `.` or `:`) and a capitalised word follows
+///   (`... on the map. 8.1.1. Reinforcement Placement`): a cross-reference (`see 8.2.1.B`,
+///   `per 8.1.4 Generic Garrisons`, `(10.3.B.1)`) is not one;
+/// - a lettered case `X) Title` (a capital and a parenthesis as a word of its own, followed by a
+///   capitalised word), numbered under the nearest preceding numbered case (`10.7.1.A`);
+/// - a sub-item under the nearest preceding lettered case (`3.2.C.1`): `1.` opening a line or
+///   `2)` anywhere, followed by a capitalised word; a new numbered case ends the lettered one.
+///
+/// Reading stops at the line `stop` (a section whose numbered items are not cases). A table of
+/// contents is skipped as in `rulebook_cases`: when the first id comes again, what was read so far
+/// is dropped.
+fn inline_rulebook_cases(text: &str, stop: &str) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut numbered: Option<String> = None;
+    let mut lettered: Option<String> = None;
+    for line in text.lines() {
+        if line.trim_end() == stop {
+            break;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let opens_line = !line.starts_with(char::is_whitespace);
+        for (i, w) in words.iter().enumerate() {
+            let next_capital = words.get(i + 1).is_some_and(|n| capitalised(n));
+            let sentence_start = i == 0 || words[i - 1].ends_with(['.', ':']);
+            let mut found: Option<String> = None;
+            if let Some((id, groups)) = numbered_id(w) {
+                let heading = if i == 0 { opens_line } else { groups == 3 && sentence_start && next_capital };
+                if heading {
+                    numbered = Some(id.to_string());
+                    lettered = None;
+                    found = Some(id.to_string());
+                }
+            } else if let Some(letter) = w.strip_suffix(')').filter(|l| l.len() == 1 && capitalised(l)) {
+                if let (Some(n), true) = (&numbered, next_capital) {
+                    let id = format!("{n}.{letter}");
+                    lettered = Some(id.clone());
+                    found = Some(id);
+                }
+            } else if let Some(l) = &lettered {
+                let item = w.strip_suffix(')').or_else(|| w.strip_suffix('.').filter(|_| i == 0 && opens_line));
+                let is_number = |n: &&str| !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit());
+                if let Some(n) = item.filter(is_number).filter(|_| next_capital) {
+                    found = Some(format!("{l}.{n}"));
+                }
+            }
+            if let Some(id) = found {
+                if ids.first() == Some(&id) {
+                    ids.clear();
+                }
+                ids.push(id);
+            }
+        }
     }
     ids
 }
@@ -129,8 +230,8 @@ struct Inputs<'a> {
     cases_file: &'a str,
     coverage: &'a str,
     cases: &'a str,
-    /// The rulebook's text and its label, when reachable.
-    rulebook: Option<(&'a str, &'a str)>,
+    /// The rulebook's label, its text and how it numbers its cases, when reachable.
+    rulebook: Option<(&'a str, &'a str, Numbering)>,
 }
 
 /// Every problem of one ruleset's coverage. `script` reads a script named by coverage.toml
@@ -142,8 +243,8 @@ fn check(inp: &Inputs, script: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
         problems.push(format!("{lf}: lists no case"));
     }
 
-    if let Some((rb_file, rb_text)) = inp.rulebook {
-        let book = rulebook_cases(rb_text);
+    if let Some((rb_file, rb_text, numbering)) = inp.rulebook {
+        let book = numbering.cases(rb_text);
         if book.is_empty() {
             problems.push(format!("{rb_file}: no numbered case found in the rulebook"));
         } else if book != list {
@@ -269,7 +370,9 @@ fn every_ruleset_covers_its_rulebook_honestly() {
             }
             continue;
         };
-        let book = RULEBOOKS.iter().find(|(g, _)| *g == game).map(|(_, f)| repo.join("../shared/rulebooks").join(f));
+        let entry = RULEBOOKS.iter().find(|(g, _, _)| *g == game);
+        let book = entry.map(|(_, f, _)| repo.join("../shared/rulebooks").join(f));
+        let numbering = entry.map_or(Numbering::LineStart, |(_, _, n)| *n);
         let book_text = book.as_ref().and_then(|p| std::fs::read_to_string(p).ok());
         let book_label = match &book {
             Some(p) => format!("../shared/rulebooks/{}", p.file_name().unwrap().to_string_lossy()),
@@ -290,7 +393,7 @@ fn every_ruleset_covers_its_rulebook_honestly() {
             cases_file: &lf,
             coverage: &coverage,
             cases: &cases,
-            rulebook: book_text.as_deref().map(|t| (book_label.as_str(), t)),
+            rulebook: book_text.as_deref().map(|t| (book_label.as_str(), t, numbering)),
         };
         let read = |s: &str| {
             let p = repo.join(s);
@@ -327,6 +430,55 @@ Units move (see 2.1.2 and 1.1).
     fn the_rulebook_is_read_after_its_table_of_contents() {
         let got = rulebook_cases(BOOK);
         assert_eq!(got, ["1.0", "1.1", "2.0", "2.1", "2.1.1", "2.10", "44.30"]);
+    }
+
+    const INLINE_BOOK: &str = "\
+Table of Contents
+• 1.0 INTRODUCTION
+  • 1.1 The Game
+• 2.0 MOVING
+• EXAMPLE OF PLAY
+
+1.0 INTRODUCTION
+1.1 The Game
+Two maps (see 2.1.B and 2.2). Each turn is 15 days. A) Scale: A hex is 8 miles.
+2.0 MOVING
+2.1 Roads
+Roads help (per 2.1.2). They include: A) Highways: fast. B) Trails: slow (2) slower, see 2.1.A.
+1. Mud: trails close.
+2) Frost: trails open. 3. not an item, said in Turn 3. Then B) what? not a case.
+(1) not an item (hex 5045) and (Feb I). Turn\t# 1\t2
+2.1.1. Ferries A ferry crosses. 2.1.2 Bridges A) Cost: none. per 2.1.3 Fords cross, 2.1.4 Ruts too.
+2.1.3 Fords shallow.
+EXAMPLE OF PLAY
+1. The 10 Tk moves.
+A) Not a case.
+2.2 After the example
+";
+
+    #[test]
+    fn inline_cases_are_read_in_the_paragraphs() {
+        let got = inline_rulebook_cases(INLINE_BOOK, "EXAMPLE OF PLAY");
+        let want = [
+            "1.0", "1.1", "1.1.A", "2.0", "2.1", "2.1.A", "2.1.B", "2.1.B.1", "2.1.B.2", "2.1.1", "2.1.2", "2.1.2.A",
+            "2.1.3",
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_new_numbered_case_ends_the_lettered_one() {
+        // the sub-item after 3.1 has no lettered case to belong to; C) belongs to 3.1, not to 3.0.B
+        let got =
+            inline_rulebook_cases("3.0 X\nB) Length: Turns 1-8\n3.1 Y\n1. Placement: here C) Area: there\n", "END");
+        assert_eq!(got, ["3.0", "3.0.B", "3.1", "3.1.C"]);
+        // an unbulleted table of contents is dropped when the first id comes again
+        let got = inline_rulebook_cases("1.0 A\n2.0 B\n\n1.0 A\nA) Set Up: now\n2.0 B\n", "END");
+        assert_eq!(got, ["1.0", "1.0.A", "2.0"]);
+        // each rulebook is read by its own reader: the line-start one ignores what runs inside lines
+        let text = "1.0 A\nA) Set Up: now. 1.0.1 Inline B\n";
+        assert_eq!(Numbering::LineStart.cases(text), ["1.0"]);
+        assert_eq!(Numbering::Inline { stop: "END" }.cases(text), ["1.0", "1.0.A", "1.0.1"]);
     }
 
     #[test]
@@ -381,7 +533,7 @@ scripts = []
             cases_file: "cases.txt",
             coverage,
             cases,
-            rulebook: Some(("book.txt", "1.0 A\n1.1 B\n1.2 C\n2.0 D\n2.1 E\n3.0 F\n")),
+            rulebook: Some(("book.txt", "1.0 A\n1.1 B\n1.2 C\n2.0 D\n2.1 E\n3.0 F\n", Numbering::LineStart)),
         };
         let got = check(&inp, &scripts);
         let want = [
@@ -424,7 +576,12 @@ scripts = ["b.ump"]
             "b.ump" => Some("expect-error move A ~ (2.1)\n".to_string()),
             _ => None,
         };
-        let inp = Inputs { coverage, cases, rulebook: Some(("book.txt", "1.0 A\n1.1 B\n2.0 D\n2.1 E\n")), ..inp };
+        let inp = Inputs {
+            coverage,
+            cases,
+            rulebook: Some(("book.txt", "1.0 A\n1.1 B\n2.0 D\n2.1 E\n", Numbering::LineStart)),
+            ..inp
+        };
         assert_eq!(check(&inp, &scripts), Vec::<String>::new());
     }
 }
