@@ -10,13 +10,18 @@ local M = {}
 -- The scenario being played: "historical", "sleigh_ride" or "guderian" (the scenario's var).
 function M.scenario() return vars.get("scenario") or "historical" end
 
--- 3.5.A: who holds a VP hex (Berlin: the Soviet only with The Bunker gone and a Soviet unit in
--- 0425).
+local function bunker_on_map()
+  local b = units.get("BUNKER")
+  return b ~= nil and b.hex ~= nil
+end
+
+-- 3.5.A: who holds a VP hex: its control marker (taken by a supplied combat unit occupying or
+-- passing through it, control.lua). Berlin (0425) is German while The Bunker is on the map; once
+-- it is gone, the Soviet takes it by occupying 0425 (control.lua lets a Soviet unit take 0425
+-- only then). Reading: like any VP hex, Berlin then stays Soviet when the unit moves on, until a
+-- German unit retakes it.
 function M.holder(h)
-  if h == T.bunker_hex then
-    if vars.get("bunker_gone") and #C.at(h, C.SOVIET) > 0 then return C.SOVIET end
-    return C.GERMAN
-  end
+  if h == T.bunker_hex and bunker_on_map() then return C.GERMAN end
   return C.controller(h)
 end
 
@@ -47,17 +52,15 @@ function M.refugees_surviving(at_end)
   return alive, n
 end
 
+-- 3.5: the Soviet VP: one for each VP hex it holds.
+function M.soviet_vp() return #M.vp_hexes(C.SOVIET) end
+
 -- 3.5: the German VP now (at_end: counting refugees on the map supplied from the west edge).
 function M.german_vp(at_end)
   local hexes = #M.vp_hexes(C.GERMAN)
   local refugees = M.refugees_surviving(at_end)
   local missed = tracks.get("hma_missed")
   return hexes + refugees - missed, { hexes = hexes, refugees = refugees, missed = missed }
-end
-
-local function bunker_on_map()
-  local b = units.get("BUNKER")
-  return b ~= nil and b.hex ~= nil
 end
 
 local function vp_text(at_end)
