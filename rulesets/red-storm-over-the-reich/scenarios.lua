@@ -92,7 +92,8 @@ umpire.command {
   example = "kg 68ID",
   rule = "3.3.A", phases = { "setup" },
   run = function(u)
-    umpire.check(u.side == C.GERMAN and u:attr("kg") and u.step == 1 and u.hex ~= nil, "3.3.A", "%s is not a German infantry division with a KG on its back", u.id)
+    -- (a unit that began the game as a KG, 16.1.A, has no division side to flip from)
+    umpire.check(u.side == C.GERMAN and u:attr("kg") and not u:attr("starts_kg") and u.step == 1 and u.hex ~= nil, "3.3.A", "%s is not a German infantry division with a KG on its back", u.id)
     umpire.check(south(u), "3.3.A", "%s is north of row 14 (%s)", u.id, u.hex)
     umpire.check(count("kg") < T.sleigh_kgs, "3.3.A", "three divisions are flipped already")
     u:set_step(2)

@@ -98,6 +98,25 @@ umpire.command {
   end,
 }
 
+-- 10.8.2: entrained units attacked or overrun by Soviet units defend normally but lose their
+-- Entrained markers (a barrage with a result other than "-" does it too: barrage.apply). For
+-- combat.lua and overrun.lua to call with the defending German units; `why` says what hit them.
+function M.detrain_hit(list, why)
+  local off = {}
+  for _, u in ipairs(list) do
+    if u:marker("entrained") then u:set_marker("entrained", nil); off[#off + 1] = u end
+  end
+  if #off > 0 then
+    log.rule("10.8.2", ("%s %s: detrained involuntarily (Entrained markers removed)"):format(C.ids(off), why or "attacked"))
+  end
+  return off
+end
+
+-- 10.8.2: an entrained unit may not attack or overrun (for combat.lua and overrun.lua).
+function M.check_may_attack(u, what)
+  umpire.check(not u:marker("entrained"), "10.8.2", "%s is entrained: it may not %s", u.id, what or "attack")
+end
+
 -- 4.2.III.j: the German Detrain Segment also takes off every German Immobile marker.
 function M.detrain_segment_end()
   local freed = {}

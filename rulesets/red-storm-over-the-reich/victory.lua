@@ -10,13 +10,18 @@ local M = {}
 -- The scenario being played: "historical", "sleigh_ride" or "guderian" (the scenario's var).
 function M.scenario() return vars.get("scenario") or "historical" end
 
--- 3.5.A: who holds a VP hex (Berlin: the Soviet only with The Bunker gone and a Soviet unit in
--- 0425).
+local function bunker_on_map()
+  local b = units.get("BUNKER")
+  return b ~= nil and b.hex ~= nil
+end
+
+-- 3.5.A: who holds a VP hex: its control marker (taken by a supplied combat unit occupying or
+-- passing through it, control.lua). Berlin (0425) is German while The Bunker is on the map; once
+-- it is gone, the Soviet takes it by occupying 0425 (control.lua lets a Soviet unit take 0425
+-- only then). Reading: like any VP hex, Berlin then stays Soviet when the unit moves on, until a
+-- German unit retakes it.
 function M.holder(h)
-  if h == T.bunker_hex then
-    if vars.get("bunker_gone") and #C.at(h, C.SOVIET) > 0 then return C.SOVIET end
-    return C.GERMAN
-  end
+  if h == T.bunker_hex and bunker_on_map() then return C.GERMAN end
   return C.controller(h)
 end
 
@@ -40,12 +45,18 @@ function M.refugees_surviving(at_end)
   local from = {}
   for _, h in ipairs(C.EDGE.German) do if not blocked[h] then from[h] = true end end
   for h in pairs(supply.rail_net(C.GERMAN, blocked)) do from[h] = true end
+  -- (the line as supply.lua traces it, 7.1: never across the sea, across Haff and lake hexsides
+  -- only in Frost; the ports, 7.3's other German source, do not count here)
+  local water = C.weather() == "frost" and { sea = "no" } or { sea = "no", haff = "no", lake = "no" }
   local ok = next(from) and map.reach { from = from, mp = T.supply.line, terrain = { sea = "no", lake = "no", prohibited = "no" },
-    default = 1, blocked = blocked, targets = hexes, routes = false } or {}
+    default = 1, hexsides = water, blocked = blocked, targets = hexes, routes = false } or {}
   local alive = n
   for _, r in ipairs(on) do if ok[r.hex] then alive = alive + 1 end end
   return alive, n
 end
+
+-- 3.5: the Soviet VP: one for each VP hex it holds.
+function M.soviet_vp() return #M.vp_hexes(C.SOVIET) end
 
 -- 3.5: the German VP now (at_end: counting refugees on the map supplied from the west edge).
 function M.german_vp(at_end)
@@ -53,11 +64,6 @@ function M.german_vp(at_end)
   local refugees = M.refugees_surviving(at_end)
   local missed = tracks.get("hma_missed")
   return hexes + refugees - missed, { hexes = hexes, refugees = refugees, missed = missed }
-end
-
-local function bunker_on_map()
-  local b = units.get("BUNKER")
-  return b ~= nil and b.hex ~= nil
 end
 
 local function vp_text(at_end)
