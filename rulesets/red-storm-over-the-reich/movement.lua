@@ -51,8 +51,7 @@ end
 -- 10.7.1: the Soviet crossings of major rivers in Mud and Clear for a move from `from`: into a
 -- held bridgehead (terrain +1, may go on), from the start hex without one (terrain +1, then stop;
 -- never in the breakthrough), behind the lines (a minor river). Adds them to `side_cost`.
-local function soviet_crossings(from, weather, seg, side_cost, crossing)
-  local near = near_germans()
+local function soviet_crossings(from, weather, seg, side_cost, crossing, near)
   local minor = T.hexside_cost[weather].minor_river
   for _, s in ipairs(C.MAJOR_RIVER) do
     for _, dir in ipairs { { s[1], s[2] }, { s[2], s[1] } } do
@@ -77,7 +76,9 @@ function M.zones(side)
   local weather = C.weather()
   local all, strong = zoc.zocs(C.other(side), weather)
   local refugee = side == C.GERMAN and zoc.refugee_zoc(weather) or {}
-  return { all = all, strong = strong, refugee = refugee, weather = weather }
+  -- 10.7.1.C: where the Soviet crosses major rivers behind the lines (Mud and Clear)
+  local near = side == C.SOVIET and weather ~= "frost" and near_germans() or nil
+  return { all = all, strong = strong, refugee = refugee, weather = weather, near = near }
 end
 
 -- The movement profile of `u` from `from` with `mp`: the table map.route takes, and what went
@@ -103,7 +104,7 @@ function M.profile(u, from, mp, z, opts)
   local side_cost, crossing = {}, {}
   if u.side == C.SOVIET and weather ~= "frost" then
     hexsides.major_river = "no"
-    soviet_crossings(from, weather, seg, side_cost, crossing)
+    soviet_crossings(from, weather, seg, side_cost, crossing, z.near or near_germans())
   end
   local stop = {}
   if not opts.rove then

@@ -135,11 +135,12 @@ function M.plan()
     -- the distance of every hex from the nearest enemy unit, in one search
     local dist = next(enemies) and map.reach { from = enemies, routes = false } or {}
     local function near(h) return dist[h] or math.huge end
+    local zones = movement.zones(side)
     local n = 0
     for _, u in ipairs(C.on_map(side)) do
       if n >= 8 then break end
       if (C.is_combat(u) or C.is_artillery(u)) and not u:marker("moved") and not u:marker("immobile") and not u:marker("entrained") and movement.left(u) >= 1 then
-        local ok, reach = pcall(map.reach, (movement.profile(u, u.hex, movement.left(u))))
+        local ok, reach = pcall(map.reach, (movement.profile(u, u.hex, movement.left(u), zones)))
         if ok then
           local best, bd = nil, near(u.hex)
           for h in pairs(reach) do
