@@ -53,21 +53,26 @@ end
 -- never in the breakthrough), behind the lines (a minor river). Adds them to `side_cost`.
 local function soviet_crossings(from, weather, seg, side_cost, crossing, near)
   local minor = T.hexside_cost[weather].minor_river
-  for _, s in ipairs(C.MAJOR_RIVER) do
-    for _, dir in ipairs { { s[1], s[2] }, { s[2], s[1] } } do
-      local a, b = dir[1], dir[2]
-      local key = a .. ">" .. b
-      if not near[b] then
-        side_cost[key] = minor
-        crossing[key] = "behind"
-      elseif M.held_bridgehead(b) then
-        side_cost[key] = T.soviet_major_river
-        crossing[key] = "bridgehead"
-      elseif a == from and seg ~= "breakthrough" then
-        side_cost[key] = { cost = T.soviet_major_river, stop = true }
-        crossing[key] = "start"
-      end
+  local held = {}
+  for h in pairs(map.marked("bridgehead")) do
+    if M.held_bridgehead(h) then held[h] = true end
+  end
+  local function price(a, b)
+    local key = a .. ">" .. b
+    if not near[b] then
+      side_cost[key] = minor
+      crossing[key] = "behind"
+    elseif held[b] then
+      side_cost[key] = T.soviet_major_river
+      crossing[key] = "bridgehead"
+    elseif a == from and seg ~= "breakthrough" then
+      side_cost[key] = { cost = T.soviet_major_river, stop = true }
+      crossing[key] = "start"
     end
+  end
+  for _, s in ipairs(C.MAJOR_RIVER) do
+    price(s[1], s[2])
+    price(s[2], s[1])
   end
 end
 
@@ -78,7 +83,13 @@ function M.zones(side)
   local refugee = side == C.GERMAN and zoc.refugee_zoc(weather) or {}
   -- 10.7.1.C: where the Soviet crosses major rivers behind the lines (Mud and Clear)
   local near = side == C.SOVIET and weather ~= "frost" and near_germans() or nil
-  return { all = all, strong = strong, refugee = refugee, weather = weather, near = near }
+  local enemy_hexes = {}
+  for h, stack in pairs(units.stacks()) do
+    for _, u in ipairs(stack) do
+      if u.side ~= side then enemy_hexes[h] = true break end
+    end
+  end
+  return { all = all, strong = strong, refugee = refugee, weather = weather, near = near, enemy_hexes = enemy_hexes }
 end
 
 -- The movement profile of `u` from `from` with `mp`: the table map.route takes, and what went
@@ -96,7 +107,7 @@ function M.profile(u, from, mp, z, opts)
   local hexsides = {}
   for k, v in pairs(T.hexside_cost[weather]) do hexsides[k] = v end
   local blocked = {}
-  for _, e in ipairs(C.on_map(enemy)) do blocked[e.hex] = true end      -- no entering enemy units
+  for h in pairs(z.enemy_hexes) do blocked[h] = true end                  -- no entering enemy units
   if C.is_flak(u) then for h in pairs(C.URBAN) do blocked[h] = true end end   -- 8.1.3, 17.2.C
   if u.side == C.GERMAN and vars.get("usir_closed") and not C.USIR[from] then   -- 17.1.C: no entering
     for h in pairs(C.USIR) do blocked[h] = true end                             -- (those inside may cross it to leave)

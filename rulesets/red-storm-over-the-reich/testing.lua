@@ -128,7 +128,32 @@ function M.plan()
         end
       end
     end
-  elseif require("allowance").segment() then
+  elseif step == "sov_combat" or step == "ger_combat" then
+    -- single-hex attacks from stacks next to the enemy, at least as strong as the defence
+    local combat = require "combat"
+    local n = 0
+    local seen = {}
+    for _, u in ipairs(C.on_map(side, C.is_combat)) do
+      if n >= 6 then break end
+      if not seen[u.hex] and not u:marker("attacked") then
+        seen[u.hex] = true
+        local mine = {}
+        for _, x in ipairs(C.combat_at(u.hex, side)) do
+          if (x:value("attack") or 0) > 0 and not x:marker("entrained") then mine[#mine + 1] = x end
+        end
+        if #mine >= 2 or (#mine == 1 and not C.is_infantry(mine[1])) then
+          for _, h in ipairs(map.neighbours(u.hex)) do
+            local def = combat.defenders(h, C.other(side))
+            if #def > 0 and combat.strength(mine, "attack") >= combat.strength(def, "defense") then
+              out[#out + 1] = ("attack %s with %s"):format(h, C.ids(mine))
+              n = n + 1
+              break
+            end
+          end
+        end
+      end
+    end
+  elseif require("allowance").segment() and require("allowance").segment() ~= "redeployment" then
     local movement = require "movement"
     local enemies = {}
     for _, e in ipairs(C.on_map(C.other(side))) do enemies[e.hex] = true end
@@ -136,16 +161,20 @@ function M.plan()
     local dist = next(enemies) and map.reach { from = enemies, routes = false } or {}
     local function near(h) return dist[h] or math.huge end
     local zones = movement.zones(side)
+    local friends = {}
+    for h, stack in pairs(units.stacks()) do
+      for _, x in ipairs(stack) do if x.side == side then friends[h] = (friends[h] or 0) + 1 end end
+    end
     local n = 0
     for _, u in ipairs(C.on_map(side)) do
-      if n >= 8 then break end
+      if n >= 5 then break end
       if (C.is_combat(u) or C.is_artillery(u)) and not u:marker("moved") and not u:marker("immobile") and not u:marker("entrained") and movement.left(u) >= 1 then
         local ok, reach = pcall(map.reach, (movement.profile(u, u.hex, movement.left(u), zones)))
         if ok then
           local best, bd = nil, near(u.hex)
           for h in pairs(reach) do
             local d = near(h)
-            if h ~= u.hex and #C.at(h, side) < 2 and (d < bd or (d == bd and best and h < best)) then best, bd = h, d end
+            if h ~= u.hex and (friends[h] or 0) < 2 and (d < bd or (d == bd and best and h < best)) then best, bd = h, d end
           end
           if best then out[#out + 1] = ("move %s %s"):format(u.id, best); n = n + 1 end
         end
