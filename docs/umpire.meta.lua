@@ -131,6 +131,7 @@ function setmetatable(t, mt) end
 ---@field unit? fun(u: UnitRef): any[]? lines added to `show <unit>`
 ---@field hex? fun(hex: Umpire.Hex): any[]? lines added to `show <hex>` / `show <place>`
 ---@field marker? fun(kind: "unit"|"hex", name: string, value: integer, owner: UnitRef|Umpire.Hex): string|false|nil how `show` prints one marker of a unit or a hex: the text, false to hide it, nil to print it as stored
+---@field track? fun(name: string, value: integer): string|false|nil how `status` prints a track: the text, false to leave it out, nil for `track <name>: <value>`
 ---@field attr? fun(kind: "unit"|"hex", name: string, value: any, owner: UnitRef|Umpire.Hex): string|false|nil how `show` prints one attribute of a unit, or one value of a hex (`[map.values.*]`): the text, false to hide it, nil to print it as stored
 
 ---One roll or draw, as returned by dice.rolls().

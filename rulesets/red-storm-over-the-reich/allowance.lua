@@ -5,7 +5,8 @@
 -- allowances (10.3), the halvings (7.5, 9.2.C, 12.1) and Zossen (17.6).
 --
 -- The markers are the tracks sov_rifle, sov_guards, sov_mech, ger_inf, ger_mech and ger_reaction
--- (0 = the marker is off the track).
+-- (0 = the marker is off the track); rolled_inf, rolled_guards and rolled_mech keep what the
+-- segment's roll gave (10.6.A: units whose marker the declaration removed move up to it).
 local C = require "common"
 local T = require "tables"
 local reduce = require "reduce"
@@ -55,7 +56,7 @@ function M.roll(side, segment)
       notes[#notes + 1] = ("turn 1 bonus +%d rifle and guards, +%d mechanized (10.2.C)"):format(T.first_turn_bonus.rifle, T.first_turn_bonus.mech)
     end
     tracks.set("sov_rifle", inf); tracks.set("sov_guards", guards); tracks.set("sov_mech", mech)
-    vars.set("rolled", { rifle = inf, guards = guards, mech = mech })
+    tracks.set("rolled_inf", inf); tracks.set("rolled_guards", guards); tracks.set("rolled_mech", mech)
     log.rule("10.2.B", ("Soviet command roll %d%s = %d: rifle %d, guards rifle %d, mechanized %d MP%s"):format(
       die, #why > 0 and (" " .. table.concat(why, " ")) or "", net, inf, guards, mech,
       #notes > 0 and ("; " .. table.concat(notes, "; ")) or ""))
@@ -65,7 +66,7 @@ function M.roll(side, segment)
       notes[#notes + 1] = ("-%d MP: Zossen is lost (17.6)"):format(T.zossen_penalty)
     end
     tracks.set("ger_inf", inf); tracks.set("ger_mech", mech)
-    vars.set("rolled", { inf = inf, mech = mech })
+    tracks.set("rolled_inf", inf); tracks.set("rolled_guards", 0); tracks.set("rolled_mech", mech)
     log.rule("10.2.B", ("German command roll %d: infantry %d, mechanized %d MP%s"):format(
       die, inf, mech, #notes > 0 and ("; " .. table.concat(notes, "; ")) or ""))
   end
@@ -76,14 +77,14 @@ end
 function M.clear(side)
   for _, t in ipairs(M.TRACKS[side]) do tracks.set(t, 0) end
   if side == C.GERMAN then tracks.set("ger_reaction", 0) end
-  vars.set("rolled", nil)
+  for _, t in ipairs { "rolled_inf", "rolled_guards", "rolled_mech" } do tracks.set(t, 0) end
 end
 
 -- 10.6.A: the Soviet declaration: markers lowered by n (a marker at 0 or below is removed, those
 -- units moving up to what was rolled); more than 3 flips every Soviet artillery unit (10.3.C);
 -- 10.6.B: with no rifle MP left there is no combat, reaction or breakthrough.
 function M.declare(n)
-  local rolled = vars.get("rolled")
+  local rolled = { rifle = tracks.get("rolled_inf"), guards = tracks.get("rolled_guards"), mech = tracks.get("rolled_mech") }
   for _, t in ipairs(M.TRACKS.Soviet) do
     local v = tracks.get(t) - n
     tracks.set(t, v > 0 and v or 0)
@@ -144,7 +145,7 @@ function M.base(u)
   if not seg then return nil, "4.2", "this is not a movement segment" end
   local class = M.class(u)
   local printed = C.printed_ma(u)
-  local rolled = vars.get("rolled") or {}
+  local rolled = { rifle = tracks.get("rolled_inf"), guards = tracks.get("rolled_guards"), mech = tracks.get("rolled_mech") }
   if u.side == C.SOVIET then
     if seg == "assault" then
       local declared = vars.get("declared")

@@ -41,7 +41,18 @@ local ATTRS = {
   guderian = function() return "a Guderian in Charge unit [3.4.A]" end,
 }
 
+-- `status` says the Movement Point Track in its own line (below): the tracks are hidden there,
+-- but the VP deduction of 3.5.B.
+local TRACKS = {
+  hma_missed = function(v) return v > 0 and ("turns of Hitler Mandated Attacks not all made: %d (-%d German VP) [3.5.B]"):format(v, v) or false end,
+}
+
 umpire.describe {
+  track = function(name, value)
+    local f = TRACKS[name]
+    if f then return f(value) end
+    return false
+  end,
   marker = function(kind, name, value)
     local t = kind == "unit" and UNIT_MARKERS or HEX_MARKERS
     local f = t[name]

@@ -123,9 +123,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     lua.globals().set("umpire", um)
 }
 
-/// What `umpire.describe` registers: lines for `show <unit>` and `show <hex>`, and how one
-/// marker or attribute is printed.
-const DESCRIBE_KEYS: [&str; 4] = ["unit", "hex", "marker", "attr"];
+/// What `umpire.describe` registers: lines for `show <unit>` and `show <hex>`, how one marker
+/// or attribute is printed, and how `status` prints a track.
+const DESCRIBE_KEYS: [&str; 5] = ["unit", "hex", "marker", "attr", "track"];
 
 /// `umpire.command`, `overlay`, `describe`, `fog_of_war`: only while the rule files load.
 fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Result<()> {
@@ -135,8 +135,8 @@ fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Resu
     um.set("overlay", lua.create_function(move |lua, spec: Table| overlay(lua, &overlays, spec))?)?;
     // umpire.describe{ unit = function(u) return {lines} end, hex = function(hex) return {lines} end,
     //   marker = function(kind, name, value, owner) return text | false | nil end, attr = ... }
-    // (`marker` and `attr` are also kept as `__umpire.describe_marker`, `describe_attr`, which
-    // `show` calls once per marker or attribute)
+    // (`marker`, `attr` and `track` are also kept as `__umpire.describe_marker`, `describe_attr`,
+    // `describe_track`, which `show` calls once per marker or attribute and `status` per track)
     let describe: Table = internal.get("describe")?;
     let internal = internal.clone();
     um.set(
@@ -146,7 +146,7 @@ fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Resu
             for key in DESCRIBE_KEYS {
                 match spec.get::<Value>(key)? {
                     Value::Function(f) => {
-                        if key == "marker" || key == "attr" {
+                        if key == "marker" || key == "attr" || key == "track" {
                             internal.set(format!("describe_{key}"), f.clone())?;
                         }
                         describe.set(key, f)?

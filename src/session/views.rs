@@ -50,10 +50,17 @@ pub(super) fn status(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply>
         if forced.is_empty() { String::new() } else { format!(", forced next: {}", forced.join(" ")) }
     ));
     out.push(format!("{} command(s) in history, {} to redo", g.history.len(), g.redo_len()));
-    for (k, v) in &st.tracks {
-        out.push(format!("track {k}: {v}"));
-    }
+    let tracks: Vec<(String, i64)> = st.tracks.iter().map(|(k, v)| (k.clone(), *v)).collect();
     drop(st);
+    // the rules' words for each track (`umpire.describe{track=}`), or as stored
+    let (words, _) = g.read_only(|g| track_words(g, &tracks));
+    for ((k, v), w) in tracks.iter().zip(words?) {
+        match w {
+            Some(Some(text)) => out.push(text),
+            Some(None) => {}
+            None => out.push(format!("track {k}: {v}")),
+        }
+    }
     // what the rules say matters now (`umpire.status`)
     let (lines, _) = g.read_only(|g| g.host().hook_lines("status"));
     out.extend(lines?);
@@ -223,6 +230,32 @@ pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
         Ok(out)
     });
     Ok(Reply::ok(r?))
+}
+
+/// How the rules print each track in `status` (`umpire.describe{track = fn}`): `Some(Some(text))`,
+/// `Some(None)` hidden, `None` printed as stored.
+fn track_words(g: &Game, tracks: &[(String, i64)]) -> Result<Vec<Option<Option<String>>>> {
+    let lua = &g.host().lua;
+    let lua_err = crate::lua::convert_error;
+    let internal: mlua::Table = lua.globals().get("__umpire").map_err(lua_err)?;
+    if !internal.contains_key("describe_track").map_err(lua_err)? {
+        return Ok(vec![None; tracks.len()]);
+    }
+    let mut out = Vec::new();
+    for (name, v) in tracks {
+        match g.host().call::<Value>("describe_track", (name.as_str(), Value::Integer(*v)))? {
+            Value::String(t) => out.push(Some(Some(t.to_string_lossy()))),
+            Value::Boolean(false) => out.push(Some(None)),
+            Value::Nil => out.push(None),
+            v => {
+                return Err(Error::Lua(format!(
+                    "umpire.describe: `track` must return a text, false (hidden) or nil (shown as stored) for {name}, not {}",
+                    v.type_name()
+                )));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// What `show` looks at.
