@@ -272,7 +272,7 @@ function M.resolve(spec)
     if r then options[#options + 1] = r.id end
   end
   if #options > 1 then
-    local pick = umpire.ask { prompt = ("%s defends %s: commit a tactical air unit (+1 to the defender's roll)?"):format(enemy, hex),
+    local pick = umpire.ask { prompt = ("defending %s: commit a tactical air unit (+1 to the defender's roll)?"):format(hex),
       side = enemy, rule = "17.4.C", kind = "choice", options = options, default = "none" }
     if pick ~= "none" then def_air = units.get(pick) end
   end
