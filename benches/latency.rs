@@ -1,5 +1,6 @@
 //! `cargo bench --bench latency`: the latency of every command of every script of the games
-//! (scripts/stargard-solstice/*.ump, scripts/fortress-stalingrad/*.ump), in release mode. Each script is replayed in a
+//! (scripts/stargard-solstice/*.ump, scripts/fortress-stalingrad/*.ump,
+//! scripts/red-storm-over-the-reich/*.ump), in release mode. Each script is replayed in a
 //! fresh session `UMPIRE_LATENCY_REPS` times (default 5) and each `Session::execute` timed.
 //! Prints, by command kind, the count, median, p90, p99 and max, then the slowest commands
 //! (median over the replays) and the `odds` commands. A kind is the command's first word;
@@ -52,7 +53,7 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let reps: usize = std::env::var("UMPIRE_LATENCY_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
     let mut scripts: Vec<PathBuf> = Vec::new();
-    for game in ["stargard-solstice", "fortress-stalingrad"] {
+    for game in ["stargard-solstice", "fortress-stalingrad", "red-storm-over-the-reich"] {
         let dir = root.join("scripts").join(game);
         let mut these: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -166,23 +167,42 @@ fn main() {
     for s in over.iter().filter(|s| !s.kind.starts_with("odds") && s.kind != "new") {
         println!("{:>9.3}  {}:{}  {}", med(s), s.script, s.line, truncate(&s.text, 90));
     }
-    supply_phases(&root, reps);
+    // Fortress Stalingrad's mutual supply phases at the start of turn 2 (every unit of both sides
+    // traced: the Soviet 0-0-1s and AS levels, the German rail net and OOS levels)
+    timed_rules(
+        &root,
+        reps,
+        &["new fortress-stalingrad --seed 1", "forward step initial_supply"],
+        "Fortress Stalingrad supply phases, both sides, the full map (turn 2; ms):",
+        &[
+            ("Initial Supply Phase (7.10, 7.28, 7.38)", "lua require('supply').initial()"),
+            ("Terminal Supply Phase (4.2.V, 7.15-7.33)", "lua require('supply').terminal()"),
+        ],
+    );
+    // Red Storm over the Reich's supply segments at the start of turn 1 (about 2,600 hexes, 300
+    // units: the rail net, the lines, the defensive works near the front)
+    timed_rules(
+        &root,
+        reps,
+        &["new red-storm-over-the-reich --seed 1"],
+        "Red Storm over the Reich supply segments, the full map (turn 1; ms):",
+        &[
+            ("Soviet Supply Segment (7.0-7.3)", "lua require('supply').check('Soviet')"),
+            ("German Supply Segment (7.0-7.3)", "lua require('supply').check('German')"),
+        ],
+    );
 }
 
-/// Fortress Stalingrad's mutual supply phases on the full map at the start of turn 2 (every unit
-/// of both sides traced: the Soviet 0-0-1s and AS levels, the German rail net and OOS levels), each
-/// run as a `lua` command and undone, `reps` × 10 times.
-fn supply_phases(root: &std::path::Path, reps: usize) {
+/// Rule code run as `lua` commands on a game set up by `setup`, each undone after, `reps` × 10
+/// times: the median, p99 and max of each.
+fn timed_rules(root: &std::path::Path, reps: usize, setup: &[&str], title: &str, codes: &[(&str, &str)]) {
     let mut s = Session::with_root(root);
-    for line in ["new fortress-stalingrad --seed 1", "forward step initial_supply"] {
+    for line in setup {
         let r = s.execute(line);
         assert!(r.error().is_none(), "{line}: {r:?}");
     }
-    println!("\nFortress Stalingrad supply phases, both sides, the full map (turn 2; ms):");
-    for (what, code) in [
-        ("Initial Supply Phase (7.10, 7.28, 7.38)", "lua require('supply').initial()"),
-        ("Terminal Supply Phase (4.2.V, 7.15-7.33)", "lua require('supply').terminal()"),
-    ] {
+    println!("\n{title}");
+    for (what, code) in codes {
         let mut ms = Vec::new();
         for _ in 0..reps * 10 {
             let t = Instant::now();

@@ -153,7 +153,7 @@ function M.plan()
         end
       end
     end
-  elseif require("allowance").segment() and require("allowance").segment() ~= "redeployment" then
+  elseif require("allowance").segment() == "assault" or require("allowance").segment() == "exploitation" then
     local movement = require "movement"
     local enemies = {}
     for _, e in ipairs(C.on_map(C.other(side))) do enemies[e.hex] = true end
@@ -167,7 +167,7 @@ function M.plan()
     end
     local n = 0
     for _, u in ipairs(C.on_map(side)) do
-      if n >= 5 then break end
+      if n >= 4 then break end
       if (C.is_combat(u) or C.is_artillery(u)) and not u:marker("moved") and not u:marker("immobile") and not u:marker("entrained") and movement.left(u) >= 1 then
         local ok, reach = pcall(map.reach, (movement.profile(u, u.hex, movement.left(u), zones)))
         if ok then
