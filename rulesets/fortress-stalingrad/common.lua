@@ -1,6 +1,7 @@
 -- Fortress Stalingrad: what every rule area asks of a unit or a hex (sides, nations, classes,
 -- the supply state a unit is in this turn, elimination with its victory points).
 local T = require "tables"
+local sets = require "sets"   -- rulesets/lib
 
 local C = {}
 
@@ -10,11 +11,7 @@ function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
 
 -- The map never changes: what the rules look up often is listed once, when the rules load (the
 -- lists are read-only during play).
-local function set_of(list)
-  local t = {}
-  for _, h in ipairs(list) do t[h] = true end
-  return t
-end
+local set_of = sets.set_of
 C.SEA = set_of(map.having("sea"))
 C.CITIES = map.having("city")
 C.TOWNS = {}

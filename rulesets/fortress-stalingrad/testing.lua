@@ -1,33 +1,19 @@
 -- Helpers for command scripts and designers (`lua require("testing").clear()`); the rules never
 -- use this module.
+local kit = require "testkit"   -- rulesets/lib
 local M = {}
 
 -- Takes every unit off the map (to the box "offboard"), every unit marker off and every unit back
 -- to full strength, so a script can build a situation. Hex control stays as it is (3.3).
-function M.clear()
-  for _, u in ipairs(units.all { on_map = true }) do u:put_in("offboard") end
-  for _, u in ipairs(units.all()) do
-    for name in pairs(u:markers()) do u:set_marker(name, nil) end
-    if u.step ~= 1 then u:set_step(1) end
-  end
-end
+function M.clear() kit.clear { box = "offboard", full_strength = true } end
 
 -- Places units: M.place { ["5TA"] = "3722", ... } (in id order), and notes the hex as the start
 -- of this Movement Phase (10.35) so that they may move.
-function M.place(t)
-  for id, hex in pairs(t) do
-    local u = assert(units.get(id), "no unit " .. id)
-    u:move_to(hex)
-    u:set_marker("origin", tonumber(hex))
-  end
-end
+local function origin(u, hex) u:set_marker("origin", tonumber(hex)) end
+function M.place(t) kit.place(t, origin) end
 
 -- Sets hex control (3.3) of hexes: M.control({ "3813", "3812" }, "German").
-function M.control(hexes, side)
-  local t = {}
-  for _, h in ipairs(hexes) do t[h] = side == "Soviet" and 1 or 2 end
-  map.set_markers("ctl", t)
-end
+M.control = kit.control
 
 -- A simple player for smoke tests (tests/it/smoke.rs): the commands it would type in this phase,
 -- one per line, in a fixed order. It enters every reinforcement due where it may, moves some
@@ -107,6 +93,6 @@ function M.plan()
 end
 
 -- Hexes matching a predicate, in order (lib/testkit.lua).
-M.find = require("testkit").find
+M.find = kit.find
 
 return M

@@ -8,6 +8,7 @@ local zoc = require "zoc"
 local control = require "control"
 local movement = require "movement"
 local stacking = require "stacking"
+local describe = require "describe"   -- rulesets/lib
 
 local M = {}
 
@@ -37,13 +38,7 @@ local HEX_MARKERS = {
 }
 
 umpire.describe {
-  marker = function(kind, name, value)
-    local t = kind == "unit" and UNIT_MARKERS or HEX_MARKERS
-    local f = t[name]
-    if f == false then return false end
-    if f then return f(value) end
-    return nil
-  end,
+  marker = describe.markers(UNIT_MARKERS, HEX_MARKERS),
   attr = function(kind, name, value)
     if kind == "hex" then
       if name == "vp" then return ("victory points: %d [15.4]"):format(math.tointeger(value) or value) end

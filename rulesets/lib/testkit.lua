@@ -2,6 +2,36 @@
 -- them through `require("testing")`; the rules never do).
 local M = {}
 
+-- Takes every unit off the map to opts.box, and every unit marker off, so a script can build a
+-- situation. With opts.full_strength, every unit not at step 1 goes back to it: all of them
+-- (true), or those for which opts.full_strength(u) is true.
+function M.clear(opts)
+  local full = opts.full_strength
+  for _, u in ipairs(units.all { on_map = true }) do u:put_in(opts.box) end
+  for _, u in ipairs(units.all()) do
+    for name in pairs(u:markers()) do u:set_marker(name, nil) end
+    if full and u.step ~= 1 and (full == true or full(u)) then u:set_step(1) end
+  end
+end
+
+-- Places units: place({ [id] = hex, ... }, placed), in the order of pairs; placed(u, hex), if
+-- given, is called after each move.
+function M.place(t, placed)
+  for id, hex in pairs(t) do
+    local u = assert(units.get(id), "no unit " .. id)
+    u:move_to(hex)
+    if placed then placed(u, hex) end
+  end
+end
+
+-- Sets hex control of hexes in the hex marker `ctl` (1 Soviet, 2 German):
+-- M.control({ "3813", "3812" }, "German").
+function M.control(hexes, side)
+  local t = {}
+  for _, h in ipairs(hexes) do t[h] = side == "Soviet" and 1 or 2 end
+  map.set_markers("ctl", t)
+end
+
 -- Hexes matching a predicate, in order.
 function M.find(pred, limit)
   local out = {}

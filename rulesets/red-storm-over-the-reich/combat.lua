@@ -62,6 +62,22 @@ function M.ready_air(side, hex, attacking)
   return out
 end
 
+-- 17.4.C, 13.7.C, 17.1.A: the tactical air unit the attacker (or overrunner) of `hex` commits:
+-- air_unit if given, else the first ready one; `extra` lists more units that may fly (Rudel for
+-- an overrun, 11.5).
+function M.attacker_air(side, hex, air_unit, extra)
+  local ready, why = M.ready_air(side, hex, true)
+  if why == "13.7.C" then umpire.refuse("13.7.C", "no Soviet tactical air on turns 3 and 4 (Mud, 17.4.A)") end
+  if why == "17.1.A" then umpire.refuse("17.1.A", "no Soviet tactical air supports an attack on a USIR urban hex") end
+  for _, u in ipairs(extra or {}) do ready[#ready + 1] = u end
+  if air_unit then
+    umpire.check(C.contains(ready, air_unit), "17.4.C", "%s is not a ready %s tactical air unit", air_unit.id, side)
+    return air_unit
+  end
+  umpire.check(#ready > 0, "17.4.C", "the %s has no ready tactical air unit", side)
+  return ready[1]
+end
+
 -- 11.5, 14.2 (reading): Rudel may support a German defence against an overrun on turn 3 only, if
 -- he has not flown; he then leaves the game.
 local function rudel_ready()
@@ -582,18 +598,7 @@ function M.attack(hex, list, air_flag, air_unit)
   local hexes, zhukov, multi, second = check_attack(hex, list, side, s)
   -- the attacker's tactical air (17.4.C, 13.7.C, 17.1.A)
   local air
-  if air_flag or air_unit then
-    local ready, why = M.ready_air(side, hex, true)
-    if why == "13.7.C" then umpire.refuse("13.7.C", "no Soviet tactical air on turns 3 and 4 (Mud, 17.4.A)") end
-    if why == "17.1.A" then umpire.refuse("17.1.A", "no Soviet tactical air supports an attack on a USIR urban hex") end
-    if air_unit then
-      umpire.check(C.contains(ready, air_unit), "17.4.C", "%s is not a ready %s tactical air unit", air_unit.id, side)
-      air = air_unit
-    else
-      umpire.check(#ready > 0, "17.4.C", "the %s has no ready tactical air unit", side)
-      air = ready[1]
-    end
-  end
+  if air_flag or air_unit then air = M.attacker_air(side, hex, air_unit) end
   -- 13.1.B, 6.9: the promise of a multi-hex attack
   local promised = {}
   if multi then

@@ -2,17 +2,14 @@
 -- (2.2), the weather (9.1), supply and disruption states, hex control, and the map's fixed sets,
 -- built once when the rules load (the map never changes; the lists are read-only during play).
 local T = require "tables"
+local sets = require "sets"   -- rulesets/lib
 
 local C = {}
 
 C.SOVIET, C.GERMAN = "Soviet", "German"
 function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
 
-local function set_of(list)
-  local t = {}
-  for _, h in ipairs(list) do t[h] = true end
-  return t
-end
+local set_of = sets.set_of
 C.set_of = set_of
 
 -- The map's fixed sets.
@@ -137,10 +134,7 @@ C.SIDE_NO = { Soviet = 1, German = 2 }
 C.SIDE_OF = { "Soviet", "German" }
 function C.controller(hex) return C.SIDE_OF[map.marker(hex, "ctl") or 2] end
 
-function C.contains(list, x)
-  for _, y in ipairs(list or {}) do if y == x then return true end end
-  return false
-end
+C.contains = sets.contains
 function C.ids(list)
   local out = {}
   for _, u in ipairs(list) do out[#out + 1] = u.id end

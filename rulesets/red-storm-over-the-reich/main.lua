@@ -77,6 +77,23 @@ local function side_step(id, name, side, rule, extra)
   return node
 end
 
+-- 7.0: a side's Supply Segment (no decision: the umpire checks supply).
+local function supply_step(id, side)
+  return { id = id, name = side .. " Supply Segment", rule = "7.0", auto = true,
+    enter = function() supply.check(side, "7.0") end }
+end
+
+-- A movement segment of `side` of the kind (segment_start and segment_end around it).
+local function movement_step(id, name, side, rule, kind)
+  return side_step(id, name, side, rule, { enter = segment_start(side, kind), leave = segment_end(side, kind) })
+end
+
+-- 10.8.2: a German Detrain Segment.
+local function detrain_step(id)
+  return side_step(id, "German Detrain Segment", C.GERMAN, "10.8.2", {
+    leave = function() require("transport").detrain_segment_end() end })
+end
+
 umpire.sequence {
   turns = function() return vars.get("turns") or 8 end,
   start = function()
@@ -109,8 +126,7 @@ umpire.sequence {
       { id = "sls", name = "Soviet Logistical Strain Segment", rule = "9.3", auto = true, enter = logistics.sls_segment },
     } },
     { id = "assault_phase", name = "Assault Phase", rule = "4.2.III", steps = {
-      { id = "sov_supply", name = "Soviet Supply Segment", rule = "7.0", auto = true,
-        enter = function() supply.check(C.SOVIET, "7.0") end },
+      supply_step("sov_supply", C.SOVIET),
       side_step("sov_assault", "Soviet Assault Movement Segment", C.SOVIET, "10.6", {
         enter = function() segment_start(C.SOVIET, "assault")(); ask_declaration() end,
         leave = segment_end(C.SOVIET, "assault") }),
@@ -138,10 +154,8 @@ umpire.sequence {
         leave = segment_end(C.SOVIET, "breakthrough") }),
       side_step("ger_strategic", "German Strategic Segment", C.GERMAN, "4.2.III.f", {
         enter = function() require("special").strategic_start() end }),
-      { id = "ger_supply", name = "German Supply Segment", rule = "7.0", auto = true,
-        enter = function() supply.check(C.GERMAN, "7.0") end },
-      side_step("ger_assault", "German Assault Movement Segment", C.GERMAN, "10.1", {
-        enter = segment_start(C.GERMAN, "assault"), leave = segment_end(C.GERMAN, "assault") }),
+      supply_step("ger_supply", C.GERMAN),
+      movement_step("ger_assault", "German Assault Movement Segment", C.GERMAN, "10.1", "assault"),
       side_step("ger_barrage", "German Combat Segment › German Barrages", C.GERMAN, "11.0", {
         enter = barrage.begin_segment }),
       side_step("ger_barrage_sov", "German Combat Segment › Soviet Barrages", C.SOVIET, "11.0", {
@@ -152,34 +166,23 @@ umpire.sequence {
           require("combat").end_segment(C.GERMAN)
           movement.check_bridgeheads("the end of the German Combat Segment")
         end }),
-      side_step("ger_detrain", "German Detrain Segment", C.GERMAN, "10.8.2", {
-        leave = function() require("transport").detrain_segment_end() end }),
+      detrain_step("ger_detrain"),
     } },
     { id = "exploitation_phase", name = "Exploitation Phase", rule = "4.2.IV", steps = {
-      { id = "sov_supply_x", name = "Soviet Supply Segment", rule = "7.0", auto = true,
-        enter = function() supply.check(C.SOVIET, "7.0") end },
-      side_step("sov_exploit", "Soviet Exploitation Movement Segment", C.SOVIET, "4.2.IV.b", {
-        enter = segment_start(C.SOVIET, "exploitation"), leave = segment_end(C.SOVIET, "exploitation") }),
-      { id = "ger_supply_x", name = "German Supply Segment", rule = "7.0", auto = true,
-        enter = function() supply.check(C.GERMAN, "7.0") end },
-      side_step("ger_exploit", "German Exploitation Movement Segment", C.GERMAN, "4.2.IV.d", {
-        enter = segment_start(C.GERMAN, "exploitation"), leave = segment_end(C.GERMAN, "exploitation") }),
-      side_step("ger_detrain_x", "German Detrain Segment", C.GERMAN, "10.8.2", {
-        leave = function() require("transport").detrain_segment_end() end }),
+      supply_step("sov_supply_x", C.SOVIET),
+      movement_step("sov_exploit", "Soviet Exploitation Movement Segment", C.SOVIET, "4.2.IV.b", "exploitation"),
+      supply_step("ger_supply_x", C.GERMAN),
+      movement_step("ger_exploit", "German Exploitation Movement Segment", C.GERMAN, "4.2.IV.d", "exploitation"),
+      detrain_step("ger_detrain_x"),
       { id = "joint_removal", name = "Joint Disruption Removal and Artillery Replenishment Segment", rule = "12.2",
         auto = true, enter = barrage.joint_removal },
     } },
     { id = "redeployment_phase", name = "Redeployment Phase", rule = "4.2.V", steps = {
-      { id = "sov_supply_r", name = "Soviet Supply Segment", rule = "7.0", auto = true,
-        enter = function() supply.check(C.SOVIET, "7.0") end },
-      side_step("sov_redeploy", "Soviet Redeployment Movement Segment", C.SOVIET, "4.2.V.b", {
-        enter = segment_start(C.SOVIET, "redeployment"), leave = segment_end(C.SOVIET, "redeployment") }),
-      { id = "ger_supply_r", name = "German Supply Segment", rule = "7.0", auto = true,
-        enter = function() supply.check(C.GERMAN, "7.0") end },
-      side_step("ger_redeploy", "German Redeployment Movement Segment", C.GERMAN, "4.2.V.d", {
-        enter = segment_start(C.GERMAN, "redeployment"), leave = segment_end(C.GERMAN, "redeployment") }),
-      side_step("ger_detrain_r", "German Detrain Segment", C.GERMAN, "10.8.2", {
-        leave = function() require("transport").detrain_segment_end() end }),
+      supply_step("sov_supply_r", C.SOVIET),
+      movement_step("sov_redeploy", "Soviet Redeployment Movement Segment", C.SOVIET, "4.2.V.b", "redeployment"),
+      supply_step("ger_supply_r", C.GERMAN),
+      movement_step("ger_redeploy", "German Redeployment Movement Segment", C.GERMAN, "4.2.V.d", "redeployment"),
+      detrain_step("ger_detrain_r"),
     } },
     { id = "attrition_phase", name = "Attrition Phase", rule = "15.0", steps = {
       { id = "joint_supply", name = "Joint Supply Segment", rule = "4.2.VI.a", auto = true,

@@ -130,20 +130,12 @@ function M.overrun(hex, list, air_flag, air_unit)
   -- the overrunner's tactical air (17.4.C; the German may use Rudel on turn 3, 11.5)
   local air
   if air_flag or air_unit then
-    local ready, why = combat.ready_air(side, hex, true)
-    if why == "13.7.C" then umpire.refuse("13.7.C", "no Soviet tactical air on turns 3 and 4 (Mud, 17.4.A)") end
-    if why == "17.1.A" then umpire.refuse("17.1.A", "no Soviet tactical air supports an attack on a USIR urban hex") end
+    local extra = {}
     if side == C.GERMAN and umpire.clock().turn == T.rudel_turn then
       local r = units.get("RUDEL")
-      if r and r.exists and not r.hex and r.box ~= "removed" and not r:marker("used") then ready[#ready + 1] = r end
+      if r and r.exists and not r.hex and r.box ~= "removed" and not r:marker("used") then extra[1] = r end
     end
-    if air_unit then
-      umpire.check(C.contains(ready, air_unit), "17.4.C", "%s is not a ready %s tactical air unit", air_unit.id, side)
-      air = air_unit
-    else
-      umpire.check(#ready > 0, "17.4.C", "the %s has no ready tactical air unit", side)
-      air = ready[1]
-    end
+    air = combat.attacker_air(side, hex, air_unit, extra)
   end
   for _, u in ipairs(list) do u:set_marker("overran", mark) end
   -- 17.7: an overrun counts as a Hitler Mandated Attack

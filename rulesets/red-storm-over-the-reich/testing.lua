@@ -1,31 +1,19 @@
 -- Helpers for command scripts and designers (`lua require("testing").clear()`); the rules never
 -- use this module.
+local kit = require "testkit"   -- rulesets/lib
 local M = {}
 
 -- Takes every unit off the map (to the box "removed"), every unit marker off and every unit back
--- to full strength, so a script can build a situation. Hex control stays as it is (3.5.A).
-function M.clear()
-  for _, u in ipairs(units.all { on_map = true }) do u:put_in("removed") end
-  for _, u in ipairs(units.all()) do
-    for name in pairs(u:markers()) do u:set_marker(name, nil) end
-    if u.step ~= 1 and not u:attr("starts_kg") then u:set_step(1) end
-  end
-end
+-- to full strength (but a unit that starts as its Kampfgruppe), so a script can build a
+-- situation. Hex control stays as it is (3.5.A).
+local function not_kg(u) return not u:attr("starts_kg") end
+function M.clear() kit.clear { box = "removed", full_strength = not_kg } end
 
 -- Places units: M.place { ["10GT"] = "5241", ... } (in id order).
-function M.place(t)
-  for id, hex in pairs(t) do
-    local u = assert(units.get(id), "no unit " .. id)
-    u:move_to(hex)
-  end
-end
+function M.place(t) kit.place(t) end
 
 -- Sets hex control (3.5.A) of hexes: M.control({ "3813", "3812" }, "Soviet").
-function M.control(hexes, side)
-  local t = {}
-  for _, h in ipairs(hexes) do t[h] = side == "Soviet" and 1 or 2 end
-  map.set_markers("ctl", t)
-end
+M.control = kit.control
 
 -- Sets the control of every hex for which pred(hex, column, row) is true: M.control_where(function(h, c) return c >= 22 end, "Soviet").
 function M.control_where(pred, side)
@@ -184,6 +172,7 @@ function M.plan()
     return table.concat(out, "\n")
 end
 
-M.find = require("testkit").find
+-- Hexes matching a predicate, in order (lib/testkit.lua).
+M.find = kit.find
 
 return M

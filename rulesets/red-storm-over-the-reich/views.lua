@@ -6,6 +6,7 @@ local C = require "common"
 local T = require "tables"
 local zoc = require "zoc"
 local allowance = require "allowance"
+local describe = require "describe"   -- rulesets/lib
 
 local M = {}
 
@@ -53,21 +54,13 @@ umpire.describe {
     if f then return f(value) end
     return false
   end,
-  marker = function(kind, name, value)
-    local t = kind == "unit" and UNIT_MARKERS or HEX_MARKERS
-    local f = t[name]
-    if f == false then return false end
-    if f then return f(value) end
-    return nil
-  end,
+  marker = describe.markers(UNIT_MARKERS, HEX_MARKERS),
   attr = function(kind, name, value)
     if kind == "hex" then
       if name == "vp" then return "a VP hex [3.5]" end
       return nil
     end
-    local f = ATTRS[name]
-    if f then return f(value) end
-    return nil
+    return describe.lookup(ATTRS, name, value)
   end,
   unit = function(u)
     local lines = {}

@@ -2,6 +2,7 @@
 -- strengths with the standard rounding rule).
 local T = require "tables"
 local odds = require "odds"   -- rulesets/lib
+local sets = require "sets"   -- rulesets/lib
 local C = {}
 
 function C.is_hq(u) return u.kind == "hq" end
@@ -116,9 +117,6 @@ function C.best()
   return b
 end
 
-function C.contains(list, x)
-  for _, v in ipairs(list or {}) do if v == x then return true end end
-  return false
-end
+C.contains = sets.contains
 
 return C

@@ -2,6 +2,7 @@
 -- use, in the player's units and with the rule behind it (umpire.describe{marker=, attr=}).
 -- Each function returns the text, false to hide a value that is only the rules' bookkeeping
 -- (the line is then said elsewhere), or nil to print it as stored.
+local describe = require "describe"   -- rulesets/lib
 local M = {}
 
 local function mp(sixtieths) return map.fmt_cost(sixtieths / 60) end
@@ -81,19 +82,8 @@ local hex_values = {
   vp_turn = false,   -- said by vp_later
 }
 
-local function pick(t, name, value, owner)
-  local f = t[name]
-  if f == false then return false end
-  if f then return f(value, owner) end
-  return nil
-end
+M.marker = describe.markers(unit_markers, hex_markers)
 
-function M.marker(kind, name, value, owner)
-  return pick(kind == "unit" and unit_markers or hex_markers, name, value, owner)
-end
-
-function M.attr(kind, name, value, owner)
-  return pick(kind == "unit" and unit_attrs or hex_values, name, value, owner)
-end
+M.attr = describe.by_kind(unit_attrs, hex_values)
 
 return M

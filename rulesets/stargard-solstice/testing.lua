@@ -1,22 +1,13 @@
 -- Helpers for command scripts and designers (`lua require("testing").clear()`); the rules never
 -- use this module.
+local kit = require "testkit"   -- rulesets/lib
 local M = {}
 
 -- Takes every unit off the map (to the box "offboard"), so a script can build a situation.
-function M.clear()
-  for _, u in ipairs(units.all { on_map = true }) do u:put_in("offboard") end
-  for _, u in ipairs(units.all()) do
-    for name in pairs(u:markers()) do u:set_marker(name, nil) end
-  end
-end
+function M.clear() kit.clear { box = "offboard" } end
 
 -- Places units: M.place { ["4Pz/4SS"] = "17.14", ... } (in a fixed order).
-function M.place(t)
-  for id, hex in pairs(t) do
-    local u = assert(units.get(id), "no unit " .. id)
-    u:move_to(hex)
-  end
-end
+function M.place(t) kit.place(t) end
 
 -- Activates units as if their HQ had been drawn, with the side to act.
 function M.activate(side, ids)
@@ -41,6 +32,6 @@ function M.open_neighbours(hex)
 end
 
 -- Hexes matching a predicate, in order (lib/testkit.lua).
-M.find = require("testkit").find
+M.find = kit.find
 
 return M
