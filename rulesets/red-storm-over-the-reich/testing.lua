@@ -108,7 +108,7 @@ function M.plan()
     for _, e in ipairs(C.on_map(C.other(side))) do if C.is_combat(e) then enemy[e.hex] = true end end
     local n = 0
     for _, a in ipairs(units.all { side = side, kind = "artillery", on_map = true }) do
-      if n >= 4 then break end
+      if n >= 2 then break end
       if not a:marker("used") then
         local range = a:attr("range") or 0
         for _, h in ipairs(map.within(a.hex, range)) do
@@ -122,7 +122,7 @@ function M.plan()
     local n = 0
     local seen = {}
     for _, u in ipairs(C.on_map(side, C.is_combat)) do
-      if n >= 6 then break end
+      if n >= 3 then break end
       if not seen[u.hex] and not u:marker("attacked") then
         seen[u.hex] = true
         local mine = {}
@@ -155,7 +155,7 @@ function M.plan()
     end
     local n = 0
     for _, u in ipairs(C.on_map(side)) do
-      if n >= 4 then break end
+      if n >= 2 then break end
       if (C.is_combat(u) or C.is_artillery(u)) and not u:marker("moved") and not u:marker("immobile") and not u:marker("entrained") and movement.left(u) >= 1 then
         local ok, reach = pcall(map.reach, (movement.profile(u, u.hex, movement.left(u), zones)))
         if ok then
