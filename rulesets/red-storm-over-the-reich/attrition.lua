@@ -26,13 +26,6 @@ function M.segment()
         spared[#spared + 1] = u.id .. " (a KG not next to a Soviet unit)"
       elseif C.is_cavalry(u) and u.side == C.SOVIET and last then
         spared[#spared + 1] = u.id .. " (reduced guard cavalry, 17.2.B)"
-      elseif u:attr("starts_kg") then
-        -- 16.1.A: a unit that began the game as a KG is gone for good, never to the KG pool
-        -- (kg.lose_step takes it for an infantry division's face and fails: done here until
-        -- kg.lua tells them apart)
-        for _, m in ipairs { "disrupted", "oos", "entrained", "immobile", "fuel_shortage" } do u:set_marker(m, nil) end
-        u:put_in("eliminated")
-        lost[#lost + 1] = ("%s is eliminated (it began the game as a KG: permanently, 16.1.A)"):format(u.id)
       else
         lost[#lost + 1] = kg.lose_step(u, { no_kg = true })
       end

@@ -52,7 +52,7 @@ function M.lose_step(u, ctx)
   -- 16.1.A: a unit that begins the game as a KG is gone for good when it takes a step loss
   if u:attr("starts_kg") and not u:attr("mech_kg") then
     eliminate(u)
-    return ("%s is eliminated (it began as a KG: not to the pool, 16.1.A)"):format(u.id)
+    return ("%s is eliminated (it began the game as a KG: permanently, 16.1.A)"):format(u.id)
   end
   -- a German infantry division: one step (16.1.A)
   if u:attr("kg") and u.step == 1 and u.steps >= 2 then

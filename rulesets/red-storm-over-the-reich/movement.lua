@@ -99,7 +99,6 @@ function M.profile(u, from, mp, z, opts)
   z = z or M.zones(u.side)
   local weather = z.weather
   local seg = allowance.segment()
-  local enemy = C.other(u.side)
   local class = M.class(u)
   local terrain = {}
   for k, v in pairs(T.move_cost[class][weather]) do terrain[k] = v end

@@ -94,8 +94,9 @@ local function line_profile(from, mp, blocked, targets, weather)
 end
 
 -- The hexes of `targets` a side can trace supply to now: a set. (The unit's own hex counts as
--- the line's last hex: a line of 10 reaches a unit 10 hexes from its source.)
-function M.traceable(side, targets)
+-- the line's last hex: a line of 10 reaches a unit 10 hexes from its source.) `opts.ports =
+-- false` leaves out the German ports (3.5.C: refugees survive supplied from the west edge only).
+function M.traceable(side, targets, opts)
   local weather = C.weather()
   local blocked = M.blocked(side, weather)
   local out = {}
@@ -106,7 +107,7 @@ function M.traceable(side, targets)
   if next(from) then
     for h in pairs(map.reach(line_profile(from, T.supply.line, blocked, targets, weather))) do out[h] = true end
   end
-  if side == C.GERMAN then
+  if side == C.GERMAN and not (opts and opts.ports == false) then
     -- 7.1: five hexes to a friendly port
     local ports = {}
     for _, h in ipairs(C.PORT_LIST) do

@@ -38,18 +38,9 @@ function M.refugees_surviving(at_end)
   if not at_end then return n, n end
   local on = C.on_map(C.GERMAN, C.is_refugee)
   if #on == 0 then return n, n end
-  local supply = require "supply"
   local hexes = {}
   for _, r in ipairs(on) do hexes[#hexes + 1] = r.hex end
-  local blocked = supply.blocked(C.GERMAN)
-  local from = {}
-  for _, h in ipairs(C.EDGE.German) do if not blocked[h] then from[h] = true end end
-  for h in pairs(supply.rail_net(C.GERMAN, blocked)) do from[h] = true end
-  -- (the line as supply.lua traces it, 7.1: never across the sea, across Haff and lake hexsides
-  -- only in Frost; the ports, 7.3's other German source, do not count here)
-  local water = C.weather() == "frost" and { sea = "no" } or { sea = "no", haff = "no", lake = "no" }
-  local ok = next(from) and map.reach { from = from, mp = T.supply.line, terrain = { sea = "no", lake = "no", prohibited = "no" },
-    default = 1, hexsides = water, blocked = blocked, targets = hexes, routes = false } or {}
+  local ok = require("supply").traceable(C.GERMAN, hexes, { ports = false })
   local alive = n
   for _, r in ipairs(on) do if ok[r.hex] then alive = alive + 1 end end
   return alive, n
