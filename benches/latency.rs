@@ -53,6 +53,8 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let reps: usize = std::env::var("UMPIRE_LATENCY_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
     let mut scripts: Vec<PathBuf> = Vec::new();
+    // UMPIRE_LATENCY_ONLY=red-storm (a substring of `<game>/<script>.ump`) replays only those
+    let only = std::env::var("UMPIRE_LATENCY_ONLY").unwrap_or_default();
     for game in ["stargard-solstice", "fortress-stalingrad", "red-storm-over-the-reich"] {
         let dir = root.join("scripts").join(game);
         let mut these: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -60,6 +62,7 @@ fn main() {
             .flatten()
             .map(|e| e.path())
             .filter(|p| p.extension().is_some_and(|x| x == "ump"))
+            .filter(|p| format!("{game}/{}", p.file_name().unwrap().to_string_lossy()).contains(&only))
             .collect();
         these.sort();
         scripts.extend(these);

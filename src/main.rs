@@ -66,6 +66,10 @@ enum Cmd {
         /// Print only failures and the summary.
         #[arg(short, long)]
         quiet: bool,
+        /// Profile the rule code: after the scripts, the rule functions and lines that ran
+        /// the most Lua instructions, with the time between samples (docs/performance.md).
+        #[arg(long)]
+        profile: bool,
     },
     /// Validate a ruleset folder or a scenario file without playing.
     Check {
@@ -110,7 +114,10 @@ fn named_library(dir: Option<PathBuf>) -> Result<Option<PathBuf>> {
 fn run(cli: Cli) -> Result<i32> {
     let library = named_library(cli.library)?;
     match cli.cmd {
-        Cmd::Run { scripts, quiet } => {
+        Cmd::Run { scripts, quiet, profile } => {
+            if profile {
+                umpire::lua::profile::start();
+            }
             let (mut passed, mut failed) = (0, 0);
             let several = scripts.len() > 1;
             for s in &scripts {
@@ -131,6 +138,9 @@ fn run(cli: Cli) -> Result<i32> {
                 outln!("total: {passed} passed, {failed} failed ({} scripts)", scripts.len());
             } else {
                 outln!("{passed} passed, {failed} failed");
+            }
+            if profile {
+                eprint!("{}", umpire::lua::profile::report(25, umpire::lua::PROFILE_EVERY));
             }
             Ok(if failed > 0 { 1 } else { 0 })
         }

@@ -1,6 +1,7 @@
 //! `map.*`: hex geometry, terrain, hexsides, places, areas, hex and hexside markers, and the
 //! searches (`map.reach`, `map.route`, `map.path_cost`) run in Rust on a profile table.
 
+use super::fast::{self, Val};
 use super::seal::{seen_through, string_list};
 use super::world;
 use crate::hex::{HexId, Hexside};
@@ -55,21 +56,30 @@ fn cost_table(t: Option<Table>, what: &str) -> mlua::Result<BTreeMap<String, Cos
 
 /// A set of hexes given as a list or as a set table (`{["0418"]=true}`); a list may also hold
 /// such tables, which are merged (`blocked = { enemy_hexes, ezoc_hexes }`).
-fn hex_set(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeSet<HexId>> {
+fn hex_set(lua: &Lua, map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeSet<HexId>> {
     let mut out = BTreeSet::new();
     if let Some(t) = v {
-        add_hexes(map, &t, what, &mut out, 0)?;
+        add_hexes(lua, map, &t, what, &mut out, 0)?;
     }
     Ok(out)
 }
 
-fn add_hexes(map: &Map, t: &Table, what: &str, out: &mut BTreeSet<HexId>, depth: usize) -> mlua::Result<()> {
-    for p in seen_through(t.clone()).pairs::<Value, Value>() {
+fn add_hexes(lua: &Lua, map: &Map, t: &Table, what: &str, out: &mut BTreeSet<HexId>, depth: usize) -> mlua::Result<()> {
+    let real = seen_through(t.clone());
+    // one pass in Lua's C API for a plain set or list; a list of sets the slow way
+    let mut keys = Vec::new();
+    if !super::fast::hex_keys(lua, &real, &mut keys)? {
+        for k in keys {
+            out.insert(hex_arg(map, &String::from_utf8_lossy(&k), what)?);
+        }
+        return Ok(());
+    }
+    for p in real.pairs::<Value, Value>() {
         let (k, v) = p?;
         let s = match (&k, &v) {
             (Value::Integer(_), Value::String(s)) => s,
             (Value::Integer(_), Value::Table(inner)) if depth == 0 => {
-                add_hexes(map, inner, what, out, 1)?;
+                add_hexes(lua, map, inner, what, out, 1)?;
                 continue;
             }
             (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s,
@@ -93,7 +103,7 @@ fn hex_amounts(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeMap
     Ok(out)
 }
 
-fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexId, i64)>)> {
+fn profile_from(lua: &Lua, w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexId, i64)>)> {
     let map = &w.map;
     let mut p = Profile {
         terrain: cost_table(t.get("terrain")?, "terrain")?,
@@ -110,12 +120,12 @@ fn profile_from(w: &super::World, t: &Table) -> mlua::Result<(Profile, Vec<(HexI
         leave_extra: hex_amounts(map, t.get("leave_extra")?, "leave_extra")?.into_iter().collect(),
         blocked: {
             // `unblocked` takes hexes out again (friendly units negating an EZOC for supply)
-            let unblocked = hex_set(map, t.get("unblocked")?, "unblocked")?;
-            hex_set(map, t.get("blocked")?, "blocked")?.into_iter().filter(|h| !unblocked.contains(h)).collect()
+            let unblocked = hex_set(lua, map, t.get("unblocked")?, "unblocked")?;
+            hex_set(lua, map, t.get("blocked")?, "blocked")?.into_iter().filter(|h| !unblocked.contains(h)).collect()
         },
-        hex_cost: hex_costs(map, t)?,
+        hex_cost: hex_costs(lua, map, t)?,
         cancels: cancels(t)?,
-        stop: hex_set(map, t.get("stop")?, "stop")?.into_iter().collect(),
+        stop: hex_set(lua, map, t.get("stop")?, "stop")?.into_iter().collect(),
         max: match t.get::<Option<f64>>("mp")? {
             Some(m) => Some(to_units(m).ok_or_else(|| mlua::Error::runtime("mp is not a multiple of 1/60"))?),
             None => None,
@@ -153,9 +163,9 @@ fn directions(map: &Map, t: &Table) -> mlua::Result<Option<[bool; 6]>> {
 }
 
 /// A profile's cost by hex: `open` (hexes entered for 1 MP whatever their terrain), then `hex_cost`.
-fn hex_costs(map: &Map, t: &Table) -> mlua::Result<crate::hex::FastMap<HexId, Cost>> {
+fn hex_costs(lua: &Lua, map: &Map, t: &Table) -> mlua::Result<crate::hex::FastMap<HexId, Cost>> {
     let mut m = crate::hex::FastMap::default();
-    for h in hex_set(map, t.get("open")?, "open")? {
+    for h in hex_set(lua, map, t.get("open")?, "open")? {
         m.insert(h, Cost::Mp(UNIT));
     }
     if let Some(hc) = t.get::<Option<Table>>("hex_cost")? {
@@ -598,7 +608,7 @@ fn side_marker(lua: &Lua, (a, b, name): (String, String, String)) -> mlua::Resul
 fn adjacent(lua: &Lua, spec: Table) -> mlua::Result<Table> {
     let w = world(lua);
     let w = w.borrow();
-    let from = hex_set(&w.map, spec.get("from")?, "map.adjacent")?;
+    let from = hex_set(lua, &w.map, spec.get("from")?, "map.adjacent")?;
     let across: BTreeSet<String> = string_list(spec.get("not_across")?, "not_across")?.into_iter().collect();
     let into: BTreeSet<String> = string_list(spec.get("not_into")?, "not_into")?.into_iter().collect();
     let mut hexes = crate::hex::FastSet::default();
@@ -620,18 +630,16 @@ fn adjacent(lua: &Lua, spec: Table) -> mlua::Result<Table> {
     }
     let mut hexes: Vec<HexId> = hexes.into_iter().collect();
     hexes.sort();
-    let out = lua.create_table_with_capacity(0, hexes.len())?;
-    for n in hexes {
-        out.raw_set(w.fmt_hex(n), true)?;
-    }
-    Ok(out)
+    let names: Vec<String> = hexes.into_iter().map(|n| w.fmt_hex(n)).collect();
+    let entries: Vec<(&str, Val)> = names.iter().map(|n| (n.as_str(), Val::Bool(true))).collect();
+    fast::keyed(lua, &entries)
 }
 
 /// `map.reach(profile) -> costs, from`: each hex reached from the profile's `from`, its cost and where from.
 fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
     let w = world(lua);
     let w = w.borrow();
-    let (p, sources) = profile_from(&w, &spec)?;
+    let (p, sources) = profile_from(lua, &w, &spec)?;
     if sources.is_empty() {
         return Err(mlua::Error::runtime("map.reach: `from` is required"));
     }
@@ -640,42 +648,42 @@ fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
     let routes = spec.get::<Option<bool>>("routes")?.unwrap_or(true);
     // `targets`: only these hexes are wanted in the answer (a supply check of units)
     let targets = match spec.get::<Option<Table>>("targets")? {
-        Some(t) => Some(hex_set(&w.map, Some(t), "map.reach targets")?),
+        Some(t) => Some(hex_set(lua, &w.map, Some(t), "map.reach targets")?),
         None => None,
     };
-    let costs = lua.create_table()?;
-    let from = lua.create_table()?;
-    let answer = |h: HexId, x: &crate::search::Reached| -> mlua::Result<()> {
+    // (both tables built in one protected call each: a search hands back thousands of hexes)
+    let mut costs: Vec<(&str, Val)> = Vec::new();
+    let mut from: Vec<(&str, Val)> = Vec::new();
+    let mut answer = |h: HexId, x: &crate::search::Reached| {
         let id = w.map.printed_id(h).unwrap_or_default();
-        costs.raw_set(id, mp(x.cost))?;
+        costs.push((id, Val::Num(mp(x.cost))));
         if let (true, Some(f)) = (routes, x.from) {
-            from.raw_set(id, w.map.printed_id(f).unwrap_or_default())?;
+            from.push((id, Val::Str(w.map.printed_id(f).unwrap_or_default())));
         }
-        Ok(())
     };
     match targets {
         // only these hexes are wanted: look them up, in hex order
         Some(t) => {
             for h in t {
                 if let Some(x) = r.get(&h) {
-                    answer(h, x)?;
+                    answer(h, x);
                 }
             }
         }
         None => {
             for (h, x) in r.iter() {
-                answer(h, x)?;
+                answer(h, x);
             }
         }
     }
-    Ok((costs, from))
+    Ok((fast::keyed(lua, &costs)?, fast::keyed(lua, &from)?))
 }
 
 /// `map.route(profile, to) -> cost, path | nil, msg`: the cheapest route from the profile's `from` to a hex.
 fn route(lua: &Lua, (spec, to): (Table, String)) -> mlua::Result<(Option<f64>, Value)> {
     let w = world(lua);
     let w = w.borrow();
-    let (p, sources) = profile_from(&w, &spec)?;
+    let (p, sources) = profile_from(lua, &w, &spec)?;
     if sources.is_empty() {
         return Err(mlua::Error::runtime("map.route: `from` is required"));
     }
@@ -696,7 +704,7 @@ fn path_cost(lua: &Lua, (spec, path): (Table, Value)) -> mlua::Result<(Option<f6
     let path = string_list(path, "map.path_cost")?;
     let w = world(lua);
     let w = w.borrow();
-    let (p, _) = profile_from(&w, &spec)?;
+    let (p, _) = profile_from(lua, &w, &spec)?;
     let hexes: Vec<HexId> = path.iter().map(|s| hex_arg(&w.map, s, "map.path_cost")).collect::<mlua::Result<_>>()?;
     match p.path_cost(&w.map, &hexes).map_err(|e| mlua::Error::runtime(format!("map.path_cost: {e}")))? {
         Ok(c) => Ok((Some(mp(c)), None, None)),

@@ -15,9 +15,11 @@
 mod chunks;
 mod cups;
 mod dice;
+mod fast;
 mod log;
 mod map;
 mod patterns;
+pub mod profile;
 mod seal;
 mod sides;
 mod tracks;
@@ -43,6 +45,10 @@ use std::sync::Arc;
 pub use umpire::{ArgKind, ArgSpec, VerbSpec};
 pub use units::UnitRef;
 pub use views::TableView;
+
+/// How often the instruction-budget hook runs (and [`profile`] samples): every so many Lua
+/// instructions.
+pub const PROFILE_EVERY: u64 = 1_000;
 
 /// Everything the rules can reach, shared between the session and the Lua API.
 pub struct World {
@@ -610,13 +616,13 @@ impl Host {
     /// Counts instructions every 1,000 (the deterministic budget), remembers where rule code
     /// is (a memory error names no place), and applies the wall-clock backstop.
     fn install_hook(&self) -> mlua::Result<()> {
+        const EVERY: u32 = PROFILE_EVERY as u32;
         let budget = self.budget.clone();
         let place = self.last_place.clone();
         let started = self.started.clone();
         let backstop = self.backstop.clone();
         let seconds = self.limits.seconds;
         let limit = self.limits.instructions;
-        const EVERY: u32 = 1_000;
         self.lua.set_global_hook(HookTriggers::new().every_nth_instruction(EVERY), move |_lua, debug| {
             let used = budget.get() + EVERY as u64;
             budget.set(used);
@@ -629,6 +635,9 @@ impl Host {
                     p.0 = file.to_string();
                 }
                 p.1 = debug.current_line().unwrap_or(0);
+            }
+            if profile::on() {
+                profile::sample(file, src.line_defined.unwrap_or(0), debug.current_line().unwrap_or(0), started.get());
             }
             let line = || debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
             // the budget first: it is the limit, the same on every machine

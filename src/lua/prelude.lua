@@ -31,9 +31,17 @@ function pairs(t)
     if k ~= nil then return k, t[k] end
   end, t, nil
 end
--- `next` in the same fixed order (each call sorts the keys: use pairs to walk a table).
+-- `next` in the same fixed order (`next(t)` finds the first key in one pass; with a key, each
+-- call sorts the keys: use pairs to walk a table).
+local first_key = I.first_key
 function next(t, k)
   t = frozen_real[t] or t
+  if k == nil then
+    if raw_next(t) == nil then return nil end
+    local key, bad = first_key(t)
+    if bad then error("pairs/next: a table keyed by " .. bad .. "s has no fixed order (key it by ids)", 2) end
+    return key, t[key]
+  end
   local keys = sorted_keys(t)
   local i = 1
   if k ~= nil then
@@ -405,7 +413,8 @@ local watched = {}
 local frozen = false
 
 -- (string methods are taken now: sealing the string library empties it for a moment)
-local s_sub, s_match, s_format = string.sub, string.match, string.format
+local s_sub, s_match, s_format, s_byte = string.sub, string.match, string.format, string.byte
+local t_sort = table.sort
 -- (the text of each string key is made once: sealing asks for the same keys again and again)
 local key_texts = {}
 local function key_text(k)
@@ -423,19 +432,36 @@ end
 local READ_ONLY = "module tables are read-only during play (data that changes belongs in vars or unit attributes)"
 local API_READ_ONLY = "the libraries and the rules API are read-only"
 
+-- Seals a table; returns the set of its keys that lead somewhere (a table or function as the
+-- key or the value), gathered in the same pass for the walk below.
 local function seal(t, path, message)
-  local real = {}
-  for k, v in raw_next, t do real[k] = v end
+  local real, kept, leads = {}, nil, {}
+  -- metamethod names stay in place too, so that a sealed table still works as the metatable
+  -- of tables made during play (a key starting "__": bytes 95, 95, read without a new string)
+  for k, v in raw_next, t do
+    real[k] = v
+    local tk, tv = type(k), type(v)
+    if tk == "string" then
+      if s_byte(k, 1) == 95 and s_byte(k, 2) == 95 then
+        kept = kept or {}
+        kept[#kept + 1] = k
+      end
+    elseif tk == "table" or tk == "function" then
+      leads[k] = true
+    end
+    if tv == "table" or tv == "function" then leads[k] = true end
+  end
   for k in raw_next, real do raw_rawset(t, k, nil) end
   local mt = raw_getmetatable(t)
   local m = {}
   if mt then
     for k, v in raw_next, mt do m[k] = v end
   end
-  -- metamethod names stay in place too, so that a sealed table still works as the metatable
-  -- of tables made during play
-  for k, v in raw_next, real do
-    if type(k) == "string" and s_sub(k, 1, 2) == "__" then
+  if kept then
+    t_sort(kept)
+    for i = 1, #kept do
+      local k = kept[i]
+      local v = real[k]
       raw_rawset(t, k, v)
       watched[#watched + 1] = { t = t, k = k, v = v, what = path .. key_text(k) }
     end
@@ -462,6 +488,7 @@ local function seal(t, path, message)
   frozen_real[t] = real
   sealed_meta[t] = mt or false
   raw_setmetatable(t, m)
+  return leads
 end
 
 local function module_message(what) return what .. ": " .. READ_ONLY end
@@ -488,22 +515,6 @@ local function walk_function(f, path, seen)
   end
 end
 
--- The keys of a table that is a sequence (keys 1..n, nothing else), in order (what `rank_keys`
--- gives it, without sorting); nil for any other table.
-local m_type = math.type
-local function sequence_keys(t)
-  local n = raw_rawlen(t)
-  local count = 0
-  for k in raw_next, t do
-    if m_type(k) ~= "integer" or k < 1 or k > n then return nil end
-    count = count + 1
-  end
-  if count ~= n then return nil end
-  local keys = {}
-  for i = 1, n do keys[i] = i end
-  return keys
-end
-
 -- tables known by a better name than the first path that reaches them (a module by its name)
 local names = raw_setmetatable({}, { __mode = "k" })
 function walk(v, path, seen)
@@ -517,12 +528,14 @@ function walk(v, path, seen)
   local mt = raw_getmetatable(v)
   -- in the fixed order of `pairs` where there is one, so that a table is always named by the
   -- same path and an upvalue by the same function
-  local keys = sequence_keys(v) or rank_keys(v)
+  -- (only the keys that lead somewhere need an order: a set of hexes or a table of numbers is
+  -- sealed without sorting its keys)
+  local leads = seal(v, path, module_message)
+  local keys = rank_keys(leads)
   if not keys then
     keys = {}
-    for k in raw_next, v do keys[#keys + 1] = k end
+    for k in raw_next, leads do keys[#keys + 1] = k end
   end
-  seal(v, path, module_message)
   -- (the contents, now behind the seal; a path is only made for what is walked)
   local real = frozen_real[v]
   for _, k in ipairs(keys) do

@@ -108,6 +108,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     internal.set("describe", lua.create_table()?)?;
     internal.set("is_loading", lua.create_function(|lua, ()| Ok(world(lua).borrow().loading))?)?;
     internal.set("sorted_keys", lua.create_function(sorted_keys)?)?;
+    internal.set("first_key", lua.create_function(first_key)?)?;
     lua.globals().set("__umpire", internal.clone())?;
 
     let um = lua.create_table()?;
@@ -337,29 +338,74 @@ fn scenario(lua: &Lua, (): ()) -> mlua::Result<Table> {
     Ok(t)
 }
 
+/// A key's place in the fixed order of the prelude's `pairs`: its class (numbers, strings,
+/// booleans, handles), its number, and its bytes as a range of one shared buffer (one
+/// allocation for all the keys of a table, not one per key).
+struct Rank {
+    class: u8,
+    num: f64,
+    bytes: std::ops::Range<usize>,
+}
+
+/// Ranks the keys of a table; `Err(type)` names the first key that has no fixed order.
+fn rank_keys(t: Table) -> mlua::Result<Result<(Vec<(Rank, Value)>, Vec<u8>), String>> {
+    let mut keys = Vec::new();
+    let mut buf: Vec<u8> = Vec::new();
+    for p in super::seal::seen_through(t).pairs::<Value, Value>() {
+        let (k, _) = p?;
+        let start = buf.len();
+        let (class, num) = match &k {
+            Value::Integer(i) => (1, *i as f64),
+            Value::Number(n) => (1, *n),
+            Value::String(s) => {
+                buf.extend_from_slice(&s.as_bytes());
+                (2, 0.0)
+            }
+            Value::Boolean(b) => (3, if *b { 1.0 } else { 0.0 }),
+            Value::UserData(_) => {
+                buf.extend_from_slice(k.to_string()?.as_bytes());
+                (4, 0.0)
+            }
+            other => return Ok(Err(other.type_name().to_string())),
+        };
+        keys.push((Rank { class, num, bytes: start..buf.len() }, k));
+    }
+    Ok(Ok((keys, buf)))
+}
+
+fn cmp_rank(a: &Rank, b: &Rank, buf: &[u8]) -> std::cmp::Ordering {
+    a.class.cmp(&b.class).then(a.num.total_cmp(&b.num)).then_with(|| buf[a.bytes.clone()].cmp(&buf[b.bytes.clone()]))
+}
+
 /// The keys of a table in the fixed order of the prelude's `pairs`: numbers, then strings
 /// (byte order), then booleans (false first), then handles by their name. Returns nil and the
 /// type of the first key that has no fixed order (the prelude raises the error at the caller).
 fn sorted_keys(lua: &Lua, t: Table) -> mlua::Result<(Value, Option<String>)> {
-    let mut keys: Vec<(u8, f64, Vec<u8>, Value)> = Vec::new();
-    for p in super::seal::seen_through(t).pairs::<Value, Value>() {
-        let (k, _) = p?;
-        let entry = match &k {
-            Value::Integer(i) => (1, *i as f64, Vec::new()),
-            Value::Number(n) => (1, *n, Vec::new()),
-            Value::String(s) => (2, 0.0, s.as_bytes().to_vec()),
-            Value::Boolean(b) => (3, if *b { 1.0 } else { 0.0 }, Vec::new()),
-            Value::UserData(_) => (4, 0.0, k.to_string()?.into_bytes()),
-            other => return Ok((Value::Nil, Some(other.type_name().to_string()))),
-        };
-        keys.push((entry.0, entry.1, entry.2, k));
+    // numbers and strings, the common case, in one pass of Lua's C API each way
+    if let Some(keys) = super::fast::sorted_keys(lua, &super::seal::seen_through(t.clone()))? {
+        return Ok((Value::Table(keys), None));
     }
-    keys.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then_with(|| a.2.cmp(&b.2)));
+    let (mut keys, buf) = match rank_keys(t)? {
+        Ok(k) => k,
+        Err(bad) => return Ok((Value::Nil, Some(bad))),
+    };
+    keys.sort_by(|a, b| cmp_rank(&a.0, &b.0, &buf));
     let out = lua.create_table_with_capacity(keys.len(), 0)?;
     for (i, k) in keys.into_iter().enumerate() {
-        out.raw_set(i + 1, k.3)?;
+        out.raw_set(i + 1, k.1)?;
     }
     Ok((Value::Table(out), None))
+}
+
+/// The first key of a table in that order (nil for an empty table), found in one pass: what
+/// the prelude's `next(t)` returns without sorting every key (`if next(t) then` is how rule
+/// code asks whether a set is empty). Returns nil and the type of a key with no fixed order.
+fn first_key(_: &Lua, t: Table) -> mlua::Result<(Value, Option<String>)> {
+    let (keys, buf) = match rank_keys(t)? {
+        Ok(k) => k,
+        Err(bad) => return Ok((Value::Nil, Some(bad))),
+    };
+    Ok((keys.into_iter().min_by(|a, b| cmp_rank(&a.0, &b.0, &buf)).map_or(Value::Nil, |k| k.1), None))
 }
 
 #[cfg(test)]
