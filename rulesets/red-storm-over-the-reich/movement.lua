@@ -188,6 +188,8 @@ end
 
 -- Why `to` cannot be reached by `u` (after the route search failed).
 local function why_not(u, from, to, prof, info, left)
+  -- 10.7.3 (reading R1): the shaded area between Krakow and Tarnow is closed to every unit
+  if map.terrain(to) == "prohibited" then return "10.7.3", to .. " lies in the prohibited area between Krakow and Tarnow: no unit enters it" end
   if C.PROHIBITED[to] then return "10.4.B", to .. " is prohibited terrain (" .. map.terrain(to) .. ")" end
   if prof.blocked[to] then
     if #C.at(to, C.other(u.side)) > 0 then return "10.4", to .. " holds enemy units" end
