@@ -188,7 +188,14 @@ end
 
 -- Why `to` cannot be reached by `u` (after the route search failed).
 local function why_not(u, from, to, prof, info, left)
+  -- 10.7.3 (reading R1): the shaded area between Krakow and Tarnow is closed to every unit
+  if map.terrain(to) == "prohibited" then return "10.7.3", to .. " lies in the prohibited area between Krakow and Tarnow: no unit enters it" end
   if C.PROHIBITED[to] then return "10.4.B", to .. " is prohibited terrain (" .. map.terrain(to) .. ")" end
+  -- 10.5.1, 9.1.A: terrain the Terrain Effects Chart closes to this unit in this weather
+  if prof.terrain[map.terrain(to)] == "no" then
+    return "9.1.A", ("%s is %s: closed to %s units in %s (Terrain Effects Chart)"):format(to, map.terrain(to),
+      M.class(u) == "mech" and "mechanized" or M.class(u), info.zones.weather)
+  end
   if prof.blocked[to] then
     if #C.at(to, C.other(u.side)) > 0 then return "10.4", to .. " holds enemy units" end
     if C.is_flak(u) then return "17.2.C", "flak units never enter urban hexes" end
