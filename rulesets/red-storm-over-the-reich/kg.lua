@@ -65,7 +65,9 @@ function M.lose_step(u, ctx)
   -- its Kampfgruppe face: back to the pool
   if u:attr("kg") and u.step == 2 then
     to_pool(u)
-    return ("KG %s is eliminated (back to the KG pool, 16.1.A)"):format(u:attr("kg"))
+    local name = u:attr("kg")
+    if not name:match("^KG ") then name = "KG " .. name end   -- ("KG 371ID", not "KG KG 371ID")
+    return ("%s is eliminated (back to the KG pool, 16.1.A)"):format(name)
   end
   -- a mechanized KG eliminated: back to its box; the division in the box is gone (16.1.B)
   if u:attr("mech_kg") then

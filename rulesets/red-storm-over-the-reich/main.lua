@@ -51,7 +51,8 @@ local function segment_end(side, kind, rule)
     if side == C.SOVIET or kind == "exploitation" then
       movement.check_bridgeheads(("the end of the %s %s movement segment"):format(side, kind))
     end
-    if kind ~= "assault" then allowance.clear(side) end
+    -- 4.2.III.h: the German's unused assault MPs are lost (the Soviet's stay for combat and breakthrough, 10.6)
+    if kind ~= "assault" or side == C.GERMAN then allowance.clear(side) end
     if side == C.SOVIET and kind == "breakthrough" then
       -- 4.2.III.e: the Soviet Immobile markers come off
       for _, u in ipairs(units.all { side = C.SOVIET }) do u:set_marker("immobile", nil) end
