@@ -14,4 +14,12 @@ function M.contains(list, x)
   return false
 end
 
+-- A map overlay's labels: every hex of a set labelled `label`, over the labels of `into` (a
+-- table of labels already made, or none).
+function M.labelled(set, label, into)
+  local out = into or {}
+  for h in pairs(set) do out[h] = out[h] or label end
+  return out
+end
+
 return M

@@ -64,7 +64,7 @@ function M.rail_net(side, blocked)
   local rb = {}
   for h in pairs(blocked) do rb[h] = true end
   for h in pairs(C.RAIL) do
-    if C.controller(h) ~= side then rb[h] = true end
+    if C.controller(h) ~= side or C.PROHIBITED[h] then rb[h] = true end   -- (10.7.3: no rail there either)
   end
   if side == C.SOVIET then
     rb[T.supply.not_soviet_rail] = true

@@ -69,9 +69,11 @@ T.prohibited_terrain = { sea = true, lake = true, prohibited = true }
 
 -- 10.5.2, 9.1.A: hexside costs by weather (added to the hex entered). Lake and Haff hexsides cost
 -- +1 in Frost and are closed otherwise (10.5.2's play note); Soviet major-river crossings in Mud
--- and Clear follow 10.7.1 (movement.lua), German ones cost this. APPROX: the numbers.
+-- and Clear follow 10.7.1 (movement.lua), German ones cost this. A minor river costs +1 in Frost
+-- like the lake and Haff hexsides 9.1.A treats as minor rivers then (DATA.md R39). APPROX: the
+-- numbers.
 T.hexside_cost = {
-  frost = { minor_river = 0, major_river = 1, lake = 1, haff = 1, sea = "no" },
+  frost = { minor_river = 1, major_river = 1, lake = 1, haff = 1, sea = "no" },
   mud   = { minor_river = 2, major_river = 2, lake = "no", haff = "no", sea = "no" },
   clear = { minor_river = 1, major_river = 2, lake = "no", haff = "no", sea = "no" },
 }

@@ -7,6 +7,7 @@ local T = require "tables"
 local zoc = require "zoc"
 local allowance = require "allowance"
 local describe = require "describe"   -- rulesets/lib
+local sets = require "sets"           -- rulesets/lib
 
 local M = {}
 
@@ -34,12 +35,23 @@ local HEX_MARKERS = {
 local ATTRS = {
   ma = function(v) return ({ rifle = "moves by the rifle marker [10.2]", guards = "guards rifle: 6 MP (7 on turn 1) [10.3.B.1]",
     mech = "moves by the mechanized marker [10.2]", inf = "moves by the infantry marker [10.2]" })[v] end,
-  kg = function(v) return ("Kampfgruppe %s on the back [16.1.A]"):format(v) end,
+  kg = function(v) return ("its Kampfgruppe (%s) on the back [16.1.A]"):format(v) end,
   barrage = function(v) return ("barrage class %s [11.1]"):format(v) end,
   range = function(v) return ("range %d [11.2]"):format(math.tointeger(v) or v) end,
   arrives = function(v) return ("arrives on turn %d [8.1]"):format(math.tointeger(v) or v) end,
   code = function(v) return ("placement code %s [8.1.1.B]"):format(v) end,
   guderian = function() return "a Guderian in Charge unit [3.4.A]" end,
+  army = function(v) return ("of the %s"):format(v) end,
+  ss = function() return "Waffen-SS" end,
+  panzer = function() return "a panzer or panzergrenadier division [3.3.A, 16.1.B]" end,
+  starts_kg = function() return "begins as a Kampfgruppe [16.1]" end,
+  mech_kg = function() return "a mechanized Kampfgruppe [16.1.B]" end,
+  jaeger = function() return "jaeger: mountain terrain as clear [2.2.A]" end,
+  volkssturm = function() return "the Volksturm [8.1.4]" end,
+  vistula = function() return "the Vistula division [17.2.A]" end,
+  only_turn = function(v) return ("flies on turn %d only [11.5]"):format(math.tointeger(v) or v) end,
+  -- (classes the rules read from the counter's kind; nothing to say twice)
+  corps = false, division = false, guards = false, vg = false, refugee = false, naval = false, flak = false, entry = false,
 }
 
 -- `status` says the Movement Point Track in its own line (below): the tracks are hidden there,
@@ -72,6 +84,9 @@ umpire.describe {
       else
         lines[#lines + 1] = ("does not move this segment: %s [%s]"):format(reason, why)
       end
+    end
+    if u:attr("kg") and not C.is_kg(u) then
+      lines[#lines + 1] = "one step: its loss eliminates the division, and its Kampfgruppe (the other face) may take its place; the Kampfgruppe is not a reduced side [16.1.A]"
     end
     if u.hex and C.is_combat(u) then
       lines[#lines + 1] = zoc.projects(u) and ("has a ZOC%s [6.2]"):format(zoc.strong(u) and "" or " (infantry-only, 6.7)") or "has no ZOC [6.3]"
@@ -157,6 +172,37 @@ umpire.table {
     return rows
   end,
   notes = { "-1 with no friendly combat unit next to the target; terrain -1 (broken, forest, swamp, city, defensive works) or -2 (mountain, urban, fortress), at most -2", "D: disrupted; a number: steps lost, the survivors disrupted" },
+}
+
+-- ------------------------------------------------------------------ map overlays
+umpire.overlay {
+  usage = "control", help = "who controls each hex (S Soviet, G German)", rule = "3.5.A",
+  run = function()
+    local out = {}
+    for _, h in ipairs(map.hexes()) do
+      if not C.PROHIBITED[h] then out[h] = C.controller(h) == C.SOVIET and "S" or "G" end
+    end
+    return out
+  end,
+}
+umpire.overlay {
+  usage = "zoc <side>", help = "the hexes the side's units project a zone of control into (Z; R: the refugees' zone, German units only)", rule = "6.1",
+  run = function(side)
+    local out = sets.labelled(zoc.zoc(side), "Z")
+    return side == C.GERMAN and sets.labelled(zoc.refugee_zoc(), "R", out) or out
+  end,
+}
+umpire.overlay {
+  usage = "supply <side>", help = "the hexes where a unit of the side would be in supply now", rule = "7.1",
+  run = function(side) return sets.labelled(require("supply").traceable(side, map.hexes()), "S") end,
+}
+umpire.overlay {
+  usage = "reach <unit>", help = "every hex the unit can still move to in this segment, with its cost in MP", rule = "10.4",
+  run = function(u)
+    umpire.check(u.hex ~= nil, "10.4", "%s is not on the map", u.id)
+    local movement = require "movement"
+    return (map.reach(movement.profile(u, u.hex, movement.left(u))))
+  end,
 }
 
 return M

@@ -26,12 +26,15 @@ pub struct Entry {
     pub after_hash: String,
     /// The unforced rolls and draws the command made, as shown (undo honesty).
     pub seen: Vec<String>,
+    /// For the record of an undo that could not simply pop the commands it took back (past the
+    /// dice, or past such a record): how many commands it took back. 0 for any other command.
+    pub takes_back: usize,
 }
 
 impl Entry {
     pub fn new(lines: Vec<String>, before: GameState, after: &GameState) -> Entry {
         let seen = seen_rolls(&before, after);
-        Entry { lines, after_hash: after.hash(), seen, before: Some(Box::new(before)) }
+        Entry { lines, after_hash: after.hash(), seen, before: Some(Box::new(before)), takes_back: 0 }
     }
 }
 
@@ -55,7 +58,11 @@ fn past_dice_state(target: &GameState, now: &GameState, what: &str, seen: &[Stri
     after.log.push(LogEntry {
         command: after.commands,
         rule: None,
-        text: format!("undo past the dice: took back {what} and the rolls {}", seen.join(", ")),
+        text: if seen.is_empty() {
+            format!("undo: took back {what}")
+        } else {
+            format!("undo past the dice: took back {what} and the rolls {}", seen.join(", "))
+        },
     });
     after.dice.rolls = now.dice.rolls.clone();
     after
@@ -71,20 +78,42 @@ impl Game {
         }
     }
 
-    /// Takes back the last `n` commands. `line` is the command as typed (recorded when the
-    /// undo goes past the dice).
-    pub fn undo(&mut self, n: usize, free: bool, past_dice: bool, line: &str) -> Result<Vec<String>> {
-        if n == 0 || n > self.history.len() {
-            return Err(Error::Usage(format!("cannot undo {n}: {} command(s) to undo", self.history.len())));
+    /// The indices of the commands still in effect, latest first: a record of an undo and the
+    /// commands it took back are not.
+    fn live(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut skip = 0;
+        for (i, e) in self.history.iter().enumerate().rev() {
+            if e.takes_back > 0 {
+                skip += e.takes_back;
+            } else if skip > 0 {
+                skip -= 1;
+            } else {
+                out.push(i);
+            }
         }
-        let undone = &self.history[self.history.len() - n..];
+        out
+    }
+
+    /// Takes back the last `n` commands in effect. `line` is the command as typed (recorded
+    /// when the undo goes past the dice, or past the record of such an undo: a second `undo`
+    /// takes back the command before, it does not undo the record).
+    pub fn undo(&mut self, n: usize, free: bool, past_dice: bool, line: &str) -> Result<Vec<String>> {
+        let live = self.live();
+        if n == 0 || n > live.len() {
+            return Err(Error::Usage(format!("cannot undo {n}: {} command(s) to undo", live.len())));
+        }
+        let first = live[n - 1];
+        let undone: Vec<&Entry> = live[..n].iter().rev().map(|&i| &self.history[i]).collect();
         if undone.iter().any(|e| e.before.is_none()) {
             return Err(Error::Usage(format!(
                 "cannot undo {n}: undo reaches back {UNDO_DEPTH} commands at most (the states before older ones are not kept; a save still replays the whole game)"
             )));
         }
         let seen: Vec<String> = undone.iter().flat_map(|e| e.seen.iter().cloned()).collect();
-        if seen.is_empty() || free {
+        // the last n entries are the commands themselves: pop them (nothing to record)
+        let on_top = first + n == self.history.len();
+        if on_top && (seen.is_empty() || free) {
             let mut out = Vec::new();
             for _ in 0..n {
                 let e = self.history.pop().expect("checked");
@@ -95,21 +124,28 @@ impl Game {
             }
             return Ok(out);
         }
-        if !past_dice {
+        if !seen.is_empty() && !past_dice && !free {
             return Err(Error::Usage(format!(
                 "undo would take back what the dice showed: {} — use `undo --past-dice{}` to do it anyway (the log will record it), or play on",
                 seen.join(", "),
                 if n > 1 { format!(" {n}") } else { String::new() }
             )));
         }
-        // an honest undo past the dice: a command of its own, recorded in the log and in saves
+        // an honest undo: a command of its own, recorded in the log and in saves
         let what: Vec<String> = undone.iter().map(|e| e.lines[0].clone()).collect();
         let before = self.snapshot();
-        let after = past_dice_state(undone[0].before.as_ref().expect("checked"), &before, &what.join("; "), &seen);
+        let target = undone[0].before.as_ref().expect("checked");
+        let after = past_dice_state(target, &before, &what.join("; "), &seen);
         self.restore(after.clone());
-        self.commit(Entry::new(vec![line.to_string()], before, &after));
+        let mut record = Entry::new(vec![line.to_string()], before, &after);
+        record.takes_back = n;
+        self.commit(record);
         self.redo.clear();
-        Ok(vec![format!("undone past the dice: {} (recorded in the log)", what.join(" / "))])
+        Ok(vec![if seen.is_empty() {
+            format!("undone: {} (recorded in the log, after the undo before it)", what.join(" / "))
+        } else {
+            format!("undone past the dice: {} (recorded in the log)", what.join(" / "))
+        }])
     }
 
     /// Re-applies the last undone command.

@@ -347,8 +347,11 @@ struct Rank {
     bytes: std::ops::Range<usize>,
 }
 
+/// The ranked keys of a table and the buffer of their bytes.
+type Ranked = (Vec<(Rank, Value)>, Vec<u8>);
+
 /// Ranks the keys of a table; `Err(type)` names the first key that has no fixed order.
-fn rank_keys(t: Table) -> mlua::Result<Result<(Vec<(Rank, Value)>, Vec<u8>), String>> {
+fn rank_keys(t: Table) -> mlua::Result<Result<Ranked, String>> {
     let mut keys = Vec::new();
     let mut buf: Vec<u8> = Vec::new();
     for p in super::seal::seen_through(t).pairs::<Value, Value>() {

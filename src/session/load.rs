@@ -18,9 +18,12 @@ use std::sync::Arc;
 /// existing one only if it is a save (or with `--force`).
 pub(super) fn cmd_save(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     s.game()?;
-    let (force, path) = match rest.trim().strip_prefix("--force") {
-        Some(p) => (true, p.trim()),
-        None => (false, rest.trim()),
+    // `--force` before the file or after it (`save g.ump --force` is not a file "g.ump --force")
+    let rest = rest.trim();
+    let (force, path) = match (rest.strip_prefix("--force "), rest.strip_suffix(" --force")) {
+        (Some(p), _) | (None, Some(p)) => (true, p.trim()),
+        _ if rest == "--force" => (true, ""),
+        _ => (false, rest),
     };
     if path.is_empty() {
         return Err(Error::Usage("usage: save [--force] <file>".into()));

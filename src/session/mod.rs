@@ -253,10 +253,18 @@ impl Session {
         let Some(spec) = spec else {
             let mut names = self.command_names();
             names.retain(|n| n != "=");
-            return Err(Error::Usage(format!(
-                "unknown command '{verb}'{} — `help` lists commands",
-                crate::text::did_you_mean(verb, names.iter())
-            )));
+            let mean = crate::text::did_you_mean(verb, names.iter());
+            // one word while a decision waits was meant as its answer: say why it is none
+            if rest.is_empty()
+                && self.game()?.pending.is_some()
+                && let Err(e) = play::choose(self, line, line)
+            {
+                return Err(Error::Usage(format!(
+                    "unknown command '{verb}'{mean}, nor an answer to the question waiting: {}",
+                    e.to_string().trim_start_matches("usage: ")
+                )));
+            }
+            return Err(Error::Usage(format!("unknown command '{verb}'{mean} — `help` lists commands")));
         };
         let args = self.parse_args(&spec, rest)?;
         let name = spec.name.clone();

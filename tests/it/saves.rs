@@ -378,6 +378,11 @@ fn save_and_map_svg_write_only_what_they_may_replace() {
     // --force replaces a file that is not a save; a save is replaced keeping its mode
     assert_eq!(s.execute(&format!("save --force {}", at("notes.txt").display())).status, Status::Ok);
     assert!(std::fs::read_to_string(at("notes.txt")).unwrap().contains(umpire::save::HEADER));
+    // ... written after the file too (not a file named "notes2.txt --force")
+    std::fs::write(at("notes2.txt"), "notes").unwrap();
+    assert_eq!(s.execute(&format!("save {} --force", at("notes2.txt").display())).status, Status::Ok);
+    assert!(std::fs::read_to_string(at("notes2.txt")).unwrap().contains(umpire::save::HEADER));
+    assert!(!at("notes2.txt --force").exists());
     assert_eq!(s.execute(&format!("save {}", at("game.sav").display())).status, Status::Ok);
     std::fs::set_permissions(at("game.sav"), std::fs::Permissions::from_mode(0o600)).unwrap();
     assert_eq!(s.execute(&format!("save {}", at("game.sav").display())).status, Status::Ok);
