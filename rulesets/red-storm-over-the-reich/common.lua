@@ -133,6 +133,12 @@ function C.combat_at(hex, side) return C.at(hex, side, C.is_combat) end
 C.SIDE_NO = { Soviet = 1, German = 2 }
 C.SIDE_OF = { "Soviet", "German" }
 function C.controller(hex) return C.SIDE_OF[map.marker(hex, "ctl") or 2] end
+-- The Soviet hexes now, in one read of the map (for loops over many hexes): { [hex] = true }.
+function C.soviet_hexes()
+  local out = {}
+  for h, v in pairs(map.marked("ctl")) do if v == C.SIDE_NO.Soviet then out[h] = true end end
+  return out
+end
 
 C.contains = sets.contains
 function C.ids(list)

@@ -44,8 +44,9 @@ function M.blocked(side, weather)
   local enemy = C.other(side)
   local blocked = zoc.unnegated(side, weather)
   for _, u in ipairs(C.on_map(enemy)) do blocked[u.hex] = true end
+  local soviet = C.soviet_hexes()
   for h in pairs(C.FORTRESS) do
-    if C.controller(h) == enemy then blocked[h] = true end
+    if (soviet[h] and C.SOVIET or C.GERMAN) == enemy then blocked[h] = true end
   end
   if side == C.SOVIET then
     for h in pairs(M.dw_near_front()) do blocked[h] = true end
@@ -63,8 +64,9 @@ function M.rail_net(side, blocked)
   blocked = blocked or M.blocked(side)
   local rb = {}
   for h in pairs(blocked) do rb[h] = true end
+  local soviet = C.soviet_hexes()
   for h in pairs(C.RAIL) do
-    if C.controller(h) ~= side or C.PROHIBITED[h] then rb[h] = true end   -- (10.7.3: no rail there either)
+    if (soviet[h] and C.SOVIET or C.GERMAN) ~= side or C.PROHIBITED[h] then rb[h] = true end   -- (10.7.3: no rail there either)
   end
   if side == C.SOVIET then
     rb[T.supply.not_soviet_rail] = true
@@ -157,7 +159,7 @@ function M.usir_linked()
   local rb = {}
   for h in pairs(zoc.unnegated(C.GERMAN)) do rb[h] = true end
   for _, u in ipairs(C.on_map(C.SOVIET)) do rb[u.hex] = true end
-  for h in pairs(C.RAIL) do if C.controller(h) ~= C.GERMAN then rb[h] = true end end
+  for h in pairs(C.soviet_hexes()) do if C.RAIL[h] then rb[h] = true end end
   if rb[T.usir_hex] then return false end
   local berlin = {}
   for h in pairs(C.BERLIN) do berlin[#berlin + 1] = h end

@@ -399,10 +399,10 @@ end
 -- would not see it. Sealing keeps each table's identity (every reference still points to it):
 -- its contents move to a hidden table it reads through (`frozen_real`; the host finds it in the
 -- metatable, `__sealed`) and writes raise an error at the writer's line.
-local getupvalue, setupvalue, upvalueid = I.getupvalue, I.setupvalue, I.upvalueid
+local getupvalue, setupvalue, upvalueid, changed_upvalues = I.getupvalue, I.setupvalue, I.upvalueid, I.changed_upvalues
 local raw_getmetatable, fninfo, where = I.rawmeta, I.fninfo, I.where
 local raw_rawget, raw_rawset, raw_rawlen, raw_getmeta_checked = rawget, rawset, rawlen, getmetatable
-I.getupvalue, I.setupvalue, I.upvalueid, I.rawmeta, I.fninfo = nil, nil, nil, nil, nil
+I.getupvalue, I.setupvalue, I.upvalueid, I.rawmeta, I.fninfo, I.changed_upvalues = nil, nil, nil, nil, nil, nil
 local loaded = I.loaded -- the modules `require` loaded, by name (stays writable: later requires)
 I.loaded = nil
 -- sealed table -> its metatable before the seal (false: none)
@@ -589,16 +589,32 @@ end
 
 -- After every run of rule code: an upvalue reassigned or a kept `__` key written is put back,
 -- and named (the first one) so the command fails.
+-- (the upvalues are compared in one host call over three parallel lists, built once after the
+-- seal and again when a module sealed later adds to `watched`)
+local up_f, up_i, up_v, up_w, up_n, keys_kept = {}, {}, {}, {}, 0, {}
+local function watched_lists()
+  if up_n == #watched then return end
+  for j = up_n + 1, #watched do
+    local w = watched[j]
+    if w.f then
+      local k = #up_w + 1
+      up_f[k], up_i[k], up_v[k], up_w[k] = w.f, w.i, w.v, w
+    else
+      keys_kept[#keys_kept + 1] = w
+    end
+  end
+  up_n = #watched
+end
 function I.check_frozen()
   local first
-  for _, w in ipairs(watched) do
-    if w.f then
-      local _, now = getupvalue(w.f, w.i)
-      if not rawequal(now, w.v) then
-        setupvalue(w.f, w.i, w.v)
-        first = first or ("%s: the local '%s' (an upvalue of the function defined there) changed during the command and was put back: %s"):format(w.where, w.name, READ_ONLY)
-      end
-    elseif not rawequal(raw_rawget(w.t, w.k), w.v) then
+  watched_lists()
+  for _, k in ipairs(changed_upvalues(up_f, up_i, up_v)) do
+    local w = up_w[k]
+    setupvalue(w.f, w.i, w.v)
+    first = first or ("%s: the local '%s' (an upvalue of the function defined there) changed during the command and was put back: %s"):format(w.where, w.name, READ_ONLY)
+  end
+  for _, w in ipairs(keys_kept) do
+    if not rawequal(raw_rawget(w.t, w.k), w.v) then
       raw_rawset(w.t, w.k, w.v)
       first = first or (w.what .. ": written during the command and put back: " .. READ_ONLY)
     end

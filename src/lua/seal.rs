@@ -53,6 +53,7 @@ pub(super) fn register(lua: &Lua, internal: &Table) -> mlua::Result<()> {
     internal.set("getupvalue", lua.create_function(get_upvalue)?)?;
     internal.set("setupvalue", lua.create_function(set_upvalue)?)?;
     internal.set("upvalueid", lua.create_function(upvalue_id)?)?;
+    internal.set("changed_upvalues", lua.create_function(changed_upvalues)?)?;
     internal.set("rawmeta", lua.create_function(|_, t: Table| Ok(t.metatable()))?)?;
     internal.set(
         "fninfo",
@@ -109,6 +110,46 @@ fn get_upvalue(lua: &Lua, (f, i): (Function, c_int)) -> mlua::Result<(Option<Str
             mlua::ffi::lua_replace(state, 2);
         })
     }
+}
+
+/// `changed_upvalues(fs, is, vs) -> {k, ...}`: the positions k of the watched upvalues (function
+/// `fs[k]`, index `is[k]`, value `vs[k]` when sealed) whose value is no longer the same, in one
+/// pass (after every run of rule code: a few thousand upvalues, one call).
+fn changed_upvalues(lua: &Lua, (fs, is, vs): (Table, Table, Table)) -> mlua::Result<Vec<i64>> {
+    let mut changed: Vec<i64> = Vec::new();
+    let out = &mut changed;
+    // SAFETY: the stack holds fs (1), is (2) and vs (3); per position the loop pushes the
+    // function, the index, the upvalue and the sealed value (four slots, checked first) and
+    // pops them all before the next. Only Lua functions are asked (a C function's upvalues are
+    // mlua's own); lua_rawgeti and lua_getupvalue raise no error; the vector is the caller's.
+    unsafe {
+        lua.exec_raw::<()>((fs, is, vs), |state| {
+            use mlua::ffi;
+            if ffi::lua_checkstack(state, 4) == 0 {
+                return;
+            }
+            let n = ffi::lua_rawlen(state, 1) as ffi::lua_Integer;
+            for k in 1..=n {
+                ffi::lua_rawgeti(state, 1, k);
+                ffi::lua_rawgeti(state, 2, k);
+                let i = ffi::lua_tointeger(state, -1) as c_int;
+                ffi::lua_pop(state, 1);
+                if ffi::lua_type(state, -1) == ffi::LUA_TFUNCTION && ffi::lua_iscfunction(state, -1) == 0 {
+                    if ffi::lua_getupvalue(state, -1, i).is_null() {
+                        ffi::lua_pushnil(state);
+                    }
+                    ffi::lua_rawgeti(state, 3, k);
+                    if ffi::lua_rawequal(state, -1, -2) == 0 {
+                        out.push(k);
+                    }
+                    ffi::lua_pop(state, 2);
+                }
+                ffi::lua_pop(state, 1);
+            }
+            ffi::lua_settop(state, 0);
+        })?;
+    }
+    Ok(changed)
 }
 
 /// `setupvalue(f, i, v)`: puts a watched upvalue back.
