@@ -452,6 +452,7 @@ function M.resolve(spec)
   local pf, flak = extras(a)
   out.outcome = umpire.outcome(("%s loses %s, %s loses %d%s%s"):format(enemy, a.res == "-" and "0" or a.res, side, nres(d.res),
     pf > 0 and " +1 Panzerfaust" or "", flak > 0 and " +1 flak" or ""))
+  if spec.on_result then spec.on_result() end   -- (after the outcome: `odds` never sees it)
   local dt
   dt, hexes = defender_losses(a.res)
   local at = attacker_losses(first and "-" or d.res, pf, flak)
@@ -617,24 +618,28 @@ function M.attack(hex, list, air_flag, air_unit)
     s.zhukov = { hex = hex, units = ids }
   end
   save(s)
-  -- 17.7: a Hitler Mandated Attack
+  -- 17.7: a Hitler Mandated Attack, counted once the attack is fought (after its dice, so that
+  -- `odds` does not show it made)
+  local mandated
   if side == C.GERMAN then
     local all_sup, div = true, false
     for _, u in ipairs(list) do
       if not C.supplied(u) then all_sup = false end
       if u:attr("division") then div = true end
     end
-    local hma = vars.get("hma")
-    if all_sup and div and hma then
-      hma.made = (hma.made or 0) + 1
-      vars.set("hma", hma)
-      log.rule("17.7", ("a Hitler Mandated Attack (supplied, with a division): %d of %d made"):format(hma.made, hma.required or 0))
+    if all_sup and div and vars.get("hma") then
+      mandated = function()
+        local hma = vars.get("hma")
+        hma.made = (hma.made or 0) + 1
+        vars.set("hma", hma)
+        log.rule("17.7", ("a Hitler Mandated Attack (supplied, with a division): %d of %d made"):format(hma.made, hma.required or 0))
+      end
     end
   end
   log.rule("13.1", ("%s attacks %s (%s) from %s with %s%s%s%s"):format(side, hex, C.ids(M.defenders(hex, enemy)), table.concat(hexes, ", "), C.ids(list),
     air and (", tactical air " .. air.id) or "", second and ": Zhukov's second attack (17.3.A)" or "",
     #promised > 0 and ("; promised (13.1.B): " .. table.concat(promised, ", ") .. " will be attacked") or ""))
-  local out = M.resolve { hex = hex, side = side, attackers = list, air = air }
+  local out = M.resolve { hex = hex, side = side, attackers = list, air = air, on_result = mandated }
   -- 13.6: what may advance
   s = state()
   local survivors = {}
