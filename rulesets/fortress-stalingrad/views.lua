@@ -9,6 +9,7 @@ local control = require "control"
 local movement = require "movement"
 local stacking = require "stacking"
 local describe = require "describe"   -- rulesets/lib
+local sets = require "sets"           -- rulesets/lib
 
 local M = {}
 
@@ -191,11 +192,7 @@ umpire.overlay {
 }
 umpire.overlay {
   usage = "zoc <side>", help = "the hexes the side's units project a zone of control into", rule = "5.1",
-  run = function(side)
-    local out = {}
-    for h in pairs(zoc.zoc(side)) do out[h] = "Z" end
-    return out
-  end,
+  run = function(side) return sets.labelled(zoc.zoc(side), "Z") end,
 }
 umpire.overlay {
   usage = "supply <side>", help = "Soviet: >AS level:length of each Soviet unit's line; German: line lengths up to 12 from the sources (turn 1: everyone is in full supply whatever the lines, 13.3)", rule = "7.3",
@@ -211,13 +208,9 @@ umpire.overlay {
     return out
   end,
 }
-umpire.overlay {
-  usage = "reach <unit>", help = "every hex the unit can still move to this phase, with its cost in MP", rule = "10.1",
-  run = function(u)
-    umpire.check(u.hex ~= nil, "10.1", "%s is not on the map", u.id)
-    local prof = movement.profile(u, u.hex, math.max(0, movement.left(u)))
-    return (map.reach(prof))
-  end,
+require("overlays").reach {   -- rulesets/lib
+  help = "every hex the unit can still move to this phase, with its cost in MP", rule = "10.1",
+  profile = function(u) return movement.profile(u, u.hex, math.max(0, movement.left(u))) end,
 }
 
 -- ------------------------------------------------------------------ charts

@@ -196,12 +196,11 @@ umpire.overlay {
   usage = "supply <side>", help = "the hexes where a unit of the side would be in supply now", rule = "7.1",
   run = function(side) return sets.labelled(require("supply").traceable(side, map.hexes()), "S") end,
 }
-umpire.overlay {
-  usage = "reach <unit>", help = "every hex the unit can still move to in this segment, with its cost in MP", rule = "10.4",
-  run = function(u)
-    umpire.check(u.hex ~= nil, "10.4", "%s is not on the map", u.id)
+require("overlays").reach {   -- rulesets/lib
+  help = "every hex the unit can still move to in this segment, with its cost in MP", rule = "10.4",
+  profile = function(u)
     local movement = require "movement"
-    return (map.reach(movement.profile(u, u.hex, movement.left(u))))
+    return movement.profile(u, u.hex, movement.left(u))
   end,
 }
 

@@ -18,9 +18,14 @@ pub enum Val<'a> {
     Str(&'a str),
 }
 
+unsafe fn push_str_bytes(state: *mut ffi::lua_State, b: &[u8]) {
+    // SAFETY: the caller has a slot on the stack; the bytes are valid for `b.len()`
+    unsafe { ffi::lua_pushlstring(state, b.as_ptr() as *const c_char, b.len()) };
+}
+
 unsafe fn push_str(state: *mut ffi::lua_State, s: &str) {
-    // SAFETY: the caller has a slot on the stack; the bytes are valid for `s.len()`
-    unsafe { ffi::lua_pushlstring(state, s.as_ptr() as *const c_char, s.len()) };
+    // SAFETY: as push_str_bytes
+    unsafe { push_str_bytes(state, s.as_bytes()) };
 }
 
 unsafe fn push_val(state: *mut ffi::lua_State, v: Val) {
@@ -68,19 +73,14 @@ pub fn hex_keys(lua: &Lua, t: &Table, out: &mut Vec<Vec<u8>>) -> mlua::Result<bo
             while ffi::lua_next(state, 1) != 0 {
                 let kt = ffi::lua_type(state, -2);
                 let vt = ffi::lua_type(state, -1);
-                let read = |idx: c_int| {
-                    let mut len = 0usize;
-                    let p = ffi::lua_tolstring(state, idx, &mut len);
-                    std::slice::from_raw_parts(p as *const u8, len).to_vec()
-                };
                 if kt == ffi::LUA_TSTRING {
                     let truthy =
                         !(vt == ffi::LUA_TNIL || (vt == ffi::LUA_TBOOLEAN && ffi::lua_toboolean(state, -1) == 0));
                     if truthy {
-                        out.push(read(-2));
+                        out.push(bytes_at(state, -2).to_vec());
                     }
                 } else if ffi::lua_isinteger(state, -2) != 0 && vt == ffi::LUA_TSTRING {
-                    out.push(read(-1));
+                    out.push(bytes_at(state, -1).to_vec());
                 } else if ffi::lua_isinteger(state, -2) != 0 && vt == ffi::LUA_TTABLE {
                     *other_ref = true;
                 }
@@ -92,18 +92,36 @@ pub fn hex_keys(lua: &Lua, t: &Table, out: &mut Vec<Vec<u8>>) -> mlua::Result<bo
     Ok(other)
 }
 
-/// A key of a table read by [`sorted_keys`].
-enum Key {
-    Int(i64),
-    Num(f64),
-    Str(std::ops::Range<usize>),
+/// A key's place in the fixed order of the prelude's `pairs`: its class (1 numbers, 2 strings,
+/// 3 booleans, 4 handles), its number, and its bytes as a range of one shared buffer (one
+/// allocation for all the keys of a table, not one per key). The one comparison of that order
+/// ([`cmp_rank`]), for this module's fast path and the host's general one alike.
+pub struct Rank {
+    pub class: u8,
+    pub num: f64,
+    pub bytes: std::ops::Range<usize>,
+}
+
+pub fn cmp_rank(a: &Rank, b: &Rank, buf: &[u8]) -> std::cmp::Ordering {
+    a.class.cmp(&b.class).then(a.num.total_cmp(&b.num)).then_with(|| buf[a.bytes.clone()].cmp(&buf[b.bytes.clone()]))
+}
+
+/// The bytes of the string at `idx` (which must be a string: no conversion in place).
+unsafe fn bytes_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> &'a [u8] {
+    let mut len = 0usize;
+    // SAFETY: the value at idx is a string, which stays on the stack while the bytes are read
+    unsafe {
+        let p = ffi::lua_tolstring(state, idx, &mut len);
+        std::slice::from_raw_parts(p as *const u8, len)
+    }
 }
 
 /// The keys of a table in the fixed order of the prelude's `pairs` when they are all numbers
-/// and strings (numbers by value first, then strings by their bytes), as a sequence; `None` if
-/// some key is of another type (the caller ranks those). `t` must be the table's contents.
+/// and strings, as a sequence; `None` if some key is of another type (the caller ranks those).
+/// `t` must be the table's contents.
 pub fn sorted_keys(lua: &Lua, t: &Table) -> mlua::Result<Option<Table>> {
-    let mut keys: Vec<Key> = Vec::new();
+    // (rank, integer key or None)
+    let mut keys: Vec<(Rank, Option<i64>)> = Vec::new();
     let mut bytes: Vec<u8> = Vec::new();
     let mut other = false;
     {
@@ -114,18 +132,20 @@ pub fn sorted_keys(lua: &Lua, t: &Table) -> mlua::Result<Option<Table>> {
             lua.exec_raw::<()>(t, |state| {
                 ffi::lua_pushnil(state);
                 while ffi::lua_next(state, 1) != 0 {
+                    let start = bytes.len();
                     match ffi::lua_type(state, -2) {
                         ffi::LUA_TSTRING => {
-                            let mut len = 0usize;
-                            let p = ffi::lua_tolstring(state, -2, &mut len);
-                            let start = bytes.len();
-                            bytes.extend_from_slice(std::slice::from_raw_parts(p as *const u8, len));
-                            keys.push(Key::Str(start..bytes.len()));
+                            bytes.extend_from_slice(bytes_at(state, -2));
+                            keys.push((Rank { class: 2, num: 0.0, bytes: start..bytes.len() }, None));
                         }
                         ffi::LUA_TNUMBER if ffi::lua_isinteger(state, -2) != 0 => {
-                            keys.push(Key::Int(ffi::lua_tointeger(state, -2)))
+                            let i = ffi::lua_tointeger(state, -2);
+                            keys.push((Rank { class: 1, num: i as f64, bytes: start..start }, Some(i)));
                         }
-                        ffi::LUA_TNUMBER => keys.push(Key::Num(ffi::lua_tonumber(state, -2))),
+                        ffi::LUA_TNUMBER => {
+                            let n = ffi::lua_tonumber(state, -2);
+                            keys.push((Rank { class: 1, num: n, bytes: start..start }, None));
+                        }
                         _ => *other = true,
                     }
                     ffi::lua_pop(state, 1);
@@ -137,31 +157,18 @@ pub fn sorted_keys(lua: &Lua, t: &Table) -> mlua::Result<Option<Table>> {
     if other {
         return Ok(None);
     }
-    let num = |k: &Key| match k {
-        Key::Int(i) => *i as f64,
-        Key::Num(n) => *n,
-        Key::Str(_) => 0.0,
-    };
-    keys.sort_by(|a, b| match (a, b) {
-        (Key::Str(x), Key::Str(y)) => bytes[x.clone()].cmp(&bytes[y.clone()]),
-        (Key::Str(_), _) => std::cmp::Ordering::Greater,
-        (_, Key::Str(_)) => std::cmp::Ordering::Less,
-        _ => num(a).total_cmp(&num(b)),
-    });
+    keys.sort_by(|a, b| cmp_rank(&a.0, &b.0, &bytes));
     let n = c_int::try_from(keys.len()).unwrap_or(c_int::MAX);
     let (keys, bytes) = (&keys, &bytes);
     // SAFETY: one table and one value at a time on the stack; the keys are borrowed.
     let out = unsafe {
         lua.exec_raw::<Table>((), |state| {
             ffi::lua_createtable(state, n, 0);
-            for (i, k) in keys.iter().enumerate() {
-                match k {
-                    Key::Int(v) => ffi::lua_pushinteger(state, *v),
-                    Key::Num(v) => ffi::lua_pushnumber(state, *v),
-                    Key::Str(r) => {
-                        let b = &bytes[r.clone()];
-                        ffi::lua_pushlstring(state, b.as_ptr() as *const c_char, b.len());
-                    }
+            for (i, (r, int)) in keys.iter().enumerate() {
+                match (r.class, int) {
+                    (_, Some(v)) => ffi::lua_pushinteger(state, *v),
+                    (1, None) => ffi::lua_pushnumber(state, r.num),
+                    _ => push_str_bytes(state, &bytes[r.bytes.clone()]),
                 }
                 ffi::lua_rawseti(state, -2, (i + 1) as ffi::lua_Integer);
             }

@@ -338,14 +338,7 @@ fn scenario(lua: &Lua, (): ()) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// A key's place in the fixed order of the prelude's `pairs`: its class (numbers, strings,
-/// booleans, handles), its number, and its bytes as a range of one shared buffer (one
-/// allocation for all the keys of a table, not one per key).
-struct Rank {
-    class: u8,
-    num: f64,
-    bytes: std::ops::Range<usize>,
-}
+use super::fast::{Rank, cmp_rank};
 
 /// The ranked keys of a table and the buffer of their bytes.
 type Ranked = (Vec<(Rank, Value)>, Vec<u8>);
@@ -374,10 +367,6 @@ fn rank_keys(t: Table) -> mlua::Result<Result<Ranked, String>> {
         keys.push((Rank { class, num, bytes: start..buf.len() }, k));
     }
     Ok(Ok((keys, buf)))
-}
-
-fn cmp_rank(a: &Rank, b: &Rank, buf: &[u8]) -> std::cmp::Ordering {
-    a.class.cmp(&b.class).then(a.num.total_cmp(&b.num)).then_with(|| buf[a.bytes.clone()].cmp(&buf[b.bytes.clone()]))
 }
 
 /// The keys of a table in the fixed order of the prelude's `pairs`: numbers, then strings
