@@ -386,6 +386,15 @@ function umpire.ask(q) end
 ---@return T
 function umpire.outcome(result) end
 
+---Rolls the dice of `rolls` (each a dice expression such as "1d6", or { expression, purpose })
+---and returns what `decide(total1, total2, ...)` returns; its first result is the command's
+---outcome. `decide` only looks (no roll, no change to the game state). While `odds` enumerates
+---the command, `decide` runs for every combination of faces instead and the run ends there.
+---@param rolls (string|string[])[]
+---@param decide fun(...: integer): any, ...
+---@return any ...
+function umpire.outcome_of(rolls, decide) end
+
 ---@return Umpire.Clock
 function umpire.clock() end
 

@@ -346,11 +346,12 @@ function M.resolve(spec)
     log.rule(rule, ("%s: strength %s, column %s%s"):format(who, r.text, col_name(r.col),
       #r.parts > 0 and ("; modifiers " .. table.concat(r.parts, ", ") .. (" (%+d)"):format(r.drm)) or "; no modifier"))
   end
-  local function roll(who, r, purpose)
-    r.die = dice.d6(purpose)
+  local function read(r, die)
+    r.die = die
     r.net = r.die + r.drm
     r.res = M.read(r.col, r.net)
   end
+  local function roll(who, r, purpose) read(r, dice.d6(purpose)) end
   local function say(who, r)
     log.rule(rule, ("%s: die %d%s = %d: %s"):format(who, r.die, r.drm ~= 0 and (" %+d"):format(r.drm) or "", r.net, r.res == "-" and "no effect" or r.res))
   end
@@ -444,14 +445,27 @@ function M.resolve(spec)
     d = defend_prep()
     prep_say(A, a)
     prep_say(D, d)
-    roll(A, a, ("%s's fire on %s"):format(side, hex))
-    roll(D, d, ("%s's fire from %s"):format(enemy, hex))
+  end
+  local function outcome(pf, flak)
+    return ("%s loses %s, %s loses %d%s%s"):format(enemy, a.res == "-" and "0" or a.res, side, nres(d.res),
+      pf > 0 and " +1 Panzerfaust" or "", flak > 0 and " +1 flak" or "")
+  end
+  local pf, flak
+  if first then
+    pf, flak = extras(a)
+    out.outcome = umpire.outcome(outcome(pf, flak))
+  else
+    -- both results read off the two dice (odds tabulates the 36 pairs in one run)
+    out.outcome, pf, flak = umpire.outcome_of({ { "1d6", ("%s's fire on %s"):format(side, hex) }, { "1d6", ("%s's fire from %s"):format(enemy, hex) } },
+      function(da, dd)
+        read(a, da)
+        read(d, dd)
+        local p, f = extras(a)
+        return outcome(p, f), p, f
+      end)
     say(A, a)
     say(D, d)
   end
-  local pf, flak = extras(a)
-  out.outcome = umpire.outcome(("%s loses %s, %s loses %d%s%s"):format(enemy, a.res == "-" and "0" or a.res, side, nres(d.res),
-    pf > 0 and " +1 Panzerfaust" or "", flak > 0 and " +1 flak" or ""))
   if spec.on_result then spec.on_result() end   -- (after the outcome: `odds` never sees it)
   local dt
   dt, hexes = defender_losses(a.res)

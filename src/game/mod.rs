@@ -92,6 +92,7 @@ impl Flow {
             Step::Ask(q) => Ok(Flow::Ask(thread.clone(), q)),
             // umpire.outcome yields only while odds probes a command
             Step::Outcome(o) => Err(Error::Lua(format!("umpire.outcome({o}) ended a command outside odds"))),
+            Step::Outcomes(_) => Err(Error::Lua("umpire.outcome_of ended a command outside odds".into())),
         }
     }
 }

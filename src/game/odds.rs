@@ -1,7 +1,10 @@
 //! `odds`: every outcome of a combat verb (one marked `odds = true`) and its probability,
 //! found by running the verb once per sequence of die faces with the dice forced, answering
 //! its questions with their defaults. A run ends when the verb returns, or as soon as the
-//! rules declare its outcome (`umpire.outcome`, before they apply it). Nothing is committed
+//! rules declare its outcome (`umpire.outcome`, before they apply it). A run that reaches
+//! `umpire.outcome_of` ends there with the outcomes of every face of the dice it names (the
+//! rules' decision called once per combination, no die rolled), so a combat whose result is
+//! read off both sides' dice takes one run, not one per pair of faces. Nothing is committed
 //! and the state is put back.
 
 use super::Game;
@@ -62,6 +65,7 @@ impl Game {
                 w.state.dice.probe = Some(Vec::new());
                 w.probe = true;
                 w.probe_first_roll_log = None;
+                w.probe_outcomes = None;
                 w.out.clear();
             }
             let result = self.probe_run(verb, a)?;
@@ -76,10 +80,13 @@ impl Game {
             let mut values = prefix.clone();
             values.resize(faces.len(), 1);
             let p: f64 = faces.iter().map(|&f| 1.0 / f as f64).product();
-            let n = results.len();
-            let e = results.entry(result).or_insert((n, 0.0, Vec::new()));
-            e.1 += p;
-            e.2.push(values.clone());
+            // (a run that reached `umpire.outcome_of` brings the outcomes of its last dice)
+            for (r, q, tails) in result {
+                let n = results.len();
+                let e = results.entry(r).or_insert((n, 0.0, Vec::new()));
+                e.1 += p * q;
+                e.2.extend(tails.iter().map(|tail| values.iter().chain(tail).copied().collect::<Vec<u32>>()));
+            }
             match (0..faces.len()).rev().find(|&i| values[i] < faces[i]) {
                 Some(i) => {
                     prefix = values[..i].to_vec();
@@ -94,8 +101,11 @@ impl Game {
         Ok(Odds { explanation, results: results.into_iter().map(|(_, r, p, paths)| (r, p, paths)).collect() })
     }
 
-    /// One run of the verb with the dice as forced, questions answered by their defaults.
-    fn probe_run(&self, verb: &str, args: Vec<Value>) -> Result<String> {
+    /// One run of the verb with the dice as forced, questions answered by their defaults: its
+    /// outcomes, each with its probability given the dice rolled so far and the faces of the
+    /// dice `umpire.outcome_of` tabulated (one outcome of probability 1 where there are none).
+    fn probe_run(&self, verb: &str, args: Vec<Value>) -> Result<crate::lua::OutcomeTable> {
+        let one = |r: String| vec![(r, 1.0, vec![Vec::new()])];
         let mut step = self.host.start("dispatch", (verb.to_string(), mlua::MultiValue::from_vec(args)))?;
         for _ in 0..MAX_QUESTIONS {
             match step {
@@ -103,14 +113,16 @@ impl Game {
                     let ans = q.default.clone().unwrap_or_default();
                     step = (t.clone(), self.host.resume(&t, ans)?);
                 }
-                (_, Step::Done(v)) => return Ok(v.unwrap_or_else(|| "(no result)".into())),
-                (_, Step::Outcome(r)) => return Ok(r),
+                (_, Step::Done(v)) => return Ok(one(v.unwrap_or_else(|| "(no result)".into()))),
+                (_, Step::Outcome(r)) => return Ok(one(r)),
+                (_, Step::Outcomes(t)) => return Ok(t),
             }
         }
         match step.1 {
             Step::Ask(q) => Err(Error::Usage(format!("odds: too many questions ({})", q.prompt))),
-            Step::Done(v) => Ok(v.unwrap_or_else(|| "(no result)".into())),
-            Step::Outcome(r) => Ok(r),
+            Step::Done(v) => Ok(one(v.unwrap_or_else(|| "(no result)".into()))),
+            Step::Outcome(r) => Ok(one(r)),
+            Step::Outcomes(t) => Ok(t),
         }
     }
 

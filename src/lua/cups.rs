@@ -87,7 +87,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let mut w = w.borrow_mut();
             if w.read_only {
                 return Err(mlua::Error::runtime(
-                    "no chit may be drawn in a command that only looks (=, expect, show, map)",
+                    "no chit may be drawn here: this code only looks (=, expect, show, map, or the decision of umpire.outcome_of)",
                 ));
             }
             let items = cup(lua, &mut w, &name, &what)?.clone();

@@ -18,7 +18,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             let mut w = w.borrow_mut();
             if w.read_only {
                 return Err(mlua::Error::runtime(
-                    "no die may be rolled in a command that only looks (=, expect, show, map)",
+                    "no die may be rolled here: this code only looks (=, expect, show, map, or the decision of umpire.outcome_of)",
                 ));
             }
             let purpose = purpose.unwrap_or_else(|| expr.clone());
@@ -85,5 +85,114 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
         })?,
     )?;
     lua.globals().set("dice", t)?;
+    Ok(())
+}
+
+/// Most combinations of faces `umpire.outcome_of` tabulates (as many as `odds` runs a verb).
+const MAX_COMBINATIONS: u64 = 20_000;
+
+/// Sets the world's look-only flag for as long as it lives, and puts back what it was.
+struct Looking(super::Shared, bool);
+impl Looking {
+    fn new(lua: &Lua) -> Looking {
+        let w = world(lua);
+        let was = std::mem::replace(&mut w.borrow_mut().read_only, true);
+        Looking(w, was)
+    }
+}
+impl Drop for Looking {
+    fn drop(&mut self) {
+        self.0.borrow_mut().read_only = self.1;
+    }
+}
+
+/// The outcome a decision returned, as text (as `umpire.outcome` takes it).
+fn outcome_text(lua: &Lua, v: mlua::Value) -> mlua::Result<String> {
+    match v {
+        mlua::Value::String(s) => Ok(s.to_str()?.to_string()),
+        v => lua.globals().get::<mlua::Function>("tostring")?.call(v),
+    }
+}
+
+/// `__umpire.decided(decide, totals...)`: the decision of `umpire.outcome_of` in play, once,
+/// on the totals rolled; it may only look (no roll, and the state as before when it returns).
+pub(super) fn decided(
+    lua: &Lua,
+    (decide, totals): (mlua::Function, mlua::Variadic<u32>),
+) -> mlua::Result<mlua::MultiValue> {
+    let before = world(lua).borrow().state.clone();
+    let r = {
+        let _look = Looking::new(lua);
+        decide.call::<mlua::MultiValue>(totals)?
+    };
+    let w = world(lua);
+    let mut w = w.borrow_mut();
+    if w.state != before {
+        w.state = before;
+        return Err(mlua::Error::runtime(
+            "umpire.outcome_of: the decision changed the game state (it may only look: apply its result after it returns)",
+        ));
+    }
+    Ok(r)
+}
+
+/// `__umpire.outcome_table(exprs, decide)`: under `odds`, the decision of `umpire.outcome_of`
+/// for every combination of faces of the dice `exprs` (no die rolled), each on the state as it
+/// was; the distribution of its first results is left in the world for the run's end.
+pub(super) fn outcome_table(lua: &Lua, (exprs, decide): (Vec<String>, mlua::Function)) -> mlua::Result<()> {
+    // the dice: (expression index, faces) per die
+    let mut dice: Vec<(usize, u32)> = Vec::new();
+    for (i, e) in exprs.iter().enumerate() {
+        let (n, m) = parse_expr(e).map_err(|e| mlua::Error::runtime(format!("umpire.outcome_of: {e}")))?;
+        dice.extend(std::iter::repeat_n((i, m), n as usize));
+    }
+    let combinations: u64 = dice.iter().map(|&(_, m)| m as u64).product();
+    if combinations > MAX_COMBINATIONS {
+        return Err(mlua::Error::runtime(format!(
+            "umpire.outcome_of: {combinations} combinations of faces (odds tabulates {MAX_COMBINATIONS} at most)"
+        )));
+    }
+    let w = world(lua);
+    let before = {
+        let mut w = w.borrow_mut();
+        if w.probe_first_roll_log.is_none() {
+            w.probe_first_roll_log = Some(w.state.log.len());
+        }
+        w.state.clone()
+    };
+    let p = 1.0 / combinations as f64;
+    let mut table: super::OutcomeTable = Vec::new();
+    let mut faces: Vec<u32> = vec![1; dice.len()];
+    let result = (|| -> mlua::Result<()> {
+        let _look = Looking::new(lua);
+        loop {
+            let mut totals = vec![0u32; exprs.len()];
+            for (k, &(i, _)) in dice.iter().enumerate() {
+                totals[i] += faces[k];
+            }
+            w.borrow_mut().state = before.clone();
+            let first = decide.call::<mlua::MultiValue>(mlua::Variadic::from_iter(totals))?.into_iter().next();
+            let r = outcome_text(lua, first.unwrap_or(mlua::Value::Nil))?;
+            // (with the faces of each combination, as the runs of `odds` list them)
+            match table.iter_mut().find(|e| e.0 == r) {
+                Some(e) => {
+                    e.1 += p;
+                    e.2.push(faces.clone());
+                }
+                None => table.push((r, p, vec![faces.clone()])),
+            }
+            // next combination (an odometer over the faces, the last die fastest)
+            match (0..dice.len()).rev().find(|&k| faces[k] < dice[k].1) {
+                Some(k) => {
+                    faces[k] += 1;
+                    faces[k + 1..].iter_mut().for_each(|f| *f = 1);
+                }
+                None => return Ok(()),
+            }
+        }
+    })();
+    w.borrow_mut().state = before;
+    result?;
+    w.borrow_mut().probe_outcomes = Some(table);
     Ok(())
 }

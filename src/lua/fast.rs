@@ -176,3 +176,42 @@ pub fn sorted_keys(lua: &Lua, t: &Table) -> mlua::Result<Option<Table>> {
     };
     Ok(Some(out))
 }
+
+/// Lists of values looked up in `cache` by id, built in one protected call: with `keys`, a
+/// table `{ [keys[i]] = { cache[id], ... } }` of one list per key (`groups[i]`); without, the
+/// one list of `groups[0]`. Every id must be in the cache (a missing one is left out).
+pub fn lists_from(lua: &Lua, cache: &Table, keys: Option<&[String]>, groups: &[Vec<String>]) -> mlua::Result<Table> {
+    // SAFETY: the cache is the one argument (index 1); the outer table sits above it, and
+    // above that one list and one value at a time (four slots; `exec_raw` checks three, so
+    // `luaL_checkstack` asks for more). The ids and keys are borrowed from the caller.
+    unsafe {
+        lua.exec_raw::<Table>(cache, |state| {
+            ffi::luaL_checkstack(state, 6, std::ptr::null());
+            let fill = |state: *mut ffi::lua_State, ids: &[String]| {
+                ffi::lua_createtable(state, c_int::try_from(ids.len()).unwrap_or(c_int::MAX), 0);
+                let mut n = 0;
+                for id in ids {
+                    push_str(state, id);
+                    if ffi::lua_rawget(state, 1) == ffi::LUA_TNIL {
+                        ffi::lua_pop(state, 1);
+                        continue;
+                    }
+                    n += 1;
+                    ffi::lua_rawseti(state, -2, n);
+                }
+            };
+            match keys {
+                Some(keys) => {
+                    ffi::lua_createtable(state, 0, c_int::try_from(keys.len()).unwrap_or(c_int::MAX));
+                    for (k, ids) in keys.iter().zip(groups) {
+                        push_str(state, k);
+                        fill(state, ids);
+                        ffi::lua_rawset(state, -3);
+                    }
+                }
+                None => fill(state, groups.first().map_or(&[][..], |g| &g[..])),
+            }
+            ffi::lua_replace(state, 1); // the result, in the cache's place (the one value left)
+        })
+    }
+}

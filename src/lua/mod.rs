@@ -16,6 +16,7 @@ mod chunks;
 mod cups;
 mod dice;
 mod fast;
+mod handle;
 mod log;
 mod map;
 mod patterns;
@@ -65,6 +66,9 @@ pub struct World {
     pub probe: bool,
     /// Rolls made so far in this probe run (index into the dice record).
     pub probe_first_roll_log: Option<usize>,
+    /// In a probe run, the distribution `umpire.outcome_of` found: each outcome with its
+    /// probability and the die faces that give it.
+    pub probe_outcomes: Option<OutcomeTable>,
     /// Fog of war (`umpire.fog_of_war(true)`): players see only the top unit of enemy stacks.
     pub fog: bool,
     /// A look-only command is running (`=`, `expect`, `show`, overlays): no dice may be rolled.
@@ -105,6 +109,7 @@ impl World {
             loading: false,
             probe: false,
             probe_first_roll_log: None,
+            probe_outcomes: None,
         }
     }
 
@@ -213,6 +218,9 @@ pub struct Question {
     pub side: Option<String>,
 }
 
+/// Outcomes of a command with their probabilities and the die faces that give each (`odds`).
+pub type OutcomeTable = Vec<(String, f64, Vec<Vec<u32>>)>;
+
 /// How one resume of a rule coroutine ended.
 pub enum Step {
     Done(Option<String>),
@@ -220,6 +228,9 @@ pub enum Step {
     /// In an `odds` enumeration, the rules declared the command's outcome (`umpire.outcome`):
     /// the run ends there.
     Outcome(String),
+    /// In an `odds` enumeration, `umpire.outcome_of` tabulated the outcomes of the dice it
+    /// was given (each with its probability and the faces that give it): the run ends there.
+    Outcomes(OutcomeTable),
 }
 
 pub struct Host {
@@ -759,6 +770,10 @@ impl Host {
             };
             if let Some(outcome) = q.get::<Option<String>>("__outcome").map_err(convert_error)? {
                 return Ok(Step::Outcome(outcome));
+            }
+            if q.get::<Option<bool>>("__outcome_table").map_err(convert_error)? == Some(true) {
+                let table = self.shared.borrow_mut().probe_outcomes.take().unwrap_or_default();
+                return Ok(Step::Outcomes(table));
             }
             return Ok(Step::Ask(question_from(&q).map_err(convert_error)?));
         }

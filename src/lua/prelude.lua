@@ -103,6 +103,32 @@ function U.outcome(result)
   return result
 end
 
+-- Rolls the dice `rolls` (a list: each a dice expression such as "1d6", or { expression,
+-- purpose }) and returns what `decide(total1, total2, ...)` returns, its first result being the
+-- command's outcome as umpire.outcome takes it. `decide` reads the dice off the tables and only
+-- looks: no die, and the game state as it was when it returns (what follows applies the
+-- result). Under `odds` no die is rolled: `decide` runs once for every combination of faces,
+-- each on the same state, and the run ends with their distribution — one run of the command
+-- where each combination would otherwise take one.
+local outcome_table, decided = I.outcome_table, I.decided
+function U.outcome_of(rolls, decide)
+  if type(rolls) ~= "table" or type(decide) ~= "function" then
+    error("umpire.outcome_of(rolls, decide): a list of dice and a function", 2)
+  end
+  local exprs, purposes = {}, {}
+  for i, r in ipairs(rolls) do
+    if type(r) == "table" then exprs[i], purposes[i] = r[1], r[2] else exprs[i] = r end
+    if type(exprs[i]) ~= "string" then error("umpire.outcome_of: roll " .. i .. " is not a dice expression", 2) end
+  end
+  if U.is_probe() then
+    outcome_table(exprs, decide)
+    yield({ __outcome_table = true })
+  end
+  local totals = {}
+  for i = 1, #exprs do totals[i] = (dice.roll(exprs[i], purposes[i])) end
+  return decided(decide, table.unpack(totals, 1, #exprs))
+end
+
 -- Checks a condition, refusing with a rule number when it fails: umpire.check(ok, "5.1", "msg").
 function U.check(ok, rule, msg, ...)
   if not ok then U.refuse(rule, select("#", ...) > 0 and msg:format(...) or msg) end

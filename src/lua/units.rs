@@ -241,15 +241,17 @@ pub fn marker_value(v: Value, what: &str) -> mlua::Result<Option<i64>> {
     })
 }
 
-/// The handles made so far, by unit id (a table in the Lua state's app data).
-struct Handles(Table);
+/// The handles made so far, by unit id (a table in the Lua state's app data), and their ids.
+struct Handles(Table, std::cell::RefCell<std::collections::BTreeSet<String>>);
 
 fn handles(lua: &Lua) -> mlua::Result<Table> {
     if let Some(h) = lua.app_data_ref::<Handles>() {
         return Ok(h.0.clone());
     }
     let t = lua.create_table()?;
-    lua.set_app_data(Handles(t.clone()));
+    lua.set_app_data(Handles(t.clone(), Default::default()));
+    // the first handle makes the handles' metatable: its hot reads go to handle.rs
+    super::handle::install(lua, &lua.create_userdata(UnitRef(String::new()))?)?;
     Ok(t)
 }
 
@@ -258,6 +260,10 @@ fn handle_in(lua: &Lua, cache: &Table, id: String) -> mlua::Result<AnyUserData> 
         return Ok(u);
     }
     let u = lua.create_userdata(UnitRef(id.clone()))?;
+    super::handle::set_id(lua, &u, &id)?;
+    if let Some(h) = lua.app_data_ref::<Handles>() {
+        h.1.borrow_mut().insert(id.clone());
+    }
     cache.raw_set(id, &u)?;
     Ok(u)
 }
@@ -269,12 +275,22 @@ pub fn handle(lua: &Lua, id: String) -> mlua::Result<AnyUserData> {
 }
 
 fn refs(lua: &Lua, ids: Vec<String>) -> mlua::Result<Table> {
+    let cache = made(lua, &ids)?;
+    super::fast::lists_from(lua, &cache, None, &[ids])
+}
+
+/// The handle cache, with a handle made for each of `ids` that has none yet.
+fn made(lua: &Lua, ids: &[String]) -> mlua::Result<Table> {
     let cache = handles(lua)?;
-    let t = lua.create_table_with_capacity(ids.len(), 0)?;
-    for (i, id) in ids.into_iter().enumerate() {
-        t.raw_set(i + 1, handle_in(lua, &cache, id)?)?;
+    let missing: Vec<&String> = {
+        let have = lua.app_data_ref::<Handles>().expect("made by handles()");
+        let have = have.1.borrow();
+        ids.iter().filter(|id| !have.contains(id.as_str())).collect()
+    };
+    for id in missing {
+        handle_in(lua, &cache, id.clone())?;
     }
-    Ok(t)
+    Ok(cache)
 }
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
@@ -339,16 +355,14 @@ fn in_box(lua: &Lua, name: String) -> mlua::Result<Table> {
 /// so rules that look at the whole map need not ask hex by hex.
 fn stacks(lua: &Lua, (): ()) -> mlua::Result<Table> {
     let w = world(lua);
-    let groups: Vec<(String, Vec<String>)> = {
+    let (hexes, groups): (Vec<String>, Vec<Vec<String>>) = {
         let w = w.borrow();
         let stacks = w.state.stacks();
-        stacks.into_iter().map(|(h, v)| (w.fmt_hex(h), v.into_iter().map(|u| u.id.clone()).collect())).collect()
+        stacks.into_iter().map(|(h, v)| (w.fmt_hex(h), v.into_iter().map(|u| u.id.clone()).collect())).unzip()
     };
-    let out = lua.create_table()?;
-    for (h, ids) in groups {
-        out.set(h, refs(lua, ids)?)?;
-    }
-    Ok(out)
+    let all: Vec<String> = groups.iter().flatten().cloned().collect();
+    let cache = made(lua, &all)?;
+    super::fast::lists_from(lua, &cache, Some(&hexes), &groups)
 }
 
 /// `units.all(filter)`: all units, by id, that pass the filter

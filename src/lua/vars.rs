@@ -15,7 +15,7 @@ pub const MAX_NAME: usize = 4 << 10;
 const NAME_CHARGE: u64 = 64;
 
 /// What reading a stored value back into Lua is charged, per value or table entry.
-const READ_CHARGE_PER_NODE: u64 = 16;
+pub(super) const READ_CHARGE_PER_NODE: u64 = 16;
 
 /// A name to keep in the state, within [`MAX_NAME`] and charged to the budget; `what` names the
 /// API function in the error, which names the rule's line.
