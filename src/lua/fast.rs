@@ -215,3 +215,37 @@ pub fn lists_from(lua: &Lua, cache: &Table, keys: Option<&[String]>, groups: &[V
         })
     }
 }
+
+/// One step of the prelude's `pairs`: `step(keys)` with `keys` the sorted keys of a table as a
+/// sequence, the table itself at `keys[0]` and the position reached at `keys[-1]`. Returns the
+/// next key and `t[key]`, or nothing at the end (a C function: the loop's one call per entry
+/// costs a fraction of a Lua closure's).
+unsafe extern "C-unwind" fn pairs_step(state: *mut ffi::lua_State) -> c_int {
+    // SAFETY: called by the generic `for` with (keys, control); at most three values are
+    // pushed (a C function has LUA_MINSTACK slots); `lua_gettable` may run `__index` and its
+    // errors propagate, with nothing owned in this frame
+    unsafe {
+        if ffi::lua_type(state, 1) != ffi::LUA_TTABLE {
+            return 0;
+        }
+        ffi::lua_rawgeti(state, 1, -1);
+        let i = ffi::lua_tointeger(state, -1) + 1;
+        ffi::lua_pop(state, 1);
+        ffi::lua_pushinteger(state, i);
+        ffi::lua_rawseti(state, 1, -1);
+        if ffi::lua_rawgeti(state, 1, i) == ffi::LUA_TNIL {
+            return 0;
+        }
+        ffi::lua_rawgeti(state, 1, 0); // key, t
+        ffi::lua_pushvalue(state, -2); // key, t, key
+        ffi::lua_gettable(state, -2); // key, t, value
+        ffi::lua_remove(state, -2); // key, value
+        2
+    }
+}
+
+/// The step function of the prelude's `pairs` ([`pairs_step`]).
+pub fn pairs_stepper(lua: &Lua) -> mlua::Result<mlua::Function> {
+    // SAFETY: `pairs_step` keeps to the stack discipline of a C function
+    unsafe { lua.create_c_function(pairs_step) }
+}

@@ -8,7 +8,7 @@ local yield = coroutine.yield
 
 -- pairs in a fixed order (numbers, then strings, then booleans, then handles by their id),
 -- whatever the hash seed. Tables and functions as keys have no fixed order: refused.
-local rank_keys = I.sorted_keys
+local rank_keys, pairs_step = I.sorted_keys, I.pairs_step
 local function sorted_keys(t)
   local keys, bad = rank_keys(t)
   if not keys then
@@ -24,12 +24,9 @@ function pairs(t)
   if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
   t = frozen_real[t] or t
   local keys = sorted_keys(t)
-  local i = 0
-  return function()
-    i = i + 1
-    local k = keys[i]
-    if k ~= nil then return k, t[k] end
-  end, t, nil
+  -- (the step is a C function: keys[0] holds the table, keys[-1] the position reached)
+  keys[0], keys[-1] = t, 0
+  return pairs_step, keys, nil
 end
 -- `next` in the same fixed order (`next(t)` finds the first key in one pass; with a key, each
 -- call sorts the keys: use pairs to walk a table).
