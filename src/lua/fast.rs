@@ -249,3 +249,51 @@ pub fn pairs_stepper(lua: &Lua) -> mlua::Result<mlua::Function> {
     // SAFETY: `pairs_step` keeps to the stack discipline of a C function
     unsafe { lua.create_c_function(pairs_step) }
 }
+
+/// What sealing a table does to its entries, in one protected call: moves every entry of `t`
+/// to a new table `real` (leaving `t` empty) and returns `real`, the list of its string keys
+/// that start with `__` (they stay in place: Lua looks metamethods up raw), and the set of
+/// keys that lead somewhere (a table or a function as the key or the value), for the walk.
+pub fn seal_move(lua: &Lua, t: &Table) -> mlua::Result<(Table, Table, Table)> {
+    // SAFETY: `t` is the one argument (index 1); `real`, `kept` and `leads` sit at 2-4; above
+    // them a key, a value and their copies (four slots more; `luaL_checkstack` asks for them).
+    // Entries of `t` are only set to nil after the walk over it. Nothing owned lives here.
+    unsafe {
+        lua.exec_raw::<(Table, Table, Table)>(t, |state| {
+            ffi::luaL_checkstack(state, 8, std::ptr::null());
+            ffi::lua_createtable(state, 0, 0); // 2 real
+            ffi::lua_createtable(state, 0, 0); // 3 kept
+            ffi::lua_createtable(state, 0, 0); // 4 leads
+            let mut kept = 0;
+            let leads = |tp: c_int| tp == ffi::LUA_TTABLE || tp == ffi::LUA_TFUNCTION;
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, 1) != 0 {
+                // key at -2, value at -1
+                ffi::lua_pushvalue(state, -2);
+                ffi::lua_pushvalue(state, -2);
+                ffi::lua_rawset(state, 2);
+                let (kt, vt) = (ffi::lua_type(state, -2), ffi::lua_type(state, -1));
+                if kt == ffi::LUA_TSTRING && bytes_at(state, -2).starts_with(b"__") {
+                    kept += 1;
+                    ffi::lua_pushvalue(state, -2);
+                    ffi::lua_rawseti(state, 3, kept);
+                }
+                if leads(kt) || leads(vt) {
+                    ffi::lua_pushvalue(state, -2);
+                    ffi::lua_pushboolean(state, 1);
+                    ffi::lua_rawset(state, 4);
+                }
+                ffi::lua_pop(state, 1);
+            }
+            // `t` emptied (its keys read off `real`, so that `t` is not changed while walked)
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, 2) != 0 {
+                ffi::lua_pop(state, 1);
+                ffi::lua_pushvalue(state, -1);
+                ffi::lua_pushnil(state);
+                ffi::lua_rawset(state, 1);
+            }
+            ffi::lua_remove(state, 1); // real, kept, leads
+        })
+    }
+}

@@ -423,9 +423,10 @@ end
 -- its contents move to a hidden table it reads through (`frozen_real`; the host finds it in the
 -- metatable, `__sealed`) and writes raise an error at the writer's line.
 local getupvalue, setupvalue, upvalueid, changed_upvalues = I.getupvalue, I.setupvalue, I.upvalueid, I.changed_upvalues
-local raw_getmetatable, fninfo, where = I.rawmeta, I.fninfo, I.where
+local raw_getmetatable, fninfo, where, seal_move = I.rawmeta, I.fninfo, I.where, I.seal_move
 local raw_rawget, raw_rawset, raw_rawlen, raw_getmeta_checked = rawget, rawset, rawlen, getmetatable
 I.getupvalue, I.setupvalue, I.upvalueid, I.rawmeta, I.fninfo, I.changed_upvalues = nil, nil, nil, nil, nil, nil
+I.seal_move = nil
 local loaded = I.loaded -- the modules `require` loaded, by name (stays writable: later requires)
 I.loaded = nil
 -- sealed table -> its metatable before the seal (false: none)
@@ -436,7 +437,7 @@ local watched = {}
 local frozen = false
 
 -- (string methods are taken now: sealing the string library empties it for a moment)
-local s_sub, s_match, s_format, s_byte = string.sub, string.match, string.format, string.byte
+local s_sub, s_match, s_format = string.sub, string.match, string.format
 local t_sort = table.sort
 -- (the text of each string key is made once: sealing asks for the same keys again and again)
 local key_texts = {}
@@ -458,23 +459,10 @@ local API_READ_ONLY = "the libraries and the rules API are read-only"
 -- Seals a table; returns the set of its keys that lead somewhere (a table or function as the
 -- key or the value), gathered in the same pass for the walk below.
 local function seal(t, path, message)
-  local real, kept, leads = {}, nil, {}
-  -- metamethod names stay in place too, so that a sealed table still works as the metatable
-  -- of tables made during play (a key starting "__": bytes 95, 95, read without a new string)
-  for k, v in raw_next, t do
-    real[k] = v
-    local tk, tv = type(k), type(v)
-    if tk == "string" then
-      if s_byte(k, 1) == 95 and s_byte(k, 2) == 95 then
-        kept = kept or {}
-        kept[#kept + 1] = k
-      end
-    elseif tk == "table" or tk == "function" then
-      leads[k] = true
-    end
-    if tv == "table" or tv == "function" then leads[k] = true end
-  end
-  for k in raw_next, real do raw_rawset(t, k, nil) end
+  -- the entries move to `real` (one host call); metamethod names stay in place too, so that a
+  -- sealed table still works as the metatable of tables made during play
+  local real, kept, leads = seal_move(t)
+  if kept[1] == nil then kept = nil end
   local mt = raw_getmetatable(t)
   local m = {}
   if mt then

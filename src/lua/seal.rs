@@ -54,6 +54,7 @@ pub(super) fn register(lua: &Lua, internal: &Table) -> mlua::Result<()> {
     internal.set("setupvalue", lua.create_function(set_upvalue)?)?;
     internal.set("upvalueid", lua.create_function(upvalue_id)?)?;
     internal.set("changed_upvalues", lua.create_function(changed_upvalues)?)?;
+    internal.set("seal_move", lua.create_function(|lua, t: Table| super::fast::seal_move(lua, &t))?)?;
     internal.set("rawmeta", lua.create_function(|_, t: Table| Ok(t.metatable()))?)?;
     internal.set(
         "fninfo",
