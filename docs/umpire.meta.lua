@@ -395,6 +395,19 @@ function umpire.outcome(result) end
 ---@return any ...
 function umpire.outcome_of(rolls, decide) end
 
+---@class Umpire.Action
+---@field cmd string the command line, as typed
+---@field group? string the heading `actions` shows it under (default: the verb)
+---@field unit? string the unit it moves or that takes part
+---@field units? string[] every unit that takes part
+---@field hex? string where it goes or what it acts on
+---@field note? string a cost, the strengths
+
+---Registers the list of what may be done now (once, while loading): every command listed,
+---executed now, is accepted. `opts.unit` / `opts.hex` ask only for what concerns them.
+---@param fn fun(side: string, opts: { unit?: string, hex?: string }): (string|Umpire.Action)[]
+function umpire.actions(fn) end
+
 ---@return Umpire.Clock
 function umpire.clock() end
 

@@ -7,6 +7,7 @@
 //! the same hash. This layer knows nothing of the command language: the session parses a
 //! line and calls the methods here.
 
+mod actions;
 pub mod check;
 mod decision;
 mod history;

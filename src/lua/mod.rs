@@ -12,6 +12,7 @@
 //! prelude), so a command cannot leave anything behind in the VM that undo, saves and replays
 //! would not see. A reload builds a new VM over the same world.
 
+mod actions;
 mod chunks;
 mod cups;
 mod dice;
@@ -43,6 +44,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
+pub use actions::{Action, Filter as ActionFilter};
 pub use umpire::{ArgKind, ArgSpec, VerbSpec};
 pub use units::UnitRef;
 pub use views::TableView;
@@ -518,7 +520,7 @@ impl Host {
         };
         host.lua.set_app_data(Budget { used: budget, limit: limits.instructions });
         let loaded = host.sandbox(ruleset).map_err(convert_error)?;
-        let areas: [fn(&Lua) -> mlua::Result<()>; 11] = [
+        let areas: [fn(&Lua) -> mlua::Result<()>; 12] = [
             umpire::register,
             vars::register,
             tracks::register,
@@ -530,6 +532,7 @@ impl Host {
             dice::register,
             validate::register,
             views::register,
+            actions::register,
         ];
         for register in areas {
             register(&host.lua).map_err(convert_error)?;

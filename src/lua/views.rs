@@ -137,7 +137,11 @@ impl Host {
     }
 
     /// Calls a rule function the host registered, under the command's budget.
-    fn call_rule<R: mlua::FromLuaMulti>(&self, f: &Function, args: impl mlua::IntoLuaMulti) -> Result<R, Error> {
+    pub(super) fn call_rule<R: mlua::FromLuaMulti>(
+        &self,
+        f: &Function,
+        args: impl mlua::IntoLuaMulti,
+    ) -> Result<R, Error> {
         self.reset_budget();
         self.checked(f.call(args).map_err(|e| self.run_error(e)))
     }

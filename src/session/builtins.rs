@@ -1,7 +1,7 @@
 //! The built-in commands: one table holding each command's name, usage, group, help, example
 //! and handler. `help`, completion, dispatch and the reserved verb names all read it.
 
-use super::{Reply, Session, designer, load, play, views};
+use super::{Reply, Session, actions, designer, load, play, views};
 use crate::error::Result;
 
 /// One built-in command.
@@ -62,6 +62,10 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("units", "view", "units [<filter>...] | units --help",
         "list units, filtered by side, box, hex, marker, attr=value or the game's states",
         "units <side>      units dead      units <hex>      units <side> formation=<HQ id>", true, views::units),
+    builtin!("actions", "view", "actions [<unit|hex>]", "what may be done now, grouped (the ruleset's list, or the answers of the pending decision)",
+        "actions      actions <unit>      actions <hex>", true, actions::actions),
+    builtin!("moves", "view", "moves <unit>", "where a unit can go now, at what cost, and what it can attack, with the odds",
+        "moves <unit>", true, actions::moves),
     builtin!("table", "view", "table [<name>]", "list the game's tables (charts), or print one",
         "table      table <name>", true, views::table),
     builtin!("log", "view", "log [n]", "the last n log entries (default 10)", "log 20", true, views::log),

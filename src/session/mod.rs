@@ -5,6 +5,7 @@
 //! designer's commands in [`designer`], loading a save (which replays it through
 //! [`Session::execute`]) in [`load`].
 
+mod actions;
 mod args;
 pub mod builtins;
 mod designer;

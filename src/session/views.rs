@@ -1083,3 +1083,15 @@ fn fraction(p: f64) -> String {
     }
     format!("{p:.4}")
 }
+
+/// The chances of each result of a command line whose verb `odds` evaluates (`moves` shows
+/// them beside each attack), or `None` for any other verb or a command `odds` refuses.
+pub(super) fn odds_summary(s: &Session, cmd: &str) -> Option<String> {
+    let g = s.game().ok()?;
+    let (verb, rest) = split_first(cmd);
+    let spec = odds_verbs(g).into_iter().find(|v| v.spec.name == verb)?.spec;
+    s.parse_args(&spec, rest).ok()?;
+    let odds = g.odds(&spec.name, |_| s.parse_args(&spec, rest)).ok()?;
+    let parts: Vec<String> = odds.results.iter().map(|(r, p, _)| format!("{r} {:.0}%", p * 100.0)).collect();
+    Some(parts.join(", "))
+}

@@ -1,5 +1,6 @@
 //! umpire's integration tests: one binary, a module per area.
 
+mod actions;
 mod cli;
 mod coverage;
 mod designer;

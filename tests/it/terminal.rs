@@ -143,8 +143,12 @@ fn tab_completes_commands_units_and_places() {
     t.keys(&["Enter"]);
     t.wait_for("T1 · Blue · Player Turn › Movement Phase ›");
     // a command, with the space after it
-    t.keys(&["mo", "Tab"]);
-    t.wait_for("Movement Phase › move ");
+    t.keys(&["atta", "Tab"]);
+    t.wait_for("Movement Phase › attack ");
+    // `mo` is `move` or `moves`: the common part
+    t.keys(&["C-u", "mo", "Tab"]);
+    t.wait_for("Movement Phase › move");
+    t.keys(&[" "]);
     // a unit id, then a place name that completes to its hex
     t.keys(&["B", "Tab", "Tab"]);
     t.wait_for("› move B");

@@ -1,0 +1,38 @@
+//! What may be done now: the ruleset's list (`umpire.actions`), or the answers of the
+//! decision the game waits for.
+
+use super::Game;
+use crate::error::Result;
+use crate::lua::{Action, ActionFilter};
+
+impl Game {
+    /// Whether the ruleset lists its actions (`umpire.actions`).
+    pub fn lists_actions(&self) -> Result<bool> {
+        self.host().has_actions()
+    }
+
+    /// The commands that are legal now, in the ruleset's order: with a decision pending, its
+    /// answers (`choose <option>`; the default where the answer is free); once the game is
+    /// over, none; otherwise what the ruleset lists for the side to act (`None`: it lists
+    /// nothing). Look-only: the state is as before.
+    pub fn actions(&self, filter: &ActionFilter) -> Result<Option<Vec<Action>>> {
+        if let Some(p) = &self.pending {
+            let q = &p.question;
+            let answers: Vec<String> =
+                if q.options.is_empty() { q.default.iter().cloned().collect() } else { q.options.clone() };
+            return Ok(Some(
+                answers
+                    .into_iter()
+                    .map(|a| Action { cmd: format!("choose {a}"), group: "answer".into(), ..Action::default() })
+                    .collect(),
+            ));
+        }
+        let clock = self.state().clock.clone();
+        if clock.over.is_some() {
+            return Ok(Some(Vec::new()));
+        }
+        let side = clock.side.clone().unwrap_or_default();
+        let (r, _) = self.read_only(|g| g.host().actions(&side, filter));
+        r
+    }
+}

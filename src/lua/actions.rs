@@ -1,0 +1,162 @@
+//! `umpire.actions(fn)`: the ruleset's list of what may be done now.
+//!
+//! The function, registered once while the rule files load, is called look-only with the side to
+//! act and a filter (`{ unit = id }` or `{ hex = id }`, or nothing: a hint, what it returns is
+//! filtered here too) and returns the commands that are legal now: each a command line, or a
+//! table `{ cmd = "...", group = "move", unit =, units = {...}, hex =, note = }` that says what
+//! it is for the `actions` and `moves` views. The contract
+//! (docs/lua-api.md §2.6): every command it lists, executed now, is accepted. The kernel adds
+//! the answers of a pending question itself and never calls the function then.
+
+use super::umpire::while_loading;
+use super::{Host, convert_error, seal};
+use crate::error::Error;
+use mlua::{Function, Lua, Table, Value};
+
+/// One legal command, as the ruleset listed it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Action {
+    /// The command line, as a player types it.
+    pub cmd: String,
+    /// What kind of action it is (the `actions` view's heading); the verb when not given.
+    pub group: String,
+    /// The unit it moves or that takes part (the first, for several).
+    pub unit: Option<String>,
+    /// Every unit that takes part, where there are several (`units = {...}`).
+    pub units: Vec<String>,
+    /// The hex it goes to or acts on.
+    pub hex: Option<String>,
+    /// A short remark (a cost, the units taking part).
+    pub note: Option<String>,
+}
+
+/// What the actions are asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    pub unit: Option<String>,
+    pub hex: Option<String>,
+}
+
+pub fn register(lua: &Lua) -> mlua::Result<()> {
+    let internal: Table = lua.globals().get("__umpire")?;
+    let um: Table = lua.globals().get("umpire")?;
+    let slot = internal.clone();
+    um.set(
+        "actions",
+        lua.create_function(move |lua, f: Value| {
+            while_loading(lua, "umpire.actions")?;
+            let Value::Function(f) = f else {
+                return Err(mlua::Error::runtime(format!("umpire.actions: expects a function, not {}", f.type_name())));
+            };
+            if slot.get::<Option<Function>>("actions")?.is_some() {
+                return Err(mlua::Error::runtime("umpire.actions: a ruleset registers one list of actions"));
+            }
+            slot.set("actions", f)
+        })?,
+    )?;
+    Ok(())
+}
+
+fn text(t: &Table, key: &str, what: &str) -> Result<Option<String>, Error> {
+    match t.get::<Value>(key).map_err(convert_error)? {
+        Value::Nil => Ok(None),
+        Value::String(s) => Ok(Some(s.to_str().map_err(convert_error)?.to_string())),
+        other => Err(Error::Lua(format!("{what}: `{key}` must be a string, not {}", other.type_name()))),
+    }
+}
+
+impl Host {
+    /// Whether the ruleset lists its actions (`umpire.actions`).
+    pub fn has_actions(&self) -> Result<bool, Error> {
+        let internal: Table = self.lua.globals().get("__umpire").map_err(convert_error)?;
+        Ok(internal.get::<Option<Function>>("actions").map_err(convert_error)?.is_some())
+    }
+
+    /// The ruleset's actions for `side` now (run it look-only: `Game::read_only`); `None` if the
+    /// ruleset lists none.
+    pub fn actions(&self, side: &str, filter: &Filter) -> Result<Option<Vec<Action>>, Error> {
+        let internal: Table = self.lua.globals().get("__umpire").map_err(convert_error)?;
+        let Some(f) = internal.get::<Option<Function>>("actions").map_err(convert_error)? else {
+            return Ok(None);
+        };
+        let opts = self.lua.create_table().map_err(convert_error)?;
+        if let Some(u) = &filter.unit {
+            opts.set("unit", u.as_str()).map_err(convert_error)?;
+        }
+        if let Some(h) = &filter.hex {
+            opts.set("hex", h.as_str()).map_err(convert_error)?;
+        }
+        let list: Value = self.call_rule(&f, (side, opts))?;
+        let list = match list {
+            Value::Nil => return Ok(Some(Vec::new())),
+            Value::Table(t) => seal::seen_through(t),
+            other => {
+                return Err(Error::Lua(format!(
+                    "umpire.actions: the function must return a list of actions, not {}",
+                    other.type_name()
+                )));
+            }
+        };
+        let mut out = Vec::new();
+        for (i, v) in list.sequence_values::<Value>().enumerate() {
+            let what = format!("umpire.actions: entry {}", i + 1);
+            let a = match v.map_err(convert_error)? {
+                Value::String(s) => {
+                    let cmd = s.to_str().map_err(convert_error)?.to_string();
+                    Action { group: verb_of(&cmd), cmd, ..Action::default() }
+                }
+                Value::Table(t) => {
+                    let t = seal::seen_through(t);
+                    let cmd = text(&t, "cmd", &what)?
+                        .ok_or_else(|| Error::Lua(format!("{what}: `cmd` (the command line) is required")))?;
+                    let mut units = Vec::new();
+                    match t.get::<Value>("units").map_err(convert_error)? {
+                        Value::Nil => {}
+                        Value::Table(list) => {
+                            for id in seal::seen_through(list).sequence_values::<String>() {
+                                units.push(
+                                    id.map_err(|_| Error::Lua(format!("{what}: `units` must be a list of unit ids")))?,
+                                );
+                            }
+                        }
+                        other => {
+                            return Err(Error::Lua(format!(
+                                "{what}: `units` must be a list of unit ids, not {}",
+                                other.type_name()
+                            )));
+                        }
+                    }
+                    Action {
+                        group: text(&t, "group", &what)?.unwrap_or_else(|| verb_of(&cmd)),
+                        unit: text(&t, "unit", &what)?.or_else(|| units.first().cloned()),
+                        units,
+                        hex: text(&t, "hex", &what)?,
+                        note: text(&t, "note", &what)?,
+                        cmd,
+                    }
+                }
+                other => {
+                    return Err(Error::Lua(format!(
+                        "{what}: a command line or a table with `cmd`, not {}",
+                        other.type_name()
+                    )));
+                }
+            };
+            if a.cmd.trim().is_empty() {
+                return Err(Error::Lua(format!("{what}: an empty command line")));
+            }
+            // (the filter is a hint to the rules: what they list is filtered here too)
+            let unit_ok = filter.unit.as_ref().is_none_or(|u| a.unit.as_ref() == Some(u) || a.units.contains(u));
+            let hex_ok = filter.hex.as_ref().is_none_or(|h| a.hex.as_ref() == Some(h));
+            if unit_ok && hex_ok {
+                out.push(a);
+            }
+        }
+        Ok(Some(out))
+    }
+}
+
+/// The first word of a command line.
+fn verb_of(cmd: &str) -> String {
+    cmd.split_whitespace().next().unwrap_or("").to_string()
+}
