@@ -14,6 +14,10 @@ require "views"                                                           -- sta
 
 umpire.fog_of_war(true)                                                   -- 1.1.4
 
+-- what may be done now: `actions`, `moves` (actions.lua)
+local actions = require "actions"
+umpire.actions(function(side, opts) return actions.list(side, opts) end)
+
 -- ------------------------------------------------------------------ verbs
 umpire.command {
   usage = "move <units> <hex> [<hex>...] [strategic] [rail]",
