@@ -13,6 +13,7 @@ local C = require "common"
 local command = require "command"
 local movement = require "movement"
 local combat = require "combat"
+local sets = require "sets"     -- rulesets/lib
 
 local M = {}
 
@@ -24,17 +25,48 @@ local function may_move(u)
     and (u.side == sides.active() or u:marker("reinforcement") ~= nil)
 end
 
+-- 6.0, 6.3 for a unit moving alone into `h` (not its own hex): what movement.stacking_problem
+-- checks, counted once per call from the stacks (two combat units, a Festung not counted; one HQ).
+local function stacking(stacks)
+  local combat, hqs = {}, {}
+  for h, stack in pairs(stacks) do
+    for _, u in ipairs(stack) do
+      if C.is_combat(u) and not u:attr("festung") then combat[h] = (combat[h] or 0) + 1 end
+      if C.is_hq(u) then hqs[h] = (hqs[h] or 0) + 1 end
+    end
+  end
+  -- the hexes `u` may end in: at most 2 combat units and 1 HQ with it
+  return function(u)
+    local max_c = 2 - ((C.is_combat(u) and not u:attr("festung")) and 1 or 0)
+    local max_q = 1 - (C.is_hq(u) and 1 or 0)
+    return function(h) return (combat[h] or 0) <= max_c and (hqs[h] or 0) <= max_q end
+  end
+end
+
 local function moves(side, opts, out)
   local enemy = C.occupied(C.enemy(side))
+  local fits_of = stacking(units.stacks())
+  local transit = sets.set_of(map.having("transit"))                 -- 5.2.5: pass through only
+  -- the side's profile made once per call (its EZOC and blocked hexes are the side's), with and
+  -- without the overrun of lone HQs; each unit sets its hex and allowance
+  local profiles = {}
+  local function profile_of(u, overrun)
+    local key = u.side .. (overrun and "+" or "-")
+    profiles[key] = profiles[key] or movement.profile(u.side, u.hex, 0, { overrun = overrun })
+    local p = profiles[key]
+    p.from, p.mp = u.hex, movement.allowance(u)
+    return p
+  end
+  local cost_text = {}
   for _, u in ipairs(units.all { on_map = true }) do
     if (opts.unit == nil or opts.unit == u.id) and may_move(u) then
-      local overrun = C.is_combat(u) and C.attack(u) > 0
-      local reach = map.reach(movement.profile(u.side, u.hex, movement.allowance(u), { overrun = overrun }))
+      local fits = fits_of(u)
+      -- (water is prohibited terrain in the profile: the search never reaches it, 5.2.6)
+      local reach = map.reach(profile_of(u, C.is_combat(u) and C.attack(u) > 0))
       for h, cost in pairs(reach) do
-        if h ~= u.hex and not enemy[h] and map.terrain(h) ~= "lake" and not map.has(h, "transit")
-          and movement.stacking_problem(h, { u }) == nil then
-          out[#out + 1] = { cmd = ("move %s %s"):format(u.id, h), group = "move", unit = u.id, hex = h,
-            note = map.fmt_cost(cost) .. " MP" }
+        if h ~= u.hex and not enemy[h] and not transit[h] and fits(h) then
+          cost_text[cost] = cost_text[cost] or (map.fmt_cost(cost) .. " MP")
+          out[#out + 1] = { cmd = "move " .. u.id .. " " .. h, group = "move", unit = u.id, hex = h, note = cost_text[cost] }
         end
       end
     end

@@ -97,6 +97,28 @@ impl Host {
                 )));
             }
         };
+        let keep = |a: &Action| {
+            // (the filter is a hint to the rules: what they list is filtered here too)
+            let unit_ok = filter.unit.as_ref().is_none_or(|u| a.unit.as_ref() == Some(u) || a.units.contains(u));
+            let hex_ok = filter.hex.as_ref().is_none_or(|h| a.hex.as_ref() == Some(h));
+            unit_ok && hex_ok
+        };
+        // the common case in one call of the C API (thousands of moves); anything unusual the
+        // slow way below, which names what is wrong
+        if let Some(raw) = super::fast::action_entries(&self.lua, &list).map_err(convert_error)? {
+            let all = raw.into_iter().map(|r| Action {
+                group: r.group.unwrap_or_else(|| verb_of(&r.cmd)),
+                unit: r.unit.or_else(|| r.units.first().cloned()),
+                cmd: r.cmd,
+                units: r.units,
+                hex: r.hex,
+                note: r.note,
+            });
+            let all: Vec<Action> = all.collect();
+            if all.iter().all(|a| !a.cmd.trim().is_empty()) {
+                return Ok(Some(all.into_iter().filter(|a| keep(a)).collect()));
+            }
+        }
         let mut out = Vec::new();
         for (i, v) in list.sequence_values::<Value>().enumerate() {
             let what = format!("umpire.actions: entry {}", i + 1);
@@ -145,10 +167,7 @@ impl Host {
             if a.cmd.trim().is_empty() {
                 return Err(Error::Lua(format!("{what}: an empty command line")));
             }
-            // (the filter is a hint to the rules: what they list is filtered here too)
-            let unit_ok = filter.unit.as_ref().is_none_or(|u| a.unit.as_ref() == Some(u) || a.units.contains(u));
-            let hex_ok = filter.hex.as_ref().is_none_or(|h| a.hex.as_ref() == Some(h));
-            if unit_ok && hex_ok {
+            if keep(&a) {
                 out.push(a);
             }
         }

@@ -297,3 +297,103 @@ pub fn seal_move(lua: &Lua, t: &Table) -> mlua::Result<(Table, Table, Table)> {
         })
     }
 }
+
+/// One entry of a list of actions as read by [`action_entries`].
+#[derive(Default)]
+pub struct RawAction {
+    pub cmd: String,
+    pub group: Option<String>,
+    pub unit: Option<String>,
+    pub units: Vec<String>,
+    pub hex: Option<String>,
+    pub note: Option<String>,
+}
+
+/// The entries of a list of actions (`umpire.actions`) in one protected call: each a string,
+/// or a table without a metatable whose fields are strings (`units` a list of strings). `None`
+/// when some entry is anything else: the caller reads the list the slow way, which names the
+/// problem.
+pub fn action_entries(lua: &Lua, list: &Table) -> mlua::Result<Option<Vec<RawAction>>> {
+    let mut out: Vec<RawAction> = Vec::new();
+    let mut odd = false;
+    {
+        let (out, odd) = (&mut out, &mut odd);
+        // SAFETY: the list is the one argument (index 1); an entry and one field at a time above
+        // it (three slots, which exec_raw checks); strings are read where they are strings; the
+        // vector belongs to the caller (a memory error while a key is pushed leaks nothing).
+        unsafe {
+            lua.exec_raw::<()>(list, |state| {
+                let text = |state: *mut ffi::lua_State, key: &str, ok: &mut bool| -> Option<String> {
+                    push_str(state, key);
+                    let t = ffi::lua_rawget(state, -2);
+                    let v = match t {
+                        ffi::LUA_TNIL => None,
+                        ffi::LUA_TSTRING => Some(String::from_utf8_lossy(bytes_at(state, -1)).into_owned()),
+                        _ => {
+                            *ok = false;
+                            None
+                        }
+                    };
+                    ffi::lua_pop(state, 1);
+                    v
+                };
+                let mut i = 1;
+                loop {
+                    match ffi::lua_rawgeti(state, 1, i) {
+                        ffi::LUA_TNIL => {
+                            ffi::lua_pop(state, 1);
+                            break;
+                        }
+                        ffi::LUA_TSTRING => {
+                            out.push(RawAction {
+                                cmd: String::from_utf8_lossy(bytes_at(state, -1)).into_owned(),
+                                ..RawAction::default()
+                            });
+                        }
+                        ffi::LUA_TTABLE if ffi::lua_getmetatable(state, -1) == 0 => {
+                            let mut ok = true;
+                            let cmd = text(state, "cmd", &mut ok);
+                            let mut a = RawAction {
+                                cmd: cmd.unwrap_or_default(),
+                                group: text(state, "group", &mut ok),
+                                unit: text(state, "unit", &mut ok),
+                                hex: text(state, "hex", &mut ok),
+                                note: text(state, "note", &mut ok),
+                                units: Vec::new(),
+                            };
+                            push_str(state, "units");
+                            match ffi::lua_rawget(state, -2) {
+                                ffi::LUA_TNIL => {}
+                                ffi::LUA_TTABLE => {
+                                    let mut j = 1;
+                                    while ffi::lua_rawgeti(state, -1, j) == ffi::LUA_TSTRING {
+                                        a.units.push(String::from_utf8_lossy(bytes_at(state, -1)).into_owned());
+                                        ffi::lua_pop(state, 1);
+                                        j += 1;
+                                    }
+                                    if ffi::lua_type(state, -1) != ffi::LUA_TNIL {
+                                        ok = false;
+                                    }
+                                    ffi::lua_pop(state, 1);
+                                }
+                                _ => ok = false,
+                            }
+                            ffi::lua_pop(state, 1);
+                            if !ok || a.cmd.is_empty() {
+                                *odd = true;
+                            }
+                            out.push(a);
+                        }
+                        _ => *odd = true,
+                    }
+                    ffi::lua_pop(state, 1);
+                    if *odd {
+                        break;
+                    }
+                    i += 1;
+                }
+            })?;
+        }
+    }
+    Ok(if odd { None } else { Some(out) })
+}
