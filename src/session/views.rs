@@ -166,6 +166,23 @@ impl Session {
         if let Some(list) = r.ok().flatten() {
             return Some(list);
         }
+        // what the ruleset lists as legal now (`umpire.actions`): the word at this place of each
+        // listed command that begins with the words typed
+        if let Ok(Some(listed)) = g.actions(&crate::lua::ActionFilter::default()) {
+            let mut out: Vec<String> = Vec::new();
+            for a in &listed {
+                let w: Vec<&str> = a.cmd.split_whitespace().collect();
+                if w.first() == Some(&verb) && w.len() > index && w[1..index].iter().zip(&before).all(|(x, y)| x == y) {
+                    let c = w[index].to_string();
+                    if !out.contains(&c) {
+                        out.push(c);
+                    }
+                }
+            }
+            if !out.is_empty() {
+                return Some(out);
+            }
+        }
         // the rules cannot tell: what the verb's usage line asks for there
         let spec = g.verbs().get(verb).cloned()?;
         let map = &g.scenario.map;
