@@ -64,7 +64,8 @@ local function air_bases(side)
 end
 
 -- Why `u` cannot barrage `hex` now (nil if it can), and the hex it fires from.
-function M.why_not(u, hex, from)
+-- (`bases`: the air bases of the firing side when the caller has them already, actions.lua)
+function M.why_not(u, hex, from, bases)
   local side = FIRING[umpire.clock().step]
   local turn = umpire.clock().turn
   if not side then return "11.0", "barrages are fired in the barrage steps of the combat segments", nil end
@@ -84,7 +85,7 @@ function M.why_not(u, hex, from)
   elseif C.is_air(u) then
     if side == C.SOVIET and C.weather(turn) == "mud" then return "9.1.C", "no Soviet air unit flies in Mud (turns 3 and 4, 11.4, 17.4.A)" end
     if u:attr("only_turn") and turn ~= u:attr("only_turn") then return "11.5", ("%s flies on turn %d only"):format(u.id, u:attr("only_turn")) end
-    local bases = air_bases(side)
+    bases = bases or air_bases(side)
     local best
     for b in pairs(bases) do
       local d = map.distance(b, hex)
@@ -220,6 +221,9 @@ function M.heinrici_available()
   return h ~= nil and h.box == "german_box"
 end
 
+M.air_bases = air_bases
+M.FIRING = FIRING
+
 local function declaring()
   return FIRING[umpire.clock().step] == C.SOVIET and M.heinrici_available()
 end
@@ -293,6 +297,8 @@ function M.fire_declared()
     end
   end
 end
+
+M.declaring = declaring
 
 umpire.command {
   usage = "barrage <unit> <hex> [from] [<base:hex>]",

@@ -527,43 +527,44 @@ end
 
 -- 13.1.A, 13.1.B, 13.1.C, 17.3.A, 10.8.2, 12.1, 16.2, 17.1.C: checks an attack; returns the
 -- attacking hexes and whether Zhukov takes part.
-local function check_attack(hex, list, side, s)
+local function check_attack(hex, list, side, s, check)
+  check = check or umpire.check
   local enemy = C.other(side)
   local defenders = M.defenders(hex, enemy)
-  umpire.check(#defenders > 0, "13.1", "%s holds no %s unit to attack", hex, enemy)
+  check(#defenders > 0, "13.1", "%s holds no %s unit to attack", hex, enemy)
   if side == C.GERMAN then
-    umpire.check(not (vars.get("usir_closed") and C.USIR[hex]), "17.1.C", "the USIR is being evacuated: no German attack into a USIR hex this turn")
+    check(not (vars.get("usir_closed") and C.USIR[hex]), "17.1.C", "the USIR is being evacuated: no German attack into a USIR hex this turn")
   end
   local z = s.zhukov
   local second = z and z.hex == hex
   if (s.hexes[hex] or 0) > 0 then
-    umpire.check(second, "13.1.A", "%s has been attacked this combat segment (a hex is attacked once, except Zhukov's second attack, 17.3.A)", hex)
+    check(second, "13.1.A", "%s has been attacked this combat segment (a hex is attacked once, except Zhukov's second attack, 17.3.A)", hex)
     for _, u in ipairs(list) do
-      umpire.check(C.contains(z.units, u.id), "17.3.A", "%s did not take part in the attack with Zhukov on %s: only those units attack it again", u.id, hex)
+      check(C.contains(z.units, u.id), "17.3.A", "%s did not take part in the attack with Zhukov on %s: only those units attack it again", u.id, hex)
     end
   end
   local weather = C.weather()
   local zhukov, hexes, by_hex = false, {}, {}
   for _, u in ipairs(list) do
-    umpire.check(u.side == side, "13.1", "%s is %s: the %s attacks now", u.id, u.side, side)
-    umpire.check(u.hex ~= nil, "13.1", "%s is not on the map", u.id)
-    umpire.check(C.is_combat(u) or C.is_artillery(u) or C.is_flak(u) or C.is_leader(u), "13.1", "%s (%s) does not attack", u.id, u.kind)
-    umpire.check(not C.is_garrison(u), "16.2", "%s is a garrison: garrisons never attack", u.id)
-    umpire.check(not u:marker("entrained"), "10.8.2", "%s is entrained: entrained units may not attack", u.id)
-    umpire.check(not (C.disrupted(u) and not C.is_artillery(u)), "12.1", "%s is disrupted: disrupted units may not attack", u.id)
+    check(u.side == side, "13.1", "%s is %s: the %s attacks now", u.id, u.side, side)
+    check(u.hex ~= nil, "13.1", "%s is not on the map", u.id)
+    check(C.is_combat(u) or C.is_artillery(u) or C.is_flak(u) or C.is_leader(u), "13.1", "%s (%s) does not attack", u.id, u.kind)
+    check(not C.is_garrison(u), "16.2", "%s is a garrison: garrisons never attack", u.id)
+    check(not u:marker("entrained"), "10.8.2", "%s is entrained: entrained units may not attack", u.id)
+    check(not (C.disrupted(u) and not C.is_artillery(u)), "12.1", "%s is disrupted: disrupted units may not attack", u.id)
     if not second then
-      umpire.check(not u:marker("attacked"), "13.1.A", "%s has attacked this combat segment (one attack a unit)", u.id)
+      check(not u:marker("attacked"), "13.1.A", "%s has attacked this combat segment (one attack a unit)", u.id)
     end
-    umpire.check(map.direction(u.hex, hex) ~= nil, "13.1", "%s in %s is not next to %s", u.id, u.hex, hex)
+    check(map.direction(u.hex, hex) ~= nil, "13.1", "%s in %s is not next to %s", u.id, u.hex, hex)
     local ok, what = M.hexside_open(u.hex, hex, weather)
-    umpire.check(ok, "13.1", "%s in %s attacks across a %s hexside: prohibited%s", u.id, u.hex, what or "?", what ~= "sea" and " except in Frost (10.5.2)" or "")
+    check(ok, "13.1", "%s in %s attacks across a %s hexside: prohibited%s", u.id, u.hex, what or "?", what ~= "sea" and " except in Frost (10.5.2)" or "")
     if C.is_leader(u) then zhukov = u end
     if not by_hex[u.hex] then by_hex[u.hex] = {}; hexes[#hexes + 1] = u.hex end
     table.insert(by_hex[u.hex], u)
   end
   for _, d in ipairs(defenders) do
     if not second and not d:marker("retreated") then   -- 13.5: a unit that retreated here may be attacked again
-      umpire.check(not d:marker("defended"), "13.1.A", "%s in %s has been attacked this combat segment (a unit is attacked once, except Zhukov's second attack, 17.3.A)", d.id, hex)
+      check(not d:marker("defended"), "13.1.A", "%s in %s has been attacked this combat segment (a unit is attacked once, except Zhukov's second attack, 17.3.A)", d.id, hex)
     end
   end
   table.sort(hexes)
@@ -580,14 +581,14 @@ local function check_attack(hex, list, side, s)
     for _, u in ipairs(l) do
       -- 13.1.A: attack-0 units only with an attacking unit of attack 1+ of their hex (reading)
       if (u:value("attack") or 0) < 1 and not C.is_leader(u) then
-        umpire.check(strong, "13.1.A", "%s has an attack strength of 0: it attacks only stacked with an attacking unit of attack 1 or more", u.id)
+        check(strong, "13.1.A", "%s has an attack strength of 0: it attacks only stacked with an attacking unit of attack 1 or more", u.id)
       end
     end
     -- 13.1.A: a single infantry unit in a hex (reading: the only friendly combat unit there; support
     -- units do not count) never attacks, except stacked with Zhukov in a multi-hex attack
     for _, u in ipairs(l) do
       if C.is_infantry(u) and #C.combat_at(h, side) == 1 then
-        umpire.check(has_zhukov and multi, "13.1.A", "%s is the only combat unit in %s: a single infantry unit may not attack, not even with other hexes (unless stacked with Zhukov in a multi-hex attack, 17.3.A)", u.id, h)
+        check(has_zhukov and multi, "13.1.A", "%s is the only combat unit in %s: a single infantry unit may not attack, not even with other hexes (unless stacked with Zhukov in a multi-hex attack, 17.3.A)", u.id, h)
       end
     end
     by_hex[h].mech = mech
@@ -596,12 +597,31 @@ local function check_attack(hex, list, side, s)
     -- 13.1.B, 6.9, 17.3.A
     for _, h in ipairs(hexes) do
       local near_z = zhukov and (h == zhukov.hex or map.distance(h, zhukov.hex) == 1)
-      umpire.check(by_hex[h].mech or near_z, "13.1.B", "a multi-hex attack: %s has no attacking mechanized unit%s (6.9)", h,
+      check(by_hex[h].mech or near_z, "13.1.B", "a multi-hex attack: %s has no attacking mechanized unit%s (6.9)", h,
         zhukov and " and is not Zhukov's hex or next to it (17.3.A)" or " (Zhukov not with it, 17.3.A)")
     end
   end
   return hexes, zhukov, multi, second
 end
+
+-- (the same checks, as a question: would `attack <hex> with <list>` pass them now? actions.lua)
+function M.may_attack(hex, list, side)
+  return C.passes(function(check) check_attack(hex, list, side, state(), check) end)
+end
+
+-- 13.1.B: the promised hexes still to attack before the segment may end (what end_segment refuses).
+function M.open_promises(side)
+  local s = state()
+  local open = {}
+  for h in pairs(s.promised or {}) do
+    if not (s.hexes or {})[h] and #M.defenders(h, C.other(side)) > 0 and could_attack(h, side) then open[#open + 1] = h end
+  end
+  table.sort(open)
+  return open
+end
+
+-- The hexes attacked this segment, and the last combat (for the advance, 13.6).
+function M.segment_state() return state() end
 
 -- The verb.
 function M.attack(hex, list, air_flag, air_unit)

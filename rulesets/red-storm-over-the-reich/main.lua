@@ -2,7 +2,8 @@
 -- current after every command (3.5.A). Each rule area is a file of its own: control (3.5.A),
 -- zoc (6), supply (7, 15), reinforce (8), logistics (9), allowance (10.1-10.3, 10.6, 13.2),
 -- movement (10.4-10.8), transport (10.8.1, 10.8.2), barrage (11, 12), combat (13), overrun (14),
--- kg (16), special (17), victory (3), scenarios (3.2-3.4 set-ups), stacking (5), views.
+-- kg (16), special (17), victory (3), scenarios (3.2-3.4 set-ups), stacking (5), views, actions
+-- (what may be done now: umpire.actions).
 local C = require "common"
 local T = require "tables"
 local control = require "control"
@@ -201,3 +202,6 @@ umpire.sequence {
       enter = function() require("victory").end_turn_phase(turn()) end },
   },
 }
+
+-- What may be done now (actions.lua, docs/lua-api.md §2.6).
+umpire.actions(function(side, opts) return require("actions").list(side, opts) end)

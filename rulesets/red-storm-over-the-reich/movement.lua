@@ -116,11 +116,16 @@ function M.profile(u, from, mp, z, opts)
     hexsides.major_river = "no"
     soviet_crossings(from, weather, seg, side_cost, crossing, z.near or near_germans())
   end
-  local stop = {}
-  if not opts.rove then
-    for h in pairs(z.all) do stop[h] = true end                          -- 6.6
+  -- (the set is the same for every unit moving with these zones: built once, kept in `z`)
+  local stop = not opts.rove and z.stop or nil
+  if not stop then
+    stop = {}
+    if not opts.rove then
+      for h in pairs(z.all) do stop[h] = true end                        -- 6.6
+    end
+    for h in pairs(z.refugee) do stop[h] = true end                     -- 6.11
+    if not opts.rove then z.stop = stop end
   end
-  for h in pairs(z.refugee) do stop[h] = true end                       -- 6.11
   -- 6.6, 6.7: from an enemy ZOC never straight into another, but a mechanized unit infiltrates
   -- from an infantry-only ZOC into another (not in the breakthrough, not disrupted, not in a
   -- refugee's ZOC).
@@ -152,29 +157,30 @@ function M.profile(u, from, mp, z, opts)
 end
 
 -- 10.4.A, 16.2, 10.8.3: may `u` move now at all?
-local function check_mover(u, side, seg)
-  umpire.check(u.side == side, "10.4", "%s belongs to the %s; only %s units move now", u.id, u.side, side)
-  umpire.check(u.hex ~= nil, "10.4", "%s is not on the map", u.id)
-  umpire.check(not C.is_garrison(u), "16.2", "%s is a garrison: garrisons never move", u.id)
-  umpire.check(C.is_combat(u) or C.is_artillery(u) or C.is_flak(u) or C.is_leader(u) or C.is_refugee(u), "10.4",
+local function check_mover(u, side, seg, check)
+  check = check or umpire.check
+  check(u.side == side, "10.4", "%s belongs to the %s; only %s units move now", u.id, u.side, side)
+  check(u.hex ~= nil, "10.4", "%s is not on the map", u.id)
+  check(not C.is_garrison(u), "16.2", "%s is a garrison: garrisons never move", u.id)
+  check(C.is_combat(u) or C.is_artillery(u) or C.is_flak(u) or C.is_leader(u) or C.is_refugee(u), "10.4",
     "%s does not move on the map (%s)", u.id, u.kind)
-  umpire.check(not u:marker("moved"), "10.4.A", "%s has moved this segment: a unit moves once a segment", u.id)
-  umpire.check(not u:marker("immobile"), "2.2.D", "%s is Immobile: it may not move this %s", u.id,
+  check(not u:marker("moved"), "10.4.A", "%s has moved this segment: a unit moves once a segment", u.id)
+  check(not u:marker("immobile"), "2.2.D", "%s is Immobile: it may not move this %s", u.id,
     u.side == C.SOVIET and "segment (10.4.B, 10.7.1.B)" or "Assault Phase (10.8.1.B)")
-  umpire.check(not u:marker("entrained"), "10.8.2", "%s is entrained: it moves by rail only (rail %s <hex>)", u.id, u.id)
+  check(not u:marker("entrained"), "10.8.2", "%s is entrained: it moves by rail only (rail %s <hex>)", u.id, u.id)
   if C.is_refugee(u) then
-    umpire.check(seg == "assault" and side == C.GERMAN, "10.8.3", "refugees move only in the German Assault Movement Segment")
+    check(seg == "assault" and side == C.GERMAN, "10.8.3", "refugees move only in the German Assault Movement Segment")
   end
   if seg == "reaction" then
-    umpire.check(C.is_mech(u), "10.8.5", "only mechanized units make the reaction movement")
-    umpire.check(C.supplied(u), "10.8.5", "%s is out of supply: no reaction movement", u.id)
-    umpire.check(not C.disrupted(u), "12.1", "%s is disrupted: no reaction movement", u.id)
-    umpire.check(not u:marker("fuel_shortage"), "9.2.C", "%s is short of fuel: no reaction movement", u.id)
-    umpire.check(not zoc.zoc(C.SOVIET)[u.hex], "10.8.5", "%s is in a Soviet ZOC: no reaction movement", u.id)
+    check(C.is_mech(u), "10.8.5", "only mechanized units make the reaction movement")
+    check(C.supplied(u), "10.8.5", "%s is out of supply: no reaction movement", u.id)
+    check(not C.disrupted(u), "12.1", "%s is disrupted: no reaction movement", u.id)
+    check(not u:marker("fuel_shortage"), "9.2.C", "%s is short of fuel: no reaction movement", u.id)
+    check(not zoc.zoc(C.SOVIET)[u.hex], "10.8.5", "%s is in a Soviet ZOC: no reaction movement", u.id)
   end
   if C.is_cavalry(u) and side == C.SOVIET and (seg == "assault" or seg == "breakthrough") then
     local when = vars.get("cavalry_moved")
-    umpire.check(when == nil or when == seg, "10.3.B.2",
+    check(when == nil or when == seg, "10.3.B.2",
       "the guard cavalry moved in the %s: all of it moves in one of the assault and breakthrough segments, not both", when)
   end
   if side == C.SOVIET and map.marker(u.hex, "bridgehead") == 1 and C.is_combat(u) and C.supplied(u) and not C.disrupted(u) then
@@ -182,8 +188,13 @@ local function check_mover(u, side, seg)
     for _, v in ipairs(C.combat_at(u.hex, C.SOVIET)) do
       if C.supplied(v) and not C.disrupted(v) then holders = holders + 1 end
     end
-    umpire.check(holders > 1, "10.7.1.A.3", "%s holds the bridgehead in %s: it stays the whole segment (remove the bridgehead first: bridgehead remove %s)", u.id, u.hex, u.hex)
+    check(holders > 1, "10.7.1.A.3", "%s holds the bridgehead in %s: it stays the whole segment (remove the bridgehead first: bridgehead remove %s)", u.id, u.hex, u.hex)
   end
+end
+
+-- (the same checks, as a question: may `u` move now? actions.lua)
+function M.may_move(u, side, seg)
+  return C.passes(function(check) check_mover(u, side, seg, check) end)
 end
 
 -- Why `to` cannot be reached by `u` (after the route search failed).
@@ -416,6 +427,7 @@ local function next_to_major_river(h)
   end
   return C.MAJOR_RIVER_EDGE[h] == true   -- (a hexside along the map's edge)
 end
+M.next_to_major_river = next_to_major_river
 
 umpire.command {
   usage = "bridgehead [remove] <hex>",

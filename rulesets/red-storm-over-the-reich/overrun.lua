@@ -80,53 +80,67 @@ local function entry_cost(u, from, target)
   return cost, why
 end
 
-function M.overrun(hex, list, air_flag, air_unit)
-  local side = umpire.clock().side
+-- 14.1, 14.2, 6.10, 17.1.C, 17.2.A: checks an overrun; returns the defenders, the hex overrun
+-- from, the phase mark and whether the overrunners began the segment there.
+local function check_overrun(hex, list, side, check)
+  check = check or umpire.check
   local enemy = C.other(side)
   local defenders = combat.defenders(hex, enemy)
-  umpire.check(#defenders > 0, "14.2", "%s holds no %s unit to overrun", hex, enemy)
+  check(#defenders > 0, "14.2", "%s holds no %s unit to overrun", hex, enemy)
   for _, d in ipairs(defenders) do
-    umpire.check(not d:attr("vistula"), "17.2.A", "%s holds the Vistula division: it may never be overrun (14.1)", hex)
+    check(not d:attr("vistula"), "17.2.A", "%s holds the Vistula division: it may never be overrun (14.1)", hex)
   end
   if side == C.GERMAN then
-    umpire.check(not (vars.get("usir_closed") and C.USIR[hex]), "17.1.C", "the USIR is being evacuated: no German overrun into a USIR hex this turn")
+    check(not (vars.get("usir_closed") and C.USIR[hex]), "17.1.C", "the USIR is being evacuated: no German overrun into a USIR hex this turn")
   end
   local t = map.terrain(hex)
-  umpire.check(t == "clear" or t == "broken", "14.2", "%s is %s: only units in clear or broken terrain may be overrun", hex, t)
+  check(t == "clear" or t == "broken", "14.2", "%s is %s: only units in clear or broken terrain may be overrun", hex, t)
   local from = list[1].hex
   local start
   local mark = phase_mark(side)
   for _, u in ipairs(list) do
-    umpire.check(u.side == side and u.hex ~= nil, "14.1", "%s is not a %s unit on the map", u.id, side)
-    umpire.check(C.is_mech(u), "14.1", "%s is not a mechanized unit: only mechanized units overrun", u.id)
-    umpire.check(C.supplied(u), "14.1", "%s is out of supply: only supplied units overrun", u.id)
-    umpire.check(not C.disrupted(u), "14.1", "%s is disrupted: disrupted units do not overrun (12.1)", u.id)
-    umpire.check(not u:marker("fuel_shortage"), "9.2.C", "%s is short of fuel: it may not overrun", u.id)
-    umpire.check(not u:marker("entrained"), "10.8.2", "%s is entrained: entrained units may not overrun", u.id)
-    umpire.check(u:marker("overran") ~= mark, "14.1", "%s has overrun this exploitation phase (one overrun a unit)", u.id)
-    umpire.check(u.hex == from, "14.1", "the overrunners overrun from one hex: %s is in %s, %s in %s", list[1].id, from, u.id, u.hex)
+    check(u.side == side and u.hex ~= nil, "14.1", "%s is not a %s unit on the map", u.id, side)
+    check(C.is_mech(u), "14.1", "%s is not a mechanized unit: only mechanized units overrun", u.id)
+    check(C.supplied(u), "14.1", "%s is out of supply: only supplied units overrun", u.id)
+    check(not C.disrupted(u), "14.1", "%s is disrupted: disrupted units do not overrun (12.1)", u.id)
+    check(not u:marker("fuel_shortage"), "9.2.C", "%s is short of fuel: it may not overrun", u.id)
+    check(not u:marker("entrained"), "10.8.2", "%s is entrained: entrained units may not overrun", u.id)
+    check(u:marker("overran") ~= mark, "14.1", "%s has overrun this exploitation phase (one overrun a unit)", u.id)
+    check(u.hex == from, "14.1", "the overrunners overrun from one hex: %s is in %s, %s in %s", list[1].id, from, u.id, u.hex)
     local s = M.start_hex(u)
-    umpire.check(s ~= nil, "14.1", "where %s began the exploitation segment is not known", u.id)
+    check(s ~= nil, "14.1", "where %s began the exploitation segment is not known", u.id)
     if start == nil then start = s end
-    umpire.check(s == start, "14.1", "units overrun together only if they began the exploitation phase stacked together: %s began in %s, %s in %s", list[1].id, start, u.id, s)
+    check(s == start, "14.1", "units overrun together only if they began the exploitation phase stacked together: %s began in %s, %s in %s", list[1].id, start, u.id, s)
   end
-  umpire.check(map.direction(from, hex) ~= nil, "14.2", "%s is not next to %s", from, hex)
+  check(map.direction(from, hex) ~= nil, "14.2", "%s is not next to %s", from, hex)
   local ok, what = combat.hexside_open(from, hex)
-  umpire.check(ok, "14.2", "%s/%s is a %s hexside: no overrun across it", from, hex, what or "?")
+  check(ok, "14.2", "%s/%s is a %s hexside: no overrun across it", from, hex, what or "?")
   -- 6.10
   local began_here = start == from
   if not began_here then
-    umpire.check(not other_zoc(from, hex, side), "6.10",
+    check(not other_zoc(from, hex, side), "6.10",
       "%s moved into %s, where an enemy ZOC other than %s's is cast: an overrun from there only by units that began the segment in it", C.ids(list), from, hex)
   end
   -- 14.2: +1 MP beyond the cost of entering the target, and they must have it
   for _, u in ipairs(list) do
     local cost, why = entry_cost(u, from, hex)
-    umpire.check(cost ~= nil, "14.2", "%s cannot enter %s from %s (%s)", u.id, hex, from, why or "?")
+    check(cost ~= nil, "14.2", "%s cannot enter %s from %s (%s)", u.id, hex, from, why or "?")
     local need = cost + 1
     local left = movement.left(u)
-    umpire.check(need <= left, "14.2", "%s needs %s MP to overrun %s (%s to enter it +1) and has %s", u.id, map.fmt_cost(need), hex, map.fmt_cost(cost), map.fmt_cost(left))
+    check(need <= left, "14.2", "%s needs %s MP to overrun %s (%s to enter it +1) and has %s", u.id, map.fmt_cost(need), hex, map.fmt_cost(cost), map.fmt_cost(left))
   end
+  return defenders, from, mark, began_here
+end
+
+-- (the same checks, as a question: would `overrun <hex> with <list>` pass them now? actions.lua)
+function M.may_overrun(hex, list, side)
+  return C.passes(function(check) check_overrun(hex, list, side, check) end)
+end
+
+function M.overrun(hex, list, air_flag, air_unit)
+  local side = umpire.clock().side
+  local enemy = C.other(side)
+  local defenders, from, mark, began_here = check_overrun(hex, list, side)
   -- the overrunner's tactical air (17.4.C; the German may use Rudel on turn 3, 11.5)
   local air
   if air_flag or air_unit then

@@ -1,0 +1,427 @@
+-- Red Storm over the Reich: what may be done now (umpire.actions, docs/lua-api.md §2.6). Every
+-- command listed passes its verb's checks: the list asks the verbs' own checks where they are
+-- functions (movement.may_move, combat.may_attack, overrun.may_overrun) and searches each
+-- unit's moves once with the segment's own profile (movement.profile, one map.reach a unit,
+-- the zones computed once a call).
+--
+-- Listed: moves in the eight movement segments (10.4-10.8.5), attacks in the combat segments
+-- (13.1, one per target with every unit that may join), overruns in the exploitation segments
+-- (14.2, one per target and hex of overrunners), the advance after combat into the vacated hex
+-- (13.6.A), barrages (11.0-11.4; with Heinrici, 17.3.B, declared then `fire`), the Fuel Supply
+-- and Fuel Shortage markers (9.2.A), bridgehead markers (10.7.1.A.1), the Soviet replacements
+-- (8.2.1.A), the German mechanized steps on reduced divisions (8.2.1.B), disbanding generic
+-- garrisons in the German Placement Segment (16.2), and `next` when the segment may end (not
+-- while a promised hex of a multi-hex attack can still be attacked, 13.1.B).
+--
+-- Left out, their legality being too intricate to predict here (each verb still works when
+-- typed): moves given along hexes (`move X a b c`), the roving cauldron's moves (6.8: only
+-- tried when the plain search fails), one-hex moves a longer path could also reach (10.4.B,
+-- when the verb would refuse the one-hex step), Zhukov's second attack (17.3.A), tactical air
+-- (`air`, 17.4.C), the mechanized follow-up of an advance (13.6.B), a naval barrage from a
+-- chosen coastal hex (11.3), shortage markers on several units at once, the removal of a
+-- bridgehead (10.7.1.A.2), placing reinforcements and replacements (8.1, 8.2: the hexes and
+-- the Sea Transports of the K units), rebuilding a mechanized KG (16.1.B), the set-up verbs
+-- (3.3.A, 3.4.A) and the strategic movement (entrain, rail, detrain, sea, evacuate: 10.8.1,
+-- 10.8.2).
+local C = require "common"
+local allowance = require "allowance"
+local movement = require "movement"
+local combat = require "combat"
+local overrun = require "overrun"
+local stacking = require "stacking"
+
+local M = {}
+
+local function wanted(opts, u) return opts.unit == nil or opts.unit == u.id end
+
+-- 10.8.5: the distance of every hex from the nearest Soviet unit (the reaction's condition), in
+-- one search.
+local function soviet_distances()
+  local from = {}
+  for _, u in ipairs(C.on_map(C.SOVIET)) do from[u.hex] = true end
+  if not next(from) then return {} end
+  return map.reach { from = from, routes = false }
+end
+
+-- 6.8, 17.3.A: an enemy unit next to `hex` (enemy: the set of hexes holding enemy units).
+local function enemy_next_to(hex, enemy)
+  for _, n in ipairs(map.neighbours(hex)) do
+    if enemy[n] then return true end
+  end
+  return false
+end
+
+-- 10.4: each unit's moves in a movement segment.
+local function moves(side, opts, add)
+  local seg = allowance.segment()
+  local z = movement.zones(side)
+  local dist = seg == "reaction" and soviet_distances() or nil
+  local stacks = units.stacks()
+  local refugees, friendly_combat = {}, {}
+  for h, stack in pairs(stacks) do
+    for _, v in ipairs(stack) do
+      if v.side == side and C.is_refugee(v) then refugees[h] = true end
+      if v.side == side and C.is_combat(v) then friendly_combat[h] = true end
+    end
+  end
+  for _, u in ipairs(units.all { side = side, on_map = true }) do
+    if wanted(opts, u) and movement.may_move(u, side, seg) and allowance.allowance(u) then
+      local from, left = u.hex, movement.left(u)
+      local prof, info = movement.profile(u, from, left, z)
+      prof.routes = false
+      local reach = map.reach(prof)
+      local free                                     -- (the profile without the allowance)
+      for h, cost in pairs(reach) do
+        local ok = h ~= from
+        -- 10.4.B: a step dearer than what is left is one-hex movement, which the verb refuses
+        -- across a major river from the start hex (10.7.1.B) and in the Soviet breakthrough
+        if ok and map.direction(from, h) and cost >= left then
+          if not free then
+            free = movement.profile(u, from, left, z)
+            free.mp, free.always_one = nil, nil
+          end
+          local real = map.path_cost(free, { from, h })
+          if real and real > left then
+            if info.crossing[from .. ">" .. h] == "start" or (side == C.SOVIET and seg == "breakthrough") then ok = false end
+          end
+        end
+        -- 17.3.A: Zhukov ends next to an enemy unit only stacked with a friendly combat unit
+        if ok and C.is_leader(u) and enemy_next_to(h, z.enemy_hexes) and not friendly_combat[h] then ok = false end
+        -- 10.8.5: a reacting unit ends next to a Soviet unit or nearer to the nearest one
+        if ok and dist then
+          local before, after = dist[from] or math.huge, dist[h] or math.huge
+          if not (after <= 1 or after < before) then ok = false end
+        end
+        -- 10.8.3: one refugee unit a hex
+        if ok and C.is_refugee(u) and refugees[h] then ok = false end
+        if ok then
+          add { cmd = ("move %s %s"):format(u.id, h), group = "move", unit = u.id, hex = h, note = map.fmt_cost(cost) .. " MP" }
+        end
+      end
+    end
+  end
+end
+
+-- The units of `side` in `hex` that pass a predicate.
+local function units_in(stacks, hex, side, pred)
+  local out = {}
+  for _, v in ipairs(stacks[hex] or {}) do
+    if v.side == side and pred(v) then out[#out + 1] = v end
+  end
+  return out
+end
+
+-- 13.1.A: may `u` take part in an attack at all now (not having attacked, not entrained or
+-- disrupted, a kind that attacks)?
+local function may_join(u)
+  return (C.is_combat(u) or C.is_artillery(u) or C.is_flak(u) or C.is_leader(u)) and not C.is_garrison(u)
+    and not u:marker("entrained") and not (C.disrupted(u) and not C.is_artillery(u)) and not u:marker("attacked")
+end
+
+-- 13.1.A: of the units `l` of one hex, those that may attack from it (a single infantry unit
+-- alone there does not, attack-0 units only with an attacking unit of attack 1 or more).
+local function from_hex(l, h, side)
+  local kept = {}
+  for _, u in ipairs(l) do
+    if not (C.is_infantry(u) and #C.combat_at(h, side) == 1) then kept[#kept + 1] = u end
+  end
+  local strong = false
+  for _, u in ipairs(kept) do if (u:value("attack") or 0) >= 1 then strong = true end end
+  local out = {}
+  for _, u in ipairs(kept) do
+    if strong or C.is_leader(u) then out[#out + 1] = u end
+  end
+  -- (Zhukov alone is no attack)
+  for _, u in ipairs(out) do if not C.is_leader(u) then return out end end
+  return {}
+end
+
+local function ids(list)
+  local out = {}
+  for _, u in ipairs(list) do out[#out + 1] = u.id end
+  return out
+end
+
+-- 13.1: one attack a target, with every unit that may join it (13.1.B: from several hexes only
+-- those holding a mechanized unit, or Zhukov's and next to it).
+local function attacks(side, opts, add)
+  local enemy = C.other(side)
+  local stacks = units.stacks()
+  local done = combat.segment_state().hexes or {}
+  local hexes = {}
+  for h, stack in pairs(stacks) do
+    for _, v in ipairs(stack) do
+      if v.side == enemy then hexes[#hexes + 1] = h break end
+    end
+  end
+  table.sort(hexes)
+  for _, hex in ipairs(hexes) do
+    if (done[hex] or 0) == 0 and #combat.defenders(hex, enemy) > 0 then
+      local groups, zhukov = {}, nil
+      for _, n in ipairs(map.neighbours(hex)) do
+        if combat.hexside_open(n, hex) then
+          local l = from_hex(units_in(stacks, n, side, may_join), n, side)
+          if #l > 0 then
+            groups[#groups + 1] = { hex = n, units = l }
+            for _, u in ipairs(l) do if C.is_leader(u) then zhukov = n end end
+          end
+        end
+      end
+      local function try(gs)
+        local list = {}
+        for _, g in ipairs(gs) do for _, u in ipairs(g.units) do list[#list + 1] = u end end
+        if #list > 0 and combat.may_attack(hex, list, side) then return list end
+        return nil
+      end
+      local list = try(groups)
+      if not list and #groups > 1 then
+        -- 13.1.B: only the hexes with a mechanized unit (or Zhukov's and next to it)
+        local mech = {}
+        for _, g in ipairs(groups) do
+          local m = zhukov and (g.hex == zhukov or map.distance(g.hex, zhukov) == 1)
+          for _, u in ipairs(g.units) do if C.is_mech(u) then m = true end end
+          if m then mech[#mech + 1] = g end
+        end
+        if #mech > 1 then list = try(mech) end
+        -- otherwise from the one hex with the most units
+        if not list then
+          local best
+          for _, g in ipairs(groups) do
+            if not best or #g.units > #best.units then best = g end
+          end
+          list = try { best }
+        end
+      end
+      if list then
+        local l = ids(list)
+        local tc = combat.strength and combat.strength(list, "attack")
+        add { cmd = ("attack %s with %s"):format(hex, table.concat(l, ",")), group = "attack", units = l, hex = hex,
+              note = tc and ("%s against %s"):format(tc, combat.strength(combat.defenders(hex, enemy), "defense")) or nil }
+      end
+    end
+  end
+end
+
+-- 13.6.A: the survivors of the last attack into the vacated defenders' hex (within the
+-- stacking limits, flak never into an urban hex).
+local function advances(side, opts, add)
+  local last = combat.segment_state().last
+  if not last or not last.cleared or #C.at(last.hex, C.other(side)) > 0 then return end
+  local list = {}
+  for _, id in ipairs(last.units or {}) do
+    local u = units.get(id)
+    if u and u.exists and u.hex and not u:marker("advanced") and not C.is_garrison(u)
+      and not (C.is_flak(u) and C.URBAN[last.hex]) and u.hex ~= last.hex then
+      -- (a step across a major river into the hex is allowed: it is the last hex of the path)
+      if map.direction(u.hex, last.hex) then list[#list + 1] = u end
+    end
+  end
+  if #list == 0 then return end
+  if stacking.problem(last.hex, side, list) then return end
+  for _, u in ipairs(list) do
+    add { cmd = ("advance %s %s"):format(u.id, last.hex), group = "advance", unit = u.id, hex = last.hex }
+  end
+end
+
+-- 14.2: an overrun of each enemy hex from each adjacent hex, with the mechanized units there
+-- that may overrun it together.
+local function overruns(side, opts, add)
+  local enemy = C.other(side)
+  local stacks = units.stacks()
+  local hexes = {}
+  for h, stack in pairs(stacks) do
+    for _, v in ipairs(stack) do
+      if v.side == enemy then hexes[#hexes + 1] = h break end
+    end
+  end
+  table.sort(hexes)
+  for _, hex in ipairs(hexes) do
+    local t = map.terrain(hex)
+    if (t == "clear" or t == "broken") and #combat.defenders(hex, enemy) > 0 then
+      for _, n in ipairs(map.neighbours(hex)) do
+        local l = units_in(stacks, n, side, function(u)
+          return C.is_mech(u) and C.supplied(u) and not C.disrupted(u) and not u:marker("fuel_shortage") and not u:marker("entrained")
+        end)
+        if #l > 0 then
+          -- units overrun together only if they began the segment stacked together: the
+          -- group of the first one's start hex, each alone when the group does not pass
+          local by = {}
+          for _, u in ipairs(l) do
+            local s = overrun.start_hex(u)
+            if s then by[s] = by[s] or {}; table.insert(by[s], u) end
+          end
+          local starts = {}
+          for s in pairs(by) do starts[#starts + 1] = s end
+          table.sort(starts)
+          for _, s in ipairs(starts) do
+            local g = by[s]
+            if overrun.may_overrun(hex, g, side) then
+              local l2 = ids(g)
+              add { cmd = ("overrun %s with %s"):format(hex, table.concat(l2, ",")), group = "overrun", units = l2, hex = hex }
+            elseif #g > 1 then
+              for _, u in ipairs(g) do
+                if overrun.may_overrun(hex, { u }, side) then
+                  add { cmd = ("overrun %s with %s"):format(hex, u.id), group = "overrun", unit = u.id, units = { u.id }, hex = hex }
+                end
+              end
+            end
+          end
+        end
+      end
+    end
+  end
+end
+
+-- 11.0-11.4, 17.3.B: each ready barrage unit of the side firing now at each enemy hex it may
+-- barrage (M.why_not, the verb's own checks; with Heinrici available a Soviet barrage is
+-- declared, once a unit and once a hex, then `fire` fires them). Naval units are listed from
+-- the nearest coastal hex only (no `from`).
+local function barrages(side, opts, add)
+  local barrage = require "barrage"
+  local firing = barrage.FIRING[umpire.clock().step]
+  if firing ~= side then return end
+  local declaring = barrage.declaring()
+  local declared = vars.get("heinrici_declared") or {}
+  local by_unit, by_hex = {}, {}
+  for _, d in ipairs(declared) do by_unit[d.unit] = true; by_hex[d.hex] = true end
+  local enemy = C.other(side)
+  local targets = {}
+  for h, stack in pairs(units.stacks()) do
+    for _, v in ipairs(stack) do
+      if v.side == enemy and (C.is_combat(v) or C.is_flak(v) or C.is_garrison(v) or C.is_artillery(v)) then
+        targets[#targets + 1] = h break
+      end
+    end
+  end
+  table.sort(targets)
+  local bases
+  for _, u in ipairs(units.all { side = side }) do
+    if wanted(opts, u) and barrage.is_barrage_unit(u) and not u:marker("used") and not (declaring and by_unit[u.id]) then
+      local range = u:attr("range") or 0
+      if C.is_air(u) and not bases then bases = barrage.air_bases(side) end
+      for _, h in ipairs(targets) do
+        if not (C.is_artillery(u) and u.hex and map.distance(u.hex, h) > range) and not (declaring and by_hex[h]) then
+          if barrage.why_not(u, h, nil, C.is_air(u) and bases or nil) == nil then
+            add { cmd = ("barrage %s %s"):format(u.id, h), group = "barrage", unit = u.id, hex = h }
+          end
+        end
+      end
+    end
+  end
+  if declaring and #declared > 0 then add { cmd = "fire", group = "fire" } end
+end
+
+-- 9.2.A: the German's Fuel Supply markers (listed only in hexes holding a German mechanized
+-- unit, where they count, 9.2.B; the verb takes any friendly supplied hex).
+local function fuel(side, opts, add)
+  local T = require "tables"
+  local placed = map.marked("fuel_supply")
+  local n = 0
+  for _ in pairs(placed) do n = n + 1 end
+  if n >= T.fuel.supply then return end
+  local cand, seen = {}, {}
+  for _, u in ipairs(C.on_map(C.GERMAN, C.is_mech)) do
+    local h = u.hex
+    if not seen[h] and not placed[h] and not C.PROHIBITED[h] and C.controller(h) == C.GERMAN and #C.at(h, C.SOVIET) == 0 then
+      seen[h] = true; cand[#cand + 1] = h
+    end
+  end
+  table.sort(cand)
+  if #cand == 0 then return end
+  local ok = require("supply").traceable(C.GERMAN, cand)
+  for _, h in ipairs(cand) do
+    if ok[h] then add { cmd = "fuel " .. h, group = "fuel", hex = h } end
+  end
+end
+
+-- 9.2.A, 9.2.B: a Fuel Shortage marker on each German mechanized unit that may take one.
+local function shortage(side, opts, add)
+  local T = require "tables"
+  local logistics = require "logistics"
+  local have = 0
+  for _, u in ipairs(units.all { side = C.GERMAN }) do if u:marker("fuel_shortage") then have = have + 1 end end
+  if have + 1 > T.fuel.shortage then return end
+  for _, u in ipairs(C.on_map(C.GERMAN, C.is_mech)) do
+    if wanted(opts, u) and not u:marker("fuel_shortage") and not logistics.near_fuel(u.hex) then
+      add { cmd = "shortage " .. u.id, group = "shortage", unit = u.id, hex = u.hex }
+    end
+  end
+end
+
+-- 10.7.1.A.1: a bridgehead marker in each hex next to a major river held by a supplied,
+-- undisrupted Soviet combat unit (at the end of the breakthrough, exploitation and redeployment
+-- segments; removing one, 10.7.1.A.2, is left out).
+local function bridgeheads(side, opts, add)
+  local T = require "tables"
+  local n = 0
+  for _ in pairs(map.marked("bridgehead")) do n = n + 1 end
+  if n >= T.bridgeheads then return end
+  local seen = {}
+  for _, u in ipairs(C.on_map(C.SOVIET, C.is_combat)) do
+    local h = u.hex
+    if not seen[h] and C.supplied(u) and not C.disrupted(u) then
+      seen[h] = true
+      if not map.marker(h, "bridgehead") and movement.next_to_major_river(h) then
+        add { cmd = "bridgehead " .. h, group = "bridgehead", unit = u.id, hex = h }
+      end
+    end
+  end
+end
+
+-- 8.2.1.A: the Soviet replacements, once a game, not on a turn of the strain (9.3).
+local function soviet_replacements(add)
+  if not vars.get("soviet_replacements_taken") and not require("logistics").sls_active() then
+    add { cmd = "replacements", group = "replacements" }
+  end
+end
+
+-- 8.2.1.B: a German mechanized step on each reduced, supplied mechanized division on the map
+-- (a mechanized KG back to its box, 16.1.B, is left out).
+local function rebuilds(opts, add)
+  if umpire.clock().turn < 2 or (vars.get("mech_steps") or 0) <= 0 then return end
+  for _, u in ipairs(C.on_map(C.GERMAN, C.is_mech)) do
+    if wanted(opts, u) and C.supplied(u) and not u:attr("mech_kg") and u.step > 1 then
+      add { cmd = "rebuild " .. u.id, group = "rebuild", unit = u.id, hex = u.hex }
+    end
+  end
+end
+
+-- 16.2: the German disbands a generic garrison outside a Soviet ZOC (the verb takes it at any
+-- time; listed in the German Placement Segment, where it comes back as a replacement at once).
+local function disbands(opts, add)
+  local z
+  for _, u in ipairs(C.on_map(C.GERMAN)) do
+    if wanted(opts, u) and u:attr("garrison") == "generic" then
+      z = z or require("zoc").zoc(C.SOVIET)
+      if not z[u.hex] then add { cmd = "disband " .. u.id, group = "disband", unit = u.id, hex = u.hex } end
+    end
+  end
+end
+
+function M.list(side, opts)
+  opts = opts or {}
+  local out = {}
+  local function add(a) out[#out + 1] = a end
+  local step = umpire.clock().step
+  local seg = allowance.segment()
+  if side and seg then moves(side, opts, add) end
+  if side and (step == "sov_combat" or step == "ger_combat") then
+    advances(side, opts, add)
+    attacks(side, opts, add)
+  end
+  if side and (step == "sov_exploit" or step == "ger_exploit") then overruns(side, opts, add) end
+  if side then barrages(side, opts, add) end
+  if side == C.GERMAN and step == "fuel_supply" then fuel(side, opts, add) end
+  if side == C.SOVIET and step == "fuel_shortage" then shortage(side, opts, add) end
+  if side == C.SOVIET and step == "sov_place" then soviet_replacements(add) end
+  if side == C.GERMAN and step == "ger_place" then rebuilds(opts, add) end
+  if side == C.GERMAN and step == "ger_place" then disbands(opts, add) end
+  if side == C.SOVIET and (step == "sov_breakthrough" or step == "sov_exploit" or step == "sov_redeploy") then bridgeheads(side, opts, add) end
+  -- 13.1.B: a combat segment ends only once the promised hexes are attacked (or cannot be)
+  local may_end = true
+  if side and (step == "sov_combat" or step == "ger_combat") and #combat.open_promises(side) > 0 then may_end = false end
+  if may_end then add { cmd = "next", group = "next" } end
+  return out
+end
+
+return M
