@@ -527,6 +527,26 @@ local function attack_blocked(u, from, d, kind)
 end
 M.attack_blocked = attack_blocked
 
+-- 11.2, 11.3, 11.5, 11.7, 12.2: why `u` may not join a prepared assault of `side` on `hexes`
+-- (rule, text), or nil when it may (the attack verb and the list of actions, actions.lua).
+function M.attacker_refusal(u, side, hexes)
+  if u.side ~= side then return "11.2", ("%s is not a %s unit"):format(u.id, side) end
+  if u.hex == nil then return "11.1", ("%s is not on the map"):format(u.id) end
+  if not (C.is_combat(u) and not C.is_garrison(u)) then
+    return "12.2", ("%s may not attack%s"):format(u.id, C.is_garrison(u) and " (0-3-0 garrisons never take part in attacks)" or "")
+  end
+  if not ((u:value("attack") or 0) > 0) then return "11.3", ("%s has no attack factor"):format(u.id) end
+  if u:marker("attacked") then return "11.5", ("%s has already attacked this phase"):format(u.id) end
+  for _, h in ipairs(hexes) do
+    if map.distance(u.hex, h) ~= 1 then
+      return "11.7", ("%s in %s is not next to %s: every attacker must be adjacent to every defender"):format(u.id, u.hex, h)
+    end
+    local r, why = attack_blocked(u, u.hex, h, "pa")
+    if r then return r, ("%s: %s"):format(u.id, why) end
+  end
+  return nil
+end
+
 umpire.command {
   usage = "attack <hex>... with <units>",
   help = "a prepared assault on one or more adjacent enemy hexes (11.1-11.7); the result is absorbed by each side as steps and hexes of retreat",
@@ -554,16 +574,8 @@ umpire.command {
     end
     local attackers, from_hexes, fh = {}, {}, {}
     for _, u in ipairs(list) do
-      umpire.check(u.side == side, "11.2", "%s is not a %s unit", u.id, side)
-      umpire.check(u.hex ~= nil, "11.1", "%s is not on the map", u.id)
-      umpire.check(C.is_combat(u) and not C.is_garrison(u), "12.2", "%s may not attack%s", u.id, C.is_garrison(u) and " (0-3-0 garrisons never take part in attacks)" or "")
-      umpire.check((u:value("attack") or 0) > 0, "11.3", "%s has no attack factor", u.id)
-      umpire.check(not u:marker("attacked"), "11.5", "%s has already attacked this phase", u.id)
-      for _, h in ipairs(hexes) do
-        umpire.check(map.distance(u.hex, h) == 1, "11.7", "%s in %s is not next to %s: every attacker must be adjacent to every defender", u.id, u.hex, h)
-        local r, why = attack_blocked(u, u.hex, h, "pa")
-        if r then umpire.refuse(r, ("%s: %s"):format(u.id, why)) end
-      end
+      local r, why = M.attacker_refusal(u, side, hexes)
+      if r then umpire.refuse(r, why) end
       attackers[#attackers + 1] = { u = u, from = u.hex }
       if not fh[u.hex] then fh[u.hex] = true from_hexes[#from_hexes + 1] = u.hex end
     end
@@ -688,6 +700,29 @@ umpire.command {
   end,
 }
 
+-- 11.20, 7.13: why no Katyusha may be placed on `u` now (rule, text), or nil and the free
+-- Katyusha (the katyusha verb and the list of actions). `lengths`: the Soviet supply lines
+-- (supply.soviet_trace), traced here when not given.
+function M.katyusha_refusal(u, lengths)
+  if umpire.clock().side ~= C.SOVIET then return "11.20", "the Katyushas are Soviet" end
+  if (vars.get("battles") or 0) ~= 0 then return "11.20", "the Katyushas are placed at the start of the phase, before the first battle" end
+  if not (u.side == C.SOVIET and C.is_combat(u) and u.hex ~= nil) then return "11.20", ("%s is not a Soviet ground combat unit on the map"):format(u.id) end
+  if u:marker("moved") then return "11.20", ("%s moved in the Movement Phase"):format(u.id) end
+  if not (C.supply_level(u) < T.as_max) then return "7.13", ("%s is at >3 AS: no Katyusha"):format(u.id) end
+  lengths = lengths or require("supply").soviet_trace()
+  if not (lengths[u.hex] ~= nil or umpire.clock().turn == 1) then return "11.20", ("%s has no open supply line now"):format(u.id) end
+  if u:marker("katyusha") then return "11.20", ("%s already has a Katyusha"):format(u.id) end
+  for _, k in ipairs(units.all { kind = "katyusha" }) do
+    if k.hex == u.hex then return "11.20", ("%s already has a Katyusha in %s (one per hex)"):format(u.hex, k.id) end
+  end
+  local free
+  for _, k in ipairs(units.all { kind = "katyusha", side = C.SOVIET }) do
+    if k.box == "offboard" and not free then free = k end
+  end
+  if free == nil then return "11.20", "both Katyushas are placed" end
+  return nil, nil, free
+end
+
 -- 11.20: the Katyushas, placed at the start of the Soviet Prepared Assault Phase.
 umpire.command {
   usage = "katyusha <unit>",
@@ -695,22 +730,8 @@ umpire.command {
   example = "katyusha 21A",
   rule = "11.20", phases = { "assault" },
   run = function(u)
-    umpire.check(umpire.clock().side == C.SOVIET, "11.20", "the Katyushas are Soviet")
-    umpire.check((vars.get("battles") or 0) == 0, "11.20", "the Katyushas are placed at the start of the phase, before the first battle")
-    umpire.check(u.side == C.SOVIET and C.is_combat(u) and u.hex ~= nil, "11.20", "%s is not a Soviet ground combat unit on the map", u.id)
-    umpire.check(not u:marker("moved"), "11.20", "%s moved in the Movement Phase", u.id)
-    umpire.check(C.supply_level(u) < T.as_max, "7.13", "%s is at >3 AS: no Katyusha", u.id)
-    local lengths = require("supply").soviet_trace()
-    umpire.check(lengths[u.hex] ~= nil or umpire.clock().turn == 1, "11.20", "%s has no open supply line now", u.id)
-    umpire.check(not u:marker("katyusha"), "11.20", "%s already has a Katyusha", u.id)
-    for _, k in ipairs(units.all { kind = "katyusha" }) do
-      umpire.check(k.hex ~= u.hex, "11.20", "%s already has a Katyusha in %s (one per hex)", u.hex, k.id)
-    end
-    local free
-    for _, k in ipairs(units.all { kind = "katyusha", side = C.SOVIET }) do
-      if k.box == "offboard" and not free then free = k end
-    end
-    umpire.check(free ~= nil, "11.20", "both Katyushas are placed")
+    local r, why, free = M.katyusha_refusal(u)
+    if r then umpire.refuse(r, why) end
     free:move_to(u.hex)
     u:set_marker("katyusha", 1)
     log.rule("11.20", ("%s placed on %s in %s: its attack is doubled in its next prepared assault this phase"):format(free.id, u.id, u.hex))

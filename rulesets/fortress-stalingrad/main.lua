@@ -82,3 +82,7 @@ umpire.sequence {
   },
   finish = victory.finish,
 }
+
+-- What may be done now (actions.lua).
+local actions = require "actions"
+umpire.actions(function(side, opts) return actions.list(side, opts) end)

@@ -122,7 +122,7 @@ fn every_listed_action_of_red_storm_over_the_reich_is_accepted() {
 }
 
 /// The games whose rules list their actions now (the tests above skip the others).
-const LISTING: &[&str] = &["stargard-solstice", "red-storm-over-the-reich"];
+const LISTING: &[&str] = &["stargard-solstice", "fortress-stalingrad", "red-storm-over-the-reich"];
 
 #[test]
 fn the_games_that_list_their_actions() {

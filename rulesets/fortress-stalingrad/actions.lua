@@ -1,0 +1,311 @@
+-- Fortress Stalingrad: what may be done now (umpire.actions, docs/lua-api.md §2.6). Each entry
+-- passes the checks of its verb as they stand now:
+--   initial_supply: fmco (14.1), seasupply (7.22), airsupply one unit at a time (7.36);
+--   air: each uncommitted air unit of the side to place, on each stack air.places allows (8.2-8.11);
+--   reinforcement: enter (9.1-9.12, 12.1) and replace (9.15-9.20, recreation in a hex 9.19);
+--   movement: each unit's moves, from its own profile searched once (10.1-10.37, 7.20), and one
+--     mobile assault per launch stack and target with every mechanized unit that can pay (10.38);
+--   assault: air on turn 1 (8.1, 13.1), katyusha (11.20), one prepared assault per enemy hex with
+--     every unit that may join it (11.1-11.7), the advance after combat one hex at a time (11.31);
+--   and `next` in every phase.
+-- Left out, as too intricate to predict here: moves of several units together (each unit's moves
+-- are listed alone), multi-hex attacks (11.6), advances of more than one hex, attacks on empty
+-- Soviet entrenchments (11.1), the 8.15 commitment of air units to an empty entry hex.
+local C = require "common"
+local T = require "tables"
+local movement = require "movement"
+local combat = require "combat"
+local stacking = require "stacking"
+local air = require "air"
+local supply = require "supply"
+local reinforce = require "reinforce"
+local assault = require "assault"
+local control = require "control"
+local fmco = require "fmco"
+
+local M = {}
+
+local function add(out, a) out[#out + 1] = a end
+
+-- 10.1-10.37: the checks of the move verb on a unit moving alone (movement.lua), and its moves.
+local function may_move(u, side, done)
+  if u.side ~= side or u.hex == nil then return false end
+  if not (C.is_combat(u) or C.is_supply_unit(u)) then return false end          -- 10.1, 8.4
+  if C.is_garrison(u) or u:marker("halted") then return false end                 -- 12.2, 5.4
+  if u.id == T.units.army28 and u:marker("entered") == umpire.clock().turn then return false end   -- 12.1
+  local origin = u:marker("origin")
+  for _, o in ipairs(done) do if o == origin then return false end end            -- 10.37
+  return true
+end
+
+local function list_moves(out, side, opts)
+  local done = vars.get("stacks_done") or {}
+  local double = vars.get("supply_double")
+  for _, u in ipairs(units.all { side = side, on_map = true }) do
+    if (opts.unit == nil or opts.unit == u.id) and may_move(u, side, done) then
+      local prof, supply_unit
+      if C.is_supply_unit(u) then
+        -- 7.20, 10.7: one hex, or two for one 0-0-1 a turn
+        local hexes = (double == nil or double == u.id) and T.supply_move.two or T.supply_move.one
+        local used = (u:marker("mp_used") or 0) // 60
+        if used < hexes then prof, supply_unit = movement.supply_profile(u, u.hex, hexes - used), true end
+      else
+        local left = movement.left(u)
+        if left > 0 then prof = movement.profile(u, u.hex, left) end
+      end
+      if prof then
+        -- 12.3: the 62nd Army's first move out of 3428 goes through 3427 (checked on its route)
+        local first62 = u.id == T.units.army62 and u.hex == "3428" and not vars.get("army62_left")
+        for h, cost in pairs(map.reach(prof)) do
+          local ok = h ~= u.hex
+          if ok and first62 then
+            local _, route = map.route(prof, h)
+            ok = route ~= nil and route[2] == "3427"
+          end
+          if ok then
+            add(out, { cmd = ("move %s %s"):format(u.id, h), group = "move", unit = u.id, hex = h,
+                       note = supply_unit and (map.fmt_cost(cost) .. " hex") or (map.fmt_cost(cost) .. " MP") })
+          end
+        end
+      end
+    end
+  end
+end
+
+-- 10.38-10.42: one mobile assault per launch stack (units that started the phase together) and
+-- adjacent enemy hex, with every mechanized unit of it that may pay the tripled cost.
+local function list_assaults(out, side, stacks)
+  local enemy = C.other(side)
+  local done = vars.get("stacks_done") or {}
+  for from, stack in pairs(stacks) do
+    local groups, order = {}, {}
+    for _, u in ipairs(stack) do
+      if u.side == side and C.is_mech(u) and not u:marker("infiltrated")                    -- 5.10
+        and not (u.side == C.GERMAN and C.supply_level(u) >= T.oos_no_zoc)                  -- 7.32
+        and not C.contains(done, u:marker("origin")) then                                    -- 10.37
+        local o = u:marker("origin") or -1
+        if not groups[o] then groups[o] = {} order[#order + 1] = o end
+        groups[o][#groups[o] + 1] = u
+      end
+    end
+    if #order > 0 and not stacking.problem(from, side) then                                  -- 10.39
+      for _, d in ipairs(map.neighbours(from)) do
+        local held = false
+        for _, e in ipairs(stacks[d] or {}) do
+          if e.side == enemy and C.is_combat(e) then held = true end
+        end
+        if held then
+          for _, o in ipairs(order) do
+            local with, ids = {}, {}
+            for _, u in ipairs(groups[o]) do
+              local c = assault.cost(u, from, d)
+              if c and not combat.attack_blocked(u, from, d, "ma") and movement.left(u) >= c then  -- 10.42, 10.44
+                with[#with + 1] = u
+                ids[#ids + 1] = u.id
+              end
+            end
+            if #with > 0 then
+              add(out, { cmd = ("assault %s with %s"):format(d, table.concat(ids, ",")), group = "assault",
+                         units = ids, hex = d, note = ("from %s"):format(from) })
+            end
+          end
+        end
+      end
+    end
+  end
+end
+
+-- 11.1-11.7: one prepared assault per enemy hex, with every unit next to it that may join.
+local function list_attacks(out, side, stacks)
+  local enemy = C.other(side)
+  for h, stack in pairs(stacks) do
+    local fresh = false                                                               -- 11.5
+    for _, u in ipairs(stack) do
+      if u.side == enemy and C.is_combat(u) and not u:marker("defended") then fresh = true end
+    end
+    if fresh then
+      local ids = {}
+      for _, n in ipairs(map.neighbours(h)) do
+        for _, u in ipairs(stacks[n] or {}) do
+          if u.side == side and not combat.attacker_refusal(u, side, { h }) then ids[#ids + 1] = u.id end
+        end
+      end
+      if #ids > 0 then
+        add(out, { cmd = ("attack %s with %s"):format(h, table.concat(ids, ",")), group = "attack", units = ids, hex = h })
+      end
+    end
+  end
+end
+
+-- 11.31, 11.32: the open advance after combat, one unit and one hex at a time (the checks of the
+-- advance verb on a one-hex path).
+local function list_advances(out)
+  local adv = vars.get("advance")
+  if not adv then return end
+  local enemy = C.other(adv.side)
+  for _, id in ipairs(adv.units) do
+    local u = units.get(id)
+    if u and u.hex and C.contains(adv.units, u.id) then
+      local cap = C.is_satellite(u) and T.advance_max.satellite or T.advance_max[C.class(u)]
+      if adv.defenders then cap = 1 end
+      if math.min(cap, adv.max) >= 1 then
+        for _, h in ipairs(adv.hexes) do
+          local ok = map.distance(u.hex, h) == 1 and map.terrain(h) ~= "sea" and #C.combat_at(h, enemy) == 0
+          if ok then
+            local hs = map.hexside(u.hex, h)
+            if C.contains(hs, "volga") and umpire.clock().turn <= T.volga_closed_through then ok = false end   -- 10.19
+            -- (a sea hexside only as the Kerch Straits, 10.9; as the first hex it is allowed)
+            if C.contains(hs, "sea") and not C.contains(hs, "kerch") then ok = false end
+          end
+          if ok then add(out, { cmd = ("advance %s %s"):format(u.id, h), group = "advance", unit = u.id, hex = h }) end
+        end
+      end
+    end
+  end
+end
+
+-- 9.1-9.12, 9.19: the hexes where a unit may be placed, by what entry_cost looks at (side, entry,
+-- the 28th Army, recreation); cached for one listing.
+local function candidates(side)
+  local set = {}
+  for _, a in ipairs { "north_edge", "east_edge", "south_edge", "west_edge" } do
+    for _, h in ipairs(map.area(a) or {}) do set[h] = true end
+  end
+  for _, h in ipairs(C.TOWNS) do set[h] = true end
+  for _, h in ipairs(C.ENTRENCH[side]) do set[h] = true end
+  for _, s in ipairs(C.on_map(side, true)) do if C.is_supply_unit(s) then set[s.hex] = true end end
+  for h in pairs(supply.german_sources()) do set[h] = true end
+  local out = {}
+  for h in pairs(set) do out[#out + 1] = h end
+  table.sort(out)
+  return out
+end
+
+local function list_placements(out, side, step)
+  local cache, cands = {}, {}
+  local function places(u, recreated)
+    local key = ("%s/%s/%s/%s"):format(u.side, tostring(u:attr("entry")), tostring(recreated),
+      tostring(u.id == T.units.army28 and not recreated))
+    if not cache[key] then
+      cands[u.side] = cands[u.side] or candidates(u.side)
+      local list = {}
+      for _, h in ipairs(cands[u.side]) do
+        local cost = reinforce.entry_cost(u, h, recreated)
+        if cost then list[#list + 1] = { h, cost } end
+      end
+      cache[key] = list
+    end
+    return cache[key]
+  end
+  local due = {}
+  if step == "reinforcement" then
+    if not vars.get("rr_replaced") then                                              -- 9.1
+      for _, u in ipairs(reinforce.due(side)) do
+        if u:attr("entry") ~= "frontal" then due[#due + 1] = u end                   -- 9.5
+      end
+      local u28 = units.get(T.units.army28)
+      if u28 and u28.box == "offboard" and u28.side == side then due[#due + 1] = u28 end
+    end
+  else
+    for _, s in ipairs { C.SOVIET, C.GERMAN } do
+      for _, u in ipairs(reinforce.due(s)) do
+        if u:attr("entry") == "frontal" then due[#due + 1] = u end                   -- 9.5
+      end
+    end
+  end
+  for _, u in ipairs(due) do
+    for _, p in ipairs(places(u, nil)) do
+      if not stacking.problem(p[1], u.side, { u }) then                               -- 6.6
+        add(out, { cmd = ("enter %s %s"):format(u.id, p[1]), group = "enter", unit = u.id, hex = p[1] })
+      end
+    end
+  end
+  -- 9.15-9.20: replacement steps
+  local r = vars.get("replacements")
+  if step ~= "reinforcement" or not r or r.side ~= side or r.mech + r.leg <= 0 then return end
+  local lengths
+  for _, u in ipairs(units.all { side = side }) do
+    if C.is_combat(u) and not C.is_garrison(u) and (r.mech > 0 or not C.is_mech(u)) then   -- 9.16, 9.17
+      if u.hex then
+        local ok = u.step > 1 and not (side == C.GERMAN and (C.is_satellite(u) or u.steps == 1))  -- 9.18, 9.16
+        if ok and side == C.SOVIET then                                                -- 9.20
+          lengths = lengths or supply.soviet_trace()
+          ok = (C.supply_level(u) < T.as_max or u:marker("entered")) and lengths[u.hex] ~= nil
+        end
+        if ok then add(out, { cmd = "replace " .. u.id, group = "replace", unit = u.id, hex = u.hex }) end
+      elseif reinforce.recreatable(u) then                                             -- 9.19
+        for _, p in ipairs(places(u, true)) do
+          if not stacking.problem(p[1], side, { u }) then
+            add(out, { cmd = ("replace %s %s"):format(u.id, p[1]), group = "replace", unit = u.id, hex = p[1] })
+          end
+        end
+      end
+    end
+  end
+end
+
+-- 8.2-8.11: each uncommitted air unit of `side` on each stack it may support.
+local function list_air(out, side)
+  local places = air.places(side)
+  for _, a in ipairs(air.available(side)) do
+    for _, h in ipairs(places) do
+      add(out, { cmd = ("air %s %s"):format(a.id, h), group = "air", unit = a.id, hex = h })
+    end
+  end
+end
+
+-- 7.22, 7.36, 14.1: the Initial Supply Phase's choices.
+local function list_initial_supply(out)
+  local turn = umpire.clock().turn
+  if not fmco.declared() and C.contains(T.fmco.turns, turn) then add(out, { cmd = "fmco", group = "fmco" }) end
+  if (vars.get("sea_supplied_turn") or 0) < turn then
+    local azov_open = supply.azov_open()
+    for _, u in ipairs(C.on_map(C.SOVIET)) do
+      local black, azov = map.in_area("coast_black_sea", u.hex), map.in_area("coast_azov", u.hex)
+      if black or (azov and azov_open) then add(out, { cmd = "seasupply " .. u.id, group = "seasupply", unit = u.id, hex = u.hex }) end
+    end
+  end
+  if turn >= T.air_supply.from_turn then
+    local used = (vars.get("air_supply_turn") == turn) and (vars.get("air_supply_used") or 0) or 0
+    for _, u in ipairs(C.on_map(C.GERMAN)) do
+      local cost = u.steps_left * (C.is_mech(u) and T.air_supply.mech_step or 1)
+      if not u:marker("air_supplied") and used + cost <= T.air_supply.steps then
+        add(out, { cmd = "airsupply " .. u.id, group = "airsupply", unit = u.id, hex = u.hex, note = cost .. " steps" })
+      end
+    end
+  end
+end
+
+function M.list(side, opts)
+  local out = {}
+  local clock = umpire.clock()
+  local step = clock.step
+  side = side or clock.side
+  if step == "initial_supply" then
+    list_initial_supply(out)
+    list_placements(out, side, step)
+  elseif step == "air" then
+    local who = air.next_side()                                                       -- 8.2
+    if who then list_air(out, who) end
+  elseif step == "reinforcement" then
+    list_placements(out, side, step)
+  elseif step == "movement" then
+    list_moves(out, side, opts)
+    list_assaults(out, side, units.stacks())
+  elseif step == "assault" then
+    if clock.turn == 1 and side == C.SOVIET and (vars.get("battles") or 0) == 0 then list_air(out, side) end  -- 8.1, 13.1
+    if side == C.SOVIET and (vars.get("battles") or 0) == 0 then                     -- 11.20
+      local lengths
+      for _, u in ipairs(C.on_map(C.SOVIET)) do
+        lengths = lengths or supply.soviet_trace()
+        if not combat.katyusha_refusal(u, lengths) then add(out, { cmd = "katyusha " .. u.id, group = "katyusha", unit = u.id, hex = u.hex }) end
+      end
+    end
+    list_attacks(out, side, units.stacks())
+    list_advances(out)
+  end
+  add(out, { cmd = "next", group = "next" })
+  return out
+end
+
+return M
