@@ -102,7 +102,19 @@ impl Words {
             return (start, out);
         }
         if let Some(ruled) = ruled {
-            return (start, pairs(&mut ruled.into_iter()));
+            // a place's name completes to its hex where the hex is one of them
+            let mut places: Vec<Pair> = if typed.is_empty() {
+                Vec::new()
+            } else {
+                self.places
+                    .iter()
+                    .filter(|(n, h)| n.to_lowercase().starts_with(&lower) && ruled.contains(h))
+                    .map(|(n, h)| Pair { display: format!("{n} ({h})"), replacement: h.clone() })
+                    .collect()
+            };
+            let mut out = pairs(&mut ruled.into_iter());
+            out.append(&mut places);
+            return (start, out);
         }
         let verb = words[0];
         match verb {
