@@ -57,7 +57,7 @@ local function moves(side, opts, add)
   local z = movement.zones(side)
   local dist = seg == "reaction" and soviet_distances() or nil
   local stacks = units.stacks()
-  local refugees, friendly_combat = {}, {}
+  local refugees, friendly_combat, cost_text = {}, {}, {}
   for h, stack in pairs(stacks) do
     for _, v in ipairs(stack) do
       if v.side == side and C.is_refugee(v) then refugees[h] = true end
@@ -75,7 +75,7 @@ local function moves(side, opts, add)
         local ok = h ~= from
         -- 10.4.B: a step dearer than what is left is one-hex movement, which the verb refuses
         -- across a major river from the start hex (10.7.1.B) and in the Soviet breakthrough
-        if ok and map.direction(from, h) and cost >= left then
+        if ok and cost >= left and map.direction(from, h) then
           if not free then
             free = movement.profile(u, from, left, z)
             free.mp, free.always_one = nil, nil
@@ -95,7 +95,8 @@ local function moves(side, opts, add)
         -- 10.8.3: one refugee unit a hex
         if ok and C.is_refugee(u) and refugees[h] then ok = false end
         if ok then
-          add { cmd = ("move %s %s"):format(u.id, h), group = "move", unit = u.id, hex = h, note = map.fmt_cost(cost) .. " MP" }
+          cost_text[cost] = cost_text[cost] or (map.fmt_cost(cost) .. " MP")
+          add { cmd = "move " .. u.id .. " " .. h, group = "move", unit = u.id, hex = h, note = cost_text[cost] }
         end
       end
     end
