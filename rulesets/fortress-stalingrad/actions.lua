@@ -14,6 +14,7 @@
 local C = require "common"
 local T = require "tables"
 local movement = require "movement"
+local checks = require "checks"       -- rulesets/lib
 local combat = require "combat"
 local stacking = require "stacking"
 local air = require "air"
@@ -27,22 +28,15 @@ local M = {}
 
 local function add(out, a) out[#out + 1] = a end
 
--- 10.1-10.37: the checks of the move verb on a unit moving alone (movement.lua), and its moves.
-local function may_move(u, side, done)
-  if u.side ~= side or u.hex == nil then return false end
-  if not (C.is_combat(u) or C.is_supply_unit(u)) then return false end          -- 10.1, 8.4
-  if C.is_garrison(u) or u:marker("halted") then return false end                 -- 12.2, 5.4
-  if u.id == T.units.army28 and u:marker("entered") == umpire.clock().turn then return false end   -- 12.1
-  local origin = u:marker("origin")
-  for _, o in ipairs(done) do if o == origin then return false end end            -- 10.37
-  return true
+-- 10.1-10.37: may `u` move now, alone? (the move verb's own checks, movement.check_mover)
+local function may_move(u, side)
+  return u.hex ~= nil and checks.passes(function(check) movement.check_mover(u, side, u, u.hex, u:marker("origin"), check) end)
 end
 
 local function list_moves(out, side, opts)
-  local done = vars.get("stacks_done") or {}
   local double = vars.get("supply_double")
   for _, u in ipairs(units.all { side = side, on_map = true }) do
-    if (opts.unit == nil or opts.unit == u.id) and may_move(u, side, done) then
+    if (opts.unit == nil or opts.unit == u.id) and may_move(u, side) then
       local prof, supply_unit
       if C.is_supply_unit(u) then
         -- 7.20, 10.7: one hex, or two for one 0-0-1 a turn

@@ -90,11 +90,12 @@ end
 
 -- 10.34-10.37: movement is stack by stack. The stack a unit started the phase in is its parent
 -- stack (marker `origin`); once another parent stack has begun to move, the earlier ones are done.
-function M.parent_check(u)
+function M.parent_check(u, check)
+  check = check or umpire.check
   local origin = u:marker("origin")
   local done = vars.get("stacks_done") or {}
   for _, o in ipairs(done) do
-    umpire.check(o ~= origin, "10.37", "%s belongs to the stack that started in %s, whose movement is finished (another stack has moved since)", u.id, C.hex_of(origin))
+    check(o ~= origin, "10.37", "%s belongs to the stack that started in %s, whose movement is finished (another stack has moved since)", u.id, C.hex_of(origin))
   end
 end
 
@@ -205,6 +206,22 @@ local function plan(list, to, via)
   return path, costs
 end
 
+-- The checks on one unit `u` of `side` moving with the stack of `first` from `from` (its parent
+-- stack `origin`), in the order the verb refuses them; `check` is umpire.check in the verb, a
+-- quiet one in the list of actions.
+function M.check_mover(u, side, first, from, origin, check)
+  check = check or umpire.check
+  check(u.side == side, "10.2", "%s belongs to the %s; only %s units move now", u.id, u.side, side)
+  check(u.hex ~= nil, "10.1", "%s is not on the map", u.id)
+  check(u.hex == from, "10.35", "units moving together must be in one hex (%s is in %s, %s in %s)", first.id, from, u.id, u.hex)
+  check(u:marker("origin") == origin, "10.35", "units move together only if they started the Movement Phase stacked together (%s started in %s, %s in %s)", first.id, C.hex_of(origin), u.id, C.hex_of(u:marker("origin")))
+  check(C.is_combat(u) or C.is_supply_unit(u), "10.1", "%s is not a ground unit: %s", u.id, C.is_air(u) and "air units stay with the stack they support (8.4)" or "it does not move on the map")
+  check(not C.is_garrison(u), "12.2", "%s is a 0-3-0 garrison: it never leaves its hex", u.id)
+  check(not u:marker("halted"), "5.4", "%s entered an enemy zone of control in %s this phase: it moves no farther%s", u.id, u.hex, C.is_mech(u) and " (a mechanized unit may still make mobile assaults, 10.38)" or "")
+  check(not (u.id == T.units.army28 and u:marker("entered") == umpire.clock().turn), "12.1", "the 28th Army may not move on its turn of entry (only retreat after combat)")
+  M.parent_check(u, check)
+end
+
 -- 7.18: an Axis unit entering a hex where only a 0-0-1 is: the 0-0-1 moves one hex east.
 local function push_supply(hex)
   for _, s in ipairs(units.at(hex)) do
@@ -307,17 +324,7 @@ umpire.command {
     list = ground
     local from = list[1].hex
     local origin = list[1]:marker("origin")
-    for _, u in ipairs(list) do
-      umpire.check(u.side == side, "10.2", "%s belongs to the %s; only %s units move now", u.id, u.side, side)
-      umpire.check(u.hex ~= nil, "10.1", "%s is not on the map", u.id)
-      umpire.check(u.hex == from, "10.35", "units moving together must be in one hex (%s is in %s, %s in %s)", list[1].id, from, u.id, u.hex)
-      umpire.check(u:marker("origin") == origin, "10.35", "units move together only if they started the Movement Phase stacked together (%s started in %s, %s in %s)", list[1].id, C.hex_of(origin), u.id, C.hex_of(u:marker("origin")))
-      umpire.check(C.is_combat(u) or C.is_supply_unit(u), "10.1", "%s is not a ground unit: %s", u.id, C.is_air(u) and "air units stay with the stack they support (8.4)" or "it does not move on the map")
-      umpire.check(not C.is_garrison(u), "12.2", "%s is a 0-3-0 garrison: it never leaves its hex", u.id)
-      umpire.check(not u:marker("halted"), "5.4", "%s entered an enemy zone of control in %s this phase: it moves no farther%s", u.id, u.hex, C.is_mech(u) and " (a mechanized unit may still make mobile assaults, 10.38)" or "")
-      umpire.check(not (u.id == T.units.army28 and u:marker("entered") == umpire.clock().turn), "12.1", "the 28th Army may not move on its turn of entry (only retreat after combat)")
-      M.parent_check(u)
-    end
+    for _, u in ipairs(list) do M.check_mover(u, side, list[1], from, origin) end
     umpire.check(from ~= to, "10.1", "%s is already in %s", list[1].id, to)
     if C.is_supply_unit(list[1]) then
       umpire.check(#list == 1, "7.20", "a 0-0-1 moves on its own")

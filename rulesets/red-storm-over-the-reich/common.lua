@@ -148,16 +148,7 @@ function C.ids(list)
 end
 function C.plural(n, one, many) return n == 1 and one or (many or one .. "s") end
 
--- Whether the checks of `fn` pass, without refusing: `fn(check, ...)` is called with a `check`
--- that stops it at the first failed condition (the verbs pass umpire.check itself; the list of
--- legal actions, actions.lua, passes this one). Any other error goes on up.
-local FAILED = {}
-local function quiet_check(cond) if not cond then error(FAILED, 0) end return cond end
-function C.passes(fn, ...)
-  local ok, e = pcall(fn, quiet_check, ...)
-  if ok then return true end
-  if e == FAILED then return false end
-  error(e, 0)
-end
+-- Whether the checks of `fn` pass, without refusing (rulesets/lib/checks.lua).
+C.passes = require("checks").passes
 
 return C

@@ -10,19 +10,16 @@
 -- bombardments (8.5), Volksturm (12.4), replacements (7.3), withdrawals (12.6, 16.1) and exits
 -- (14.2.1): each may be typed; the list leaves them out rather than offer one the rules refuse.
 local C = require "common"
-local command = require "command"
 local movement = require "movement"
 local combat = require "combat"
 local sets = require "sets"     -- rulesets/lib
+local checks = require "checks" -- rulesets/lib
 
 local M = {}
 
--- 5.1: may `u` move now? The preconditions of movement.move for a unit moving alone, by
--- regular movement.
+-- 5.1: may `u` move now, alone and by regular movement? (the verb's own checks)
 local function may_move(u)
-  return u.hex ~= nil and not C.is_air(u) and not u:attr("festung") and command.is_active(u)
-    and not u:marker("moved") and not u:marker("pinned")
-    and (u.side == sides.active() or u:marker("reinforcement") ~= nil)
+  return u.hex ~= nil and checks.passes(function(check) movement.check_mover(u, u.hex, false, check) end)
 end
 
 -- 6.0, 6.3 for a unit moving alone into `h` (not its own hex): what movement.stacking_problem
@@ -73,10 +70,10 @@ local function moves(side, opts, out)
   end
 end
 
--- 8.0, 8.3.1, 3.3.5, 8.1.2, 19.1.3, 4.6: may `u` attack `hex` now?
+-- 8.0, 4.6, 3.3.5, 8.3.1, 8.1.2, 19.1.3: may `u` join an attack on `hex` now? (the attack's own
+-- checks on each unit)
 local function may_attack(u, side, hex)
-  return u.side == side and C.is_combat(u) and command.is_active(u) and not u:marker("attacked")
-    and not u:marker("pinned") and not u:marker("no_attack") and combat.can_attack_into(u.hex, hex)
+  return checks.passes(function(check) combat.check_attacker(u, side, hex, check) end)
 end
 
 local function attacks(side, out)

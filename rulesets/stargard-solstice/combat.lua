@@ -54,6 +54,19 @@ local function factors(u, from, to)
   return f, table.concat(why)
 end
 
+-- The checks on one unit attacking `hex` for `side`, in the order the attack refuses them;
+-- `check` is umpire.check in the verb, a quiet one in the list of actions.
+function M.check_attacker(u, side, hex, check)
+  check = check or umpire.check
+  check(u.side == side and C.is_combat(u), "8.0", "%s cannot attack", u.id)
+  check(u.hex and map.distance(u.hex, hex) == 1, "8.0", "%s is not adjacent to %s", u.id, hex)
+  check(can_attack_into(u.hex, hex), "4.6", "%s cannot attack across the hexside into %s", u.id, hex)
+  check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not attack", u.id)
+  check(not u:marker("attacked"), "8.3.1", "%s has already attacked in this combat segment", u.id)
+  check(not u:marker("pinned"), "8.1.2", "%s is pinned and may not attack", u.id)
+  check(not u:marker("no_attack"), "19.1.3", "%s is withdrawing (Defend the Reich) and may not attack", u.id)
+end
+
 -- The odds of an attack: strengths with every factor, the rounded totals, the column and its
 -- shifts, each step logged with its rule. Returns the column index and context.
 function M.odds(hex, attackers, air)
@@ -71,13 +84,7 @@ function M.odds(hex, attackers, air)
   umpire.check(not C.contains(attacked, hex), "8.3.1", "%s has already been attacked in this combat segment", hex)
   local parts = {}
   for _, u in ipairs(attackers) do
-    umpire.check(u.side == side and C.is_combat(u), "8.0", "%s cannot attack", u.id)
-    umpire.check(u.hex and map.distance(u.hex, hex) == 1, "8.0", "%s is not adjacent to %s", u.id, hex)
-    umpire.check(can_attack_into(u.hex, hex), "4.6", "%s cannot attack across the hexside into %s", u.id, hex)
-    umpire.check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not attack", u.id)
-    umpire.check(not u:marker("attacked"), "8.3.1", "%s has already attacked in this combat segment", u.id)
-    umpire.check(not u:marker("pinned"), "8.1.2", "%s is pinned and may not attack", u.id)
-    umpire.check(not u:marker("no_attack"), "19.1.3", "%s is withdrawing (Defend the Reich) and may not attack", u.id)
+    M.check_attacker(u, side, hex)
     local f, why = factors(u, u.hex, hex)
     parts[#parts + 1] = { u = u, value = C.attack(u) * f, why = why }
   end

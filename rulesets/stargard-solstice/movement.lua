@@ -273,6 +273,24 @@ local function check_enemy_hex(h, side, overrun, who)
   umpire.refuse("5.3", ("%s is held by the enemy (%s): %s may not enter an enemy-occupied hex"):format(h, table.concat(enemy, ", "), who))
 end
 
+-- The checks on one unit of a stack moving from `from` (`rail`: by rail), in the order the
+-- verb refuses them; `check` is umpire.check in the verb, a quiet one in the list of actions.
+function M.check_mover(u, from, rail, check)
+  check = check or umpire.check
+  check(u.hex ~= nil, "5.1", "%s is not on the map", u.id)
+  -- 5.5 rail movement is for reinforcements; also for the 3rd Army's two independents (3.1.5)
+  -- and for withdrawing units (19.1.3)
+  check(not rail or u:marker("reinforcement") or u:marker("anywhere") or u:attr("withdrawing"), "5.5",
+    "only reinforcements may use rail movement (%s is not one)", u.id)
+  check(u.side == sides.active() or u:marker("reinforcement"), "5.3", "only the active player's units move now (%s is %s)", u.id, u.side)
+  check(u.hex == from, "5.1", "units moved together must start in the same hex (%s is in %s)", u.id, u.hex)
+  check(not C.is_air(u), "13.0", "air units do not move on the map")
+  check(not u:attr("festung"), "12.3", "a Festung may not move")
+  check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not move", u.id)
+  check(not u:marker("moved"), "5.1", "%s has already moved in this activation", u.id)
+  check(not u:marker("pinned"), "5.3", "%s is pinned and may not move (8.1.2)", u.id)
+end
+
 -- Moves units (one stack at a time) along the cheapest route or the hexes given.
 function M.move(list, to, via, strategic, rail)
   local side = list[1].side
@@ -280,18 +298,7 @@ function M.move(list, to, via, strategic, rail)
   local turn = umpire.clock().turn
   local mp = math.huge
   for _, u in ipairs(list) do
-    umpire.check(u.hex ~= nil, "5.1", "%s is not on the map", u.id)
-    -- 5.5 rail movement is for reinforcements; also for the 3rd Army's two independents (3.1.5)
-    -- and for withdrawing units (19.1.3)
-    umpire.check(not rail or u:marker("reinforcement") or u:marker("anywhere") or u:attr("withdrawing"), "5.5",
-      "only reinforcements may use rail movement (%s is not one)", u.id)
-    umpire.check(u.side == sides.active() or u:marker("reinforcement"), "5.3", "only the active player's units move now (%s is %s)", u.id, u.side)
-    umpire.check(u.hex == from, "5.1", "units moved together must start in the same hex (%s is in %s)", u.id, u.hex)
-    umpire.check(not C.is_air(u), "13.0", "air units do not move on the map")
-    umpire.check(not u:attr("festung"), "12.3", "a Festung may not move")
-    umpire.check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not move", u.id)
-    umpire.check(not u:marker("moved"), "5.1", "%s has already moved in this activation", u.id)
-    umpire.check(not u:marker("pinned"), "5.3", "%s is pinned and may not move (8.1.2)", u.id)
+    M.check_mover(u, from, rail)
     if strategic then
       umpire.check(not (side == "Soviet" and turn == 1), "12.1", "no Soviet strategic movement on turn 1")
       umpire.check(not ((u.id == "2GT-HQ" or u:attr("formation") == "2GT-HQ") and vars.get("gta_out_of_fuel") == turn), "19.1.4",

@@ -107,7 +107,7 @@ pub fn cmp_rank(a: &Rank, b: &Rank, buf: &[u8]) -> std::cmp::Ordering {
 }
 
 /// The bytes of the string at `idx` (which must be a string: no conversion in place).
-unsafe fn bytes_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> &'a [u8] {
+pub(super) unsafe fn bytes_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> &'a [u8] {
     let mut len = 0usize;
     // SAFETY: the value at idx is a string, which stays on the stack while the bytes are read
     unsafe {

@@ -143,15 +143,8 @@ unsafe fn push(state: *mut ffi::lua_State, v: Fast) -> bool {
 
 /// The bytes of the string at `idx`, if it is one (not a number: no conversion in place).
 unsafe fn string_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> Option<&'a [u8]> {
-    // SAFETY: the value stays on the stack while the slice is used
-    unsafe {
-        if ffi::lua_type(state, idx) != ffi::LUA_TSTRING {
-            return None;
-        }
-        let mut len = 0usize;
-        let p = ffi::lua_tolstring(state, idx, &mut len);
-        Some(std::slice::from_raw_parts(p as *const u8, len))
-    }
+    // SAFETY: the value stays on the stack while the slice is used; fast::bytes_at reads a string
+    unsafe { (ffi::lua_type(state, idx) == ffi::LUA_TSTRING).then(|| super::fast::bytes_at(state, idx)) }
 }
 
 /// The id of the handle at `idx` (pushed on the stack, so it lives while used), or None if
