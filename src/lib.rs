@@ -11,6 +11,7 @@ pub mod hex;
 pub mod lua;
 pub mod map;
 pub mod names;
+pub mod playout;
 pub mod render;
 pub mod repl;
 pub mod ruleset;

@@ -76,6 +76,80 @@ enum Cmd {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
     },
+    /// Play whole games by a bot choosing among the listed actions; print the distribution of
+    /// outcomes, figures and game lengths (`umpire playout stargard-solstice --games 100`).
+    Playout {
+        /// Scenario: <game>, <game>/<scenario> or a .toml path.
+        scenario: String,
+        #[command(flatten)]
+        games: GamesArgs,
+        /// Save every game to DIR/game-<seed>.ump (`load` resumes it, `umpire run` replays it).
+        #[arg(long, value_name = "DIR")]
+        save: Option<PathBuf>,
+        /// One line per game (seed, result, turns, commands).
+        #[arg(long)]
+        list: bool,
+        /// Profile the rule code over the games (as `run --profile`; best with --jobs 1).
+        #[arg(long)]
+        profile: bool,
+    },
+    /// Play the same seeds under two rules folders and report how the outcomes moved:
+    /// `umpire compare SCENARIO --rules A --rules B --games 200`.
+    Compare {
+        scenario: String,
+        /// The two rules folders (a ruleset folder, or a library holding rulesets/<game>/);
+        /// `--rules .` is the library's own.
+        #[arg(long = "rules", value_name = "DIR", num_args = 1, required = true)]
+        rules: Vec<PathBuf>,
+        #[command(flatten)]
+        games: GamesArgs,
+    },
+    /// Replay a save or a command script under other rules and list every ruling that changed,
+    /// from the first command where the games diverge.
+    Replay {
+        file: PathBuf,
+        /// The other rules folder (a ruleset folder or a library).
+        #[arg(long = "rules", value_name = "DIR")]
+        rules: PathBuf,
+    },
+    /// Play listed actions mixed with junk and report any Lua error, refused listed action,
+    /// refusal that changed the state, dead end or save that does not load back; each failure
+    /// is saved as a script that reproduces it.
+    Fuzz {
+        scenario: String,
+        /// Commands in all (game after game).
+        #[arg(long, default_value_t = 2000)]
+        commands: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Where the reproductions go.
+        #[arg(long, value_name = "DIR", default_value = "fuzz-failures")]
+        out: PathBuf,
+        #[arg(long = "option")]
+        options: Vec<String>,
+    },
+}
+
+/// Which games a playout or comparison plays.
+#[derive(clap::Args, Clone)]
+struct GamesArgs {
+    /// How many games.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// The first game's seed (game i has seed S + i).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The bot of both sides: random or greedy.
+    #[arg(long, default_value = "random")]
+    bot: umpire::playout::Policy,
+    /// Games played at once, each on its own thread and Lua state (default: the cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// A game not over after this many commands counts as unfinished.
+    #[arg(long, default_value_t = 20_000)]
+    max_commands: usize,
+    #[arg(long = "option")]
+    options: Vec<String>,
 }
 
 fn main() {
@@ -169,7 +243,159 @@ fn run(cli: Cli) -> Result<i32> {
         }
         Cmd::Play { scenario, seed, options } => play(library, scenario, seed, options, false),
         Cmd::Sandbox { scenario, seed, options } => play(library, scenario, seed, options, true),
+        Cmd::Playout { scenario, games, save, list, profile } => {
+            if profile {
+                umpire::lua::profile::start();
+            }
+            let code = playout(library, &scenario, &games, save, list);
+            if profile {
+                eprint!("{}", umpire::lua::profile::report(25, umpire::lua::PROFILE_EVERY));
+            }
+            code
+        }
+        Cmd::Compare { scenario, rules, games } => compare(library, &scenario, &rules, &games),
+        Cmd::Replay { file, rules } => {
+            let root = library.unwrap_or_else(|| umpire::ruleset::library_for(None, &file));
+            let o = umpire::playout::replay::replay(&root, &file, &rules)?;
+            for l in umpire::playout::replay::report(&file, &rules, &o) {
+                outln!("{l}");
+            }
+            Ok(if o.changes.is_empty() { 0 } else { 1 })
+        }
+        Cmd::Fuzz { scenario, commands, seed, out, options } => {
+            let mut spec = umpire::playout::Spec::new(library.unwrap_or_else(umpire::ruleset::find_root), &scenario);
+            spec.options = options;
+            std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+            let started = std::time::Instant::now();
+            let r = umpire::playout::fuzz::fuzz(&spec, commands, seed, Some(&out));
+            outln!(
+                "fuzz {scenario} from seed {seed}: {} commands ({} listed, {} junk of which {} accepted) in {} games ({} ended), {} saves loaded back, {:.1} s",
+                r.commands,
+                r.listed,
+                r.junk,
+                r.junk_accepted,
+                r.games,
+                r.games_ended,
+                r.saves_checked,
+                started.elapsed().as_secs_f64()
+            );
+            if r.findings.is_empty() {
+                outln!("no failure found");
+                return Ok(0);
+            }
+            outln!("{} failure(s):", r.findings.len());
+            for f in &r.findings {
+                outln!(
+                    "  seed {}: {} after `{}`: {}{}",
+                    f.seed,
+                    f.kind,
+                    f.command,
+                    f.message.lines().next().unwrap_or(""),
+                    f.script.as_ref().map(|p| format!(" (reproduced by {})", p.display())).unwrap_or_default()
+                );
+            }
+            Ok(1)
+        }
     }
+}
+
+/// The seeds, spec and threads of a playout or comparison.
+fn games_of(library: Option<PathBuf>, scenario: &str, g: &GamesArgs) -> (umpire::playout::Spec, Vec<u64>, usize) {
+    let mut spec = umpire::playout::Spec::new(library.unwrap_or_else(umpire::ruleset::find_root), scenario);
+    spec.options = g.options.clone();
+    spec.max_commands = g.max_commands;
+    let seeds: Vec<u64> = (0..g.games as u64).map(|i| g.seed + i).collect();
+    let jobs = g.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    (spec, seeds, jobs.max(1))
+}
+
+/// A progress bar on stderr when it is a terminal.
+fn progress(total: usize, what: &str) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {what} ({{elapsed}}, about {{eta}} left)"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// Plays the games with a progress bar; returns them and the seconds they took.
+fn play_games(
+    spec: &umpire::playout::Spec,
+    seeds: &[u64],
+    g: &GamesArgs,
+    jobs: usize,
+    save: Option<&std::path::Path>,
+    bar: &indicatif::ProgressBar,
+) -> (Vec<umpire::playout::Record>, f64) {
+    let started = std::time::Instant::now();
+    let recs = umpire::playout::run_games(spec, seeds, g.bot, jobs, save, &|_| bar.inc(1));
+    (recs, started.elapsed().as_secs_f64())
+}
+
+fn speed_line(n: usize, secs: f64, jobs: usize) -> String {
+    format!(
+        "time: {secs:.1} s for {n} games on {jobs} thread(s): {:.1} games/min ({:.2} s a game)",
+        n as f64 * 60.0 / secs.max(1e-9),
+        secs / n.max(1) as f64 * jobs.min(n.max(1)) as f64
+    )
+}
+
+fn playout(library: Option<PathBuf>, scenario: &str, g: &GamesArgs, save: Option<PathBuf>, list: bool) -> Result<i32> {
+    let (spec, seeds, jobs) = games_of(library, scenario, g);
+    if let Some(d) = &save {
+        std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+    }
+    let bar = progress(seeds.len(), "games");
+    let (recs, secs) = play_games(&spec, &seeds, g, jobs, save.as_deref(), &bar);
+    bar.finish_and_clear();
+    let last = seeds.last().copied().unwrap_or(g.seed);
+    let title = format!("playout {scenario}: {} games (seeds {} to {last}), bot {}", recs.len(), g.seed, g.bot);
+    if list {
+        for r in &recs {
+            outln!("seed {}: {} — turn {}, {} commands", r.seed, r.outcome(), r.turn, r.commands);
+        }
+    }
+    for l in umpire::playout::report::playout(&title, &recs) {
+        outln!("{l}");
+    }
+    outln!("{}", speed_line(recs.len(), secs, jobs));
+    Ok(if recs.iter().any(|r| r.failure.is_some()) { 1 } else { 0 })
+}
+
+fn compare(library: Option<PathBuf>, scenario: &str, rules: &[PathBuf], g: &GamesArgs) -> Result<i32> {
+    if rules.len() != 2 {
+        anyhow::bail!("compare takes two rules folders: --rules A --rules B (given {})", rules.len());
+    }
+    let (spec, seeds, jobs) = games_of(library, scenario, g);
+    let mut runs = Vec::new();
+    for r in rules {
+        let mut s = spec.clone();
+        s.rules = Some(r.clone());
+        let bar = progress(seeds.len(), &format!("games under {}", r.display()));
+        let (recs, _) = play_games(&s, &seeds, g, jobs, None, &bar);
+        bar.finish_and_clear();
+        runs.push(recs);
+    }
+    let names = (rules[0].display().to_string(), rules[1].display().to_string());
+    let title = format!(
+        "compare {scenario}: {} games each (seeds {} to {}), bot {}; A = {}, B = {}",
+        seeds.len(),
+        g.seed,
+        seeds.last().copied().unwrap_or(g.seed),
+        g.bot,
+        names.0,
+        names.1
+    );
+    for l in umpire::playout::report::compare(&title, &runs[0], &runs[1], ("A", "B")) {
+        outln!("{l}");
+    }
+    Ok(0)
 }
 
 /// The line editor of `play`, completing from the words of the session.

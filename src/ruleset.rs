@@ -56,12 +56,38 @@ impl Ruleset {
         Ok(r)
     }
 
+    /// Ruleset `id` from another rules folder `other` (a designer's copy, to compare or replay
+    /// under): a ruleset folder (holding `ruleset.toml`), or a library holding
+    /// `rulesets/<id>/`. A ruleset folder beside a `lib/` folder uses that shared Lua; otherwise
+    /// the shared Lua of `library`.
+    pub fn load_other(other: &Path, library: &Path, id: &str) -> Result<Ruleset> {
+        if other.join("rulesets").join(id).is_dir() {
+            return Ruleset::load(other, id);
+        }
+        if !other.join("ruleset.toml").is_file() {
+            return Err(Error::NotFound(format!(
+                "--rules {}: neither a ruleset folder (with ruleset.toml) nor a library holding rulesets/{id}/",
+                other.display()
+            )));
+        }
+        let beside = other.parent().filter(|p| p.join("lib").is_dir()).and_then(Path::parent);
+        let root = beside.unwrap_or(library);
+        let mut r = Ruleset::load_meta_at(root, other, id)?;
+        r.rehash();
+        Ok(r)
+    }
+
     /// `ruleset.toml` only, without the content hash (to find a default scenario).
     pub fn load_meta(root: &Path, id: &str) -> Result<Ruleset> {
         if !valid_id(id) {
             return Err(Error::NotFound(format!("'{id}' is not a valid ruleset id")));
         }
-        let dir = root.join("rulesets").join(id);
+        Ruleset::load_meta_at(root, &root.join("rulesets").join(id), id)
+    }
+
+    /// `ruleset.toml` of the folder `dir`, for ruleset `id` of the library `root`.
+    fn load_meta_at(root: &Path, dir: &Path, id: &str) -> Result<Ruleset> {
+        let dir = dir.to_path_buf();
         let file = dir.join("ruleset.toml");
         if !file.is_file() {
             let known = list_dirs(&root.join("rulesets"));

@@ -24,6 +24,7 @@ end
 
 -- 6.0, 6.3 for a unit moving alone into `h` (not its own hex): what movement.stacking_problem
 -- checks, counted once per call from the stacks (two combat units, a Festung not counted; one HQ).
+-- Returns, for a unit, the set of hexes it may not end in (made once per kind of unit).
 local function stacking(stacks)
   local combat, hqs = {}, {}
   for h, stack in pairs(stacks) do
@@ -32,41 +33,48 @@ local function stacking(stacks)
       if C.is_hq(u) then hqs[h] = (hqs[h] or 0) + 1 end
     end
   end
-  -- the hexes `u` may end in: at most 2 combat units and 1 HQ with it
+  local full = {}
+  -- at most 2 combat units and 1 HQ with `u`
   return function(u)
     local max_c = 2 - ((C.is_combat(u) and not u:attr("festung")) and 1 or 0)
     local max_q = 1 - (C.is_hq(u) and 1 or 0)
-    return function(h) return (combat[h] or 0) <= max_c and (hqs[h] or 0) <= max_q end
+    local key = max_c * 10 + max_q
+    if not full[key] then
+      local set = {}
+      for h, n in pairs(combat) do if n > max_c then set[h] = true end end
+      for h, n in pairs(hqs) do if n > max_q then set[h] = true end end
+      full[key] = set
+    end
+    return full[key]
   end
 end
 
 local function moves(side, opts, out)
   local enemy = C.occupied(C.enemy(side))
-  local fits_of = stacking(units.stacks())
+  local full_of = stacking(units.stacks())
   local transit = sets.set_of(map.having("transit"))                 -- 5.2.5: pass through only
   -- the side's profile made once per call (its EZOC and blocked hexes are the side's), with and
-  -- without the overrun of lone HQs; each unit sets its hex and allowance
-  local profiles = {}
-  local function profile_of(u, overrun)
-    local key = u.side .. (overrun and "+" or "-")
-    profiles[key] = profiles[key] or movement.profile(u.side, u.hex, 0, { overrun = overrun })
-    local p = profiles[key]
-    p.from, p.mp = u.hex, movement.allowance(u)
-    return p
-  end
-  local cost_text = {}
+  -- without the overrun of lone HQs; the searches of the units with the same profile are one
+  -- call (each from its hex with its allowance): the units that may overrun first
+  local runs, keys = {}, {}
   for _, u in ipairs(units.all { on_map = true }) do
     if (opts.unit == nil or opts.unit == u.id) and may_move(u) then
-      local fits = fits_of(u)
-      -- (water is prohibited terrain in the profile: the search never reaches it, 5.2.6)
-      local reach = map.reach(profile_of(u, C.is_combat(u) and C.attack(u) > 0))
-      for h, cost in pairs(reach) do
-        if h ~= u.hex and not enemy[h] and not transit[h] and fits(h) then
-          cost_text[cost] = cost_text[cost] or (map.fmt_cost(cost) .. " MP")
-          out[#out + 1] = { cmd = "move " .. u.id .. " " .. h, group = "move", unit = u.id, hex = h, note = cost_text[cost] }
-        end
+      local overrun = C.is_combat(u) and C.attack(u) > 0
+      local key = (overrun and "+" or "-") .. u.side
+      if not runs[key] then
+        runs[key] = { profile = movement.profile(u.side, u.hex, 0, { overrun = overrun }) }
+        keys[#keys + 1] = key
       end
+      local run = runs[key]
+      run[#run + 1] = { unit = u.id, from = u.hex, mp = movement.allowance(u), exclude = full_of(u) }
     end
+  end
+  table.sort(keys)
+  for _, key in ipairs(keys) do
+    -- every hex a search reaches but enemy-held, transit-only and full ones (water is prohibited
+    -- terrain in the profile: the search never reaches it, 5.2.6)
+    out[#out + 1] = map.moves(runs[key].profile, { units = runs[key], cmd = "move {unit} {hex}", group = "move",
+      note = "{cost} MP", exclude = { enemy, transit } })
   end
 end
 

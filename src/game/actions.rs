@@ -3,7 +3,7 @@
 
 use super::Game;
 use crate::error::Result;
-use crate::lua::{Action, ActionFilter};
+use crate::lua::{Action, ActionFilter, Evaluation};
 
 impl Game {
     /// Whether the ruleset lists its actions (`umpire.actions`).
@@ -34,5 +34,17 @@ impl Game {
         let side = clock.side.clone().unwrap_or_default();
         let (r, _) = self.read_only(|g| g.host().actions(&side, filter));
         r
+    }
+
+    /// The ruleset's evaluation of the state for `side` (`umpire.evaluate`; `None`: it has
+    /// none). Look-only.
+    pub fn evaluate(&self, side: &str) -> Result<Option<Evaluation>> {
+        let (r, _) = self.read_only(|g| g.host().evaluate(side));
+        r
+    }
+
+    /// The sides of the game, in the scenario's order.
+    pub fn sides(&self) -> Vec<String> {
+        self.state().sides.clone()
     }
 }

@@ -33,7 +33,7 @@ pub fn check_path(p: &Path, library: Option<&Path>, cfg: HostConfig) -> Result<V
         check_ruleset(p, library, cfg, &mut ok, &mut problems)?;
     } else if p.is_file() && p.extension().is_some_and(|x| x == "toml") {
         let root = crate::ruleset::library_for(library, p);
-        match Game::create(&root, &p.display().to_string(), 1, &[], "new", cfg) {
+        match Game::create(&root, &p.display().to_string(), 1, &[], "new", cfg, None) {
             Ok((g, _)) => ok.push(format!(
                 "ok: scenario {} ({} units, {} hexes; library {})",
                 g.scenario.id,
@@ -104,7 +104,7 @@ fn check_ruleset(
         let shown = crate::lua::display_path(&root, &s);
         // rules that do not compile cannot start a game: the scenario's data is checked alone
         let r = if compiles {
-            Game::create(&root, &s.display().to_string(), 1, &[], "new", cfg).map(|_| ())
+            Game::create(&root, &s.display().to_string(), 1, &[], "new", cfg, None).map(|_| ())
         } else {
             crate::scenario::load(&s, &shown).map(|_| ())
         };

@@ -99,8 +99,9 @@ impl Flow {
 }
 
 impl Game {
-    /// Creates a game from a scenario name: loads scenario and ruleset, runs the ruleset's
-    /// start (which may ask set-up questions). Returns the game and what the start printed.
+    /// Creates a game from a scenario name: loads scenario and ruleset (from the rules folder
+    /// `rules` instead, where given: [`Ruleset::load_other`]), runs the ruleset's start (which
+    /// may ask set-up questions). Returns the game and what the start printed.
     pub fn create(
         root: &Path,
         name: &str,
@@ -108,6 +109,7 @@ impl Game {
         options: &[String],
         new_line: &str,
         cfg: HostConfig,
+        rules: Option<&Path>,
     ) -> Result<(Game, Vec<String>)> {
         let (file, lib, id) = resolve_scenario(root, name)?;
         let scen = scenario::load(&file, &id)?;
@@ -119,7 +121,10 @@ impl Game {
                 if known.is_empty() { "none".to_string() } else { known.join(", ") }
             )));
         }
-        let ruleset = Ruleset::load(&lib, &scen.ruleset)?;
+        let ruleset = match rules {
+            Some(other) => Ruleset::load_other(other, &lib, &scen.ruleset)?,
+            None => Ruleset::load(&lib, &scen.ruleset)?,
+        };
         let mut state = scen.initial.clone();
         state.dice = crate::dice::Dice::new(seed);
         state.options = options.iter().cloned().collect();
@@ -293,7 +298,11 @@ impl Game {
     /// (verbs, overlays, descriptions, fog of war) starts afresh; on failure the previous rules
     /// and registrations stay. Returns whether the rule files changed.
     pub fn reload(&mut self) -> Result<bool> {
-        let rs = Ruleset::load(&self.ruleset.root, &self.ruleset.id)?;
+        let rs = if self.ruleset.dir == self.ruleset.root.join("rulesets").join(&self.ruleset.id) {
+            Ruleset::load(&self.ruleset.root, &self.ruleset.id)?
+        } else {
+            Ruleset::load_other(&self.ruleset.dir, &self.ruleset.root, &self.ruleset.id)?
+        };
         // loading rules must not change the game: keep the state as it is
         let state = self.snapshot();
         let before = self.shared.borrow_mut().take_registrations();

@@ -30,6 +30,23 @@ pub struct Action {
     pub note: Option<String>,
 }
 
+/// Many moves of one unit as one entry of a list of actions (`map.moves`).
+pub struct Moves(pub Vec<Action>);
+
+impl mlua::UserData for Moves {
+    fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
+        m.add_meta_method(mlua::MetaMethod::Len, |_, this, ()| Ok(this.0.len()));
+        m.add_meta_method(mlua::MetaMethod::ToString, |_, this, ()| Ok(format!("{} moves", this.0.len())));
+    }
+}
+
+/// The moves of a `map.moves` entry.
+fn moves_of(v: &mlua::AnyUserData, what: &str) -> Result<Vec<Action>, Error> {
+    v.borrow::<Moves>().map(|m| m.0.clone()).map_err(|_| {
+        Error::Lua(format!("{what}: a command line, a table with `cmd` or what map.moves returns, not a userdata"))
+    })
+}
+
 /// What the actions are asked for.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
@@ -54,7 +71,39 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             slot.set("actions", f)
         })?,
     )?;
+    let slot = internal.clone();
+    um.set(
+        "evaluate",
+        lua.create_function(move |lua, f: Value| {
+            while_loading(lua, "umpire.evaluate")?;
+            let Value::Function(f) = f else {
+                return Err(mlua::Error::runtime(format!(
+                    "umpire.evaluate: expects a function, not {}",
+                    f.type_name()
+                )));
+            };
+            if slot.get::<Option<Function>>("evaluate")?.is_some() {
+                return Err(mlua::Error::runtime("umpire.evaluate: a ruleset registers one evaluation"));
+            }
+            slot.set("evaluate", f)
+        })?,
+    )?;
     Ok(())
+}
+
+/// A figure the evaluation reports about the game (`vp = 23`, `level = "Major Victory"`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Figure {
+    Number(f64),
+    Text(String),
+}
+
+/// What `umpire.evaluate` said of the state for one side: a score (higher is better for the
+/// side; bots compare it) and named figures (playouts report their distributions).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Evaluation {
+    pub score: f64,
+    pub figures: std::collections::BTreeMap<String, Figure>,
 }
 
 fn text(t: &Table, key: &str, what: &str) -> Result<Option<String>, Error> {
@@ -70,6 +119,63 @@ impl Host {
     pub fn has_actions(&self) -> Result<bool, Error> {
         let internal: Table = self.lua.globals().get("__umpire").map_err(convert_error)?;
         Ok(internal.get::<Option<Function>>("actions").map_err(convert_error)?.is_some())
+    }
+
+    /// The ruleset's evaluation of the state for `side` (run it look-only: `Game::read_only`);
+    /// `None` if the ruleset registers none.
+    pub fn evaluate(&self, side: &str) -> Result<Option<Evaluation>, Error> {
+        let internal: Table = self.lua.globals().get("__umpire").map_err(convert_error)?;
+        let Some(f) = internal.get::<Option<Function>>("evaluate").map_err(convert_error)? else {
+            return Ok(None);
+        };
+        let (score, figures): (Value, Value) = self.call_rule(&f, side)?;
+        let score = match score {
+            Value::Integer(i) => i as f64,
+            Value::Number(n) if n.is_finite() => n,
+            other => {
+                return Err(Error::Lua(format!(
+                    "umpire.evaluate: the function must return a finite number (the score for {side}), not {}",
+                    if matches!(other, Value::Number(_)) { "an infinite or NaN number" } else { other.type_name() }
+                )));
+            }
+        };
+        let mut out = Evaluation { score, ..Evaluation::default() };
+        match figures {
+            Value::Nil => {}
+            Value::Table(t) => {
+                let t = seal::seen_through(t);
+                for pair in t.pairs::<Value, Value>() {
+                    let (k, v) = pair.map_err(convert_error)?;
+                    let Value::String(k) = k else {
+                        return Err(Error::Lua(format!(
+                            "umpire.evaluate: the figures are named by strings, not {}",
+                            k.type_name()
+                        )));
+                    };
+                    let k = k.to_str().map_err(convert_error)?.to_string();
+                    let f = match v {
+                        Value::Integer(i) => Figure::Number(i as f64),
+                        Value::Number(n) if n.is_finite() => Figure::Number(n),
+                        Value::String(s) => Figure::Text(s.to_str().map_err(convert_error)?.to_string()),
+                        Value::Boolean(b) => Figure::Text(b.to_string()),
+                        other => {
+                            return Err(Error::Lua(format!(
+                                "umpire.evaluate: figure `{k}` must be a finite number, a string or a boolean, not {}",
+                                other.type_name()
+                            )));
+                        }
+                    };
+                    out.figures.insert(k, f);
+                }
+            }
+            other => {
+                return Err(Error::Lua(format!(
+                    "umpire.evaluate: the second value must be a table of figures, not {}",
+                    other.type_name()
+                )));
+            }
+        }
+        Ok(Some(out))
     }
 
     /// The ruleset's actions for `side` now (run it look-only: `Game::read_only`); `None` if the
@@ -106,15 +212,23 @@ impl Host {
         // the common case in one call of the C API (thousands of moves); anything unusual the
         // slow way below, which names what is wrong
         if let Some(raw) = super::fast::action_entries(&self.lua, &list).map_err(convert_error)? {
-            let all = raw.into_iter().map(|r| Action {
-                group: r.group.unwrap_or_else(|| verb_of(&r.cmd)),
-                unit: r.unit.or_else(|| r.units.first().cloned()),
-                cmd: r.cmd,
-                units: r.units,
-                hex: r.hex,
-                note: r.note,
-            });
-            let all: Vec<Action> = all.collect();
+            let mut all: Vec<Action> = Vec::with_capacity(raw.len());
+            for (i, r) in raw.into_iter().enumerate() {
+                if r.userdata {
+                    let what = format!("umpire.actions: entry {}", i + 1);
+                    let v: mlua::AnyUserData = list.raw_get(i + 1).map_err(convert_error)?;
+                    all.extend(moves_of(&v, &what)?);
+                    continue;
+                }
+                all.push(Action {
+                    group: r.group.unwrap_or_else(|| verb_of(&r.cmd)),
+                    unit: r.unit.or_else(|| r.units.first().cloned()),
+                    cmd: r.cmd,
+                    units: r.units,
+                    hex: r.hex,
+                    note: r.note,
+                });
+            }
             if all.iter().all(|a| !a.cmd.trim().is_empty()) {
                 return Ok(Some(all.into_iter().filter(|a| keep(a)).collect()));
             }
@@ -126,6 +240,10 @@ impl Host {
                 Value::String(s) => {
                     let cmd = s.to_str().map_err(convert_error)?.to_string();
                     Action { group: verb_of(&cmd), cmd, ..Action::default() }
+                }
+                Value::UserData(v) => {
+                    out.extend(moves_of(&v, &what)?.into_iter().filter(|a| keep(a)));
+                    continue;
                 }
                 Value::Table(t) => {
                     let t = seal::seen_through(t);

@@ -307,6 +307,8 @@ pub struct RawAction {
     pub units: Vec<String>,
     pub hex: Option<String>,
     pub note: Option<String>,
+    /// The entry is a userdata (`map.moves`): the caller reads it.
+    pub userdata: bool,
 }
 
 /// The entries of a list of actions (`umpire.actions`) in one protected call: each a string,
@@ -360,6 +362,7 @@ pub fn action_entries(lua: &Lua, list: &Table) -> mlua::Result<Option<Vec<RawAct
                                 hex: text(state, "hex", &mut ok),
                                 note: text(state, "note", &mut ok),
                                 units: Vec::new(),
+                                userdata: false,
                             };
                             push_str(state, "units");
                             match ffi::lua_rawget(state, -2) {
@@ -384,6 +387,7 @@ pub fn action_entries(lua: &Lua, list: &Table) -> mlua::Result<Option<Vec<RawAct
                             }
                             out.push(a);
                         }
+                        ffi::LUA_TUSERDATA => out.push(RawAction { userdata: true, ..RawAction::default() }),
                         _ => *odd = true,
                     }
                     ffi::lua_pop(state, 1);

@@ -334,6 +334,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("set_side_marker", lua.create_function(set_side_marker)?)?;
     t.set("adjacent", lua.create_function(adjacent)?)?;
     t.set("reach", lua.create_function(reach)?)?;
+    t.set("moves", lua.create_function(moves)?)?;
     t.set("side_marker", lua.create_function(side_marker)?)?;
     t.set("route", lua.create_function(route)?)?;
     t.set("path_cost", lua.create_function(path_cost)?)?;
@@ -677,6 +678,102 @@ fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
         }
     }
     Ok((fast::keyed(lua, &costs)?, fast::keyed(lua, &from)?))
+}
+
+/// `map.moves(profile, spec) -> moves`: the moves of units for a list of actions
+/// (`umpire.actions`), made from the searches here: every hex the profile reaches but its `from`
+/// hexes and those of `exclude` (a set, or a list of sets), each an action whose `cmd` and
+/// `note` are the templates of `spec` with `{unit}`, `{hex}` and `{cost}` filled in. One unit
+/// (`spec.unit`, the profile's own `from` and `mp`), or several sharing the profile
+/// (`spec.units = { { unit =, from =, mp =, exclude = }, ... }`: the profile is read once, each
+/// searched from its hex with its allowance and its own `exclude` added). The entry stands in
+/// the list for all of them: unit by unit, in hex order (as `pairs` walks a search's answer).
+fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData> {
+    let w = world(lua);
+    let w = w.borrow();
+    let (mut p, sources) = profile_from(lua, &w, &spec)?;
+    let field = |t: &Table, k: &str| -> mlua::Result<Option<String>> {
+        match t.get::<Value>(k)? {
+            Value::Nil => Ok(None),
+            Value::String(s) => Ok(Some(s.to_str()?.to_string())),
+            other => Err(mlua::Error::runtime(format!("map.moves: `{k}` must be a string, not {}", other.type_name()))),
+        }
+    };
+    let cmd = field(&m, "cmd")?
+        .ok_or_else(|| mlua::Error::runtime("map.moves: `cmd` (the command's template) is required"))?;
+    let group = field(&m, "group")?.unwrap_or_else(|| cmd.split_whitespace().next().unwrap_or("").to_string());
+    let note = field(&m, "note")?;
+    let common = hex_set(lua, &w.map, m.get("exclude")?, "map.moves exclude")?;
+    // (a set handed for several units is read once)
+    let mut sets: BTreeMap<usize, BTreeSet<HexId>> = BTreeMap::new();
+    let mut out: Vec<crate::lua::Action> = Vec::new();
+    let mut costs: BTreeMap<i64, String> = BTreeMap::new();
+    let mut one = |p: &Profile,
+                   sources: &[(HexId, i64)],
+                   unit: Option<String>,
+                   own: Option<&BTreeSet<HexId>>|
+     -> mlua::Result<()> {
+        if sources.is_empty() {
+            return Err(mlua::Error::runtime("map.moves: a unit's `from` (or the profile's) is required"));
+        }
+        let r = p.reach(&w.map, sources).map_err(|e| mlua::Error::runtime(format!("map.moves: {e}")))?;
+        charge(lua, r.len())?;
+        let unit_text = unit.clone().unwrap_or_default();
+        let mut found: Vec<(&str, crate::lua::Action)> = Vec::new();
+        for (h, x) in r.iter() {
+            if sources.iter().any(|(s, _)| *s == h) || common.contains(&h) || own.is_some_and(|o| o.contains(&h)) {
+                continue;
+            }
+            let id = w.map.printed_id(h).unwrap_or_default();
+            let cost = costs.entry(x.cost).or_insert_with(|| search::fmt_cost(x.cost)).clone();
+            let fill = |t: &str| t.replace("{unit}", &unit_text).replace("{hex}", id).replace("{cost}", &cost);
+            found.push((
+                id,
+                crate::lua::Action {
+                    cmd: fill(&cmd),
+                    group: group.clone(),
+                    unit: unit.clone(),
+                    units: vec![],
+                    hex: Some(id.to_string()),
+                    note: note.as_deref().map(fill),
+                },
+            ));
+        }
+        found.sort_by(|a, b| a.0.cmp(b.0));
+        out.extend(found.into_iter().map(|(_, a)| a));
+        Ok(())
+    };
+    match m.get::<Option<Table>>("units")? {
+        None => one(&p, &sources, field(&m, "unit")?, None)?,
+        Some(list) => {
+            for entry in list.sequence_values::<Table>() {
+                let e = entry.map_err(|_| {
+                    mlua::Error::runtime("map.moves: `units` is a list of { unit =, from =, mp = } tables")
+                })?;
+                let from = field(&e, "from")?
+                    .ok_or_else(|| mlua::Error::runtime("map.moves: each of `units` needs its `from`"))?;
+                let from = hex_arg(&w.map, &from, "map.moves from")?;
+                p.max = match e.get::<Option<f64>>("mp")? {
+                    Some(x) => Some(
+                        to_units(x).ok_or_else(|| mlua::Error::runtime("map.moves: mp is not a multiple of 1/60"))?,
+                    ),
+                    None => None,
+                };
+                let own = match e.get::<Option<Table>>("exclude")? {
+                    None => None,
+                    Some(t) => {
+                        let key = t.to_pointer() as usize;
+                        if let std::collections::btree_map::Entry::Vacant(e) = sets.entry(key) {
+                            e.insert(hex_set(lua, &w.map, Some(t), "map.moves exclude")?);
+                        }
+                        sets.get(&key)
+                    }
+                };
+                one(&p, &[(from, 0)], field(&e, "unit")?, own)?;
+            }
+        }
+    }
+    lua.create_userdata(super::actions::Moves(out))
 }
 
 /// `map.route(profile, to) -> cost, path | nil, msg`: the cheapest route from the profile's `from` to a hex.

@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-pub use actions::{Action, Filter as ActionFilter};
+pub use actions::{Action, Evaluation, Figure, Filter as ActionFilter};
 pub use umpire::{ArgKind, ArgSpec, VerbSpec};
 pub use units::UnitRef;
 pub use views::TableView;

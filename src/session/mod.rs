@@ -73,6 +73,9 @@ pub struct Session {
     /// The session replays a save (its games run without the wall-clock backstop, so that a
     /// replay never depends on the machine's speed).
     pub(crate) replaying: bool,
+    /// Another rules folder that `new` takes the scenario's ruleset from (`compare`, `replay`;
+    /// [`crate::ruleset::Ruleset::load_other`]).
+    pub rules: Option<PathBuf>,
 }
 
 /// Splits a line into its command and the rest (`=expr` is the command `=`).
@@ -105,6 +108,7 @@ impl Session {
             color: false,
             free_undo: false,
             replaying: false,
+            rules: None,
         }
     }
 
@@ -122,6 +126,7 @@ impl Session {
             // replays are never sandboxes: a recorded `undo --past-dice` must replay as recorded
             free_undo: false,
             replaying: true,
+            rules: self.rules.clone(),
         }
     }
 

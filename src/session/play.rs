@@ -38,7 +38,7 @@ pub(super) fn new(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     for o in &options {
         canonical.push_str(&format!(" --option {o}"));
     }
-    let (game, out) = Game::create(&s.root, name, seed, &options, &canonical, s.config())?;
+    let (game, out) = Game::create(&s.root, name, seed, &options, &canonical, s.config(), s.rules.as_deref())?;
     s.game = Some(game);
     Ok(Reply::ok(out))
 }

@@ -26,6 +26,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("session", 4),
     ("repl", 5),
     ("script", 5),
+    ("playout", 5),
     ("main", 5),
     ("lib", 5),
 ];

@@ -1,0 +1,190 @@
+//! The bots: policies that choose one of the listed actions.
+//!
+//! * `random`: a group of the list (`move`, `attack`, `next`, `answer`...) uniformly, then one
+//!   of its commands uniformly — so that `next` is as likely as "some move" and a segment ends
+//!   after a few commands, however many moves are listed.
+//! * `greedy`: tries a sample of the listed commands (one of each group, then others, at most
+//!   [`GREEDY_SAMPLE`]), each with a one-command lookahead — the command is executed, the
+//!   questions it asks answered by their defaults, the state scored by the ruleset's
+//!   `umpire.evaluate` for the side that chose it, and everything taken back — and plays the
+//!   best. The lookahead rolls dice of its own (the game's generator reseeded from the bot's,
+//!   then put back), so a bot never sees the roll the game will make.
+//!
+//! Both draw from a generator seeded with the game's seed: the same seed gives the same game.
+
+use super::Failure;
+use crate::lua::Action;
+use crate::session::{Session, Status};
+use rand::{Rng, RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+
+/// How many listed commands `greedy` tries before it chooses.
+pub const GREEDY_SAMPLE: usize = 12;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    Random,
+    Greedy,
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Policy, String> {
+        match s {
+            "random" => Ok(Policy::Random),
+            "greedy" => Ok(Policy::Greedy),
+            _ => Err(format!("unknown bot '{s}' (bots: random, greedy)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Policy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Policy::Random => "random",
+            Policy::Greedy => "greedy",
+        })
+    }
+}
+
+pub struct Bot {
+    pub policy: Policy,
+    rng: ChaCha8Rng,
+}
+
+impl Bot {
+    /// A bot for the game of `seed` (its generator is not the dice's: a different stream).
+    pub fn new(policy: Policy, seed: u64) -> Bot {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(0xB07);
+        Bot { policy, rng }
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        self.rng.random_range(0..n)
+    }
+
+    /// The groups of `list` in their first order, each with its commands' indices.
+    fn groups(list: &[Action]) -> Vec<Vec<usize>> {
+        let mut order: Vec<&str> = Vec::new();
+        let mut by: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (i, a) in list.iter().enumerate() {
+            let g = a.group.as_str();
+            if !by.contains_key(g) {
+                order.push(g);
+            }
+            by.entry(g).or_default().push(i);
+        }
+        order.into_iter().map(|g| by.remove(g).unwrap_or_default()).collect()
+    }
+
+    /// A command of `list` (not empty) by the random policy.
+    fn random(&mut self, list: &[Action]) -> usize {
+        let groups = Bot::groups(list);
+        let g = &groups[self.below(groups.len())];
+        g[self.below(g.len())]
+    }
+
+    /// The command to play now, one of `list` (not empty).
+    pub fn choose(&mut self, s: &mut Session, list: &[Action]) -> Result<String, Failure> {
+        match self.policy {
+            Policy::Random => Ok(list[self.random(list)].cmd.clone()),
+            Policy::Greedy => self.greedy(s, list),
+        }
+    }
+
+    fn greedy(&mut self, s: &mut Session, list: &[Action]) -> Result<String, Failure> {
+        if list.len() == 1 {
+            return Ok(list[0].cmd.clone());
+        }
+        let side = acting_side(s);
+        // a sample: one command of each group, then others at random
+        let mut picked: Vec<usize> = Vec::new();
+        for g in Bot::groups(list) {
+            picked.push(g[self.below(g.len())]);
+        }
+        let mut tries = 0;
+        while picked.len() < GREEDY_SAMPLE.min(list.len()) && tries < 4 * GREEDY_SAMPLE {
+            let i = self.below(list.len());
+            if !picked.contains(&i) {
+                picked.push(i);
+            }
+            tries += 1;
+        }
+        picked.truncate(GREEDY_SAMPLE.max(1));
+        let mut best: Option<(f64, usize)> = None;
+        for i in picked {
+            let score = self.look_ahead(s, &list[i].cmd, &side)?;
+            if best.is_none_or(|(b, _)| score > b) {
+                best = Some((score, i));
+            }
+        }
+        Ok(list[best.map(|(_, i)| i).unwrap_or(0)].cmd.clone())
+    }
+
+    /// The score for `side` after `cmd` (its questions answered by default), everything taken
+    /// back. A listed command refused here is the failure it is.
+    fn look_ahead(&mut self, s: &mut Session, cmd: &str, side: &str) -> Result<f64, Failure> {
+        let fail = |kind: &str, message: String| Failure { kind: kind.into(), message, command: cmd.into(), at: 0 };
+        let salt = self.rng.next_u64();
+        let g = s.game.as_mut().ok_or_else(|| fail("setup", "no game".into()))?;
+        let before = g.state().hash();
+        let cp = g.checkpoint();
+        g.shared.borrow_mut().state.dice.reseed(salt);
+        let r = s.execute(cmd);
+        let outcome = match &r.status {
+            Status::Error(e) => {
+                Err(fail(if e.kind() == "rule-error" { "rule error" } else { "refused" }, e.to_string()))
+            }
+            _ => {
+                answer_by_default(s);
+                let g = s.game.as_ref().expect("the game");
+                match g.evaluate(side) {
+                    Ok(Some(e)) => Ok(e.score),
+                    Ok(None) => Err(fail(
+                        "setup",
+                        format!(
+                            "the greedy bot needs the rules of {} to score a state (umpire.evaluate)",
+                            g.ruleset.id
+                        ),
+                    )),
+                    Err(e) => Err(fail("rule error", e.to_string())),
+                }
+            }
+        };
+        let g = s.game.as_mut().expect("the game");
+        if let Some(why) = g.rollback(cp) {
+            return Err(fail("lookahead", format!("the decision could not be asked again: {why}")));
+        }
+        let after = g.state().hash();
+        if after != before {
+            return Err(fail("lookahead", format!("taking `{cmd}` back left the state changed ({before} → {after})")));
+        }
+        outcome
+    }
+}
+
+/// The side that chooses now: the one a pending question asks, else the side to act.
+fn acting_side(s: &Session) -> String {
+    let Some(g) = &s.game else { return String::new() };
+    if let Some(side) = g.pending.as_ref().and_then(|p| p.question.side.clone()) {
+        return side;
+    }
+    g.state().clock.side.clone().unwrap_or_default()
+}
+
+/// Answers the questions of a command by their defaults (or the first option), a bounded number.
+fn answer_by_default(s: &mut Session) {
+    for _ in 0..64 {
+        let Some(p) = s.game.as_ref().and_then(|g| g.pending.as_ref()) else { return };
+        let first = p.question.options.first().cloned();
+        if s.execute("auto").error().is_none() {
+            continue;
+        }
+        match first {
+            Some(o) if s.execute(&format!("choose {o}")).error().is_none() => {}
+            _ => return,
+        }
+    }
+}

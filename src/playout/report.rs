@@ -1,0 +1,185 @@
+//! What `playout` and `compare` print.
+
+use super::Record;
+use super::stats::{self, Summary};
+use crate::lua::Figure;
+use std::collections::BTreeMap;
+
+/// The outcomes of `records` with their counts, most frequent first (ties by name); failures
+/// (`(dead end)`, `(rule error)`...) last.
+pub fn outcomes(records: &[Record]) -> Vec<(String, usize)> {
+    let mut by: BTreeMap<String, usize> = BTreeMap::new();
+    for r in records {
+        *by.entry(r.outcome()).or_default() += 1;
+    }
+    let mut v: Vec<(String, usize)> = by.into_iter().collect();
+    v.sort_by(|a, b| a.0.starts_with('(').cmp(&b.0.starts_with('(')).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0)));
+    v
+}
+
+/// The numeric figures of `records` by name (games that reported them), plus `turns` and
+/// `commands` of every game.
+pub fn numbers(records: &[Record]) -> BTreeMap<String, Vec<f64>> {
+    let mut by: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.failure.is_none()) {
+        by.entry("game length (turns)".into()).or_default().push(r.turn as f64);
+        by.entry("commands".into()).or_default().push(r.commands as f64);
+        for (k, f) in &r.figures {
+            if let Figure::Number(x) = f {
+                by.entry(k.clone()).or_default().push(*x);
+            }
+        }
+    }
+    by
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn num(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e12 { format!("{x:.0}") } else { format!("{x:.2}") }
+}
+
+pub fn summary_line(name: &str, s: &Summary) -> String {
+    format!(
+        "  {name}: mean {} (95% {} to {}), sd {}, median {}, min {}, max {}",
+        num(s.mean),
+        num(s.ci.0),
+        num(s.ci.1),
+        num(s.sd),
+        num(s.median),
+        num(s.min),
+        num(s.max)
+    )
+}
+
+/// The distribution of text figures other than `result` (a level, who won).
+fn texts(records: &[Record]) -> BTreeMap<String, BTreeMap<String, usize>> {
+    let mut by: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.failure.is_none()) {
+        for (k, f) in &r.figures {
+            if let (Figure::Text(t), false) = (f, k == "result") {
+                *by.entry(k.clone()).or_default().entry(t.clone()).or_default() += 1;
+            }
+        }
+    }
+    by
+}
+
+/// The report of a playout.
+pub fn playout(title: &str, records: &[Record]) -> Vec<String> {
+    let n = records.len();
+    let mut out = vec![title.to_string(), "outcomes (share with its 95% Wilson interval):".to_string()];
+    let outs = outcomes(records);
+    let width = outs.iter().map(|(o, _)| o.chars().count()).max().unwrap_or(0);
+    for (o, k) in &outs {
+        let (lo, hi) = stats::wilson(*k, n);
+        out.push(format!("  {o:<width$}  {k:>5}  {:>6}  [{} to {}]", pct(*k as f64 / n as f64), pct(lo), pct(hi)));
+    }
+    for (name, dist) in texts(records) {
+        out.push(format!("{name}:"));
+        for (t, k) in dist {
+            out.push(format!("  {t}: {k} ({})", pct(k as f64 / n as f64)));
+        }
+    }
+    let nums = numbers(records);
+    if !nums.is_empty() {
+        out.push("figures at the end (games that ended):".into());
+        for (name, xs) in &nums {
+            if let Some(s) = stats::summary(xs) {
+                out.push(summary_line(name, &s));
+            }
+        }
+    }
+    out.extend(failures(records));
+    out
+}
+
+/// The games that failed, one line each (the seed replays it).
+pub fn failures(records: &[Record]) -> Vec<String> {
+    let failed: Vec<&Record> = records.iter().filter(|r| r.failure.is_some()).collect();
+    if failed.is_empty() {
+        return vec!["errors: none".into()];
+    }
+    let mut out = vec![format!("errors: {} game(s)", failed.len())];
+    for r in failed {
+        let f = r.failure.as_ref().expect("a failure");
+        out.push(format!(
+            "  seed {}: {} at command {}{}: {}",
+            r.seed,
+            f.kind,
+            f.at,
+            if f.command.is_empty() { String::new() } else { format!(" `{}`", f.command) },
+            f.message.lines().next().unwrap_or("")
+        ));
+    }
+    out
+}
+
+/// The report of a comparison: the outcomes side by side with the change of each share and its
+/// test, the chi-square test of the whole distribution, and each figure's change (Welch).
+pub fn compare(title: &str, a: &[Record], b: &[Record], names: (&str, &str)) -> Vec<String> {
+    let (na, nb) = (a.len(), b.len());
+    let mut out = vec![title.to_string()];
+    let (oa, ob) = (outcomes(a), outcomes(b));
+    let mut cats: Vec<String> = oa.iter().map(|(o, _)| o.clone()).collect();
+    for (o, _) in &ob {
+        if !cats.contains(o) {
+            cats.push(o.clone());
+        }
+    }
+    let count = |v: &[(String, usize)], c: &str| v.iter().find(|(o, _)| o == c).map(|(_, k)| *k).unwrap_or(0);
+    let width = cats.iter().map(|c| c.chars().count()).max().unwrap_or(0).max(7);
+    out.push(format!("  {:<width$}  {:>14}  {:>14}  change (95%), p", "outcome", names.0, names.1));
+    let (mut ka, mut kb) = (Vec::new(), Vec::new());
+    for c in &cats {
+        let (x, y) = (count(&oa, c), count(&ob, c));
+        ka.push(x);
+        kb.push(y);
+        let (d, ci, p) = stats::two_proportions(x, na, y, nb);
+        out.push(format!(
+            "  {c:<width$}  {:>14}  {:>14}  {:+.1} ({:+.1} to {:+.1}) points, p {:.3}",
+            format!("{x} {}", pct(x as f64 / na.max(1) as f64)),
+            format!("{y} {}", pct(y as f64 / nb.max(1) as f64)),
+            100.0 * d,
+            100.0 * ci.0,
+            100.0 * ci.1,
+            p
+        ));
+    }
+    let (stat, df, p) = stats::chi_square(&ka, &kb);
+    let verdict = if p < 0.05 { "the outcomes changed (significant at 5%)" } else { "no significant change at 5%" };
+    out.push(format!("outcome distribution: chi-square {stat:.2} on {df} df, p {p:.4}: {verdict}"));
+    let (xa, xb) = (numbers(a), numbers(b));
+    let mut keys: Vec<&String> = xa.keys().collect();
+    for k in xb.keys() {
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    keys.sort();
+    if !keys.is_empty() {
+        out.push("figures (mean A → mean B, Welch's t-test):".into());
+    }
+    for k in keys {
+        let (va, vb) = (xa.get(k).cloned().unwrap_or_default(), xb.get(k).cloned().unwrap_or_default());
+        match (stats::summary(&va), stats::summary(&vb), stats::welch(&va, &vb)) {
+            (Some(sa), Some(sb), Some((d, p))) => out.push(format!(
+                "  {k}: {} → {} ({}{}), p {p:.4}{}",
+                num(sa.mean),
+                num(sb.mean),
+                if d >= 0.0 { "+" } else { "" },
+                num(d),
+                if p < 0.05 { ", significant" } else { "" }
+            )),
+            _ => out.push(format!("  {k}: not reported by both")),
+        }
+    }
+    for (name, recs) in [(names.0, a), (names.1, b)] {
+        let f = failures(recs);
+        out.push(format!("{name}: {}", f[0]));
+        out.extend(f[1..].iter().cloned());
+    }
+    out
+}
