@@ -7,7 +7,8 @@
 //!   [`GREEDY_SAMPLE`]), each with a one-command lookahead — the command is executed, the
 //!   questions it asks answered by their defaults, the state scored by the ruleset's
 //!   `umpire.evaluate` for the side that chose it, and everything taken back — and plays the
-//!   best. The lookahead rolls dice of its own (the game's generator reseeded from the bot's,
+//!   best if it scores better than the position now; if none does, it chooses as the random bot
+//!   among those tried that score no worse and `next` (so units still move and segments end). The lookahead rolls dice of its own (the game's generator reseeded from the bot's,
 //!   then put back), so a bot never sees the roll the game will make.
 //!
 //! Both draw from a generator seeded with the game's seed: the same seed gives the same game.
@@ -99,6 +100,10 @@ impl Bot {
             return Ok(list[0].cmd.clone());
         }
         let side = acting_side(s);
+        if side.is_empty() {
+            // (a set-up question no side answers: nothing to score for)
+            return Ok(list[self.random(list)].cmd.clone());
+        }
         // a sample: one command of each group, then others at random
         let mut picked: Vec<usize> = Vec::new();
         for g in Bot::groups(list) {
@@ -113,14 +118,45 @@ impl Bot {
             tries += 1;
         }
         picked.truncate(GREEDY_SAMPLE.max(1));
+        let now = self.score_now(s, &side)?;
         let mut best: Option<(f64, usize)> = None;
+        let mut neutral: Vec<usize> = Vec::new();
         for i in picked {
             let score = self.look_ahead(s, &list[i].cmd, &side)?;
+            // (ending the segment is always among them: a bot must not put it off for ever
+            // because what comes next costs it)
+            if score >= now || list[i].cmd == "next" {
+                neutral.push(i);
+            }
             if best.is_none_or(|(b, _)| score > b) {
                 best = Some((score, i));
             }
         }
-        Ok(list[best.map(|(_, i)| i).unwrap_or(0)].cmd.clone())
+        match best {
+            Some((b, i)) if b > now => Ok(list[i].cmd.clone()),
+            // nothing tried improves the position: as the random bot would, among what does not
+            // make it worse (`next` is always tried)
+            _ if !neutral.is_empty() => {
+                let keep: Vec<Action> = neutral.iter().map(|&i| list[i].clone()).collect();
+                Ok(keep[self.random(&keep)].cmd.clone())
+            }
+            _ => Ok(list[self.random(list)].cmd.clone()),
+        }
+    }
+
+    /// The score of the state as it is, for `side`.
+    fn score_now(&self, s: &Session, side: &str) -> Result<f64, Failure> {
+        let fail =
+            |kind: &str, message: String| Failure { kind: kind.into(), message, command: "evaluate".into(), at: 0 };
+        let g = s.game.as_ref().ok_or_else(|| fail("setup", "no game".into()))?;
+        match g.evaluate(side) {
+            Ok(Some(e)) => Ok(e.score),
+            Ok(None) => Err(fail(
+                "setup",
+                format!("the greedy bot needs the rules of {} to score a state (umpire.evaluate)", g.ruleset.id),
+            )),
+            Err(e) => Err(fail("rule error", e.to_string())),
+        }
     }
 
     /// The score for `side` after `cmd` (its questions answered by default), everything taken

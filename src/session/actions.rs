@@ -122,3 +122,27 @@ pub(super) fn moves(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     }
     Ok(Reply::ok(out))
 }
+
+/// `evaluate [side]`: the ruleset's score of the state for a side and its figures
+/// (`umpire.evaluate`, docs/lua-api.md §2.7).
+pub(super) fn evaluate(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let g = s.game()?;
+    let sides = g.sides();
+    let side = match rest.trim() {
+        "" => g.state().clock.side.clone().or_else(|| sides.first().cloned()).unwrap_or_default(),
+        x => sides.iter().find(|s| s.eq_ignore_ascii_case(x)).cloned().ok_or_else(|| {
+            Error::Usage(format!("no side '{x}' (sides: {}); usage: evaluate [<side>]", sides.join(", ")))
+        })?,
+    };
+    let e = g.evaluate(&side)?.ok_or_else(|| {
+        Error::Usage("this ruleset does not score positions (umpire.evaluate): bots cannot play it greedily".into())
+    })?;
+    let mut out = vec![format!("score for {side}: {}", crate::text::fmt_number(e.score))];
+    for (k, f) in &e.figures {
+        out.push(match f {
+            crate::lua::Figure::Number(x) => format!("  {k} = {}", crate::text::fmt_number(*x)),
+            crate::lua::Figure::Text(t) => format!("  {k} = {t}"),
+        });
+    }
+    Ok(Reply::ok(out))
+}

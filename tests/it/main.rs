@@ -9,6 +9,7 @@ mod hex;
 mod hostile;
 mod layers;
 mod perf;
+mod playout;
 mod readme;
 mod refused;
 mod render;

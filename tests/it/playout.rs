@@ -1,0 +1,203 @@
+//! Bots, playouts, comparisons, replays under other rules and the fuzzer (src/playout): on the
+//! fixture, where a game takes milliseconds, and a small budget of each game of the library.
+
+use std::path::{Path, PathBuf};
+use umpire::playout::{self, Policy, Record, Spec, fuzz, replay, report};
+
+fn fixture_spec() -> Spec {
+    Spec::new(super::fixtures(), "fixture")
+}
+
+fn seeds(n: u64) -> Vec<u64> {
+    (1..=n).collect()
+}
+
+fn key(r: &Record) -> (u64, String, i64, usize, String) {
+    (r.seed, r.outcome(), r.turn, r.commands, r.hash.clone())
+}
+
+/// A copy of the fixture's rules in a folder of its own, with `edit` applied to one file.
+fn edited_fixture(dir: &Path, file: &str, edit: impl Fn(&str) -> String) -> PathBuf {
+    let from = super::fixtures().join("rulesets").join("fixture");
+    let to = dir.join("fixture");
+    std::fs::create_dir_all(&to).unwrap();
+    for e in std::fs::read_dir(&from).unwrap().flatten() {
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+    let text = std::fs::read_to_string(to.join(file)).unwrap();
+    let changed = edit(&text);
+    assert_ne!(changed, text, "the edit of {file} changed nothing");
+    std::fs::write(to.join(file), changed).unwrap();
+    to
+}
+
+#[test]
+fn a_playout_is_the_same_on_one_thread_or_several() {
+    let spec = fixture_spec();
+    let one = playout::run_games(&spec, &seeds(12), Policy::Random, 1, None, &|_| {});
+    let two = playout::run_games(&spec, &seeds(12), Policy::Random, 3, None, &|_| {});
+    let (a, b): (Vec<_>, Vec<_>) = (one.iter().map(key).collect(), two.iter().map(key).collect());
+    assert_eq!(a, b);
+    // every game ended with a result of the rules, and games differ from seed to seed
+    assert!(
+        one.iter().all(|r| r.failure.is_none() && r.result.as_deref().is_some_and(|x| x.contains("wins"))),
+        "{one:?}"
+    );
+    let hashes: std::collections::BTreeSet<&String> = one.iter().map(|r| &r.hash).collect();
+    assert!(hashes.len() > 6, "{hashes:?}");
+    // the evaluation's figures are reported at the end, and its `result` is the category
+    assert!(one.iter().all(|r| matches!(r.figures.get("blue_steps"), Some(umpire::lua::Figure::Number(_)))));
+    assert!(one.iter().all(|r| r.outcome() == "Blue wins" || r.outcome() == "Red wins"), "{one:?}");
+}
+
+#[test]
+fn a_saved_game_of_a_playout_replays_to_its_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let recs = playout::run_games(&fixture_spec(), &[7], Policy::Random, 1, Some(dir.path()), &|_| {});
+    let save = dir.path().join("game-7.ump");
+    let mut s = umpire::Session::with_root(super::fixtures());
+    let r = s.execute(&format!("load {}", save.display()));
+    assert_eq!(r.status, umpire::Status::Ok, "{r:?}");
+    assert_eq!(s.hash().unwrap(), recs[0].hash);
+    // and the same seed played again is the same game
+    let again = playout::play(&fixture_spec(), 7, Policy::Random, None);
+    assert_eq!(key(&again), key(&recs[0]));
+}
+
+#[test]
+fn the_greedy_bot_plays_games_to_their_end_and_differs_from_random() {
+    let greedy = playout::run_games(&fixture_spec(), &seeds(8), Policy::Greedy, 2, None, &|_| {});
+    assert!(greedy.iter().all(|r| r.failure.is_none() && r.result.is_some()), "{greedy:?}");
+    let random = playout::run_games(&fixture_spec(), &seeds(8), Policy::Random, 2, None, &|_| {});
+    assert_ne!(greedy.iter().map(key).collect::<Vec<_>>(), random.iter().map(key).collect::<Vec<_>>());
+}
+
+#[test]
+fn the_report_gives_each_outcome_with_its_interval_and_the_failures() {
+    let recs = playout::run_games(&fixture_spec(), &seeds(10), Policy::Random, 2, None, &|_| {});
+    let out = report::playout("title", &recs).join("\n");
+    let red = recs.iter().filter(|r| r.outcome() == "Red wins").count();
+    let (lo, hi) = playout::stats::wilson(red, 10);
+    let line = format!("{:.1}% to {:.1}%", 100.0 * lo, 100.0 * hi);
+    assert!(out.contains(&line) && out.contains("errors: none"), "{out}");
+    assert!(out.contains("game length (turns): mean 3"), "{out}");
+}
+
+#[test]
+fn a_ruleset_without_an_evaluation_cannot_be_played_greedily() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = edited_fixture(dir.path(), "main.lua", |t| {
+        t.replace("umpire.evaluate(function(side)", "local _ = (function(side)")
+    });
+    let mut spec = fixture_spec();
+    spec.rules = Some(rules);
+    let r = playout::play(&spec, 1, Policy::Greedy, None);
+    let f = r.failure.expect("a failure");
+    assert!(f.message.contains("umpire.evaluate"), "{f:?}");
+    // the random bot does not need it
+    assert!(playout::play(&spec, 1, Policy::Random, None).failure.is_none());
+}
+
+#[test]
+fn compare_sees_a_change_of_the_rules_and_no_change_between_the_same_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    // a game one turn long instead of three
+    let short = edited_fixture(dir.path(), "main.lua", |t| t.replace("turns = 3,", "turns = 1,"));
+    let spec = fixture_spec();
+    let mut other = spec.clone();
+    other.rules = Some(short);
+    let a = playout::run_games(&spec, &seeds(30), Policy::Random, 2, None, &|_| {});
+    let b = playout::run_games(&other, &seeds(30), Policy::Random, 2, None, &|_| {});
+    let out = report::compare("t", &a, &b, ("A", "B")).join("\n");
+    assert!(out.contains("game length (turns): 3 → 1 (-2), p 0.0000, significant"), "{out}");
+    let same = report::compare("t", &a, &a, ("A", "B")).join("\n");
+    assert!(same.contains("no significant change at 5%") && !same.contains(", significant"), "{same}");
+}
+
+#[test]
+fn replay_under_an_edited_table_lists_the_first_changed_ruling() {
+    let dir = tempfile::tempdir().unwrap();
+    // every result of the combat results table an eliminated defender
+    let rules = edited_fixture(dir.path(), "combat.lua", |t| {
+        let start = t.find("M.crt = {").unwrap();
+        let end = start + t[start..].find("\n}\n").unwrap();
+        let rows = "M.crt = {\n".to_string() + &"  { \"DE\", \"DE\", \"DE\", \"DE\", \"DE\" },\n".repeat(6);
+        format!("{}{}{}", &t[..start], rows.trim_end_matches(",\n"), &t[end..])
+    });
+    let script = dir.path().join("game.ump");
+    std::fs::write(
+        &script,
+        "new fixture --seed 21\nauto\nmove B1 0303\nmove B2 0303\nnext\n# the die shows 1\ndice 1\nattack 0404 with B1,B2\nauto\nnext\n",
+    )
+    .unwrap();
+    let o = replay::replay(&super::fixtures(), &script, &rules).unwrap();
+    let first = o.changes.first().expect("a changed ruling");
+    assert_eq!(first.command, "attack 0404 with B1,B2", "{o:?}");
+    assert!(first.after.iter().any(|l| l.contains(": DE")), "{first:?}");
+    assert_eq!(o.diverged.as_ref().map(|d| d.1.as_str()), Some("attack 0404 with B1,B2"));
+    let text = replay::report(&script, &rules, &o).join("\n");
+    assert!(text.contains("the games diverge at") && text.contains("  + "), "{text}");
+    // the same rules: nothing changed
+    let same =
+        replay::replay(&super::fixtures(), &script, &super::fixtures().join("rulesets").join("fixture")).unwrap();
+    assert!(same.changes.is_empty() && same.diverged.is_none(), "{same:?}");
+}
+
+#[test]
+fn the_fuzzer_finds_nothing_wrong_in_the_fixture_but_its_deliberate_bug() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = fuzz::fuzz(&fixture_spec(), 3000, 1, Some(dir.path()));
+    assert!(r.commands >= 3000 && r.junk > 300 && r.games > 10 && r.saves_checked > 10, "{r:?}");
+    // the fixture's `crash` verb is a bug on purpose (tests of file:line): the fuzzer finds it
+    // when junk types it, and nothing else
+    for f in &r.findings {
+        assert_eq!((f.kind.as_str(), f.command.as_str()), ("rule error", "crash"), "{f:?}");
+        let script = std::fs::read_to_string(f.script.as_ref().unwrap()).unwrap();
+        assert!(script.trim_end().ends_with("crash"), "{script}");
+    }
+}
+
+#[test]
+fn the_fuzzer_reports_a_listed_action_that_is_refused_with_a_script_that_reproduces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // a list that offers a move to a hex off the map
+    let rules = edited_fixture(dir.path(), "actions.lua", |t| {
+        t.replacen("  local out = {}\n", "  local out = { \"move BA 9999\" }\n", 1)
+    });
+    let mut spec = fixture_spec();
+    spec.rules = Some(rules);
+    let out = tempfile::tempdir().unwrap();
+    let r = fuzz::fuzz(&spec, 200, 1, Some(out.path()));
+    let f = r.findings.iter().find(|f| f.kind == "refused listed action").expect("found");
+    assert_eq!(f.command, "move BA 9999");
+    let path = f.script.as_ref().unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(
+        text.starts_with("# umpire fuzz found: refused listed action") && text.contains("new fixture --seed"),
+        "{text}"
+    );
+}
+
+/// A few hundred fuzzed commands of each game of the library (the documented long runs are in
+/// docs/performance.md).
+fn fuzz_game(scenario: &str, commands: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let r = fuzz::fuzz(&Spec::new(super::repo(), scenario), commands, 1, Some(dir.path()));
+    assert!(r.findings.is_empty(), "{scenario}: {:#?}", r.findings);
+    assert!(r.commands >= commands && r.junk > 0, "{r:?}");
+}
+
+#[test]
+fn fuzzing_stargard_solstice_finds_nothing() {
+    fuzz_game("stargard-solstice", 300);
+}
+
+#[test]
+fn fuzzing_fortress_stalingrad_finds_nothing() {
+    fuzz_game("fortress-stalingrad", 300);
+}
+
+#[test]
+fn fuzzing_red_storm_over_the_reich_finds_nothing() {
+    fuzz_game("red-storm-over-the-reich", 200);
+}
