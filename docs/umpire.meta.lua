@@ -707,10 +707,22 @@ function map.valued(key) end
 ---@return table<Umpire.Hex, boolean>
 function map.adjacent(spec) end
 
----Every hex carrying the marker, with its value.
+---Every hex carrying the marker, with its value; `only.value`: those with that value,
+---`only.except`: those with any other.
 ---@param name string
+---@param only? { value?: integer, except?: integer }
 ---@return table<Umpire.Hex, integer>
-function map.marked(name) end
+function map.marked(name, only) end
+
+---The moves of units for a list of actions (umpire.actions), built in Rust from the searches:
+---every hex the profile reaches but its `from` and the `exclude` sets, each a command from the
+---`cmd` template (`{unit}`, `{hex}`, `{cost}` filled in) with its `note`. One unit (`spec.unit`,
+---the profile's own from and mp), or several sharing the profile (`spec.units`). The value
+---stands in the list of actions for all of them.
+---@param profile Umpire.Profile
+---@param spec { cmd: string, group?: string, note?: string, unit?: string, exclude?: table, units?: { unit: string, from: Umpire.Hex, mp?: number, exclude?: table }[] }
+---@return userdata moves
+function map.moves(profile, spec) end
 
 ---Every hex reachable from profile.from (required): its cheapest cost in MP, and the previous
 ---hex of that cheapest arrival (use map.route for a path that can be followed). Charged to

@@ -160,7 +160,7 @@ end
 
 -- 9.1-9.12, 9.19: the hexes where a unit may be placed, by what entry_cost looks at (side, entry,
 -- the 28th Army, recreation); cached for one listing.
-local function candidates(side)
+local function candidates(side, sources)
   local set = {}
   for _, a in ipairs { "north_edge", "east_edge", "south_edge", "west_edge" } do
     for _, h in ipairs(map.area(a) or {}) do set[h] = true end
@@ -168,7 +168,7 @@ local function candidates(side)
   for _, h in ipairs(C.TOWNS) do set[h] = true end
   for _, h in ipairs(C.ENTRENCH[side]) do set[h] = true end
   for _, s in ipairs(C.on_map(side, true)) do if C.is_supply_unit(s) then set[s.hex] = true end end
-  for h in pairs(supply.german_sources()) do set[h] = true end
+  for h in pairs(sources) do set[h] = true end
   local out = {}
   for h in pairs(set) do out[#out + 1] = h end
   table.sort(out)
@@ -177,14 +177,16 @@ end
 
 local function list_placements(out, side, step)
   local cache, cands = {}, {}
+  local sources                                              -- 7.25 (found once for the listing)
   local function places(u, recreated)
     local key = ("%s/%s/%s/%s"):format(u.side, tostring(u:attr("entry")), tostring(recreated),
       tostring(u.id == T.units.army28 and not recreated))
     if not cache[key] then
-      cands[u.side] = cands[u.side] or candidates(u.side)
+      sources = sources or supply.german_sources()
+      cands[u.side] = cands[u.side] or candidates(u.side, sources)
       local list = {}
       for _, h in ipairs(cands[u.side]) do
-        local cost = reinforce.entry_cost(u, h, recreated)
+        local cost = reinforce.entry_cost(u, h, recreated, sources)
         if cost then list[#list + 1] = { h, cost } end
       end
       cache[key] = list

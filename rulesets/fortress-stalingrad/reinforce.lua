@@ -118,8 +118,10 @@ local function is_edge(h, names)
 end
 
 -- 9.2-9.5, 9.9, 9.11, 9.12, 9.19, 12.1: may `u` enter (or be recreated) in `hex`? Returns the MP
--- its entry costs (9.2: the edge hex is hex one of its movement) or nil, rule, why.
-function M.entry_cost(u, hex, recreated)
+-- its entry costs (9.2: the edge hex is hex one of its movement) or nil, rule, why. `sources`:
+-- the German supply sources as supply.german_sources() gives them now (a caller asking for many
+-- hexes finds them once; found here otherwise).
+function M.entry_cost(u, hex, recreated, sources)
   local side, entry = u.side, u:attr("entry")
   local turn = umpire.clock().turn
   if map.terrain(hex) == "sea" then return nil, "10.8", hex .. " is an all-sea hex" end
@@ -172,7 +174,7 @@ function M.entry_cost(u, hex, recreated)
     return 0, "9.9"
   end
   -- 9.12: a functioning supply source (a railroad town or city connected to the west edge)
-  if (require("supply").german_sources()[hex] or -1) == 0 then return 0, "9.12" end
+  if ((sources or require("supply").german_sources())[hex] or -1) == 0 then return 0, "9.12" end
   -- 9.11: a west-edge hex, as the Soviets' edge hexes (9.2)
   if map.in_area("west_edge", hex) and control.is(hex, C.GERMAN) then return move_cost, "9.11" end
   return nil, "9.11", ("German reinforcements enter by a German-controlled west-edge hex or at a railroad town or city that is a supply source; %s is neither"):format(hex)

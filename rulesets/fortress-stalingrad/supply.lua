@@ -120,10 +120,7 @@ function M.rail_entries() return RAIL_ENTRIES end
 -- German-controlled hexes (and no 0-0-1) off the west edge, each at count 0, and the extra
 -- sources 1501 and 4401 at their counts, when German-controlled. Returns { [hex] = count }.
 function M.german_sources()
-  local blocked = {}
-  for h, v in pairs(map.marked("ctl")) do
-    if v ~= C.SIDE_NO[C.GERMAN] then blocked[h] = true end
-  end
+  local blocked = map.marked("ctl", { except = C.SIDE_NO[C.GERMAN] })
   for _, u in ipairs(C.on_map(C.SOVIET, true)) do blocked[u.hex] = true end
   local entries = {}
   for _, h in ipairs(M.rail_entries()) do

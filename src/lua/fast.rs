@@ -14,6 +14,7 @@ use std::os::raw::{c_char, c_int};
 #[derive(Clone, Copy)]
 pub enum Val<'a> {
     Num(f64),
+    Int(i64),
     Bool(bool),
     Str(&'a str),
 }
@@ -33,6 +34,7 @@ unsafe fn push_val(state: *mut ffi::lua_State, v: Val) {
     unsafe {
         match v {
             Val::Num(x) => ffi::lua_pushnumber(state, x),
+            Val::Int(i) => ffi::lua_pushinteger(state, i),
             Val::Bool(b) => ffi::lua_pushboolean(state, b as c_int),
             Val::Str(s) => push_str(state, s),
         }

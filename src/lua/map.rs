@@ -574,13 +574,26 @@ fn valued(lua: &Lua, key: String) -> mlua::Result<BTreeMap<String, f64>> {
     Ok(out)
 }
 
-/// `map.marked(name) -> { [hex] = integer }`: every hex carrying the marker, with its value.
-fn marked(lua: &Lua, name: String) -> mlua::Result<BTreeMap<String, i64>> {
+/// `map.marked(name, only?) -> { [hex] = integer }`: every hex carrying the marker, with its value
+/// (`only.value`: those with that value; `only.except`: those with any other).
+fn marked(lua: &Lua, (name, only): (String, Option<Table>)) -> mlua::Result<Table> {
+    let (value, except) = match &only {
+        Some(t) => (t.get::<Option<i64>>("value")?, t.get::<Option<i64>>("except")?),
+        None => (None, None),
+    };
     let w = world(lua);
     let w = w.borrow();
-    let out: BTreeMap<String, i64> =
-        w.state.hex_markers.iter().filter_map(|(h, m)| m.get(&name).map(|v| (w.fmt_hex(*h), *v))).collect();
-    Ok(out)
+    let mut found: Vec<(String, i64)> = w
+        .state
+        .hex_markers
+        .iter()
+        .filter_map(|(h, m)| m.get(&name).map(|v| (*h, *v)))
+        .filter(|(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x))
+        .map(|(h, v)| (w.fmt_hex(h), v))
+        .collect();
+    found.sort();
+    let entries: Vec<(&str, Val)> = found.iter().map(|(h, v)| (h.as_str(), Val::Int(*v))).collect();
+    fast::keyed(lua, &entries)
 }
 
 /// `map.set_side_marker(a, b, name, v?)`: sets or removes (nil, false) a marker on the hexside of two hexes.
