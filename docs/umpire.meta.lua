@@ -716,11 +716,12 @@ function map.marked(name, only) end
 
 ---The moves of units for a list of actions (umpire.actions), built in Rust from the searches:
 ---every hex the profile reaches but its `from` and the `exclude` sets, each a command from the
----`cmd` template (`{unit}`, `{hex}`, `{cost}` filled in) with its `note`. One unit (`spec.unit`,
+---`cmd` template (`{unit}`, `{hex}`, `{cost}` filled in) with its `note`; `dear` leaves a hex
+---out when it is reached for its amount or more. One unit (`spec.unit`,
 ---the profile's own from and mp), or several sharing the profile (`spec.units`). The value
 ---stands in the list of actions for all of them.
 ---@param profile Umpire.Profile
----@param spec { cmd: string, group?: string, note?: string, unit?: string, exclude?: table, units?: { unit: string, from: Umpire.Hex, mp?: number, exclude?: table }[] }
+---@param spec { cmd: string, group?: string, note?: string, unit?: string, exclude?: table, dear?: table<Umpire.Hex, number>, units?: { unit: string, from: Umpire.Hex, mp?: number, exclude?: table, dear?: table<Umpire.Hex, number> }[] }
 ---@return userdata moves
 function map.moves(profile, spec) end
 

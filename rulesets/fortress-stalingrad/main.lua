@@ -86,3 +86,6 @@ umpire.sequence {
 -- What may be done now (actions.lua).
 local actions = require "actions"
 umpire.actions(function(side, opts) return actions.list(side, opts) end)
+-- How the game stands, for bots and playouts (evaluate.lua).
+local evaluate = require "evaluate"
+umpire.evaluate(function(side) return evaluate.score(side), evaluate.figures() end)

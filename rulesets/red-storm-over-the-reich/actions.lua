@@ -10,8 +10,11 @@
 -- (13.6.A), barrages (11.0-11.4; with Heinrici, 17.3.B, declared then `fire`), the Fuel Supply
 -- and Fuel Shortage markers (9.2.A), bridgehead markers (10.7.1.A.1), the Soviet replacements
 -- (8.2.1.A), the German mechanized steps on reduced divisions (8.2.1.B), disbanding generic
--- garrisons in the German Placement Segment (16.2), and `next` when the segment may end (not
--- while a promised hex of a multi-hex attack can still be attacked, 13.1.B).
+-- garrisons in the German Placement Segment (16.2), the Sleigh Ride and Guderian set-up
+-- (3.3.A `kg` and `reduce`, 3.4.A `deploy` of the first Guderian unit waiting, or of the unit
+-- asked for, in every hex it may be placed), and `next` when
+-- the segment may end (not while a promised hex of a multi-hex attack can still be attacked,
+-- 13.1.B; not before the set-up's decisions are made, 3.3.A, 3.4.A).
 --
 -- Left out, their legality being too intricate to predict here (each verb still works when
 -- typed): moves given along hexes (`move X a b c`), the roving cauldron's moves (6.8: only
@@ -20,8 +23,8 @@
 -- (`air`, 17.4.C), the mechanized follow-up of an advance (13.6.B), a naval barrage from a
 -- chosen coastal hex (11.3), shortage markers on several units at once, the removal of a
 -- bridgehead (10.7.1.A.2), placing reinforcements and replacements (8.1, 8.2: the hexes and
--- the Sea Transports of the K units), rebuilding a mechanized KG (16.1.B), the set-up verbs
--- (3.3.A, 3.4.A) and the strategic movement (entrain, rail, detrain, sea, evacuate: 10.8.1,
+-- the Sea Transports of the K units), rebuilding a mechanized KG (16.1.B), the set-up's
+-- withdrawals (3.3.A `withdraw`: optional, the set-up ends without them) and the strategic movement (entrain, rail, detrain, sea, evacuate: 10.8.1,
 -- 10.8.2).
 local C = require "common"
 local allowance = require "allowance"
@@ -64,39 +67,49 @@ local function moves(side, opts, add)
       if v.side == side and C.is_combat(v) then friendly_combat[h] = true end
     end
   end
+  -- 17.3.A: the hexes next to an enemy unit with no friendly combat unit (where Zhukov may not end)
+  local exposed
   for _, u in ipairs(units.all { side = side, on_map = true }) do
     if wanted(opts, u) and movement.may_move(u, side, seg) and allowance.allowance(u) then
       local from, left = u.hex, movement.left(u)
       local prof, info = movement.profile(u, from, left, z)
       prof.routes = false
-      local reach = map.reach(prof)
-      local free                                     -- (the profile without the allowance)
-      for h, cost in pairs(reach) do
-        local ok = h ~= from
-        -- 10.4.B: a step dearer than what is left is one-hex movement, which the verb refuses
-        -- across a major river from the start hex (10.7.1.B) and in the Soviet breakthrough
-        if ok and cost >= left and map.direction(from, h) then
+      -- 10.4.B: a step dearer than what is left is one-hex movement, which the verb refuses
+      -- across a major river from the start hex (10.7.1.B) and in the Soviet breakthrough:
+      -- such a neighbour is left out when the search reaches it only for all that is left
+      local dear, free = {}, nil
+      for _, h in ipairs(map.neighbours(from)) do
+        if info.crossing[from .. ">" .. h] == "start" or (side == C.SOVIET and seg == "breakthrough") then
           if not free then
             free = movement.profile(u, from, left, z)
             free.mp, free.always_one = nil, nil
           end
           local real = map.path_cost(free, { from, h })
-          if real and real > left then
-            if info.crossing[from .. ">" .. h] == "start" or (side == C.SOVIET and seg == "breakthrough") then ok = false end
-          end
+          if real and real > left then dear[h] = left end
         end
-        -- 17.3.A: Zhukov ends next to an enemy unit only stacked with a friendly combat unit
-        if ok and C.is_leader(u) and enemy_next_to(h, z.enemy_hexes) and not friendly_combat[h] then ok = false end
+      end
+      local exclude = {}
+      if C.is_leader(u) then
+        if not exposed then
+          exposed = map.adjacent { from = z.enemy_hexes }
+          for h in pairs(friendly_combat) do exposed[h] = nil end
+        end
+        exclude[#exclude + 1] = exposed
+      end
+      if C.is_refugee(u) then exclude[#exclude + 1] = refugees end          -- 10.8.3: one a hex
+      if not dist then
+        add(map.moves(prof, { unit = u.id, cmd = "move {unit} {hex}", group = "move", note = "{cost} MP",
+          exclude = exclude, dear = dear }))
+      else
         -- 10.8.5: a reacting unit ends next to a Soviet unit or nearer to the nearest one
-        if ok and dist then
+        local skip = {}
+        for _, set in ipairs(exclude) do for h in pairs(set) do skip[h] = true end end
+        for h, cost in pairs(map.reach(prof)) do
           local before, after = dist[from] or math.huge, dist[h] or math.huge
-          if not (after <= 1 or after < before) then ok = false end
-        end
-        -- 10.8.3: one refugee unit a hex
-        if ok and C.is_refugee(u) and refugees[h] then ok = false end
-        if ok then
-          cost_text[cost] = cost_text[cost] or (map.fmt_cost(cost) .. " MP")
-          add { cmd = "move " .. u.id .. " " .. h, group = "move", unit = u.id, hex = h, note = cost_text[cost] }
+          if h ~= from and not skip[h] and not (dear[h] and cost >= dear[h]) and (after <= 1 or after < before) then
+            cost_text[cost] = cost_text[cost] or (map.fmt_cost(cost) .. " MP")
+            add { cmd = "move " .. u.id .. " " .. h, group = "move", unit = u.id, hex = h, note = cost_text[cost] }
+          end
         end
       end
     end
@@ -399,12 +412,57 @@ local function disbands(opts, add)
   end
 end
 
+-- 3.3.A, 3.4.A: the set-up decisions of Sleigh Ride and Guderian (the verbs' own checks).
+local function setup(opts, add)
+  local S = require "scenarios"
+  local stacking = require "stacking"
+  for _, u in ipairs(C.on_map(C.GERMAN)) do
+    if wanted(opts, u) then
+      if C.passes(function(check) S.check_kg(u, check) end) then add { cmd = "kg " .. u.id, group = "kg", unit = u.id, hex = u.hex } end
+      if C.passes(function(check) S.check_reduce(u, check) end) then add { cmd = "reduce " .. u.id, group = "reduce", unit = u.id, hex = u.hex } end
+    end
+  end
+  -- (the Guderian units are placed one at a time: without a unit asked for, the hexes of the
+  -- first one waiting; thousands of hexes for each of fifty units would be a list no one reads)
+  local waiting = {}
+  for _, u in ipairs(units.in_box("guderian")) do
+    if wanted(opts, u) and (opts.unit or #waiting == 0) then waiting[#waiting + 1] = u end
+  end
+  if #waiting > 0 then
+    -- the hexes where a Guderian unit may go: supplied (one trace for the whole map), with no
+    -- Soviet unit next to them, and passing the verb's checks (the same for every unit waiting
+    -- but for stacking)
+    local supplied = require("supply").traceable(C.GERMAN, map.hexes())
+    local soviet = {}
+    for _, u in ipairs(C.on_map(C.SOVIET)) do soviet[u.hex] = true end
+    local exposed = next(soviet) and map.adjacent { from = soviet } or {}
+    local hexes = {}
+    for h in pairs(supplied) do
+      if not exposed[h] and not soviet[h] and (opts.hex == nil or opts.hex == h)
+        and C.passes(function(check) S.check_deploy(waiting[1], h, check, supplied) end) then
+        hexes[#hexes + 1] = h
+      end
+    end
+    table.sort(hexes)
+    for _, u in ipairs(waiting) do
+      for _, h in ipairs(hexes) do
+        if not stacking.problem(h, C.GERMAN, { u }) then
+          add { cmd = ("deploy %s %s"):format(u.id, h), group = "deploy", unit = u.id, hex = h }
+        end
+      end
+    end
+  end
+  return C.passes(function(check) S.check_end(check) end)
+end
+
 function M.list(side, opts)
   opts = opts or {}
   local out = {}
   local function add(a) out[#out + 1] = a end
   local step = umpire.clock().step
   local seg = allowance.segment()
+  local may_end = true
+  if step == "setup" then may_end = setup(opts, add) end
   if side and seg then moves(side, opts, add) end
   if side and (step == "sov_combat" or step == "ger_combat") then
     advances(side, opts, add)
@@ -419,7 +477,6 @@ function M.list(side, opts)
   if side == C.GERMAN and step == "ger_place" then disbands(opts, add) end
   if side == C.SOVIET and (step == "sov_breakthrough" or step == "sov_exploit" or step == "sov_redeploy") then bridgeheads(side, opts, add) end
   -- 13.1.B: a combat segment ends only once the promised hexes are attacked (or cannot be)
-  local may_end = true
   if side and (step == "sov_combat" or step == "ger_combat") and #combat.open_promises(side) > 0 then may_end = false end
   if may_end then add { cmd = "next", group = "next" } end
   return out

@@ -205,3 +205,6 @@ umpire.sequence {
 
 -- What may be done now (actions.lua, docs/lua-api.md §2.6).
 umpire.actions(function(side, opts) return require("actions").list(side, opts) end)
+-- How the game stands, for bots and playouts (evaluate.lua).
+local evaluate = require "evaluate"
+umpire.evaluate(function(side) return evaluate.score(side), evaluate.figures() end)

@@ -51,28 +51,44 @@ end
 -- 10.7.1: the Soviet crossings of major rivers in Mud and Clear for a move from `from`: into a
 -- held bridgehead (terrain +1, may go on), from the start hex without one (terrain +1, then stop;
 -- never in the breakthrough), behind the lines (a minor river). Adds them to `side_cost`.
-local function soviet_crossings(from, weather, seg, side_cost, crossing, near)
-  local minor = T.hexside_cost[weather].minor_river
-  local held = {}
-  for h in pairs(map.marked("bridgehead")) do
-    if M.held_bridgehead(h) then held[h] = true end
+-- (what does not depend on `from` is worked out once for a set of zones `z` and kept in it: the
+-- keys, the behind-the-lines and bridgehead prices, and by hex the crossings that start there)
+local function soviet_crossings(from, weather, seg, side_cost, crossing, near, z)
+  local base = z and z.crossings
+  if not base then
+    local minor = T.hexside_cost[weather].minor_river
+    local held = {}
+    for h in pairs(map.marked("bridgehead")) do
+      if M.held_bridgehead(h) then held[h] = true end
+    end
+    base = { keys = {}, cost = {}, kind = {}, starts = {} }
+    local function price(a, b)
+      local key = a .. ">" .. b
+      if not near[b] then
+        base.keys[#base.keys + 1] = key
+        base.cost[key], base.kind[key] = minor, "behind"
+      elseif held[b] then
+        base.keys[#base.keys + 1] = key
+        base.cost[key], base.kind[key] = T.soviet_major_river, "bridgehead"
+      else
+        base.starts[a] = base.starts[a] or {}
+        base.starts[a][#base.starts[a] + 1] = key
+      end
+    end
+    for _, s in ipairs(C.MAJOR_RIVER) do
+      price(s[1], s[2])
+      price(s[2], s[1])
+    end
+    if z then z.crossings = base end
   end
-  local function price(a, b)
-    local key = a .. ">" .. b
-    if not near[b] then
-      side_cost[key] = minor
-      crossing[key] = "behind"
-    elseif held[b] then
-      side_cost[key] = T.soviet_major_river
-      crossing[key] = "bridgehead"
-    elseif a == from and seg ~= "breakthrough" then
+  for _, key in ipairs(base.keys) do
+    side_cost[key], crossing[key] = base.cost[key], base.kind[key]
+  end
+  if seg ~= "breakthrough" then
+    for _, key in ipairs(base.starts[from] or {}) do
       side_cost[key] = { cost = T.soviet_major_river, stop = true }
       crossing[key] = "start"
     end
-  end
-  for _, s in ipairs(C.MAJOR_RIVER) do
-    price(s[1], s[2])
-    price(s[2], s[1])
   end
 end
 
@@ -114,7 +130,7 @@ function M.profile(u, from, mp, z, opts)
   local side_cost, crossing = {}, {}
   if u.side == C.SOVIET and weather ~= "frost" then
     hexsides.major_river = "no"
-    soviet_crossings(from, weather, seg, side_cost, crossing, z.near or near_germans())
+    soviet_crossings(from, weather, seg, side_cost, crossing, z.near or near_germans(), z)
   end
   -- (the set is the same for every unit moving with these zones: built once, kept in `z`)
   local stop = not opts.rove and z.stop or nil

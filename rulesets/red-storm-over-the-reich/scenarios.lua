@@ -45,6 +45,47 @@ local function bump(key)
   vars.set("setup_counts", c)
 end
 
+-- The checks of the set-up verbs, in the order they refuse; `check` is umpire.check in the verbs
+-- and a quiet one in the list of actions (actions.lua).
+-- 3.3.A: may `u` be flipped to its KG? (a unit that began the game as a KG, 16.1.A, has no
+-- division side to flip from)
+function M.check_kg(u, check)
+  check(u.side == C.GERMAN and u:attr("kg") and not u:attr("starts_kg") and u.step == 1 and u.hex ~= nil, "3.3.A", "%s is not a German infantry division with a KG on its back", u.id)
+  check(south(u), "3.3.A", "%s is north of row 14 (%s)", u.id, u.hex)
+  check(count("kg") < T.sleigh_kgs, "3.3.A", "three divisions are flipped already")
+end
+
+-- 3.3.A: may the panzer division `u` be reduced?
+function M.check_reduce(u, check)
+  check(u.side == C.GERMAN and C.is_mech(u) and u:attr("panzer") and u.hex ~= nil, "3.3.A", "%s is not a German panzer division on the map", u.id)
+  check(u.step == 1, "3.3.A", "%s is reduced already", u.id)
+  check(south(u), "3.3.A", "%s is north of row 14 (%s)", u.id, u.hex)
+  check(count("reduce") < 1, "3.3.A", "one panzer division is reduced already")
+end
+
+-- 3.4.A: may the Guderian unit `u` be placed in `hex` (stacking apart)? `supplied`: the set of
+-- supplied hexes where the caller has traced them for many hexes at once.
+function M.check_deploy(u, hex, check, supplied)
+  check(M.scenario() == "guderian", "3.4.A", "only Guderian in Charge places extra units")
+  check(u.box == "guderian", "3.4.A", "%s is not a Guderian unit waiting to be placed", u.id)
+  check(not C.PROHIBITED[hex], "3.4.A", "%s is not a land hex", hex)
+  check(C.controller(hex) == C.GERMAN and #C.at(hex, C.SOVIET) == 0, "3.4.A", "%s is not a German hex", hex)
+  for _, n in ipairs(map.neighbours(hex)) do
+    check(#C.at(n, C.SOVIET) == 0, "3.4.A", "%s is next to Soviet units (%s)", hex, n)
+  end
+  check((supplied or require("supply").traceable(C.GERMAN, { hex }))[hex], "3.4.A", "%s is not supplied (7.1)", hex)
+end
+
+-- 3.3.A, 3.4.A: may the set-up end? (every decision made)
+function M.check_end(check)
+  check(count("kg") == T.sleigh_kgs, "3.3.A", "flip %d infantry divisions on or south of row 14 to their KGs first (%d done)", T.sleigh_kgs, count("kg"))
+  check(count("reduce") == 1, "3.3.A", "reduce one panzer division on or south of row 14 first")
+  if M.scenario() == "guderian" then
+    local left = units.in_box("guderian")
+    check(#left == 0, "3.4.A", "place the Guderian units first (%d left: %s)", #left, C.ids(left))
+  end
+end
+
 umpire.command {
   usage = "withdraw <unit> <hex> [<hex>...]",
   help = "Sleigh Ride set-up: move a German unit on or south of row 14 up to 6 hexes along the German Retreat Compass, ignoring terrain costs, stopping in Soviet ZOCs",
@@ -92,10 +133,7 @@ umpire.command {
   example = "kg 68ID",
   rule = "3.3.A", phases = { "setup" },
   run = function(u)
-    -- (a unit that began the game as a KG, 16.1.A, has no division side to flip from)
-    umpire.check(u.side == C.GERMAN and u:attr("kg") and not u:attr("starts_kg") and u.step == 1 and u.hex ~= nil, "3.3.A", "%s is not a German infantry division with a KG on its back", u.id)
-    umpire.check(south(u), "3.3.A", "%s is north of row 14 (%s)", u.id, u.hex)
-    umpire.check(count("kg") < T.sleigh_kgs, "3.3.A", "three divisions are flipped already")
+    M.check_kg(u, umpire.check)
     u:set_step(2)
     bump("kg")
     log.rule("3.3.A", ("%s is flipped to its Kampfgruppe %s (%d of %d)"):format(u.id, u:attr("kg"), count("kg"), T.sleigh_kgs))
@@ -108,10 +146,7 @@ umpire.command {
   example = "reduce 17PZ",
   rule = "3.3.A", phases = { "setup" },
   run = function(u)
-    umpire.check(u.side == C.GERMAN and C.is_mech(u) and u:attr("panzer") and u.hex ~= nil, "3.3.A", "%s is not a German panzer division on the map", u.id)
-    umpire.check(u.step == 1, "3.3.A", "%s is reduced already", u.id)
-    umpire.check(south(u), "3.3.A", "%s is north of row 14 (%s)", u.id, u.hex)
-    umpire.check(count("reduce") < 1, "3.3.A", "one panzer division is reduced already")
+    M.check_reduce(u, umpire.check)
     u:lose_steps(1)
     bump("reduce")
     log.rule("3.3.A", ("%s is reduced (rearguard losses)"):format(u.id))
@@ -124,14 +159,7 @@ umpire.command {
   example = "deploy 1SSPZ 2030",
   rule = "3.4.A", phases = { "setup" },
   run = function(u, hex)
-    umpire.check(M.scenario() == "guderian", "3.4.A", "only Guderian in Charge places extra units")
-    umpire.check(u.box == "guderian", "3.4.A", "%s is not a Guderian unit waiting to be placed", u.id)
-    umpire.check(not C.PROHIBITED[hex], "3.4.A", "%s is not a land hex", hex)
-    umpire.check(C.controller(hex) == C.GERMAN and #C.at(hex, C.SOVIET) == 0, "3.4.A", "%s is not a German hex", hex)
-    for _, n in ipairs(map.neighbours(hex)) do
-      umpire.check(#C.at(n, C.SOVIET) == 0, "3.4.A", "%s is next to Soviet units (%s)", hex, n)
-    end
-    umpire.check(require("supply").traceable(C.GERMAN, { hex })[hex], "3.4.A", "%s is not supplied (7.1)", hex)
+    M.check_deploy(u, hex, umpire.check)
     local rule, what = stacking.problem(hex, C.GERMAN, { u })
     if rule then umpire.refuse(rule, what) end
     u:move_to(hex)
@@ -141,12 +169,7 @@ umpire.command {
 
 -- The end of the set-up: every decision made.
 function M.setup_end()
-  umpire.check(count("kg") == T.sleigh_kgs, "3.3.A", "flip %d infantry divisions on or south of row 14 to their KGs first (%d done)", T.sleigh_kgs, count("kg"))
-  umpire.check(count("reduce") == 1, "3.3.A", "reduce one panzer division on or south of row 14 first")
-  if M.scenario() == "guderian" then
-    local left = units.in_box("guderian")
-    umpire.check(#left == 0, "3.4.A", "place the Guderian units first (%d left: %s)", #left, C.ids(left))
-  end
+  M.check_end(umpire.check)
   stacking.enforce(C.GERMAN, "the end of the set-up (5.1)")
   for _, u in ipairs(units.all { side = C.GERMAN }) do u:set_marker("withdrawn", nil) end
   vars.set("set_up", true)

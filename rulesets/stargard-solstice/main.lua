@@ -17,6 +17,9 @@ umpire.fog_of_war(true)                                                   -- 1.1
 -- what may be done now: `actions`, `moves` (actions.lua)
 local actions = require "actions"
 umpire.actions(function(side, opts) return actions.list(side, opts) end)
+-- how the game stands, for bots and playouts (evaluate.lua)
+local evaluate = require "evaluate"
+umpire.evaluate(function(side) return evaluate.score(side), evaluate.figures() end)
 
 -- ------------------------------------------------------------------ verbs
 umpire.command {

@@ -71,28 +71,39 @@ function M.vp_segment()
   end
 end
 
--- 14.1, 14.3: the final score and the victory level.
-function M.score()
-  local total = 0
-  local lines = {}
+-- 14.1: the Soviet VP now, before 16.4's rounding: the VP hexes held plus the other sources
+-- (12.6, 14.3.2, 16.1, 16.2, 16.4). Only reads the state (the evaluation calls it too); with
+-- `lines`, also what each point comes from, and how many VP hexes are held.
+function M.tally(lines)
+  local total, hexes = 0, 0
   for h, v in pairs(map.marked("soviet_vp")) do
     total = total + v
-    lines[#lines + 1] = ("%s %d"):format(map.hex(h).name or h, v)
+    hexes = hexes + 1
+    if lines then lines[#lines + 1] = ("%s %d"):format(map.hex(h).name or h, v) end
   end
-  local extra = vars.get("vp_adjust") or {}
-  for _, a in ipairs(extra) do
+  for _, a in ipairs(vars.get("vp_adjust") or {}) do
     total = total + a.vp
-    lines[#lines + 1] = ("%s %+g"):format(a.why, a.vp)
+    if lines then lines[#lines + 1] = ("%s %+g"):format(a.why, a.vp) end
   end
-  total = math.ceil(total)                                              -- 16.4 round fractions up
+  return total, hexes
+end
+
+-- 14.3: the victory level of a final score.
+function M.level(total)
+  for _, row in ipairs(T.victory) do
+    if total >= row[1] then return row[2] end
+  end
+end
+
+-- 14.1, 14.3: the final score and the victory level.
+function M.score()
+  local lines = {}
+  local total = math.ceil((M.tally(lines)))                            -- 16.4 round fractions up
   log.rule("14.1", ("Soviet VPs: %s = %d"):format(#lines > 0 and table.concat(lines, ", ") or "none", total))
   tracks.set("soviet_vp", total)
-  for _, row in ipairs(T.victory) do
-    if total >= row[1] then
-      log.rule("14.3", ("%d VP: %s"):format(total, row[2]))
-      return row[2]
-    end
-  end
+  local level = M.level(total)
+  log.rule("14.3", ("%d VP: %s"):format(total, level))
+  return level
 end
 
 function M.adjust(vp, why)

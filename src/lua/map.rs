@@ -696,7 +696,8 @@ fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
 /// `map.moves(profile, spec) -> moves`: the moves of units for a list of actions
 /// (`umpire.actions`), made from the searches here: every hex the profile reaches but its `from`
 /// hexes and those of `exclude` (a set, or a list of sets), each an action whose `cmd` and
-/// `note` are the templates of `spec` with `{unit}`, `{hex}` and `{cost}` filled in. One unit
+/// `note` are the templates of `spec` with `{unit}`, `{hex}` and `{cost}` filled in; `dear`
+/// (`{ [hex] = mp }`) leaves a hex out when the search reaches it for that much or more. One unit
 /// (`spec.unit`, the profile's own `from` and `mp`), or several sharing the profile
 /// (`spec.units = { { unit =, from =, mp =, exclude = }, ... }`: the profile is read once, each
 /// searched from its hex with its allowance and its own `exclude` added). The entry stands in
@@ -724,7 +725,8 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
     let mut one = |p: &Profile,
                    sources: &[(HexId, i64)],
                    unit: Option<String>,
-                   own: Option<&BTreeSet<HexId>>|
+                   own: Option<&BTreeSet<HexId>>,
+                   dear: &BTreeMap<HexId, i64>|
      -> mlua::Result<()> {
         if sources.is_empty() {
             return Err(mlua::Error::runtime("map.moves: a unit's `from` (or the profile's) is required"));
@@ -734,7 +736,11 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
         let unit_text = unit.clone().unwrap_or_default();
         let mut found: Vec<(&str, crate::lua::Action)> = Vec::new();
         for (h, x) in r.iter() {
-            if sources.iter().any(|(s, _)| *s == h) || common.contains(&h) || own.is_some_and(|o| o.contains(&h)) {
+            if sources.iter().any(|(s, _)| *s == h)
+                || common.contains(&h)
+                || own.is_some_and(|o| o.contains(&h))
+                || dear.get(&h).is_some_and(|&c| x.cost >= c)
+            {
                 continue;
             }
             let id = w.map.printed_id(h).unwrap_or_default();
@@ -757,7 +763,10 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
         Ok(())
     };
     match m.get::<Option<Table>>("units")? {
-        None => one(&p, &sources, field(&m, "unit")?, None)?,
+        None => {
+            let dear = hex_amounts(&w.map, m.get("dear")?, "map.moves dear")?;
+            one(&p, &sources, field(&m, "unit")?, None, &dear)?
+        }
         Some(list) => {
             for entry in list.sequence_values::<Table>() {
                 let e = entry.map_err(|_| {
@@ -782,7 +791,8 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
                         sets.get(&key)
                     }
                 };
-                one(&p, &[(from, 0)], field(&e, "unit")?, own)?;
+                let dear = hex_amounts(&w.map, e.get("dear")?, "map.moves dear")?;
+                one(&p, &[(from, 0)], field(&e, "unit")?, own, &dear)?;
             }
         }
     }
