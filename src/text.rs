@@ -112,6 +112,16 @@ pub fn script_lines(text: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// A number as people write it: whole numbers without a decimal point, others to at most three
+/// places (`12`, `-3.5`, `0.333`).
+pub fn fmt_number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        return format!("{x:.0}");
+    }
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -131,14 +141,4 @@ mod tests {
         let l = script_lines("a\\\nb\n# c\nd");
         assert_eq!(l, vec![(1, "a\nb".to_string()), (3, "# c".to_string()), (4, "d".to_string())]);
     }
-}
-
-/// A number as people write it: whole numbers without a decimal point, others to at most three
-/// places (`12`, `-3.5`, `0.333`).
-pub fn fmt_number(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        return format!("{x:.0}");
-    }
-    let s = format!("{x:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
