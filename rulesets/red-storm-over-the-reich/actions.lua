@@ -81,8 +81,10 @@ local function moves(side, opts, add)
       for _, h in ipairs(map.neighbours(from)) do
         if info.crossing[from .. ">" .. h] == "start" or (side == C.SOVIET and seg == "breakthrough") then
           if not free then
-            free = movement.profile(u, from, left, z)
-            free.mp, free.always_one = nil, nil
+            -- (what one step costs without the allowance: the profile's costs alone, its
+            -- blocked and stopping hexes aside, which the search does not list anyway)
+            free = { from = from, terrain = prof.terrain, hexsides = prof.hexsides, side_cost = prof.side_cost,
+              default = prof.default, directions = prof.directions }
           end
           local real = map.path_cost(free, { from, h })
           if real and real > left then dear[h] = left end
