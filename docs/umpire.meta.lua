@@ -405,8 +405,14 @@ function umpire.outcome_of(rolls, decide) end
 
 ---Registers the list of what may be done now (once, while loading): every command listed,
 ---executed now, is accepted. `opts.unit` / `opts.hex` ask only for what concerns them.
----@param fn fun(side: string, opts: { unit?: string, hex?: string }): (string|Umpire.Action)[]
+---@param fn fun(side: string, opts: { unit?: string, hex?: string }): (string|Umpire.Action|userdata)[]
 function umpire.actions(fn) end
+
+---Registers how a position stands (once, while loading), for bots and playouts: the score for
+---`side` (a finite number, higher is better for it) and figures of the game (numbers, strings;
+---`result`: the outcome's category once the game is over). Runs look-only.
+---@param fn fun(side: string): number, table<string, number|string|boolean>?
+function umpire.evaluate(fn) end
 
 ---@return Umpire.Clock
 function umpire.clock() end

@@ -94,6 +94,31 @@ pub fn hex_keys(lua: &Lua, t: &Table, out: &mut Vec<Vec<u8>>) -> mlua::Result<bo
     Ok(other)
 }
 
+/// A table of amounts by hex (`{ ["0418"] = 2 }`) read in one pass: each string key with its
+/// number. `false` when some entry is anything else (the caller reads it the slow way, which
+/// names the problem). `t` must be the table's contents (seen through a seal).
+pub fn hex_numbers(lua: &Lua, t: &Table, out: &mut Vec<(Vec<u8>, f64)>) -> mlua::Result<bool> {
+    let mut plain = true;
+    let plain_ref = &mut plain;
+    // SAFETY: as in `hex_keys`: the table is index 1, a key and a value above it; strings and
+    // numbers are read where they are such (no conversion in place); the vector is the caller's.
+    unsafe {
+        lua.exec_raw::<()>(t, |state| {
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, 1) != 0 {
+                if ffi::lua_type(state, -2) == ffi::LUA_TSTRING && ffi::lua_type(state, -1) == ffi::LUA_TNUMBER {
+                    out.push((bytes_at(state, -2).to_vec(), ffi::lua_tonumber(state, -1)));
+                } else {
+                    *plain_ref = false;
+                }
+                ffi::lua_pop(state, 1);
+            }
+            ffi::lua_pop(state, 1);
+        })?;
+    }
+    Ok(plain)
+}
+
 /// A key's place in the fixed order of the prelude's `pairs`: its class (1 numbers, 2 strings,
 /// 3 booleans, 4 handles), its number, and its bytes as a range of one shared buffer (one
 /// allocation for all the keys of a table, not one per key). The one comparison of that order

@@ -90,10 +90,22 @@ fn add_hexes(lua: &Lua, map: &Map, t: &Table, what: &str, out: &mut BTreeSet<Hex
     Ok(())
 }
 
-fn hex_amounts(map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeMap<HexId, i64>> {
+fn hex_amounts(lua: &Lua, map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeMap<HexId, i64>> {
     let mut out = BTreeMap::new();
     if let Some(t) = v {
-        for p in seen_through(t).pairs::<String, f64>() {
+        let t = seen_through(t);
+        // one pass in Lua's C API for the common table of numbers; anything else the slow way
+        let mut found = Vec::new();
+        if super::fast::hex_numbers(lua, &t, &mut found)? {
+            for (k, n) in found {
+                let k = String::from_utf8_lossy(&k);
+                let c = to_units(n)
+                    .ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))?;
+                *out.entry(hex_arg(map, &k, what)?).or_insert(0) += c;
+            }
+            return Ok(out);
+        }
+        for p in t.pairs::<String, f64>() {
             let (k, n) = p?;
             let c =
                 to_units(n).ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))?;
@@ -116,8 +128,8 @@ fn profile_from(lua: &Lua, w: &super::World, t: &Table) -> mlua::Result<(Profile
             Value::Nil => None,
             v => Some(cost_of(&v, "default")?),
         },
-        enter_extra: hex_amounts(map, t.get("enter_extra")?, "enter_extra")?.into_iter().collect(),
-        leave_extra: hex_amounts(map, t.get("leave_extra")?, "leave_extra")?.into_iter().collect(),
+        enter_extra: hex_amounts(lua, map, t.get("enter_extra")?, "enter_extra")?.into_iter().collect(),
+        leave_extra: hex_amounts(lua, map, t.get("leave_extra")?, "leave_extra")?.into_iter().collect(),
         blocked: {
             // `unblocked` takes hexes out again (friendly units negating an EZOC for supply)
             let unblocked = hex_set(lua, map, t.get("unblocked")?, "unblocked")?;
@@ -718,6 +730,7 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
     let group = field(&m, "group")?.unwrap_or_else(|| cmd.split_whitespace().next().unwrap_or("").to_string());
     let note = field(&m, "note")?;
     let common = hex_set(lua, &w.map, m.get("exclude")?, "map.moves exclude")?;
+    let (cmd_t, note_t) = (template(&cmd), note.as_deref().map(template));
     // (a set handed for several units is read once)
     let mut sets: BTreeMap<usize, BTreeSet<HexId>> = BTreeMap::new();
     let mut out: Vec<crate::lua::Action> = Vec::new();
@@ -744,17 +757,28 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
                 continue;
             }
             let id = w.map.printed_id(h).unwrap_or_default();
-            let cost = costs.entry(x.cost).or_insert_with(|| search::fmt_cost(x.cost)).clone();
-            let fill = |t: &str| t.replace("{unit}", &unit_text).replace("{hex}", id).replace("{cost}", &cost);
+            let cost = costs.entry(x.cost).or_insert_with(|| search::fmt_cost(x.cost));
+            let fill = |t: &[Part]| {
+                let mut out = String::with_capacity(32);
+                for p in t {
+                    out.push_str(match p {
+                        Part::Text(x) => x,
+                        Part::Unit => &unit_text,
+                        Part::Hex => id,
+                        Part::Cost => cost,
+                    });
+                }
+                out
+            };
             found.push((
                 id,
                 crate::lua::Action {
-                    cmd: fill(&cmd),
+                    cmd: fill(&cmd_t),
                     group: group.clone(),
                     unit: unit.clone(),
                     units: vec![],
                     hex: Some(id.to_string()),
-                    note: note.as_deref().map(fill),
+                    note: note_t.as_deref().map(fill),
                 },
             ));
         }
@@ -764,7 +788,7 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
     };
     match m.get::<Option<Table>>("units")? {
         None => {
-            let dear = hex_amounts(&w.map, m.get("dear")?, "map.moves dear")?;
+            let dear = hex_amounts(lua, &w.map, m.get("dear")?, "map.moves dear")?;
             one(&p, &sources, field(&m, "unit")?, None, &dear)?
         }
         Some(list) => {
@@ -791,12 +815,45 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
                         sets.get(&key)
                     }
                 };
-                let dear = hex_amounts(&w.map, e.get("dear")?, "map.moves dear")?;
+                let dear = hex_amounts(lua, &w.map, e.get("dear")?, "map.moves dear")?;
                 one(&p, &[(from, 0)], field(&e, "unit")?, own, &dear)?;
             }
         }
     }
     lua.create_userdata(super::actions::Moves(out))
+}
+
+/// A piece of a `map.moves` template.
+enum Part {
+    Text(String),
+    Unit,
+    Hex,
+    Cost,
+}
+
+/// A template (`move {unit} {hex}`) in pieces, filled without searching it again.
+fn template(t: &str) -> Vec<Part> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(i) = rest.find('{') {
+        let (before, from) = rest.split_at(i);
+        let hole = [("{unit}", Part::Unit), ("{hex}", Part::Hex), ("{cost}", Part::Cost)]
+            .into_iter()
+            .find(|(k, _)| from.starts_with(k));
+        match hole {
+            Some((k, part)) => {
+                out.push(Part::Text(before.to_string()));
+                out.push(part);
+                rest = &from[k.len()..];
+            }
+            None => {
+                out.push(Part::Text(rest[..i + 1].to_string()));
+                rest = &rest[i + 1..];
+            }
+        }
+    }
+    out.push(Part::Text(rest.to_string()));
+    out
 }
 
 /// `map.route(profile, to) -> cost, path | nil, msg`: the cheapest route from the profile's `from` to a hex.

@@ -146,3 +146,30 @@ pub(super) fn evaluate(s: &mut Session, rest: &str, _line: &str) -> Result<Reply
     }
     Ok(Reply::ok(out))
 }
+
+/// `map moves <unit>`: the hexes the listed moves of a unit go to, each labelled with the first
+/// word of its note (its cost) or `*`, and the unit's hex (where the view centres).
+pub(super) fn move_labels(
+    s: &Session,
+    unit: &str,
+) -> Result<(std::collections::BTreeMap<crate::hex::HexId, String>, crate::hex::HexId)> {
+    let filter = filter_of(s, unit)?;
+    let Some(id) = filter.unit.clone() else {
+        return Err(Error::Usage(format!("map moves takes a unit ('{unit}' is a hex)")));
+    };
+    let g = s.game()?;
+    let at = g
+        .state()
+        .units
+        .get(&id)
+        .and_then(|u| u.hex())
+        .ok_or_else(|| Error::Usage(format!("{id} is not on the map")))?;
+    let mut labels = std::collections::BTreeMap::new();
+    for a in listed(s, &filter)? {
+        let Some(h) = a.hex.as_deref().filter(|_| a.group == "move") else { continue };
+        let Some(hex) = g.scenario.map.grid.parse(h) else { continue };
+        let label = a.note.as_deref().and_then(|n| n.split_whitespace().next()).unwrap_or("*").to_string();
+        labels.insert(hex, label);
+    }
+    Ok((labels, at))
+}

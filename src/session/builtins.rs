@@ -54,7 +54,7 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("map", "view",
         "map [<hex|unit|place> [radius]] | map <overlay> <args> [<place> [radius]] | map --svg [--force] FILE [<overlay> <args>] [<place> [radius]]",
         "the map as text around a place, with an overlay, or as an SVG picture",
-        "map <place> 4      map <overlay> <unit>      map --svg board.svg", true, views::map),
+        "map <place> 4      map <overlay> <unit>      map moves <unit>      map --svg board.svg", true, views::map),
     builtin!("status", "view", "status", "where the game is: turn, phase, side, pending decision, seed, library",
         "", true, views::status),
     builtin!("show", "view", "show <hex|unit|place>", "a unit's values and markers, or a hex's terrain and stack",

@@ -674,7 +674,8 @@ pub(super) fn help(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let (verbs, overlays) = s.game.as_ref().map(|g| (g.verbs(), g.overlays())).unwrap_or_default();
     let topic = rest.trim();
     if topic.is_empty() {
-        return Ok(Reply::ok(help_index(&verbs, &overlays)));
+        let lists = s.game.as_ref().is_some_and(|g| g.lists_actions().unwrap_or(false));
+        return Ok(Reply::ok(help_index(&verbs, &overlays, lists)));
     }
     if let Some(v) = verbs.get(topic) {
         let mut out = vec![format!("usage: {}", v.usage), v.help.clone()];
@@ -710,7 +711,7 @@ pub(super) fn help(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     Ok(Reply::ok(vec![format!("no command '{topic}'{}", did_you_mean(topic, names.iter()))]))
 }
 
-fn help_index(verbs: &BTreeMap<String, VerbSpec>, overlays: &BTreeMap<String, VerbSpec>) -> Vec<String> {
+fn help_index(verbs: &BTreeMap<String, VerbSpec>, overlays: &BTreeMap<String, VerbSpec>, lists: bool) -> Vec<String> {
     let mut out = Vec::new();
     if !verbs.is_empty() {
         out.push("rules (this game):".to_string());
@@ -718,6 +719,10 @@ fn help_index(verbs: &BTreeMap<String, VerbSpec>, overlays: &BTreeMap<String, Ve
             let rule = if v.rule.is_empty() { String::new() } else { format!(" [{}]", v.rule) };
             out.push(format!("  {:<36} {}{rule}", v.usage, v.help));
         }
+    }
+    if lists && !overlays.contains_key("moves") {
+        out.push("map overlays (from the listed actions):".to_string());
+        out.push(format!("  {:<36} {}", "map moves <unit>", "where the unit can move now, with the cost of each hex"));
     }
     if !overlays.is_empty() {
         out.push("map overlays (this game):".to_string());
@@ -880,6 +885,31 @@ fn map_view(s: &Session, words: &[&str]) -> Result<MapView> {
     let overlays = g.overlays();
     let map = &g.scenario.map;
     let mut view = MapView { overlay: None, center: None, radius: None, title: g.scenario.name.clone() };
+    // `map moves <unit>`: the unit's listed moves (a ruleset's own overlay of that name wins)
+    if words.first() == Some(&"moves") && !overlays.contains_key("moves") && words.len() > 1 {
+        let (labels, at) = super::actions::move_labels(s, words[1])?;
+        view.center = Some(at);
+        view.radius = Some(4);
+        if let Some(w) = words.get(2) {
+            view.center = Some(map_place(s, w)?);
+            view.radius = None;
+        }
+        if let Some(r) = words.get(3) {
+            view.radius = Some(map_radius(r)?);
+        }
+        if let Some(extra) = words.get(4) {
+            return Err(Error::Usage(format!(
+                "unexpected '{extra}'; usage: map moves <unit> [<hex|unit|place> [radius]]"
+            )));
+        }
+        view.overlay = Some(crate::render::Overlay {
+            title: format!("moves {}", words[1]),
+            help: "where the unit can move now, with the cost of each hex (the rules' list of actions)".into(),
+            rule: String::new(),
+            labels,
+        });
+        return Ok(view);
+    }
     if let Some(spec) = words.first().and_then(|w| overlays.get(*w)) {
         let rest = &words[1..];
         // the overlay's own arguments first; what its usage leaves over is a place and radius
