@@ -127,6 +127,10 @@ enum Cmd {
         out: PathBuf,
         #[arg(long = "option")]
         options: Vec<String>,
+        /// Games fuzzed at once, each on its own thread (default: the cores); the report is the
+        /// same whatever the number.
+        #[arg(long)]
+        jobs: Option<usize>,
     },
 }
 
@@ -262,12 +266,16 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(if o.changes.is_empty() { 0 } else { 1 })
         }
-        Cmd::Fuzz { scenario, commands, seed, out, options } => {
+        Cmd::Fuzz { scenario, commands, seed, out, options, jobs } => {
             let mut spec = umpire::playout::Spec::new(library.unwrap_or_else(umpire::ruleset::find_root), &scenario);
             spec.options = options;
             std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
             let started = std::time::Instant::now();
-            let r = umpire::playout::fuzz::fuzz(&spec, commands, seed, Some(&out));
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+            let bar = progress(commands, "commands");
+            let r =
+                umpire::playout::fuzz::fuzz(&spec, commands, seed, Some(&out), jobs, &|n| bar.set_position(n as u64));
+            bar.finish_and_clear();
             outln!(
                 "fuzz {scenario} from seed {seed}: {} commands ({} listed, {} junk of which {} accepted) in {} games ({} ended), {} saves loaded back, {:.1} s",
                 r.commands,

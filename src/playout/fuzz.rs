@@ -123,7 +123,7 @@ impl Fuzzer<'_> {
         let mut script = None;
         if let Some(dir) = self.out {
             let game = self.spec.scenario.replace('/', "-");
-            let path = dir.join(format!("fuzz-{game}-seed{seed}-{}.ump", self.report.findings.len() + 1));
+            let path = dir.join(format!("fuzz-{game}-seed{seed}.ump"));
             let header = format!(
                 "umpire fuzz found: {kind}: {}\nthe last command is the one that failed; `umpire run {}` replays it",
                 message.lines().next().unwrap_or(""),
@@ -261,20 +261,108 @@ impl Fuzzer<'_> {
     }
 }
 
-/// Fuzzes `spec` for `commands` commands in all, game after game from `seed`; reproductions of
-/// failures go to `out` (when given).
-pub fn fuzz(spec: &Spec, commands: usize, seed: u64, out: Option<&Path>) -> Report {
-    let mut f = Fuzzer { spec, rng: ChaCha8Rng::seed_from_u64(seed ^ 0xF022), out, report: Report::default() };
-    let mut game_seed = seed;
-    while f.report.commands < commands {
-        let left = commands - f.report.commands;
-        let games = f.report.games;
-        f.game(game_seed, left);
-        game_seed += 1;
-        // a scenario that cannot be set up has nothing more to give
-        if f.report.games == games {
-            break;
+/// The most commands one game of a fuzz run plays (a game that does not end is cut here and
+/// the next seed begins).
+pub const GAME_COMMANDS: usize = 5_000;
+
+impl Report {
+    fn add(&mut self, o: Report) {
+        self.commands += o.commands;
+        self.listed += o.listed;
+        self.junk += o.junk;
+        self.junk_accepted += o.junk_accepted;
+        self.games += o.games;
+        self.games_ended += o.games_ended;
+        self.saves_checked += o.saves_checked;
+        self.findings.extend(o.findings);
+    }
+}
+
+/// One game of a fuzz run: from `seed`, its junk drawn from a generator of its own (so that the
+/// games of a run are independent and run side by side).
+fn one_game(spec: &Spec, run_seed: u64, seed: u64, out: Option<&Path>) -> Report {
+    let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0xF022);
+    rng.set_stream(seed);
+    let mut f = Fuzzer { spec, rng, out, report: Report::default() };
+    let played = f.game(seed, GAME_COMMANDS);
+    // (a scenario that cannot be set up counts one command, so that a run ends)
+    f.report.commands = f.report.commands.max(played).max(1);
+    f.report
+}
+
+/// Fuzzes `spec` for at least `commands` commands, game after game from `seed` (seeds `seed`,
+/// `seed + 1`...; each game at most [`GAME_COMMANDS`]), on `jobs` threads. The run is the
+/// shortest run of games, in seed order, that reaches `commands`, whatever the threads:
+/// the same seeds give the same report. Reproductions of failures go to `out` (when given);
+/// `progress` is told the commands played so far.
+pub fn fuzz(
+    spec: &Spec,
+    commands: usize,
+    seed: u64,
+    out: Option<&Path>,
+    jobs: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Report {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    // the games done, by index; and whether the prefix of them already reaches the budget
+    let done: Mutex<std::collections::BTreeMap<usize, Report>> = Mutex::new(Default::default());
+    let enough = |d: &std::collections::BTreeMap<usize, Report>| -> Option<usize> {
+        let mut total = 0;
+        for i in 0.. {
+            total += d.get(&i)?.commands;
+            if total >= commands {
+                return Some(i);
+            }
+        }
+        None
+    };
+    let work = || {
+        loop {
+            if enough(&done.lock().unwrap()).is_some() {
+                break;
+            }
+            let i = next.fetch_add(1, Ordering::SeqCst);
+            let r =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| one_game(spec, seed, seed + i as u64, out)))
+                    .unwrap_or_else(|_| Report {
+                        commands: 1,
+                        findings: vec![Finding {
+                            kind: "panic".into(),
+                            message: "umpire panicked".into(),
+                            command: String::new(),
+                            seed: seed + i as u64,
+                            script: None,
+                        }],
+                        ..Report::default()
+                    });
+            let mut d = done.lock().unwrap();
+            d.insert(i, r);
+            progress(d.values().map(|r| r.commands).sum());
+        }
+    };
+    if jobs <= 1 {
+        work();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..jobs {
+                s.spawn(work);
+            }
+        });
+    }
+    let mut d = done.into_inner().unwrap();
+    let last = enough(&d).unwrap_or(usize::MAX);
+    let mut report = Report::default();
+    for (i, r) in std::mem::take(&mut d) {
+        if i <= last {
+            report.add(r);
+        } else {
+            // a game played beyond the run (threads ran ahead): not part of it, nor its files
+            for f in r.findings.iter().filter_map(|f| f.script.as_ref()) {
+                let _ = std::fs::remove_file(f);
+            }
         }
     }
-    f.report
+    report
 }

@@ -146,8 +146,14 @@ fn replay_under_an_edited_table_lists_the_first_changed_ruling() {
 #[test]
 fn the_fuzzer_finds_nothing_wrong_in_the_fixture_but_its_deliberate_bug() {
     let dir = tempfile::tempdir().unwrap();
-    let r = fuzz::fuzz(&fixture_spec(), 3000, 1, Some(dir.path()));
+    let r = fuzz::fuzz(&fixture_spec(), 3000, 1, Some(dir.path()), 2, &|_| {});
     assert!(r.commands >= 3000 && r.junk > 300 && r.games > 10 && r.saves_checked > 10, "{r:?}");
+    // the same run on one thread is the same run
+    let one = fuzz::fuzz(&fixture_spec(), 3000, 1, None, 1, &|_| {});
+    assert_eq!(
+        (one.commands, one.junk, one.games, one.findings.len()),
+        (r.commands, r.junk, r.games, r.findings.len())
+    );
     // the fixture's `crash` verb is a bug on purpose (tests of file:line): the fuzzer finds it
     // when junk types it, and nothing else
     for f in &r.findings {
@@ -167,7 +173,7 @@ fn the_fuzzer_reports_a_listed_action_that_is_refused_with_a_script_that_reprodu
     let mut spec = fixture_spec();
     spec.rules = Some(rules);
     let out = tempfile::tempdir().unwrap();
-    let r = fuzz::fuzz(&spec, 200, 1, Some(out.path()));
+    let r = fuzz::fuzz(&spec, 200, 1, Some(out.path()), 1, &|_| {});
     let f = r.findings.iter().find(|f| f.kind == "refused listed action").expect("found");
     assert_eq!(f.command, "move BA 9999");
     let path = f.script.as_ref().unwrap();
@@ -182,7 +188,7 @@ fn the_fuzzer_reports_a_listed_action_that_is_refused_with_a_script_that_reprodu
 /// docs/performance.md).
 fn fuzz_game(scenario: &str, commands: usize) {
     let dir = tempfile::tempdir().unwrap();
-    let r = fuzz::fuzz(&Spec::new(super::repo(), scenario), commands, 1, Some(dir.path()));
+    let r = fuzz::fuzz(&Spec::new(super::repo(), scenario), commands, 1, Some(dir.path()), 2, &|_| {});
     assert!(r.findings.is_empty(), "{scenario}: {:#?}", r.findings);
     assert!(r.commands >= commands && r.junk > 0, "{r:?}");
 }
