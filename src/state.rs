@@ -270,8 +270,19 @@ impl GameState {
             (side_markers, boxes, cups, tracks, side_values, vars),
             (dice.without_rolls(), next_stack_seq, commands),
         );
+        // (written straight into the digest: the same bytes as `to_vec`, without the buffer)
+        struct Into<'a>(&'a mut Sha256);
+        impl std::io::Write for Into<'_> {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.update(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
         let mut h = Sha256::new();
-        h.update(serde_json::to_vec(&light).expect("state serialises"));
+        serde_json::to_writer(std::io::BufWriter::with_capacity(8192, Into(&mut h)), &light).expect("state serialises");
         h.update(self.log.digest());
         h.update(self.dice.rolls.digest());
         h.update((self.log.len() as u64).to_le_bytes());

@@ -175,18 +175,7 @@ impl Bot {
             }
             _ => {
                 answer_by_default(s);
-                let g = s.game.as_ref().expect("the game");
-                match g.evaluate(side) {
-                    Ok(Some(e)) => Ok(e.score),
-                    Ok(None) => Err(fail(
-                        "setup",
-                        format!(
-                            "the greedy bot needs the rules of {} to score a state (umpire.evaluate)",
-                            g.ruleset.id
-                        ),
-                    )),
-                    Err(e) => Err(fail("rule error", e.to_string())),
-                }
+                self.score_now(s, side).map_err(|f| Failure { command: cmd.into(), ..f })
             }
         };
         let g = s.game.as_mut().expect("the game");
