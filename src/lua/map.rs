@@ -590,7 +590,7 @@ fn valued(lua: &Lua, key: String) -> mlua::Result<BTreeMap<String, f64>> {
 /// (`only.value`: those with that value; `only.except`: those with any other).
 fn marked(lua: &Lua, (name, only): (String, Option<Table>)) -> mlua::Result<Table> {
     let (value, except) = match &only {
-        Some(t) => (t.get::<Option<i64>>("value")?, t.get::<Option<i64>>("except")?),
+        Some(o) => (o.get::<Option<i64>>("value")?, o.get::<Option<i64>>("except")?),
         None => (None, None),
     };
     let w = world(lua);
