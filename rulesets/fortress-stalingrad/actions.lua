@@ -50,15 +50,17 @@ local function list_moves(out, side, opts)
       if prof then
         -- 12.3: the 62nd Army's first move out of 3428 goes through 3427 (checked on its route)
         local first62 = u.id == T.units.army62 and u.hex == "3428" and not vars.get("army62_left")
-        for h, cost in pairs(map.reach(prof)) do
-          local ok = h ~= u.hex
-          if ok and first62 then
+        local note = supply_unit and "{cost} hex" or "{cost} MP"
+        if not first62 then
+          -- every hex the search reaches, the moves built in Rust (map.moves)
+          add(out, map.moves(prof, { unit = u.id, cmd = "move {unit} {hex}", group = "move", note = note }))
+        else
+          for h, cost in pairs(map.reach(prof)) do
             local _, route = map.route(prof, h)
-            ok = route ~= nil and route[2] == "3427"
-          end
-          if ok then
-            add(out, { cmd = ("move %s %s"):format(u.id, h), group = "move", unit = u.id, hex = h,
-                       note = supply_unit and (map.fmt_cost(cost) .. " hex") or (map.fmt_cost(cost) .. " MP") })
+            if h ~= u.hex and route ~= nil and route[2] == "3427" then
+              add(out, { cmd = ("move %s %s"):format(u.id, h), group = "move", unit = u.id, hex = h,
+                         note = note:gsub("{cost}", map.fmt_cost(cost)) })
+            end
           end
         end
       end

@@ -158,19 +158,25 @@ local function ids(list)
   return out
 end
 
+-- The hexes holding a unit of `side`, in hex order.
+local function held_by(stacks, side)
+  local hexes = {}
+  for h, stack in pairs(stacks) do
+    for _, v in ipairs(stack) do
+      if v.side == side then hexes[#hexes + 1] = h break end
+    end
+  end
+  table.sort(hexes)
+  return hexes
+end
+
 -- 13.1: one attack a target, with every unit that may join it (13.1.B: from several hexes only
 -- those holding a mechanized unit, or Zhukov's and next to it).
 local function attacks(side, opts, add)
   local enemy = C.other(side)
   local stacks = units.stacks()
   local done = combat.segment_state().hexes or {}
-  local hexes = {}
-  for h, stack in pairs(stacks) do
-    for _, v in ipairs(stack) do
-      if v.side == enemy then hexes[#hexes + 1] = h break end
-    end
-  end
-  table.sort(hexes)
+  local hexes = held_by(stacks, enemy)
   for _, hex in ipairs(hexes) do
     if (done[hex] or 0) == 0 and #combat.defenders(hex, enemy) > 0 then
       local groups, zhukov = {}, nil
@@ -244,13 +250,7 @@ end
 local function overruns(side, opts, add)
   local enemy = C.other(side)
   local stacks = units.stacks()
-  local hexes = {}
-  for h, stack in pairs(stacks) do
-    for _, v in ipairs(stack) do
-      if v.side == enemy then hexes[#hexes + 1] = h break end
-    end
-  end
-  table.sort(hexes)
+  local hexes = held_by(stacks, enemy)
   for _, hex in ipairs(hexes) do
     local t = map.terrain(hex)
     if (t == "clear" or t == "broken") and #combat.defenders(hex, enemy) > 0 then

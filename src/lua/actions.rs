@@ -30,6 +30,19 @@ pub struct Action {
     pub note: Option<String>,
 }
 
+/// The groups of a list of actions in the order first seen, each with its actions' indices
+/// (the `actions` view's headings; the random bot's first choice).
+pub fn groups(list: &[Action]) -> Vec<(&str, Vec<usize>)> {
+    let mut out: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, a) in list.iter().enumerate() {
+        match out.iter_mut().find(|(g, _)| *g == a.group) {
+            Some((_, v)) => v.push(i),
+            None => out.push((a.group.as_str(), vec![i])),
+        }
+    }
+    out
+}
+
 /// Many moves of one unit as one entry of a list of actions (`map.moves`).
 pub struct Moves(pub Vec<Action>);
 

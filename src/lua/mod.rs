@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-pub use actions::{Action, Evaluation, Figure, Filter as ActionFilter};
+pub use actions::{Action, Evaluation, Figure, Filter as ActionFilter, groups as action_groups};
 pub use umpire::{ArgKind, ArgSpec, VerbSpec};
 pub use units::UnitRef;
 pub use views::TableView;

@@ -18,7 +18,6 @@ use crate::lua::Action;
 use crate::session::{Session, Status};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
 
 /// How many listed commands `greedy` tries before it chooses.
 pub const GREEDY_SAMPLE: usize = 12;
@@ -68,16 +67,7 @@ impl Bot {
 
     /// The groups of `list` in their first order, each with its commands' indices.
     fn groups(list: &[Action]) -> Vec<Vec<usize>> {
-        let mut order: Vec<&str> = Vec::new();
-        let mut by: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-        for (i, a) in list.iter().enumerate() {
-            let g = a.group.as_str();
-            if !by.contains_key(g) {
-                order.push(g);
-            }
-            by.entry(g).or_default().push(i);
-        }
-        order.into_iter().map(|g| by.remove(g).unwrap_or_default()).collect()
+        crate::lua::action_groups(list).into_iter().map(|(_, ix)| ix).collect()
     }
 
     /// A command of `list` (not empty) by the random policy.

@@ -31,14 +31,10 @@ fn listed(s: &Session, filter: &ActionFilter) -> Result<Vec<Action>> {
 
 /// The groups of a list in the order first seen.
 fn groups(list: &[Action]) -> Vec<(String, Vec<&Action>)> {
-    let mut out: Vec<(String, Vec<&Action>)> = Vec::new();
-    for a in list {
-        match out.iter_mut().find(|(g, _)| *g == a.group) {
-            Some((_, v)) => v.push(a),
-            None => out.push((a.group.clone(), vec![a])),
-        }
-    }
-    out
+    crate::lua::action_groups(list)
+        .into_iter()
+        .map(|(g, ix)| (g.to_string(), ix.into_iter().map(|i| &list[i]).collect()))
+        .collect()
 }
 
 fn line(a: &Action) -> String {
