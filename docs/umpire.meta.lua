@@ -182,6 +182,7 @@ function setmetatable(t, mt) end
 ---@field box? string
 ---@field on_map? boolean
 ---@field attr? table<string, Umpire.Storable> attributes that must equal these values
+---@field marked? string|string[] units carrying at least one of these markers
 
 ---A movement or tracing profile for map.reach / map.route / map.path_cost.
 ---@class Umpire.Profile

@@ -12,6 +12,7 @@
 local C = require "common"
 local movement = require "movement"
 local combat = require "combat"
+local command = require "command"
 local sets = require "sets"     -- rulesets/lib
 local checks = require "checks" -- rulesets/lib
 
@@ -50,31 +51,48 @@ local function stacking(stacks)
 end
 
 local function moves(side, opts, out)
-  local enemy = C.occupied(C.enemy(side))
-  local full_of = stacking(units.stacks())
+  -- only units with a marker of 3.3.5 may move (check_mover asks command.is_active)
+  local movers = {}
+  for _, u in ipairs(units.all { on_map = true, marked = command.ACTIVE_MARKERS }) do
+    if (opts.unit == nil or opts.unit == u.id) and may_move(u) then movers[#movers + 1] = u end
+  end
+  if #movers == 0 then return end
+  local stacks = units.stacks()
+  local full_of = stacking(stacks)
   local transit = sets.set_of(map.having("transit"))                 -- 5.2.5: pass through only
+  -- each side's EZOC and enemy hexes found once per call
+  local of_side = {}
+  local function side_opts(s, overrun)
+    if not of_side[s] then
+      local ez = C.ezoc(s, stacks)
+      local enter, leave = movement.ezoc_costs(ez)
+      of_side[s] = { ezoc = ez, enter = enter, leave = leave, enemy = C.occupied(C.enemy(s)) }
+    end
+    local o = of_side[s]
+    return { overrun = overrun, ezoc = o.ezoc, enter = o.enter, leave = o.leave, enemy = o.enemy, stacks = stacks }
+  end
   -- the side's profile made once per call (its EZOC and blocked hexes are the side's), with and
   -- without the overrun of lone HQs; the searches of the units with the same profile are one
   -- call (each from its hex with its allowance): the units that may overrun first
   local runs, keys = {}, {}
-  for _, u in ipairs(units.all { on_map = true }) do
-    if (opts.unit == nil or opts.unit == u.id) and may_move(u) then
-      local overrun = C.is_combat(u) and C.attack(u) > 0
-      local key = (overrun and "+" or "-") .. u.side
-      if not runs[key] then
-        runs[key] = { profile = movement.profile(u.side, u.hex, 0, { overrun = overrun }) }
-        keys[#keys + 1] = key
-      end
-      local run = runs[key]
-      run[#run + 1] = { unit = u.id, from = u.hex, mp = movement.allowance(u), exclude = full_of(u) }
+  for _, u in ipairs(movers) do
+    local overrun = C.is_combat(u) and C.attack(u) > 0
+    local key = (overrun and "+" or "-") .. u.side
+    if not runs[key] then
+      local o = side_opts(u.side, overrun)
+      runs[key] = { profile = movement.profile(u.side, u.hex, 0, o), enemy = o.enemy }
+      keys[#keys + 1] = key
     end
+    local run = runs[key]
+    run[#run + 1] = { unit = u.id, from = u.hex, mp = movement.allowance(u), exclude = full_of(u) }
   end
   table.sort(keys)
   for _, key in ipairs(keys) do
     -- every hex a search reaches but enemy-held, transit-only and full ones (water is prohibited
     -- terrain in the profile: the search never reaches it, 5.2.6)
-    out[#out + 1] = map.moves(runs[key].profile, { units = runs[key], cmd = "move {unit} {hex}", group = "move",
-      note = "{cost} MP", exclude = { enemy, transit } })
+    local run = runs[key]
+    out[#out + 1] = map.moves(run.profile, { units = run, cmd = "move {unit} {hex}", group = "move",
+      note = "{cost} MP", exclude = { run.enemy, transit } })
   end
 end
 
@@ -85,6 +103,10 @@ local function may_attack(u, side, hex)
 end
 
 local function attacks(side, out)
+  -- only units with a marker of 3.3.5 may attack (check_attacker asks command.is_active)
+  local active = {}
+  for _, u in ipairs(units.all { on_map = true, marked = command.ACTIVE_MARKERS }) do active[u.id] = true end
+  if next(active) == nil then return end
   local stacks = units.stacks()
   local done = {}
   for _, h in ipairs(vars.get("attacked_hexes") or {}) do done[h] = true end
@@ -94,7 +116,7 @@ local function attacks(side, out)
       local with, ids = {}, {}
       for _, n in ipairs(map.neighbours(hex)) do
         for _, u in ipairs(stacks[n] or {}) do
-          if may_attack(u, side, hex) then with[#with + 1] = u; ids[#ids + 1] = u.id end
+          if active[u.id] and may_attack(u, side, hex) then with[#with + 1] = u; ids[#ids + 1] = u.id end
         end
       end
       -- the attack's own checks and odds (a refusal, 8.0 or 1.1.3, leaves it out)

@@ -59,8 +59,8 @@ end
 -- Units an HQ commands: same formation (3.3.1).
 function M.commanded(hq)
   local out = {}
-  for _, u in ipairs(units.all { side = hq.side, on_map = true }) do
-    if C.is_combat(u) and u:attr("formation") == hq.id then out[#out + 1] = u end
+  for _, u in ipairs(units.all { side = hq.side, on_map = true, attr = { formation = hq.id } }) do
+    if C.is_combat(u) then out[#out + 1] = u end
   end
   return out
 end
@@ -75,14 +75,14 @@ function M.in_range(hq, u)
   return map.distance(hq.hex, u.hex) <= M.range(hq)
 end
 
+-- the markers an activation leaves, cleared at its end (3.1.5 anywhere, 19.1.3 withdraw_move)
+local ACTIVATION_MARKERS = { "active", "moved", "mp_spent", "attacked", "anywhere", "withdraw_move" }
+
 local function clear_active()
-  for _, u in ipairs(units.all()) do
-    if u:marker("active") then u:set_marker("active", nil) end
-    if u:marker("moved") then u:set_marker("moved", nil) end
-    if u:marker("mp_spent") then u:set_marker("mp_spent", nil) end
-    if u:marker("attacked") then u:set_marker("attacked", nil) end
-    if u:marker("anywhere") then u:set_marker("anywhere", nil) end            -- 3.1.5
-    if u:marker("withdraw_move") then u:set_marker("withdraw_move", nil) end  -- 19.1.3
+  for _, u in ipairs(units.all { marked = ACTIVATION_MARKERS }) do
+    for _, m in ipairs(ACTIVATION_MARKERS) do
+      if u:marker(m) then u:set_marker(m, nil) end
+    end
   end
   vars.set("attacked_hexes", nil)
   vars.set("active", nil)
@@ -324,10 +324,16 @@ function M.withdrawal_moves(turn)
   end
 end
 
+-- 3.3.5: the markers of a unit that may move or attack in the current activation: activated,
+-- a reinforcement, a withdrawing unit's move (19.1.3). `units.all { marked = ... }` finds them.
+M.ACTIVE_MARKERS = { "active", "reinforcement", "withdraw_move" }
+
 -- 3.3.5: may this unit move or attack in the current activation?
 function M.is_active(u)
-  return u:marker("active") ~= nil or u:marker("reinforcement") ~= nil
-    or u:marker("withdraw_move") ~= nil                                        -- 19.1.3
+  for _, m in ipairs(M.ACTIVE_MARKERS) do
+    if u:marker(m) ~= nil then return true end
+  end
+  return false
 end
 
 -- 12.1: record a Soviet army attacked on turn 1 (in the order attacked).

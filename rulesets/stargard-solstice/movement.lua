@@ -16,8 +16,9 @@ end
 M.on_road = on_road
 
 -- Lone enemy HQs (no combat unit with them) may be overrun by combat units (5.3, 5.6).
-local function lone_hq(hex, side)
-  local stack = units.at(hex)
+-- `stacks` (units.stacks()) may be given when the caller has them.
+local function lone_hq(hex, side, stacks)
+  local stack = stacks and (stacks[hex] or {}) or units.at(hex)
   if #stack == 0 then return nil end
   local hq
   for _, u in ipairs(stack) do
@@ -38,13 +39,24 @@ function M.terrain_profile()
 end
 
 -- The movement profile of a side (5.1.2, 5.2, 4.1), for regular or strategic movement.
+-- 4.1: the MP an EZOC adds to entering and to leaving its hexes, by hex (from C.ezoc).
+function M.ezoc_costs(ez)
+  local enter, leave = {}, {}
+  for h in pairs(ez) do enter[h] = T.ezoc_enter; leave[h] = T.ezoc_leave end
+  return enter, leave
+end
+
+-- `opts` may give what the caller has found already (a list of actions makes several profiles
+-- of a side): `ezoc` (C.ezoc), `enter` and `leave` (M.ezoc_costs of it), `enemy` (the hexes
+-- the enemy holds, C.occupied) and `stacks` (units.stacks()).
 function M.profile(side, from, mp, opts)
   opts = opts or {}
-  local ez = C.ezoc(side)
-  local enter, leave, blocked = {}, {}, {}
-  for h in pairs(ez) do enter[h] = T.ezoc_enter; leave[h] = T.ezoc_leave end        -- 4.1
-  for h in pairs(C.occupied(C.enemy(side))) do                                      -- 5.3
-    if not (opts.overrun and lone_hq(h, side)) then blocked[#blocked + 1] = h end
+  local ez = opts.ezoc or C.ezoc(side, opts.stacks)
+  local enter, leave = opts.enter, opts.leave
+  if not enter then enter, leave = M.ezoc_costs(ez) end                              -- 4.1
+  local blocked = {}
+  for h in pairs(opts.enemy or C.occupied(C.enemy(side))) do                        -- 5.3
+    if not (opts.overrun and lone_hq(h, side, opts.stacks)) then blocked[#blocked + 1] = h end
   end
   if opts.strategic then                                                            -- 5.4.1
     for h in pairs(ez) do blocked[#blocked + 1] = h end

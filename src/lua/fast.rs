@@ -61,14 +61,14 @@ pub fn keyed(lua: &Lua, entries: &[(&str, Val)]) -> mlua::Result<Table> {
 /// What a table given as a set of hexes holds, read in one pass: the string keys whose value
 /// is neither nil nor false, the string values at integer keys (a list), and whether some
 /// entry is anything else (a nested table: the caller reads it the slow way). `t` must be the
-/// table's contents (seen through a seal).
-pub fn hex_keys(lua: &Lua, t: &Table, out: &mut Vec<Vec<u8>>) -> mlua::Result<bool> {
+/// table's contents (seen through a seal). Each text goes to `found` as it is read (no copy).
+pub fn hex_keys(lua: &Lua, t: &Table, mut found: impl FnMut(&[u8])) -> mlua::Result<bool> {
     let mut other = false;
     let other_ref = &mut other;
     // SAFETY: the table is the one argument (index 1); `lua_next` walks it with a key and a
     // value on top of it (three slots). Strings are read only where they are strings (no
-    // conversion of a key in place, which would break `lua_next`). The vector belongs to the
-    // caller, so a longjmp (none is expected: nothing here allocates in Lua) leaks nothing.
+    // conversion of a key in place, which would break `lua_next`). What `found` keeps belongs to
+    // the caller, so a longjmp (none is expected: nothing here allocates in Lua) leaks nothing.
     unsafe {
         lua.exec_raw::<()>(t, |state| {
             ffi::lua_pushnil(state);
@@ -79,10 +79,10 @@ pub fn hex_keys(lua: &Lua, t: &Table, out: &mut Vec<Vec<u8>>) -> mlua::Result<bo
                     let truthy =
                         !(vt == ffi::LUA_TNIL || (vt == ffi::LUA_TBOOLEAN && ffi::lua_toboolean(state, -1) == 0));
                     if truthy {
-                        out.push(bytes_at(state, -2).to_vec());
+                        found(bytes_at(state, -2));
                     }
                 } else if ffi::lua_isinteger(state, -2) != 0 && vt == ffi::LUA_TSTRING {
-                    out.push(bytes_at(state, -1).to_vec());
+                    found(bytes_at(state, -1));
                 } else if ffi::lua_isinteger(state, -2) != 0 && vt == ffi::LUA_TTABLE {
                     *other_ref = true;
                 }
@@ -96,18 +96,20 @@ pub fn hex_keys(lua: &Lua, t: &Table, out: &mut Vec<Vec<u8>>) -> mlua::Result<bo
 
 /// A table of amounts by hex (`{ ["0418"] = 2 }`) read in one pass: each string key with its
 /// number. `false` when some entry is anything else (the caller reads it the slow way, which
-/// names the problem). `t` must be the table's contents (seen through a seal).
-pub fn hex_numbers(lua: &Lua, t: &Table, out: &mut Vec<(Vec<u8>, f64)>) -> mlua::Result<bool> {
+/// names the problem). `t` must be the table's contents (seen through a seal). Each entry goes
+/// to `found` as it is read (no copy).
+pub fn hex_numbers(lua: &Lua, t: &Table, mut found: impl FnMut(&[u8], f64)) -> mlua::Result<bool> {
     let mut plain = true;
     let plain_ref = &mut plain;
     // SAFETY: as in `hex_keys`: the table is index 1, a key and a value above it; strings and
-    // numbers are read where they are such (no conversion in place); the vector is the caller's.
+    // numbers are read where they are such (no conversion in place); what `found` keeps is the
+    // caller's.
     unsafe {
         lua.exec_raw::<()>(t, |state| {
             ffi::lua_pushnil(state);
             while ffi::lua_next(state, 1) != 0 {
                 if ffi::lua_type(state, -2) == ffi::LUA_TSTRING && ffi::lua_type(state, -1) == ffi::LUA_TNUMBER {
-                    out.push((bytes_at(state, -2).to_vec(), ffi::lua_tonumber(state, -1)));
+                    found(bytes_at(state, -2), ffi::lua_tonumber(state, -1));
                 } else {
                     *plain_ref = false;
                 }

@@ -18,6 +18,14 @@ fn hex_arg(map: &Map, s: &str, what: &str) -> mlua::Result<HexId> {
     }
 }
 
+/// [`hex_arg`] of a key's bytes as Lua holds them.
+fn hex_bytes(map: &Map, s: &[u8], what: &str) -> mlua::Result<HexId> {
+    match std::str::from_utf8(s) {
+        Ok(s) => hex_arg(map, s, what),
+        Err(_) => hex_arg(map, &String::from_utf8_lossy(s), what),
+    }
+}
+
 fn cost_of(v: &Value, what: &str) -> mlua::Result<Cost> {
     let units =
         |n: f64| to_units(n).ok_or_else(|| mlua::Error::runtime(format!("{what}: cost {n} is not a multiple of 1/60")));
@@ -67,13 +75,22 @@ fn hex_set(lua: &Lua, map: &Map, v: Option<Table>, what: &str) -> mlua::Result<B
 fn add_hexes(lua: &Lua, map: &Map, t: &Table, what: &str, out: &mut BTreeSet<HexId>, depth: usize) -> mlua::Result<()> {
     let real = seen_through(t.clone());
     // one pass in Lua's C API for a plain set or list; a list of sets the slow way
-    let mut keys = Vec::new();
-    if !super::fast::hex_keys(lua, &real, &mut keys)? {
-        for k in keys {
-            out.insert(hex_arg(map, &String::from_utf8_lossy(&k), what)?);
+    let mut failed = None;
+    let plain = !super::fast::hex_keys(lua, &real, |k| {
+        if failed.is_none() {
+            match hex_bytes(map, k, what) {
+                Ok(h) => {
+                    out.insert(h);
+                }
+                Err(e) => failed = Some(e),
+            }
         }
-        return Ok(());
+    })?;
+    if plain {
+        return failed.map_or(Ok(()), Err);
     }
+    // (what the pass found is found again below, in the same order, and any bad hex named
+    // there; inserting into a set twice changes nothing)
     for p in real.pairs::<Value, Value>() {
         let (k, v) = p?;
         let s = match (&k, &v) {
@@ -95,16 +112,24 @@ fn hex_amounts(lua: &Lua, map: &Map, v: Option<Table>, what: &str) -> mlua::Resu
     if let Some(t) = v {
         let t = seen_through(t);
         // one pass in Lua's C API for the common table of numbers; anything else the slow way
-        let mut found = Vec::new();
-        if super::fast::hex_numbers(lua, &t, &mut found)? {
-            for (k, n) in found {
-                let k = String::from_utf8_lossy(&k);
-                let c = to_units(n)
-                    .ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))?;
-                *out.entry(hex_arg(map, &k, what)?).or_insert(0) += c;
+        let mut failed = None;
+        let plain = super::fast::hex_numbers(lua, &t, |k, n| {
+            if failed.is_some() {
+                return;
             }
-            return Ok(out);
+            let amount = to_units(n)
+                .ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))
+                .and_then(|c| Ok((hex_bytes(map, k, what)?, c)));
+            match amount {
+                Ok((h, c)) => *out.entry(h).or_insert(0) += c,
+                Err(e) => failed = Some(e),
+            }
+        })?;
+        if plain {
+            return failed.map_or(Ok(out), Err);
         }
+        // (read again the slow way, which names what is not a number)
+        out.clear();
         for p in t.pairs::<String, f64>() {
             let (k, n) = p?;
             let c =

@@ -505,6 +505,11 @@ impl Host {
         let limits = cfg.limits;
         let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::COROUTINE;
         let lua = Lua::new_with(libs, LuaOptions::new()).map_err(convert_error)?;
+        // Lua 5.4's generational collector: rule code makes many short-lived tables (a list of
+        // actions, a profile, a stack's handles) and few that live; a whole Stargard game by the
+        // random bot runs about 7% faster than with the incremental collector (docs/performance.md).
+        // Set before any rule code runs (`collectgarbage` is not in the sandbox).
+        lua.load("collectgarbage('generational')").exec().map_err(convert_error)?;
         lua.set_app_data(shared.clone());
         lua.set_app_data(Reserved(cfg.reserved));
         let budget = Rc::new(Cell::new(0u64));

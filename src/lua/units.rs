@@ -366,7 +366,7 @@ fn stacks(lua: &Lua, (): ()) -> mlua::Result<Table> {
 }
 
 /// `units.all(filter)`: all units, by id, that pass the filter
-/// `{ side=, kind=, on_map=true, box=, attr = {k = v} }`.
+/// `{ side=, kind=, on_map=true, box=, attr = {k = v}, marked = "m" | {"m", ...} }`.
 fn all(lua: &Lua, filter: Option<Table>) -> mlua::Result<Table> {
     let w = world(lua);
     let filter = UnitFilter::of(lua, filter.as_ref())?;
@@ -387,6 +387,8 @@ struct UnitFilter {
     bx: Option<String>,
     on_map: Option<bool>,
     attrs: Vec<(String, serde_json::Value)>,
+    /// `marked`: the unit carries at least one of these markers (none given: no condition)
+    marked: Option<Vec<String>>,
 }
 
 impl UnitFilter {
@@ -404,7 +406,18 @@ impl UnitFilter {
                 attrs.push((k, j));
             }
         }
-        Ok(UnitFilter { side, kind, bx, on_map, attrs })
+        let marked = match filter.map(|f| f.get::<Value>("marked")).transpose()?.unwrap_or(Value::Nil) {
+            Value::Nil => None,
+            Value::String(m) => Some(vec![m.to_str()?.to_string()]),
+            v @ Value::Table(_) => Some(super::seal::string_list(v, "units.all{marked}")?),
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "units.all{{marked}}: expected a marker name or a list of them, not {}",
+                    other.type_name()
+                )));
+            }
+        };
+        Ok(UnitFilter { side, kind, bx, on_map, attrs, marked })
     }
 
     /// Whether the unit matches every field of the filter.
@@ -414,5 +427,6 @@ impl UnitFilter {
             && self.bx.as_ref().is_none_or(|b| matches!(&u.loc, Location::Box(x) if x == b))
             && self.on_map.is_none_or(|m| u.hex().is_some() == m)
             && self.attrs.iter().all(|(k, v)| u.attrs.get(k) == Some(v))
+            && self.marked.as_ref().is_none_or(|ms| ms.iter().any(|m| u.markers.contains_key(m)))
     }
 }
