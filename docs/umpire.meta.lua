@@ -403,6 +403,7 @@ function umpire.outcome_of(rolls, decide) end
 ---@field units? string[] every unit that takes part
 ---@field hex? string where it goes or what it acts on
 ---@field note? string a cost, the strengths
+---@field side? string the side that does it (where the step has no side to act, or both act)
 
 ---Registers the list of what may be done now (once, while loading): every command listed,
 ---executed now, is accepted. `opts.unit` / `opts.hex` ask only for what concerns them.

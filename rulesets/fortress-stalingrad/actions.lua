@@ -7,7 +7,8 @@
 --     mobile assault per launch stack and target with every mechanized unit that can pay (10.38);
 --   assault: air on turn 1 (8.1, 13.1), katyusha (11.20), one prepared assault per enemy hex with
 --     every unit that may join it (11.1-11.7), the advance after combat one hex at a time (11.31);
---   and `next` in every phase.
+--   and `next` in every phase. Where the step has no side to act (the Initial Supply and Air
+--   Power Phases), each entry names the side that does it (`side`: the greedy bot scores it so).
 -- Left out, as too intricate to predict here: moves of several units together (each unit's moves
 -- are listed alone), multi-hex attacks (11.6), advances of more than one hex, attacks on empty
 -- Soviet entrenchments (11.1), the 8.15 commitment of air units to an empty entry hex.
@@ -214,7 +215,7 @@ local function list_placements(out, side, step)
   for _, u in ipairs(due) do
     for _, p in ipairs(places(u, nil)) do
       if not stacking.problem(p[1], u.side, { u }) then                               -- 6.6
-        add(out, { cmd = ("enter %s %s"):format(u.id, p[1]), group = "enter", unit = u.id, hex = p[1] })
+        add(out, { cmd = ("enter %s %s"):format(u.id, p[1]), group = "enter", unit = u.id, hex = p[1], side = u.side })
       end
     end
   end
@@ -230,11 +231,11 @@ local function list_placements(out, side, step)
           lengths = lengths or supply.soviet_trace()
           ok = (C.supply_level(u) < T.as_max or u:marker("entered")) and lengths[u.hex] ~= nil
         end
-        if ok then add(out, { cmd = "replace " .. u.id, group = "replace", unit = u.id, hex = u.hex }) end
+        if ok then add(out, { cmd = "replace " .. u.id, group = "replace", unit = u.id, hex = u.hex, side = u.side }) end
       elseif reinforce.recreatable(u) then                                             -- 9.19
         for _, p in ipairs(places(u, true)) do
           if not stacking.problem(p[1], side, { u }) then
-            add(out, { cmd = ("replace %s %s"):format(u.id, p[1]), group = "replace", unit = u.id, hex = p[1] })
+            add(out, { cmd = ("replace %s %s"):format(u.id, p[1]), group = "replace", unit = u.id, hex = p[1], side = u.side })
           end
         end
       end
@@ -247,7 +248,7 @@ local function list_air(out, side)
   local places = air.places(side)
   for _, a in ipairs(air.available(side)) do
     for _, h in ipairs(places) do
-      add(out, { cmd = ("air %s %s"):format(a.id, h), group = "air", unit = a.id, hex = h })
+      add(out, { cmd = ("air %s %s"):format(a.id, h), group = "air", unit = a.id, hex = h, side = side })
     end
   end
 end
@@ -255,12 +256,12 @@ end
 -- 7.22, 7.36, 14.1: the Initial Supply Phase's choices.
 local function list_initial_supply(out)
   local turn = umpire.clock().turn
-  if not fmco.declared() and C.contains(T.fmco.turns, turn) then add(out, { cmd = "fmco", group = "fmco" }) end
+  if not fmco.declared() and C.contains(T.fmco.turns, turn) then add(out, { cmd = "fmco", group = "fmco", side = C.GERMAN }) end
   if (vars.get("sea_supplied_turn") or 0) < turn then
     local azov_open = supply.azov_open()
     for _, u in ipairs(C.on_map(C.SOVIET)) do
       local black, azov = map.in_area("coast_black_sea", u.hex), map.in_area("coast_azov", u.hex)
-      if black or (azov and azov_open) then add(out, { cmd = "seasupply " .. u.id, group = "seasupply", unit = u.id, hex = u.hex }) end
+      if black or (azov and azov_open) then add(out, { cmd = "seasupply " .. u.id, group = "seasupply", unit = u.id, hex = u.hex, side = C.SOVIET }) end
     end
   end
   if turn >= T.air_supply.from_turn then
@@ -268,7 +269,8 @@ local function list_initial_supply(out)
     for _, u in ipairs(C.on_map(C.GERMAN)) do
       local cost = u.steps_left * (C.is_mech(u) and T.air_supply.mech_step or 1)
       if not u:marker("air_supplied") and used + cost <= T.air_supply.steps then
-        add(out, { cmd = "airsupply " .. u.id, group = "airsupply", unit = u.id, hex = u.hex, note = cost .. " steps" })
+        add(out, { cmd = "airsupply " .. u.id, group = "airsupply", unit = u.id, hex = u.hex, note = cost .. " steps",
+          side = C.GERMAN })
       end
     end
   end

@@ -23,7 +23,12 @@ impl Game {
             return Ok(Some(
                 answers
                     .into_iter()
-                    .map(|a| Action { cmd: format!("choose {a}"), group: "answer".into(), ..Action::default() })
+                    .map(|a| Action {
+                        cmd: format!("choose {a}"),
+                        group: "answer".into(),
+                        side: q.side.clone(),
+                        ..Action::default()
+                    })
                     .collect(),
             ));
         }

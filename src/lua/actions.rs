@@ -3,8 +3,8 @@
 //! The function, registered once while the rule files load, is called look-only with the side to
 //! act and a filter (`{ unit = id }` or `{ hex = id }`, or nothing: a hint, what it returns is
 //! filtered here too) and returns the commands that are legal now: each a command line, or a
-//! table `{ cmd = "...", group = "move", unit =, units = {...}, hex =, note = }` that says what
-//! it is for the `actions` and `moves` views. The contract
+//! table `{ cmd = "...", group = "move", unit =, units = {...}, hex =, note =, side = }` that
+//! says what it is for the `actions` and `moves` views (and, with `side`, who does it). The contract
 //! (docs/lua-api.md §2.6): every command it lists, executed now, is accepted. The kernel adds
 //! the answers of a pending question itself and never calls the function then.
 
@@ -28,6 +28,9 @@ pub struct Action {
     pub hex: Option<String>,
     /// A short remark (a cost, the units taking part).
     pub note: Option<String>,
+    /// The side that does it, where the rules say (a step both sides act in, or none: the
+    /// greedy bot scores the command for this side).
+    pub side: Option<String>,
 }
 
 /// The groups of a list of actions in the order first seen, each with its actions' indices
@@ -240,9 +243,11 @@ impl Host {
                     units: r.units,
                     hex: r.hex,
                     note: r.note,
+                    side: r.side,
                 });
             }
             if all.iter().all(|a| !a.cmd.trim().is_empty()) {
+                self.known_sides(&all)?;
                 return Ok(Some(all.into_iter().filter(|a| keep(a)).collect()));
             }
         }
@@ -285,6 +290,7 @@ impl Host {
                         units,
                         hex: text(&t, "hex", &what)?,
                         note: text(&t, "note", &what)?,
+                        side: text(&t, "side", &what)?,
                         cmd,
                     }
                 }
@@ -298,11 +304,25 @@ impl Host {
             if a.cmd.trim().is_empty() {
                 return Err(Error::Lua(format!("{what}: an empty command line")));
             }
+            self.known_sides(std::slice::from_ref(&a)).map_err(|e| Error::Lua(format!("{what}: {e}")))?;
             if keep(&a) {
                 out.push(a);
             }
         }
         Ok(Some(out))
+    }
+
+    /// Every `side` an action names is a side of the game.
+    fn known_sides(&self, list: &[Action]) -> Result<(), Error> {
+        let w = self.shared.borrow();
+        let sides = &w.state.sides;
+        match list.iter().filter_map(|a| a.side.as_ref()).find(|s| !sides.contains(s)) {
+            None => Ok(()),
+            Some(s) => Err(Error::Lua(format!(
+                "umpire.actions: `side = \"{s}\"` is not a side of the game ({})",
+                sides.join(", ")
+            ))),
+        }
     }
 }
 

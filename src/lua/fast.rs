@@ -336,6 +336,7 @@ pub struct RawAction {
     pub units: Vec<String>,
     pub hex: Option<String>,
     pub note: Option<String>,
+    pub side: Option<String>,
     /// The entry is a userdata (`map.moves`): the caller reads it.
     pub userdata: bool,
 }
@@ -390,6 +391,7 @@ pub fn action_entries(lua: &Lua, list: &Table) -> mlua::Result<Option<Vec<RawAct
                                 unit: text(state, "unit", &mut ok),
                                 hex: text(state, "hex", &mut ok),
                                 note: text(state, "note", &mut ok),
+                                side: text(state, "side", &mut ok),
                                 units: Vec::new(),
                                 userdata: false,
                             };

@@ -804,6 +804,7 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
                     units: vec![],
                     hex: Some(id.to_string()),
                     note: note_t.as_deref().map(fill),
+                    side: None,
                 },
             ));
         }

@@ -6,7 +6,8 @@
 //! * `greedy`: tries a sample of the listed commands (one of each group, then others, at most
 //!   [`GREEDY_SAMPLE`]), each with a one-command lookahead — the command is executed, the
 //!   questions it asks answered by their defaults, the state scored by the ruleset's
-//!   `umpire.evaluate` for the side that chose it, and everything taken back — and plays the
+//!   `umpire.evaluate` for the side that does it (the side the list names for the command,
+//!   else the side to act or the one a question asks), and everything taken back — and plays the
 //!   best if it scores better than the position now; if none does, it chooses as the random bot
 //!   among those tried that score no worse and `next` (so units still move and segments end). The lookahead rolls dice of its own (the game's generator reseeded from the bot's,
 //!   then put back), so a bot never sees the roll the game will make.
@@ -90,8 +91,10 @@ impl Bot {
             return Ok(list[0].cmd.clone());
         }
         let side = acting_side(s);
-        if side.is_empty() {
-            // (a set-up question no side answers: nothing to score for)
+        // (who does a command: the side the rules name for it, else the side to act; a set-up
+        // question no side answers has nothing to score for)
+        let side_of = |a: &Action| a.side.clone().unwrap_or_else(|| side.clone());
+        if list.iter().all(|a| side_of(a).is_empty()) {
             return Ok(list[self.random(list)].cmd.clone());
         }
         // a sample: one command of each group, then others at random
@@ -108,22 +111,37 @@ impl Bot {
             tries += 1;
         }
         picked.truncate(GREEDY_SAMPLE.max(1));
-        let now = self.score_now(s, &side)?;
+        // each command is scored against the position now for the side that does it: the gain
+        let mut now: Vec<(String, f64)> = Vec::new();
         let mut best: Option<(f64, usize)> = None;
         let mut neutral: Vec<usize> = Vec::new();
         for i in picked {
-            let score = self.look_ahead(s, &list[i].cmd, &side)?;
+            let who = side_of(&list[i]);
+            let gain = if who.is_empty() {
+                // (an action no side does: neither better nor worse)
+                0.0
+            } else {
+                let base = match now.iter().find(|(w, _)| *w == who) {
+                    Some(&(_, b)) => b,
+                    None => {
+                        let b = self.score_now(s, &who)?;
+                        now.push((who.clone(), b));
+                        b
+                    }
+                };
+                self.look_ahead(s, &list[i].cmd, &who)? - base
+            };
             // (ending the segment is always among them: a bot must not put it off for ever
             // because what comes next costs it)
-            if score >= now || list[i].cmd == "next" {
+            if gain >= 0.0 || list[i].cmd == "next" {
                 neutral.push(i);
             }
-            if best.is_none_or(|(b, _)| score > b) {
-                best = Some((score, i));
+            if best.is_none_or(|(b, _)| gain > b) {
+                best = Some((gain, i));
             }
         }
         match best {
-            Some((b, i)) if b > now => Ok(list[i].cmd.clone()),
+            Some((b, i)) if b > 0.0 => Ok(list[i].cmd.clone()),
             // nothing tried improves the position: as the random bot would, among what does not
             // make it worse (`next` is always tried)
             _ if !neutral.is_empty() => {

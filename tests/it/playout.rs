@@ -207,3 +207,45 @@ fn fuzzing_fortress_stalingrad_finds_nothing() {
 fn fuzzing_red_storm_over_the_reich_finds_nothing() {
     fuzz_game("red-storm-over-the-reich", 200);
 }
+
+/// An action's `side` (docs/lua-api.md §2.6) is kept for the bots, and must be a side of the
+/// game: in the common form of the list and in the general one (an entry with a metatable).
+#[test]
+fn a_listed_action_names_the_side_that_does_it_or_the_list_is_refused() {
+    use umpire::lua::ActionFilter;
+    use umpire::{Session, Status};
+    for (side, slow, ok) in
+        [("Red", false, true), ("Nobody", false, false), ("Red", true, true), ("Nobody", true, false)]
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = format!(r#"{{ cmd = "initiative", group = "initiative", side = "{side}" }}"#);
+        let entry = if slow { format!("setmetatable({entry}, {{}})") } else { entry };
+        let rules = edited_fixture(dir.path(), "actions.lua", |t| {
+            t.replacen(r#"add { cmd = "initiative", group = "initiative" }"#, &format!("add({entry})"), 1)
+        });
+        let mut s = Session::with_root(super::fixtures());
+        s.rules = Some(rules);
+        assert_eq!(s.execute("new fixture --seed 4").status, Status::Ok);
+        let answers = s.game.as_ref().unwrap().actions(&ActionFilter::default()).unwrap().unwrap();
+        // (a question's answers are the side's it asks, or nobody's)
+        let asked = s.game.as_ref().unwrap().pending.as_ref().unwrap().question.side.clone();
+        assert!(answers.iter().all(|a| a.group == "answer" && a.side == asked), "{answers:?}");
+        assert_eq!(s.execute("choose 0102").status, Status::Ok);
+        let listed = s.game.as_ref().unwrap().actions(&ActionFilter::default());
+        let case = format!("side {side}, {} form", if slow { "general" } else { "common" });
+        match (listed, ok) {
+            (Ok(Some(list)), true) => {
+                let a = list.iter().find(|a| a.cmd == "initiative").expect("listed");
+                assert_eq!(a.side.as_deref(), Some("Red"), "{case}");
+                assert!(list.iter().filter(|a| a.cmd != "initiative").all(|a| a.side.is_none()), "{case}");
+            }
+            (Err(e), false) => {
+                assert!(
+                    e.to_string().contains(r#"`side = "Nobody"` is not a side of the game (Blue, Red)"#),
+                    "{case}: {e}"
+                )
+            }
+            (other, _) => panic!("{case}: {other:?}"),
+        }
+    }
+}
