@@ -622,6 +622,12 @@ function map.neighbours(hex) end
 ---@return integer
 function map.distance(a, b) end
 
+---The hex of `hexes` nearest to `hex` and its distance (ties: the id first as text); nil if none.
+---@param hex Umpire.Hex
+---@param hexes table<Umpire.Hex, boolean>|Umpire.Hex[]
+---@return Umpire.Hex|nil, integer|nil
+function map.nearest(hex, hexes) end
+
 ---@param a Umpire.Hex
 ---@param b Umpire.Hex
 ---@return Umpire.Direction|nil

@@ -310,14 +310,13 @@ local function barrages(side, opts, add)
     end
   end
   table.sort(targets)
-  local bases
+  local known = {}   -- (what barrage.why_not finds once for all the checks)
   for _, u in ipairs(units.all { side = side }) do
     if wanted(opts, u) and barrage.is_barrage_unit(u) and not u:marker("used") and not (declaring and by_unit[u.id]) then
       local range = u:attr("range") or 0
-      if C.is_air(u) and not bases then bases = barrage.air_bases(side) end
       for _, h in ipairs(targets) do
         if not (C.is_artillery(u) and u.hex and map.distance(u.hex, h) > range) and not (declaring and by_hex[h]) then
-          if barrage.why_not(u, h, nil, C.is_air(u) and bases or nil) == nil then
+          if barrage.why_not(u, h, nil, known) == nil then
             add { cmd = ("barrage %s %s"):format(u.id, h), group = "barrage", unit = u.id, hex = h }
           end
         end
@@ -438,17 +437,20 @@ local function setup(opts, add)
     local soviet = {}
     for _, u in ipairs(C.on_map(C.SOVIET)) do soviet[u.hex] = true end
     local exposed = next(soviet) and map.adjacent { from = soviet } or {}
+    local known = { supplied = supplied, soviet = soviet, near_soviet = exposed, control = map.marked("ctl") }
     local hexes = {}
     for h in pairs(supplied) do
       if not exposed[h] and not soviet[h] and (opts.hex == nil or opts.hex == h)
-        and C.passes(function(check) S.check_deploy(waiting[1], h, check, supplied) end) then
+        and C.passes(function(check) S.check_deploy(waiting[1], h, check, known) end) then
         hexes[#hexes + 1] = h
       end
     end
     table.sort(hexes)
+    -- (one unit alone is within every limit of 5.2: only hexes holding units are checked)
+    local stacks = units.stacks()
     for _, u in ipairs(waiting) do
       for _, h in ipairs(hexes) do
-        if not stacking.problem(h, C.GERMAN, { u }) then
+        if not stacks[h] or not stacking.problem(h, C.GERMAN, { u }) then
           add { cmd = ("deploy %s %s"):format(u.id, h), group = "deploy", unit = u.id, hex = h }
         end
       end

@@ -63,9 +63,21 @@ local function air_bases(side)
   return require("supply").traceable(side, list)
 end
 
--- Why `u` cannot barrage `hex` now (nil if it can), and the hex it fires from.
--- (`bases`: the air bases of the firing side when the caller has them already, actions.lua)
-function M.why_not(u, hex, from, bases)
+-- 11.3: the Baltic coastal hexes without Soviet units (where a naval unit may fire from).
+local function free_coast()
+  local out = {}
+  for b in pairs(C.COAST) do
+    if #C.at(b, C.SOVIET) == 0 then out[b] = true end
+  end
+  return out
+end
+
+-- Why `u` cannot barrage `hex` now (nil if it can), and the hex it fires from (the nearest base
+-- within range; of two as near, the one whose id sorts first). `known`: a table a caller
+-- checking many barrages keeps for all of them (actions.lua): the air bases of the firing side
+-- (11.4) and the coastal hexes a naval unit may fire from (11.3) are found once and kept in it.
+function M.why_not(u, hex, from, known)
+  known = known or {}
   local side = FIRING[umpire.clock().step]
   local turn = umpire.clock().turn
   if not side then return "11.0", "barrages are fired in the barrage steps of the combat segments", nil end
@@ -85,34 +97,22 @@ function M.why_not(u, hex, from, bases)
   elseif C.is_air(u) then
     if side == C.SOVIET and C.weather(turn) == "mud" then return "9.1.C", "no Soviet air unit flies in Mud (turns 3 and 4, 11.4, 17.4.A)" end
     if u:attr("only_turn") and turn ~= u:attr("only_turn") then return "11.5", ("%s flies on turn %d only"):format(u.id, u:attr("only_turn")) end
-    bases = bases or air_bases(side)
-    local best
-    for b in pairs(bases) do
-      local d = map.distance(b, hex)
-      if d <= range and (not best or d < best.d or (d == best.d and b < best.h)) then best = { h = b, d = d } end
-    end
-    if not best then return "11.4", ("%s is not within %d hexes of a supplied %s-controlled urban, city or town hex"):format(hex, range, side) end
-    return nil, nil, best.h
+    known.air_bases = known.air_bases or air_bases(side)
+    local base, d = map.nearest(hex, known.air_bases)
+    if not base or d > range then return "11.4", ("%s is not within %d hexes of a supplied %s-controlled urban, city or town hex"):format(hex, range, side) end
+    return nil, nil, base
   else
     -- 11.3: from a Baltic coastal hex (not only a Haff one) without Soviet units
-    local function ok_base(b)
-      return C.COAST[b] and #C.at(b, C.SOVIET) == 0 and map.distance(b, hex) <= range
-    end
     if from then
       if not C.COAST[from] then return "11.3", from .. " is not a Baltic Sea coastal hex" end
       if #C.at(from, C.SOVIET) > 0 then return "11.3", from .. " holds Soviet units" end
       if map.distance(from, hex) > range then return "11.3", ("%s is more than %d hexes from %s"):format(hex, range, from) end
       return nil, nil, from
     end
-    local best
-    for b in pairs(C.COAST) do
-      if ok_base(b) then
-        local d = map.distance(b, hex)
-        if not best or d < best.d or (d == best.d and b < best.h) then best = { h = b, d = d } end
-      end
-    end
-    if not best then return "11.3", ("no Baltic coastal hex without Soviet units lies within %d hexes of %s"):format(range, hex) end
-    return nil, nil, best.h
+    known.free_coast = known.free_coast or free_coast()
+    local base, d = map.nearest(hex, known.free_coast)
+    if not base or d > range then return "11.3", ("no Baltic coastal hex without Soviet units lies within %d hexes of %s"):format(range, hex) end
+    return nil, nil, base
   end
 end
 
@@ -221,7 +221,6 @@ function M.heinrici_available()
   return h ~= nil and h.box == "german_box"
 end
 
-M.air_bases = air_bases
 M.FIRING = FIRING
 
 local function declaring()

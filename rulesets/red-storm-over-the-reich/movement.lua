@@ -116,20 +116,37 @@ function M.profile(u, from, mp, z, opts)
   local weather = z.weather
   local seg = allowance.segment()
   local class = M.class(u)
-  local terrain = {}
-  for k, v in pairs(T.move_cost[class][weather]) do terrain[k] = v end
-  for k in pairs(T.prohibited_terrain) do terrain[k] = "no" end
-  local hexsides = {}
-  for k, v in pairs(T.hexside_cost[weather]) do hexsides[k] = v end
-  local blocked = {}
-  for h in pairs(z.enemy_hexes) do blocked[h] = true end                  -- no entering enemy units
-  if C.is_flak(u) then for h in pairs(C.URBAN) do blocked[h] = true end end   -- 8.1.3, 17.2.C
-  if u.side == C.GERMAN and vars.get("usir_closed") and not C.USIR[from] then   -- 17.1.C: no entering
-    for h in pairs(C.USIR) do blocked[h] = true end                             -- (those inside may cross it to leave)
+  -- (the cost and blocked tables are the same for every unit of a class moving with these
+  -- zones: made once, kept in `z`; no caller changes them, overrun.lua copies what it changes)
+  z.shared = z.shared or {}
+  local soviet_rivers = u.side == C.SOVIET and weather ~= "frost"
+  local key = tostring(class) .. (soviet_rivers and "/rivers" or "")
+  local costs = z.shared[key]
+  if not costs then
+    local terrain = {}
+    for k, v in pairs(T.move_cost[class][weather]) do terrain[k] = v end
+    for k in pairs(T.prohibited_terrain) do terrain[k] = "no" end
+    local hexsides = {}
+    for k, v in pairs(T.hexside_cost[weather]) do hexsides[k] = v end
+    if soviet_rivers then hexsides.major_river = "no" end
+    costs = { terrain = terrain, hexsides = hexsides }
+    z.shared[key] = costs
+  end
+  local terrain, hexsides = costs.terrain, costs.hexsides
+  local usir = u.side == C.GERMAN and vars.get("usir_closed") and not C.USIR[from]
+  local bkey = "blocked" .. (C.is_flak(u) and "/flak" or "") .. (usir and "/usir" or "")
+  local blocked = z.shared[bkey]
+  if not blocked then
+    blocked = {}
+    for h in pairs(z.enemy_hexes) do blocked[h] = true end                  -- no entering enemy units
+    if C.is_flak(u) then for h in pairs(C.URBAN) do blocked[h] = true end end   -- 8.1.3, 17.2.C
+    if usir then                                                            -- 17.1.C: no entering
+      for h in pairs(C.USIR) do blocked[h] = true end                       -- (those inside may cross it to leave)
+    end
+    z.shared[bkey] = blocked
   end
   local side_cost, crossing = {}, {}
-  if u.side == C.SOVIET and weather ~= "frost" then
-    hexsides.major_river = "no"
+  if soviet_rivers then
     soviet_crossings(from, weather, seg, side_cost, crossing, z.near or near_germans(), z)
   end
   -- (the set is the same for every unit moving with these zones: built once, kept in `z`)

@@ -64,7 +64,11 @@ end
 -- 14.2: the cost of entering the target hex from `from` (as a move would, the enemy there aside).
 local function entry_cost(u, from, target)
   local prof = movement.profile(u, from, 999)
-  prof.blocked[target] = nil
+  -- (the profile's blocked set may be shared: changed in a copy)
+  local blocked = {}
+  for h in pairs(prof.blocked) do blocked[h] = true end
+  blocked[target] = nil
+  prof.blocked = blocked
   prof.stop = {}
   prof.always_one = false
   prof.mp = nil

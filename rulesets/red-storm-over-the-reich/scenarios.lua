@@ -63,17 +63,27 @@ function M.check_reduce(u, check)
   check(count("reduce") < 1, "3.3.A", "one panzer division is reduced already")
 end
 
--- 3.4.A: may the Guderian unit `u` be placed in `hex` (stacking apart)? `supplied`: the set of
--- supplied hexes where the caller has traced them for many hexes at once.
-function M.check_deploy(u, hex, check, supplied)
+-- 3.4.A: may the Guderian unit `u` be placed in `hex` (stacking apart)? `known` may hold what a
+-- caller checking many hexes has found once for all of them (the list of actions): `supplied`
+-- (the hexes a German trace reaches), `soviet` (the hexes holding Soviet units), `near_soviet`
+-- (their neighbours: map.adjacent of them) and `control` (map.marked("ctl")).
+function M.check_deploy(u, hex, check, known)
+  known = known or {}
   check(M.scenario() == "guderian", "3.4.A", "only Guderian in Charge places extra units")
   check(u.box == "guderian", "3.4.A", "%s is not a Guderian unit waiting to be placed", u.id)
   check(not C.PROHIBITED[hex], "3.4.A", "%s is not a land hex", hex)
-  check(C.controller(hex) == C.GERMAN and #C.at(hex, C.SOVIET) == 0, "3.4.A", "%s is not a German hex", hex)
-  for _, n in ipairs(map.neighbours(hex)) do
-    check(#C.at(n, C.SOVIET) == 0, "3.4.A", "%s is next to Soviet units (%s)", hex, n)
+  local function soviet_in(h)
+    if known.soviet then return known.soviet[h] == true end
+    return #C.at(h, C.SOVIET) > 0
   end
-  check((supplied or require("supply").traceable(C.GERMAN, { hex }))[hex], "3.4.A", "%s is not supplied (7.1)", hex)
+  local ctl = known.control and C.SIDE_OF[known.control[hex] or 2] or C.controller(hex)
+  check(ctl == C.GERMAN and not soviet_in(hex), "3.4.A", "%s is not a German hex", hex)
+  if not (known.near_soviet and known.soviet) or known.near_soviet[hex] then
+    for _, n in ipairs(map.neighbours(hex)) do
+      check(not soviet_in(n), "3.4.A", "%s is next to Soviet units (%s)", hex, n)
+    end
+  end
+  check((known.supplied or require("supply").traceable(C.GERMAN, { hex }))[hex], "3.4.A", "%s is not supplied (7.1)", hex)
 end
 
 -- 3.3.A, 3.4.A: may the set-up end? (every decision made)

@@ -354,6 +354,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("hexsides_having", lua.create_function(hexsides_having)?)?;
     t.set("neighbours", lua.create_function(neighbours)?)?;
     t.set("distance", lua.create_function(distance)?)?;
+    t.set("nearest", lua.create_function(nearest)?)?;
     t.set("beyond_edge", lua.create_function(beyond_edge)?)?;
     t.set("direction", lua.create_function(direction)?)?;
     t.set("within", lua.create_function(within)?)?;
@@ -460,6 +461,23 @@ fn distance(lua: &Lua, (a, b): (String, String)) -> mlua::Result<i32> {
     let w = w.borrow();
     let (a, b) = (hex_arg(&w.map, &a, "map.distance")?, hex_arg(&w.map, &b, "map.distance")?);
     Ok(w.map.grid.distance(a, b))
+}
+
+/// `map.nearest(hex, hexes) -> hex, distance`: the hex of the set or list nearest to `hex`
+/// (of two as near, the one whose id sorts first as text), or nil if there is none.
+fn nearest(lua: &Lua, (s, hexes): (String, Option<Table>)) -> mlua::Result<(Option<String>, Option<i32>)> {
+    let w = world(lua);
+    let w = w.borrow();
+    let from = hex_arg(&w.map, &s, "map.nearest")?;
+    let set = hex_set(lua, &w.map, hexes, "map.nearest")?;
+    let best = set
+        .into_iter()
+        .map(|h| (w.map.grid.distance(from, h), w.fmt_hex(h)))
+        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    Ok(match best {
+        Some((d, h)) => (Some(h), Some(d)),
+        None => (None, None),
+    })
 }
 
 /// `map.beyond_edge(hex, from) -> { distance... }`: the off-map neighbours' distances from `from`, clockwise from N
