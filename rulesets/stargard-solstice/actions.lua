@@ -5,10 +5,12 @@
 -- search reaches (5.1, 5.2, 4.1), that it may end in (5.2.5 transit, 5.2.6 water, 6.0
 -- stacking) and that holds no enemy unit (5.3); one attack on each enemy stack with every
 -- activated unit that may join it, when the odds reach 1:2 (8.0-8.4, the same odds the attack
--- works out); and `next`. Not listed yet: stacks moving together, strategic and rail moves
--- (5.4, 5.5), overruns of lone HQs (5.6), air support (13.0), advances after combat (10.0),
--- bombardments (8.5), Volksturm (12.4), replacements (7.3), withdrawals (12.6, 16.1) and exits
--- (14.2.1): each may be typed; the list leaves them out rather than offer one the rules refuse.
+-- works out); each attacker's advance alone into the hex an attack vacated (10.0); and `next`.
+-- Not listed yet: stacks moving together, strategic and rail moves (5.4, 5.5), overruns of lone
+-- HQs (5.6), air support (13.0), advances of a second hex (10.3) or of an HQ with its stack
+-- (12.2.4), bombardments (8.5), Volksturm (12.4), replacements (7.3), withdrawals (12.6, 16.1)
+-- and exits (14.2.1): each may be typed; the list leaves out what it cannot check beforehand
+-- rather than offer one the rules refuse.
 local C = require "common"
 local movement = require "movement"
 local combat = require "combat"
@@ -128,11 +130,28 @@ local function attacks(side, out)
   end
 end
 
+-- 10.0: after an attack vacated a hex, each attacker that may advance into it alone (the verb's
+-- own checks: combat.check_advance)
+local function advances(opts, out)
+  local adv = vars.get("advance")
+  if not adv then return end
+  for _, id in ipairs(adv.units) do
+    local u = units.get(id)
+    if u and (opts.unit == nil or opts.unit == id)
+        and checks.passes(function(check) combat.check_advance({ u }, nil, check) end) then
+      out[#out + 1] = { cmd = "advance " .. id, group = "advance", unit = id, hex = adv.hex }
+    end
+  end
+end
+
 function M.list(side, opts)
   local out = {}
   local step = umpire.clock().step
   if step == "movement" or step == "reinforcement" or step == "arrivals" then moves(side, opts, out) end
-  if step == "combat" then attacks(side, out) end
+  if step == "combat" then
+    advances(opts, out)
+    attacks(side, out)
+  end
   out[#out + 1] = "next"
   return out
 end

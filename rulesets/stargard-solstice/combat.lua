@@ -567,20 +567,21 @@ function M.can_advance(from, to)
   return map.path_cost(require("movement").terrain_profile(), { from, to }) ~= nil
 end
 
--- 10.0 advance after combat: the first hex is the defender's; mechanized units may go a second
--- hex when the defender retreated (10.3), unless they crossed an unbridged river or entered a
--- village or city (10.3.1) or are OOS/isolated (11.3.3); EZOCs are ignored, no MPs spent.
-function M.advance(list, second)
+-- The checks of an advance into the vacated hex (10.0, 12.3, 12.2.4, 6.0, 10.5.1, 10.5), in the
+-- order the verb refuses them; `check` is umpire.check in the verb, a quiet one in the list of
+-- actions. `second`: the second hex named (12.2.4's check of HQs going on). Returns whether a
+-- unit crosses an unbridged river (10.3.1).
+function M.check_advance(list, second, check)
   local adv = vars.get("advance")
-  umpire.check(adv ~= nil, "10.0", "no hex was vacated by the last combat")
+  check(adv ~= nil, "10.0", "no hex was vacated by the last combat")
   local ok_ids = {}
   for _, id in ipairs(adv.units) do ok_ids[id] = true end
   local movement = require "movement"
   for _, u in ipairs(list) do
-    umpire.check(ok_ids[u.id] and u.hex, "10.0", "%s did not take part in the attack on %s", u.id, adv.hex)
+    check(ok_ids[u.id] and u.hex, "10.0", "%s did not take part in the attack on %s", u.id, adv.hex)
   end
   for _, u in ipairs(list) do
-    umpire.check(not u:attr("festung"), "12.3", "a Festung may not move")
+    check(not u:attr("festung"), "12.3", "a Festung may not move")
   end
   -- 10.2, 12.2.4: an HQ advances only with combat units of its own stack (advancing now, or
   -- already advanced from it after this combat)
@@ -591,7 +592,7 @@ function M.advance(list, second)
       for _, x in ipairs(list) do
         if not C.is_hq(x) and x.hex == u.hex then with = true end
       end
-      umpire.check(with, "12.2.4", "%s may advance only with combat units of its stack (10.2)", u.id)
+      check(with, "12.2.4", "%s may advance only with combat units of its stack (10.2)", u.id)
     end
   end
   if second then
@@ -602,24 +603,33 @@ function M.advance(list, second)
         for _, x in ipairs(list) do
           if x.hex == u.hex and C.is_mech(x) and not C.is_hq(x) then mech = true end
         end
-        umpire.check(mech, "12.2.4", "%s may advance a second hex only with mechanized units of its stack", u.id)
+        check(mech, "12.2.4", "%s may advance a second hex only with mechanized units of its stack", u.id)
       end
     end
   end
   local rule, why = movement.stacking_problem(adv.hex, list)
-  if rule then umpire.refuse(rule, why) end
+  if rule then check(false, rule, "%s", why) end
   local crossed_river = false
   for _, u in ipairs(list) do
     local side_feats = map.hexside(u.hex, adv.hex)
     local bridged = C.contains(side_feats, "bridge")
     for _, f in ipairs(side_feats) do
-      if f == "major_river" and not bridged then
-        umpire.refuse("10.5.1", "no advance across an unbridged major river")
-      end
+      check(not (f == "major_river" and not bridged), "10.5.1", "no advance across an unbridged major river")
       if f == "river" and not bridged then crossed_river = true end
     end
-    umpire.check(M.can_advance(u.hex, adv.hex), "10.5", "%s could not enter %s by regular movement", u.id, adv.hex)
+    check(M.can_advance(u.hex, adv.hex), "10.5", "%s could not enter %s by regular movement", u.id, adv.hex)
   end
+  return crossed_river
+end
+
+-- 10.0 advance after combat: the first hex is the defender's; mechanized units may go a second
+-- hex when the defender retreated (10.3), unless they crossed an unbridged river or entered a
+-- village or city (10.3.1) or are OOS/isolated (11.3.3); EZOCs are ignored, no MPs spent.
+function M.advance(list, second)
+  local crossed_river = M.check_advance(list, second, umpire.check)
+  local adv = vars.get("advance")
+  local movement = require "movement"
+  local advanced_from = adv.advanced_from or {}
   for _, u in ipairs(list) do
     if not C.is_hq(u) and not C.contains(advanced_from, u.hex) then advanced_from[#advanced_from + 1] = u.hex end
     u:move_to(adv.hex)
