@@ -8,8 +8,9 @@
 -- (13.1, one per target with every unit that may join), overruns in the exploitation segments
 -- (14.2, one per target and hex of overrunners), the advance after combat into the vacated hex
 -- (13.6.A), barrages (11.0-11.4; with Heinrici, 17.3.B, declared then `fire`), the Fuel Supply
--- and Fuel Shortage markers (9.2.A), bridgehead markers (10.7.1.A.1), the Soviet replacements
--- (8.2.1.A), the German mechanized steps on reduced divisions (8.2.1.B), disbanding generic
+-- and Fuel Shortage markers (9.2.A), bridgehead markers (10.7.1.A.1), the placement of each
+-- reinforcement due and replacement drawn in every hex its kind allows (8.1, 8.2.1: the verb's
+-- own checks, reinforce.may_place), the Soviet replacements (8.2.1.A), the German mechanized steps on reduced divisions (8.2.1.B), disbanding generic
 -- garrisons in the German Placement Segment (16.2), the Sleigh Ride and Guderian set-up
 -- (3.3.A `kg` and `reduce`, 3.4.A `deploy` of the first Guderian unit waiting, or of the unit
 -- asked for, in every hex it may be placed), and `next` when
@@ -22,10 +23,9 @@
 -- when the verb would refuse the one-hex step), Zhukov's second attack (17.3.A), tactical air
 -- (`air`, 17.4.C), the mechanized follow-up of an advance (13.6.B), a naval barrage from a
 -- chosen coastal hex (11.3), shortage markers on several units at once, the removal of a
--- bridgehead (10.7.1.A.2), placing reinforcements and replacements (8.1, 8.2: the hexes and
--- the Sea Transports of the K units), rebuilding a mechanized KG (16.1.B), the set-up's
--- withdrawals (3.3.A `withdraw`: optional, the set-up ends without them) and the strategic movement (entrain, rail, detrain, sea, evacuate: 10.8.1,
--- 10.8.2).
+-- bridgehead (10.7.1.A.2), rebuilding a mechanized KG (16.1.B), the set-up's withdrawals
+-- (3.3.A `withdraw`: optional, the set-up ends without them) and the strategic movement
+-- (entrain, rail, detrain, sea, evacuate: 10.8.1, 10.8.2).
 local C = require "common"
 local allowance = require "allowance"
 local movement = require "movement"
@@ -384,6 +384,31 @@ local function bridgeheads(side, opts, add)
 end
 
 -- 8.2.1.A: the Soviet replacements, once a game, not on a turn of the strain (9.3).
+-- 8.1, 8.2.1: each unit the side may place now (a reinforcement due, a replacement drawn) in
+-- every hex its kind of placement allows (reinforce.may_place, the verb's own checks; the
+-- supply of the candidate hexes traced once a side).
+local function placements(side, opts, add)
+  local reinforce = require "reinforce"
+  local known = { supplied = {} }
+  local hexes_of = {}
+  for _, u in ipairs(units.all { side = side, on_map = false }) do
+    local k = wanted(opts, u) and reinforce.kind(u)
+    if k then
+      if not hexes_of[k] then
+        hexes_of[k] = reinforce.candidates(k, side)
+        local all = {}
+        for _, list in pairs(hexes_of) do for _, h in ipairs(list) do all[#all + 1] = h end end
+        known.supplied[side] = require("supply").traceable(side, all)
+      end
+      for _, h in ipairs(hexes_of[k]) do
+        if (opts.hex == nil or opts.hex == h) and reinforce.may_place(u, k, h, known) then
+          add { cmd = ("place %s %s"):format(u.id, h), group = "place", unit = u.id, hex = h }
+        end
+      end
+    end
+  end
+end
+
 local function soviet_replacements(add)
   if not vars.get("soviet_replacements_taken") and not require("logistics").sls_active() then
     add { cmd = "replacements", group = "replacements" }
@@ -477,6 +502,7 @@ function M.list(side, opts)
   if side == C.GERMAN and step == "fuel_supply" then fuel(side, opts, add) end
   if side == C.SOVIET and step == "fuel_shortage" then shortage(side, opts, add) end
   if side == C.SOVIET and step == "sov_place" then soviet_replacements(add) end
+  if (side == C.SOVIET and step == "sov_place") or (side == C.GERMAN and step == "ger_place") then placements(side, opts, add) end
   if side == C.GERMAN and step == "ger_place" then rebuilds(opts, add) end
   if side == C.GERMAN and step == "ger_place" then disbands(opts, add) end
   if side == C.SOVIET and (step == "sov_breakthrough" or step == "sov_exploit" or step == "sov_redeploy") then bridgeheads(side, opts, add) end

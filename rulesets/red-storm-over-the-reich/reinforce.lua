@@ -39,8 +39,6 @@ local function enemy_next(hex, side)
   return nil
 end
 
-local function supplied_hex(side, hex) return supply.traceable(side, { hex })[hex] == true end
-
 local function urban_city_town(h) return C.URBAN[h] or C.CITY[h] or C.TOWN[h] end
 
 -- 8.1: the side's reinforcements due now (German "K" units delayed from earlier turns included).
@@ -113,7 +111,14 @@ local RULE = { W = "8.1.1.B", K = "8.1.2", M = "8.1.1.B", S = "8.1.1.B", VS = "8
   GAR = "8.1.5", KG = "8.2.1.B", ["5GM"] = "8.1.1.A", SR = "8.2.1.A" }
 
 -- Why `u` (of placement kind `k`) may not be placed in `hex`: rule, text; nil when it may.
-function M.why_not(u, k, hex)
+-- `known` may hold what a caller checking many hexes has traced once: `supplied[side]`, the
+-- set of the hexes checked that the side's supply reaches (7.1; actions.lua).
+function M.why_not(u, k, hex, known)
+  local function supplied_hex(side_, h)
+    local set = known and known.supplied and known.supplied[side_]
+    if set then return set[h] == true end
+    return supply.traceable(side_, { h })[h] == true
+  end
   local side = u.side
   local enemy = C.other(side)
   local r = RULE[k]
@@ -163,6 +168,39 @@ function M.why_not(u, k, hex)
   local rule, what = stacking.problem(hex, side, { u })
   if rule then return rule, ("placing %s: %s (5.1: placements respect the stacking limits)"):format(u.id, what) end
   return nil
+end
+
+-- The hexes a placement of kind `k` by `side` could go into, a superset of where M.why_not
+-- lets it (8.1.1.B: the west edge, the ports, Memel, the south edge; 8.1.4, 8.1.5, 8.2.1: the
+-- urban, city, town and fortress hexes; 8.1.3: hexes holding German units; 8.1.1.A: next to
+-- Soviet artillery), sorted. For the list of actions.
+function M.candidates(k, side)
+  local set = {}
+  local function add_all(t) for h in pairs(t) do set[h] = true end end
+  local function add_list(l) for _, h in ipairs(l) do set[h] = true end end
+  if k == "W" then add_list(C.EDGE.German)
+  elseif k == "K" then add_list(C.PORT_LIST)
+  elseif k == "M" then set[T.reinforce.memel] = true
+  elseif k == "S" then add_list(C.SOUTH_EDGE)
+  elseif k == "VS" then add_all(C.URBAN); add_all(C.CITY); add_all(C.FORTRESS)
+  elseif k == "GAR" then add_all(C.CITY); add_all(C.TOWN)
+  elseif k == "KG" or k == "SR" then add_all(C.URBAN); add_all(C.CITY); add_all(C.TOWN)
+  elseif k == "FLAK" then for _, v in ipairs(C.on_map(C.GERMAN)) do set[v.hex] = true end
+  elseif k == "5GM" then
+    for _, v in ipairs(C.on_map(C.SOVIET, C.is_artillery)) do add_list(map.within(v.hex, 1)) end
+  end
+  local out = {}
+  for h in pairs(set) do out[#out + 1] = h end
+  table.sort(out)
+  return out
+end
+
+-- (the verb's checks as a question: may `u`, of kind `k` (M.kind), be placed in `hex` now?
+-- With `known` as for M.why_not; actions.lua)
+function M.may_place(u, k, hex, known)
+  if M.why_not(u, k, hex, known) then return false end
+  if k == "K" then return transports_left() and k_transport() ~= nil end   -- 8.1.2
+  return true
 end
 
 -- The hexes `u` may be placed in now (for the K priority and the views).
