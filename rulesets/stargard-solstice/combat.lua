@@ -579,6 +579,8 @@ function M.check_advance(list, second, check)
   local movement = require "movement"
   for _, u in ipairs(list) do
     check(ok_ids[u.id] and u.hex, "10.0", "%s did not take part in the attack on %s", u.id, adv.hex)
+    -- (an attacker that retreated, Ar, is no longer next to the vacated hex)
+    check(map.distance(u.hex, adv.hex) == 1, "10.0", "%s is no longer next to %s: it advances only from the hex it attacked from", u.id, adv.hex)
   end
   for _, u in ipairs(list) do
     check(not u:attr("festung"), "12.3", "a Festung may not move")
