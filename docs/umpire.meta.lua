@@ -20,6 +20,10 @@
 ---results are always in the printed form.
 ---@alias Umpire.Hex string
 
+---A set of hexes kept in Rust (map.hexset): `s[hex]` is true or nil, `#s` its size, pairs walks
+---it in id order; never changed.
+---@class Umpire.HexSet
+
 ---A value the game state can store: nil (removes), boolean, finite number (NaN and inf are
 ---errors), string, a table of these (sequence -> array, otherwise string keys), or a UnitRef
 ---(stored as its id).
@@ -197,13 +201,13 @@ function setmetatable(t, mt) end
 ---@field paths_only? boolean only path hexsides may be crossed
 ---@field enter_extra? table<Umpire.Hex, number> extra MP to enter
 ---@field leave_extra? table<Umpire.Hex, number> extra MP to leave
----@field blocked? Umpire.Hex[]|table<Umpire.Hex, boolean> cannot be entered
+---@field blocked? Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet cannot be entered
 ---@field hex_cost? table<Umpire.Hex, Umpire.Cost> cost to enter these hexes, replacing terrain and feature costs
 ---@field cancels? table<string, string[]> hexside features that cancel others, e.g. { bridge = { "river", "major_river" } }
----@field stop? Umpire.Hex[]|table<Umpire.Hex, boolean> entering ends the move
+---@field stop? Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet entering ends the move
 ---@field always_one? boolean may always move one hex from a source
 ---@field open? Umpire.Hex[]|table<Umpire.Hex, boolean> entered for 1 MP whatever the terrain
----@field unblocked? Umpire.Hex[]|table<Umpire.Hex, boolean> taken out of blocked again (friendly units negating an EZOC)
+---@field unblocked? Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet taken out of blocked again (friendly units negating an EZOC)
 ---@field side_cost? table<string, Umpire.Cost> per-search price of one crossing, "A>B" one way or "A/B" both, replacing the hexside's feature costs
 ---@field directions? string[] every step goes in one of these directions (as map.direction names them): a compass
 ---@field targets? Umpire.Hex[]|table<Umpire.Hex, boolean> map.reach: answer only for these hexes
@@ -762,6 +766,18 @@ function map.route(profile, to) end
 ---@return string|nil why
 ---@return integer|nil index
 function map.path_cost(profile, path) end
+
+---What one step from the profile's `from` into each neighbour costs (the profile's mp aside);
+---the neighbours it cannot enter are left out.
+---@param profile Umpire.Profile
+---@return table<Umpire.Hex, number>
+function map.step_costs(profile) end
+
+---A set of hexes read once and kept in Rust, never changed: index it (`s[hex]`), count it
+---(`#s`), walk it with pairs (in id order); every function taking a set of hexes takes it.
+---@param hexes Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet
+---@return Umpire.HexSet
+function map.hexset(hexes) end
 
 ---Formats MP: "2", "1.5", "2 1/3".
 ---@param mp number

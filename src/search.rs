@@ -85,32 +85,89 @@ pub struct Reached {
 }
 
 /// What a search reached: the cheapest arrival at every hex it reached, by the map's hex
-/// slots (a lookup is an index, iteration is in hex id order).
+/// slots in order (a lookup is a binary search, iteration is in hex id order).
 pub struct Reach<'m> {
-    cells: Vec<Option<Reached>>,
-    len: usize,
+    entries: Vec<(usize, Reached)>,
     map: &'m Map,
 }
 
 impl Reach<'_> {
     /// The arrival at `h`, if the search reached it.
     pub fn get(&self, h: &HexId) -> Option<&Reached> {
-        self.map.hexes.slot(*h).and_then(|i| self.cells[i].as_ref())
+        let i = self.map.hexes.slot(*h)?;
+        self.entries.binary_search_by_key(&i, |e| e.0).ok().map(|k| &self.entries[k].1)
     }
 
     /// How many hexes were reached.
     pub fn len(&self) -> usize {
-        self.len
+        self.entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.entries.is_empty()
     }
 
     /// Every hex reached, in hex id order.
     pub fn iter(&self) -> impl Iterator<Item = (HexId, &Reached)> {
-        self.cells.iter().enumerate().filter_map(|(i, c)| Some((self.map.hexes.at_slot(i)?.0, c.as_ref()?)))
+        self.entries.iter().filter_map(|(i, r)| Some((self.map.hexes.at_slot(*i)?.0, r)))
     }
+}
+
+/// The cheapest arrival so far at a slot, and where from.
+type Best = (i64, Option<HexId>);
+const NONE: Best = (i64::MAX, None);
+
+/// A search's working arrays by slot, kept between the searches of a thread: a search that
+/// reaches a few dozen hexes of a map of thousands neither allocates nor clears arrays over the
+/// whole map, only the slots it wrote (`dirty`) are put back before the next one. (A list of
+/// legal actions runs hundreds of searches.)
+#[derive(Default)]
+struct Scratch {
+    go: Vec<Best>,
+    stop: Vec<Best>,
+    /// The terrain part of entering each hex, worked out once per search.
+    hex_parts: Vec<Option<StepResult>>,
+    flags: Vec<u8>,
+    dirty: Vec<usize>,
+}
+
+const BLOCKED: u8 = 1;
+const STOPS: u8 = 2;
+const DIRTY: u8 = 4;
+
+impl Scratch {
+    /// Clean arrays of `n` slots.
+    fn ready(&mut self, n: usize) {
+        if self.go.len() != n {
+            *self = Scratch {
+                go: vec![NONE; n],
+                stop: vec![NONE; n],
+                hex_parts: vec![None; n],
+                flags: vec![0; n],
+                dirty: Vec::new(),
+            };
+            return;
+        }
+        for &i in &self.dirty {
+            self.go[i] = NONE;
+            self.stop[i] = NONE;
+            self.hex_parts[i] = None;
+            self.flags[i] = 0;
+        }
+        self.dirty.clear();
+    }
+}
+
+/// Marks slot `i` as written.
+fn touch(flags: &mut [u8], dirty: &mut Vec<usize>, i: usize) {
+    if flags[i] & DIRTY == 0 {
+        flags[i] |= DIRTY;
+        dirty.push(i);
+    }
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 impl std::ops::Index<&HexId> for Reach<'_> {
@@ -282,19 +339,20 @@ impl Profile {
     /// The search keeps its state in vectors by the map's hex slots and walks the map's
     /// neighbour links, so a step costs no hashing unless its hexside has features.
     pub fn reach<'m>(&self, map: &'m Map, sources: &[(HexId, i64)]) -> Result<Reach<'m>, SearchError> {
-        const NONE: (i64, Option<HexId>) = (i64::MAX, None);
-        const BLOCKED: u8 = 1;
-        const STOPS: u8 = 2;
+        SCRATCH.with(|s| {
+            let mut s = s.borrow_mut();
+            s.ready(map.hexes.slot_count());
+            self.reach_in(&mut s, map, sources)
+        })
+    }
+
+    fn reach_in<'m>(&self, s: &mut Scratch, map: &'m Map, sources: &[(HexId, i64)]) -> Result<Reach<'m>, SearchError> {
         let links = map.links();
-        let n = map.hexes.slot_count();
-        let mut go = vec![NONE; n];
-        let mut stop = vec![NONE; n];
-        // the terrain part of entering each hex, worked out once per search
-        let mut hex_parts: Vec<Option<StepResult>> = vec![None; n];
-        let mut flags = vec![0u8; n];
+        let Scratch { go, stop, hex_parts, flags, dirty } = s;
         for (set, flag) in [(&self.blocked, BLOCKED), (&self.stop, STOPS)] {
             for h in set.iter().filter_map(|h| map.hexes.slot(*h)) {
                 flags[h] |= flag;
+                touch(flags, dirty, h);
             }
         }
         let mut heap = BinaryHeap::new();
@@ -302,6 +360,7 @@ impl Profile {
             if let Some(i) = map.hexes.slot(h)
                 && c < go[i].0
             {
+                touch(flags, dirty, i);
                 go[i] = (c, None);
                 heap.push(Reverse((c, h, i)));
             }
@@ -321,6 +380,7 @@ impl Profile {
                     continue;
                 }
                 let Some((_, info)) = map.hexes.at_slot(ns) else { continue };
+                touch(flags, dirty, ns);
                 let feats = if link.featured { map.side(&Hexside::new(h, link.to)) } else { None };
                 let step = self.step_with(h, link.to, info, feats, flags[ns] & STOPS != 0, &mut |b, info| {
                     hex_parts[ns].get_or_insert_with(|| self.hex_part(b, info)).clone()
@@ -345,21 +405,23 @@ impl Profile {
                 }
             }
         }
-        let mut cells = vec![None; n];
-        let mut len = 0;
-        for (i, cell) in cells.iter_mut().enumerate() {
-            let (g, s) = (go[i], stop[i]);
-            *cell = if g.0 != i64::MAX && g.0 <= s.0 {
-                Some(Reached { cost: g.0, from: g.1, stops: false, go_from: g.1 })
-            } else if s.0 != i64::MAX {
-                let go_from = if g.0 != i64::MAX { g.1 } else { None };
-                Some(Reached { cost: s.0, from: s.1, stops: true, go_from })
-            } else {
-                None
-            };
-            len += usize::from(cell.is_some());
-        }
-        Ok(Reach { cells, len, map })
+        let mut reached: Vec<usize> =
+            dirty.iter().copied().filter(|&i| go[i].0 != i64::MAX || stop[i].0 != i64::MAX).collect();
+        reached.sort_unstable();
+        let entries = reached
+            .into_iter()
+            .map(|i| {
+                let (g, s) = (go[i], stop[i]);
+                let r = if g.0 != i64::MAX && g.0 <= s.0 {
+                    Reached { cost: g.0, from: g.1, stops: false, go_from: g.1 }
+                } else {
+                    let go_from = if g.0 != i64::MAX { g.1 } else { None };
+                    Reached { cost: s.0, from: s.1, stops: true, go_from }
+                };
+                (i, r)
+            })
+            .collect();
+        Ok(Reach { entries, map })
     }
 
     /// The cost of following `path` (consecutive adjacent hexes, the first being the start).

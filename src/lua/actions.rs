@@ -56,11 +56,29 @@ impl mlua::UserData for Moves {
     }
 }
 
-/// The moves of a `map.moves` entry.
-fn moves_of(v: &mlua::AnyUserData, what: &str) -> Result<Vec<Action>, Error> {
-    v.borrow::<Moves>().map(|m| m.0.clone()).map_err(|_| {
-        Error::Lua(format!("{what}: a command line, a table with `cmd` or what map.moves returns, not a userdata"))
-    })
+/// The moves of the `map.moves` entries of a list as it is read: taken out of each userdata at
+/// its last place in the list (copied where it stands more than once). A `Moves` holds thousands
+/// of actions that Lua's collector does not count: left in it, they would stay until a full
+/// collection happened to free the userdata, and a game's lists would pile up in memory.
+struct TakeMoves(crate::hex::FastMap<usize, usize>);
+
+impl TakeMoves {
+    fn new<'a>(entries: impl Iterator<Item = &'a mlua::AnyUserData>) -> TakeMoves {
+        let mut left = crate::hex::FastMap::default();
+        for v in entries {
+            *left.entry(v.to_pointer() as usize).or_insert(0) += 1;
+        }
+        TakeMoves(left)
+    }
+
+    fn take(&mut self, v: &mlua::AnyUserData, what: &str) -> Result<Vec<Action>, Error> {
+        let mut m = v.borrow_mut::<Moves>().map_err(|_| {
+            Error::Lua(format!("{what}: a command line, a table with `cmd` or what map.moves returns, not a userdata"))
+        })?;
+        let left = self.0.entry(v.to_pointer() as usize).or_insert(1);
+        *left = left.saturating_sub(1);
+        Ok(if *left == 0 { std::mem::take(&mut m.0) } else { m.0.clone() })
+    }
 }
 
 /// What the actions are asked for.
@@ -227,13 +245,18 @@ impl Host {
         };
         // the common case in one call of the C API (thousands of moves); anything unusual the
         // slow way below, which names what is wrong
-        if let Some(raw) = super::fast::action_entries(&self.lua, &list).map_err(convert_error)? {
+        if let Some(raw) = super::fast::action_entries(&self.lua, &list).map_err(convert_error)?
+            && raw.iter().all(|r| r.userdata || !r.cmd.trim().is_empty())
+        {
+            let mut uds: Vec<Option<mlua::AnyUserData>> = Vec::with_capacity(raw.len());
+            for (i, r) in raw.iter().enumerate() {
+                uds.push(if r.userdata { Some(list.raw_get(i + 1).map_err(convert_error)?) } else { None });
+            }
+            let mut taker = TakeMoves::new(uds.iter().flatten());
             let mut all: Vec<Action> = Vec::with_capacity(raw.len());
             for (i, r) in raw.into_iter().enumerate() {
-                if r.userdata {
-                    let what = format!("umpire.actions: entry {}", i + 1);
-                    let v: mlua::AnyUserData = list.raw_get(i + 1).map_err(convert_error)?;
-                    all.extend(moves_of(&v, &what)?);
+                if let Some(v) = &uds[i] {
+                    all.extend(taker.take(v, &format!("umpire.actions: entry {}", i + 1))?);
                     continue;
                 }
                 all.push(Action {
@@ -246,21 +269,22 @@ impl Host {
                     side: r.side,
                 });
             }
-            if all.iter().all(|a| !a.cmd.trim().is_empty()) {
-                self.known_sides(&all)?;
-                return Ok(Some(all.into_iter().filter(|a| keep(a)).collect()));
-            }
+            self.known_sides(&all)?;
+            return Ok(Some(all.into_iter().filter(|a| keep(a)).collect()));
         }
+        let entries: Vec<Value> =
+            list.sequence_values::<Value>().collect::<mlua::Result<_>>().map_err(convert_error)?;
+        let mut taker = TakeMoves::new(entries.iter().filter_map(|v| v.as_userdata()));
         let mut out = Vec::new();
-        for (i, v) in list.sequence_values::<Value>().enumerate() {
+        for (i, v) in entries.into_iter().enumerate() {
             let what = format!("umpire.actions: entry {}", i + 1);
-            let a = match v.map_err(convert_error)? {
+            let a = match v {
                 Value::String(s) => {
                     let cmd = s.to_str().map_err(convert_error)?.to_string();
                     Action { group: verb_of(&cmd), cmd, ..Action::default() }
                 }
                 Value::UserData(v) => {
-                    out.extend(moves_of(&v, &what)?.into_iter().filter(|a| keep(a)));
+                    out.extend(taker.take(&v, &what)?.into_iter().filter(|a| keep(a)));
                     continue;
                 }
                 Value::Table(t) => {

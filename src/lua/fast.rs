@@ -60,7 +60,7 @@ pub fn keyed(lua: &Lua, entries: &[(&str, Val)]) -> mlua::Result<Table> {
 
 /// What a table given as a set of hexes holds, read in one pass: the string keys whose value
 /// is neither nil nor false, the string values at integer keys (a list), and whether some
-/// entry is anything else (a nested table: the caller reads it the slow way). `t` must be the
+/// entry is anything else (a nested table or hexset: the caller reads it the slow way). `t` must be the
 /// table's contents (seen through a seal). Each text goes to `found` as it is read (no copy).
 pub fn hex_keys(lua: &Lua, t: &Table, mut found: impl FnMut(&[u8])) -> mlua::Result<bool> {
     let mut other = false;
@@ -83,7 +83,7 @@ pub fn hex_keys(lua: &Lua, t: &Table, mut found: impl FnMut(&[u8])) -> mlua::Res
                     }
                 } else if ffi::lua_isinteger(state, -2) != 0 && vt == ffi::LUA_TSTRING {
                     found(bytes_at(state, -1));
-                } else if ffi::lua_isinteger(state, -2) != 0 && vt == ffi::LUA_TTABLE {
+                } else if ffi::lua_isinteger(state, -2) != 0 && (vt == ffi::LUA_TTABLE || vt == ffi::LUA_TUSERDATA) {
                     *other_ref = true;
                 }
                 ffi::lua_pop(state, 1);

@@ -26,15 +26,18 @@ fn hex_bytes(map: &Map, s: &[u8], what: &str) -> mlua::Result<HexId> {
     }
 }
 
-fn cost_of(v: &Value, what: &str) -> mlua::Result<Cost> {
-    let units =
-        |n: f64| to_units(n).ok_or_else(|| mlua::Error::runtime(format!("{what}: cost {n} is not a multiple of 1/60")));
+/// A cost as the rules give it; `what` names it in a refusal (made only then: profiles are read
+/// for every unit a list moves).
+fn cost_of(v: &Value, what: impl Fn() -> String) -> mlua::Result<Cost> {
+    let units = |n: f64| {
+        to_units(n).ok_or_else(|| mlua::Error::runtime(format!("{}: cost {n} is not a multiple of 1/60", what())))
+    };
     match v {
         Value::Integer(i) => Ok(Cost::Mp(*i * UNIT)),
         Value::Number(n) => Ok(Cost::Mp(units(*n)?)),
         Value::Boolean(false) => Ok(Cost::No),
-        Value::String(s) if s.to_str()? == "no" => Ok(Cost::No),
-        Value::String(s) if s.to_str()? == "stop" => Ok(Cost::Stop(0)),
+        Value::String(s) if &*s.as_bytes() == b"no" => Ok(Cost::No),
+        Value::String(s) if &*s.as_bytes() == b"stop" => Ok(Cost::Stop(0)),
         Value::Table(t) => {
             let c: f64 = t.get::<Option<f64>>("cost")?.unwrap_or(0.0);
             if t.get::<Option<bool>>("stop")?.unwrap_or(false) {
@@ -44,7 +47,8 @@ fn cost_of(v: &Value, what: &str) -> mlua::Result<Cost> {
             }
         }
         other => Err(mlua::Error::runtime(format!(
-            "{what}: a cost is a number, \"no\", \"stop\" or {{cost=n, stop=true}}, not {}",
+            "{}: a cost is a number, \"no\", \"stop\" or {{cost=n, stop=true}}, not {}",
+            what(),
             other.type_name()
         ))),
     }
@@ -55,21 +59,118 @@ fn cost_table(t: Option<Table>, what: &str) -> mlua::Result<BTreeMap<String, Cos
     if let Some(t) = t {
         for p in seen_through(t).pairs::<String, Value>() {
             let (k, v) = p?;
-            let c = cost_of(&v, &format!("{what}.{k}"))?;
+            let c = cost_of(&v, || format!("{what}.{k}"))?;
             out.insert(k, c);
         }
     }
     Ok(out)
 }
 
-/// A set of hexes given as a list or as a set table (`{["0418"]=true}`); a list may also hold
-/// such tables, which are merged (`blocked = { enemy_hexes, ezoc_hexes }`).
-fn hex_set(lua: &Lua, map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeSet<HexId>> {
+/// `map.hexset(set)`: a set of hexes read once and kept in Rust, never changed. Lua reads it
+/// like a set table (`s[hex]`, `#s`, `pairs` in the order of the printed ids); every function
+/// that takes a set of hexes takes it without reading it again: a profile's `blocked` and
+/// `stop` made once and handed to the searches of many units.
+pub struct HexSet {
+    /// The printed ids, sorted as `pairs` walks them, with their hexes.
+    sorted: Vec<(String, HexId)>,
+    set: crate::hex::FastSet<HexId>,
+}
+
+impl HexSet {
+    fn new(map: &Map, hexes: BTreeSet<HexId>) -> HexSet {
+        let mut sorted: Vec<(String, HexId)> = hexes.into_iter().map(|h| (map.grid.format(h), h)).collect();
+        sorted.sort();
+        let set = sorted.iter().map(|(_, h)| *h).collect();
+        HexSet { sorted, set }
+    }
+
+    fn find(&self, id: &[u8]) -> Result<usize, usize> {
+        self.sorted.binary_search_by(|(s, _)| s.as_bytes().cmp(id))
+    }
+}
+
+impl mlua::UserData for HexSet {
+    fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
+        m.add_meta_method(mlua::MetaMethod::Index, |_, this, k: Value| {
+            Ok(match k {
+                Value::String(s) => this.find(&s.as_bytes()).is_ok().then_some(true),
+                _ => None,
+            })
+        });
+        m.add_meta_method(mlua::MetaMethod::NewIndex, |_, _, (k, _): (Value, Value)| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(format!(
+                "a map.hexset is never changed (setting {}): copy it into a table with pairs",
+                k.to_string().unwrap_or_default()
+            )))
+        });
+        m.add_meta_method(mlua::MetaMethod::Len, |_, this, ()| Ok(this.sorted.len()));
+        m.add_meta_method(mlua::MetaMethod::ToString, |_, this, ()| {
+            let n = this.sorted.len();
+            Ok(format!("hexset of {n} {}", if n == 1 { "hex" } else { "hexes" }))
+        });
+    }
+}
+
+/// The step of `pairs` over a [`HexSet`] (the prelude's `pairs` calls it for a hexset): the
+/// hex after `k` in the order of the printed ids, and `true`.
+pub(super) fn hexset_next(lua: &Lua, (u, k): (mlua::AnyUserData, Value)) -> mlua::Result<(Value, Value)> {
+    let this = u
+        .borrow::<HexSet>()
+        .map_err(|_| mlua::Error::runtime("pairs: a userdata that is not a table or a map.hexset"))?;
+    let i = match &k {
+        Value::Nil => 0,
+        Value::String(s) => match this.find(&s.as_bytes()) {
+            Ok(i) => i + 1,
+            Err(_) => return Err(mlua::Error::runtime("next: invalid key to 'next'")),
+        },
+        _ => return Err(mlua::Error::runtime("next: invalid key to 'next'")),
+    };
+    match this.sorted.get(i) {
+        Some((id, _)) => Ok((Value::String(lua.create_string(id)?), Value::Boolean(true))),
+        None => Ok((Value::Nil, Value::Nil)),
+    }
+}
+
+/// `map.hexset(set) -> hexset`: see [`HexSet`].
+fn hexset(lua: &Lua, v: Value) -> mlua::Result<HexSet> {
+    let w = world(lua);
+    let w = w.borrow();
+    if let Value::UserData(u) = &v
+        && let Ok(h) = u.borrow::<HexSet>()
+    {
+        return Ok(HexSet { sorted: h.sorted.clone(), set: h.set.clone() });
+    }
+    if !matches!(v, Value::Table(_) | Value::Nil) {
+        return Err(mlua::Error::runtime(format!("map.hexset: a set or list of hexes, not {}", v.type_name())));
+    }
+    Ok(HexSet::new(&w.map, hex_set(lua, &w.map, v, "map.hexset")?))
+}
+
+/// A set of hexes given as a list or as a set table (`{["0418"]=true}`) or a [`HexSet`]; a list
+/// may also hold such tables and hexsets, which are merged (`blocked = { enemy_hexes, ezoc_hexes }`).
+fn hex_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<BTreeSet<HexId>> {
     let mut out = BTreeSet::new();
-    if let Some(t) = v {
-        add_hexes(lua, map, &t, what, &mut out, 0)?;
+    match v {
+        Value::Nil => {}
+        Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
+        Value::UserData(u) => out.extend(hexset_of(&u, what)?.set.iter().copied()),
+        other => {
+            return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
+        }
     }
     Ok(out)
+}
+
+/// A set of hexes for a search (see [`hex_set`]): a [`HexSet`] is copied, not read again.
+fn search_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<crate::hex::FastSet<HexId>> {
+    match v {
+        Value::UserData(u) => Ok(hexset_of(&u, what)?.set.clone()),
+        v => Ok(hex_set(lua, map, v, what)?.into_iter().collect()),
+    }
+}
+
+fn hexset_of(u: &mlua::AnyUserData, what: &str) -> mlua::Result<mlua::UserDataRef<HexSet>> {
+    u.borrow::<HexSet>().map_err(|_| mlua::Error::runtime(format!("{what}: a set or list of hexes, not a userdata")))
 }
 
 fn add_hexes(lua: &Lua, map: &Map, t: &Table, what: &str, out: &mut BTreeSet<HexId>, depth: usize) -> mlua::Result<()> {
@@ -97,6 +198,10 @@ fn add_hexes(lua: &Lua, map: &Map, t: &Table, what: &str, out: &mut BTreeSet<Hex
             (Value::Integer(_), Value::String(s)) => s,
             (Value::Integer(_), Value::Table(inner)) if depth == 0 => {
                 add_hexes(lua, map, inner, what, out, 1)?;
+                continue;
+            }
+            (Value::Integer(_), Value::UserData(u)) if depth == 0 => {
+                out.extend(hexset_of(u, what)?.set.iter().copied());
                 continue;
             }
             (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s,
@@ -151,18 +256,21 @@ fn profile_from(lua: &Lua, w: &super::World, t: &Table) -> mlua::Result<(Profile
         paths_only: t.get::<Option<bool>>("paths_only")?.unwrap_or(false),
         default: match t.get::<Value>("default")? {
             Value::Nil => None,
-            v => Some(cost_of(&v, "default")?),
+            v => Some(cost_of(&v, || "default".to_string())?),
         },
         enter_extra: hex_amounts(lua, map, t.get("enter_extra")?, "enter_extra")?.into_iter().collect(),
         leave_extra: hex_amounts(lua, map, t.get("leave_extra")?, "leave_extra")?.into_iter().collect(),
         blocked: {
             // `unblocked` takes hexes out again (friendly units negating an EZOC for supply)
-            let unblocked = hex_set(lua, map, t.get("unblocked")?, "unblocked")?;
-            hex_set(lua, map, t.get("blocked")?, "blocked")?.into_iter().filter(|h| !unblocked.contains(h)).collect()
+            let mut blocked = search_set(lua, map, t.get("blocked")?, "blocked")?;
+            for h in hex_set(lua, map, t.get("unblocked")?, "unblocked")? {
+                blocked.remove(&h);
+            }
+            blocked
         },
         hex_cost: hex_costs(lua, map, t)?,
         cancels: cancels(t)?,
-        stop: hex_set(lua, map, t.get("stop")?, "stop")?.into_iter().collect(),
+        stop: search_set(lua, map, t.get("stop")?, "stop")?,
         max: match t.get::<Option<f64>>("mp")? {
             Some(m) => Some(to_units(m).ok_or_else(|| mlua::Error::runtime("mp is not a multiple of 1/60"))?),
             None => None,
@@ -208,7 +316,7 @@ fn hex_costs(lua: &Lua, map: &Map, t: &Table) -> mlua::Result<crate::hex::FastMa
     if let Some(hc) = t.get::<Option<Table>>("hex_cost")? {
         for p in seen_through(hc).pairs::<String, Value>() {
             let (k, v) = p?;
-            m.insert(hex_arg(map, &k, "hex_cost")?, cost_of(&v, &format!("hex_cost.{k}"))?);
+            m.insert(hex_arg(map, &k, "hex_cost")?, cost_of(&v, || format!("hex_cost.{k}"))?);
         }
     }
     Ok(m)
@@ -230,12 +338,14 @@ fn side_costs(map: &Map, t: &Table) -> mlua::Result<crate::hex::FastMap<(HexId, 
                 )));
             }
         };
-        let what = format!("side_cost[\"{k}\"]");
-        let (ha, hb) = (hex_arg(map, a.trim(), &what)?, hex_arg(map, b.trim(), &what)?);
+        // (the refusal's name made only for a refusal: a profile's crossings are read per unit)
+        let what = || format!("side_cost[\"{k}\"]");
+        let hex = |x: &str| hex_arg(map, x.trim(), "side_cost").or_else(|_| hex_arg(map, x.trim(), &what()));
+        let (ha, hb) = (hex(a)?, hex(b)?);
         if map.grid.direction(ha, hb).is_none() {
-            return Err(mlua::Error::runtime(format!("{what}: {a} and {b} are not adjacent")));
+            return Err(mlua::Error::runtime(format!("{}: {a} and {b} are not adjacent", what())));
         }
-        let c = cost_of(&v, &what)?;
+        let c = cost_of(&v, what)?;
         m.insert((ha, hb), c);
         if both {
             m.insert((hb, ha), c);
@@ -371,11 +481,13 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("marked", lua.create_function(marked)?)?;
     t.set("set_side_marker", lua.create_function(set_side_marker)?)?;
     t.set("adjacent", lua.create_function(adjacent)?)?;
+    t.set("hexset", lua.create_function(hexset)?)?;
     t.set("reach", lua.create_function(reach)?)?;
     t.set("moves", lua.create_function(moves)?)?;
     t.set("side_marker", lua.create_function(side_marker)?)?;
     t.set("route", lua.create_function(route)?)?;
     t.set("path_cost", lua.create_function(path_cost)?)?;
+    t.set("step_costs", lua.create_function(step_costs)?)?;
     t.set("fmt_cost", lua.create_function(fmt_cost)?)?;
     lua.globals().set("map", t)?;
     Ok(())
@@ -465,7 +577,7 @@ fn distance(lua: &Lua, (a, b): (String, String)) -> mlua::Result<i32> {
 
 /// `map.nearest(hex, hexes) -> hex, distance`: the hex of the set or list nearest to `hex`
 /// (of two as near, the one whose id sorts first as text), or nil if there is none.
-fn nearest(lua: &Lua, (s, hexes): (String, Option<Table>)) -> mlua::Result<(Option<String>, Option<i32>)> {
+fn nearest(lua: &Lua, (s, hexes): (String, Value)) -> mlua::Result<(Option<String>, Option<i32>)> {
     let w = world(lua);
     let w = w.borrow();
     let from = hex_arg(&w.map, &s, "map.nearest")?;
@@ -717,7 +829,7 @@ fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
     let routes = spec.get::<Option<bool>>("routes")?.unwrap_or(true);
     // `targets`: only these hexes are wanted in the answer (a supply check of units)
     let targets = match spec.get::<Option<Table>>("targets")? {
-        Some(t) => Some(hex_set(lua, &w.map, Some(t), "map.reach targets")?),
+        Some(t) => Some(hex_set(lua, &w.map, Value::Table(t), "map.reach targets")?),
         None => None,
     };
     // (both tables built in one protected call each: a search hands back thousands of hexes)
@@ -854,7 +966,7 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
                     Some(t) => {
                         let key = t.to_pointer() as usize;
                         if let std::collections::btree_map::Entry::Vacant(e) = sets.entry(key) {
-                            e.insert(hex_set(lua, &w.map, Some(t), "map.moves exclude")?);
+                            e.insert(hex_set(lua, &w.map, Value::Table(t), "map.moves exclude")?);
                         }
                         sets.get(&key)
                     }
@@ -931,6 +1043,27 @@ fn path_cost(lua: &Lua, (spec, path): (Table, Value)) -> mlua::Result<(Option<f6
         Ok(c) => Ok((Some(mp(c)), None, None)),
         Err((i, why)) => Ok((None, Some(why), Some(i + 1))),
     }
+}
+
+/// `map.step_costs(profile) -> { [hex] = mp }`: what one step from the profile's `from` into each
+/// neighbour costs (the profile's own `mp` aside), as `map.path_cost` of the two hexes would; the
+/// neighbours it cannot enter are left out. One reading of the profile for the six steps.
+fn step_costs(lua: &Lua, spec: Table) -> mlua::Result<Table> {
+    let w = world(lua);
+    let w = w.borrow();
+    let (p, sources) = profile_from(lua, &w, &spec)?;
+    let [(from, _)] = sources.as_slice() else {
+        return Err(mlua::Error::runtime("map.step_costs: the profile's `from` is one hex"));
+    };
+    let mut out: Vec<(&str, Val)> = Vec::new();
+    for (_, n) in w.map.neighbours(*from) {
+        if let Some((c, _)) =
+            p.step(&w.map, *from, n).map_err(|e| mlua::Error::runtime(format!("map.step_costs: {e}")))?
+        {
+            out.push((w.map.printed_id(n).unwrap_or_default(), Val::Num(mp(c))));
+        }
+    }
+    fast::keyed(lua, &out)
 }
 
 /// `map.fmt_cost(mp) -> string`: an MP amount as printed (`2`, `1.5`, `2 1/3`; not a multiple of 1/60: as is).

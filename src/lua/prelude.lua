@@ -19,7 +19,10 @@ end
 -- sealed tables (I.freeze below) are empty and read through this weak table of their contents
 -- (Rust finds them as the `__sealed` field of the sealed table's metatable)
 local frozen_real = setmetatable({}, { __mode = "k" })
+-- (a map.hexset is walked in Rust, in the order of the printed ids)
+local hexset_next = I.hexset_next
 function pairs(t)
+  if type(t) == "userdata" then return hexset_next, t, nil end
   local mt = getmetatable(t)
   if type(mt) == "table" and mt.__pairs then return mt.__pairs(t) end
   t = frozen_real[t] or t
@@ -32,6 +35,7 @@ end
 -- call sorts the keys: use pairs to walk a table).
 local first_key = I.first_key
 function next(t, k)
+  if type(t) == "userdata" then return hexset_next(t, k) end
   t = frozen_real[t] or t
   if k == nil then
     if raw_next(t) == nil then return nil end

@@ -110,6 +110,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     internal.set("sorted_keys", lua.create_function(sorted_keys)?)?;
     internal.set("first_key", lua.create_function(first_key)?)?;
     internal.set("pairs_step", super::fast::pairs_stepper(lua)?)?;
+    internal.set("hexset_next", lua.create_function(super::map::hexset_next)?)?;
     internal.set("decided", lua.create_function(super::dice::decided)?)?;
     internal.set("outcome_table", lua.create_function(super::dice::outcome_table)?)?;
     lua.globals().set("__umpire", internal.clone())?;

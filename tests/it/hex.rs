@@ -127,6 +127,15 @@ fn printed_ids() {
     assert_eq!(g.parse("3427"), Some(HexId::new(34, 27)));
     assert_eq!(g.parse("418"), None);
     assert_eq!(g.parse("Stargard"), None);
+    // the digits-only form and the others agree: spaces around, signs and stray bytes
+    assert_eq!(g.parse(" 0418 "), Some(HexId::new(4, 18)));
+    assert_eq!(g.parse("0000"), Some(HexId::new(0, 0)));
+    assert_eq!(g.parse("+418"), None);
+    assert_eq!(g.parse("04a8"), None);
+    assert_eq!(g.parse("041８"), None);
+    let wide = Grid { shift: Shift::Odd, format: HexFormat::from_pattern("CCCRRR").unwrap() };
+    assert_eq!(wide.parse("104218"), Some(HexId::new(104, 218)));
+    assert_eq!(wide.parse("0418"), None);
     let dotted = Grid { shift: Shift::Odd, format: HexFormat::from_pattern("CC.RR").unwrap() };
     assert_eq!(dotted.format(HexId::new(4, 18)), "04.18");
     assert_eq!(dotted.parse("0418"), Some(HexId::new(4, 18)));
