@@ -55,9 +55,8 @@ local function enemy_next_to(hex, enemy)
 end
 
 -- 10.4: each unit's moves in a movement segment.
-local function moves(side, opts, add)
+local function moves(side, opts, add, z)
   local seg = allowance.segment()
-  local z = movement.zones(side)
   local dist = seg == "reaction" and soviet_distances() or nil
   local stacks = units.stacks()
   local refugees, friendly_combat, cost_text = {}, {}, {}
@@ -69,25 +68,25 @@ local function moves(side, opts, add)
   end
   -- 17.3.A: the hexes next to an enemy unit with no friendly combat unit (where Zhukov may not end)
   local exposed
+  local breakthrough = side == C.SOVIET and seg == "breakthrough"
+  local known = {}   -- (what movement.may_move finds once for all its questions)
   for _, u in ipairs(units.all { side = side, on_map = true }) do
-    if wanted(opts, u) and movement.may_move(u, side, seg) and allowance.allowance(u) then
-      local from, left = u.hex, movement.left(u)
+    local mp = wanted(opts, u) and movement.may_move(u, side, seg, known) and allowance.allowance(u, seg)
+    if mp then
+      local from, left = u.hex, movement.left(u, mp)
       local prof, info = movement.profile(u, from, left, z)
       prof.routes = false
       -- 10.4.B: a step dearer than what is left is one-hex movement, which the verb refuses
       -- across a major river from the start hex (10.7.1.B) and in the Soviet breakthrough:
       -- such a neighbour is left out when the search reaches it only for all that is left
-      local dear, free = {}, nil
-      for _, h in ipairs(map.neighbours(from)) do
-        if info.crossing[from .. ">" .. h] == "start" or (side == C.SOVIET and seg == "breakthrough") then
-          if not free then
-            -- (what one step costs without the allowance: the profile's costs alone, its
-            -- blocked and stopping hexes aside, which the search does not list anyway)
-            free = { from = from, terrain = prof.terrain, hexsides = prof.hexsides, side_cost = prof.side_cost,
-              default = prof.default, directions = prof.directions }
-          end
-          local real = map.path_cost(free, { from, h })
-          if real and real > left then dear[h] = left end
+      local dear = {}
+      if breakthrough or next(info.crossing) then
+        -- (what one step costs without the allowance: the profile's costs alone, its blocked
+        -- and stopping hexes aside, which the search does not list anyway)
+        local steps = map.step_costs { from = from, terrain = prof.terrain, hexsides = prof.hexsides,
+          side_cost = prof.side_cost, default = prof.default, directions = prof.directions }
+        for h, real in pairs(steps) do
+          if (breakthrough or info.crossing[from .. ">" .. h] == "start") and real > left then dear[h] = left end
         end
       end
       local exclude = {}
@@ -247,9 +246,10 @@ end
 
 -- 14.2: an overrun of each enemy hex from each adjacent hex, with the mechanized units there
 -- that may overrun it together.
-local function overruns(side, opts, add)
+local function overruns(side, opts, add, z)
   local enemy = C.other(side)
   local stacks = units.stacks()
+  local known = { zones = z }   -- (what overrun.may_overrun finds once for all its questions)
   local hexes = held_by(stacks, enemy)
   for _, hex in ipairs(hexes) do
     local t = map.terrain(hex)
@@ -263,7 +263,7 @@ local function overruns(side, opts, add)
           -- group of the first one's start hex, each alone when the group does not pass
           local by = {}
           for _, u in ipairs(l) do
-            local s = overrun.start_hex(u)
+            local s = overrun.start_hex(u, known)
             if s then by[s] = by[s] or {}; table.insert(by[s], u) end
           end
           local starts = {}
@@ -271,12 +271,12 @@ local function overruns(side, opts, add)
           table.sort(starts)
           for _, s in ipairs(starts) do
             local g = by[s]
-            if overrun.may_overrun(hex, g, side) then
+            if overrun.may_overrun(hex, g, side, known) then
               local l2 = ids(g)
               add { cmd = ("overrun %s with %s"):format(hex, table.concat(l2, ",")), group = "overrun", units = l2, hex = hex }
             elseif #g > 1 then
               for _, u in ipairs(g) do
-                if overrun.may_overrun(hex, { u }, side) then
+                if overrun.may_overrun(hex, { u }, side, known) then
                   add { cmd = ("overrun %s with %s"):format(hex, u.id), group = "overrun", unit = u.id, units = { u.id }, hex = hex }
                 end
               end
@@ -492,12 +492,15 @@ function M.list(side, opts)
   local seg = allowance.segment()
   local may_end = true
   if step == "setup" then may_end = setup(opts, add) end
-  if side and seg then moves(side, opts, add) end
+  -- (the zones of control and the sets the movement profiles share, found once for the moves
+  -- and the overruns)
+  local z = side and seg and movement.zones(side) or nil
+  if side and seg then moves(side, opts, add, z) end
   if side and (step == "sov_combat" or step == "ger_combat") then
     advances(side, opts, add)
     attacks(side, opts, add)
   end
-  if side and (step == "sov_exploit" or step == "ger_exploit") then overruns(side, opts, add) end
+  if side and (step == "sov_exploit" or step == "ger_exploit") then overruns(side, opts, add, z) end
   if side then barrages(side, opts, add) end
   if side == C.GERMAN and step == "fuel_supply" then fuel(side, opts, add) end
   if side == C.SOVIET and step == "fuel_shortage" then shortage(side, opts, add) end

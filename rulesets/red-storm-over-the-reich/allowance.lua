@@ -138,14 +138,17 @@ end
 local TRACK_OF = { Soviet = { inf = "sov_rifle", guards = "sov_guards", mech = "sov_mech" },
                    German = { inf = "ger_inf", mech = "ger_mech" } }
 
+-- What the segment's roll gave a class (10.6.A: rolled_inf, rolled_guards, rolled_mech).
+local ROLLED = { rifle = "rolled_inf", guards = "rolled_guards", mech = "rolled_mech" }
+local function rolled(class) return tracks.get(ROLLED[class]) end
+
 -- The movement allowance of `u` in the current segment before halving, and why; nil, reason when
--- it may not move in this segment at all.
-function M.base(u)
-  local seg = M.segment()
+-- it may not move in this segment at all (seg: the segment, M.segment(), where the caller has it).
+function M.base(u, seg)
+  seg = seg or M.segment()
   if not seg then return nil, "4.2", "this is not a movement segment" end
   local class = M.class(u)
   local printed = C.printed_ma(u)
-  local rolled = { rifle = tracks.get("rolled_inf"), guards = tracks.get("rolled_guards"), mech = tracks.get("rolled_mech") }
   if u.side == C.SOVIET then
     if seg == "assault" then
       local declared = vars.get("declared")
@@ -153,7 +156,7 @@ function M.base(u)
       if C.is_cavalry(u) or C.is_artillery(u) or C.is_leader(u) then return printed or 0, "full printed allowance (10.3.B.2, 10.3.C, 17.3.A)" end
       if class == nil then return math.min(printed or 0, declared), "printed allowance, at most the declared MPs (10.3.B.3)" end
       if class == "mech" then return declared, "the declared MPs (10.6.A)" end
-      local r = rolled[class == "inf" and "rifle" or "guards"] or 0
+      local r = rolled(class == "inf" and "rifle" or "guards") or 0
       return math.min(declared, r), declared > r and "the allowance rolled: the declaration is above it (10.6.A)" or "the declared MPs (10.6.A)"
     elseif seg == "breakthrough" then
       if u:marker("immobile") then return nil, "10.6.C", u.id .. " is Immobile: it does not move in the breakthrough" end
@@ -165,7 +168,7 @@ function M.base(u)
     else
       if class == nil then return printed or 0, "printed allowance (10.3.A)" end
       if class == "guards" then return T.guards_ma + (umpire.clock().turn == 1 and T.first_turn_bonus.guards or 0), "guards rifle (10.3.B.1)" end
-      return rolled[class == "inf" and "rifle" or "mech"] or 0, "the allowance rolled (10.2.B)"
+      return rolled(class == "inf" and "rifle" or "mech") or 0, "the allowance rolled (10.2.B)"
     end
   else
     if seg == "reaction" then
@@ -179,9 +182,9 @@ end
 
 -- The allowance after 7.5 (out of supply: halved, down), 9.2.C (fuel shortage: halved, down) and
 -- 12.1 (disrupted: halved, up); halved once when several apply (rounded down if out of supply or
--- short of fuel: DATA.md). Returns mp, why (or nil, rule, reason).
-function M.allowance(u)
-  local mp, why, reason = M.base(u)
+-- short of fuel: DATA.md). Returns mp, why (or nil, rule, reason). seg as in M.base.
+function M.allowance(u, seg)
+  local mp, why, reason = M.base(u, seg)
   if mp == nil then return nil, why, reason end
   local down = u:marker("oos") and not C.always_supplied(u)
   local fuel = C.is_mech(u) and u:marker("fuel_shortage")

@@ -21,9 +21,10 @@ function M.class(u)
   return "inf"
 end
 
--- MP left to the unit in this segment.
-function M.left(u)
-  local mp = allowance.allowance(u)
+-- MP left to the unit in this segment (mp: its allowance, allowance.allowance, where the caller
+-- has it).
+function M.left(u, mp)
+  mp = mp or allowance.allowance(u)
   if not mp then return 0 end
   return math.max(0, mp - (u:marker("mp_used") or 0) / UNIT)
 end
@@ -105,7 +106,8 @@ function M.zones(side)
       if u.side ~= side then enemy_hexes[h] = true break end
     end
   end
-  return { all = all, strong = strong, refugee = refugee, weather = weather, near = near, enemy_hexes = enemy_hexes }
+  return { all = all, strong = strong, refugee = refugee, weather = weather, near = near, enemy_hexes = enemy_hexes,
+    seg = allowance.segment() }
 end
 
 -- The movement profile of `u` from `from` with `mp`: the table map.route takes, and what went
@@ -114,7 +116,7 @@ function M.profile(u, from, mp, z, opts)
   opts = opts or {}
   z = z or M.zones(u.side)
   local weather = z.weather
-  local seg = allowance.segment()
+  local seg = z.seg or allowance.segment()
   local class = M.class(u)
   -- (the cost and blocked tables are the same for every unit of a class moving with these
   -- zones: made once, kept in `z`; no caller changes them, overrun.lua copies what it changes)
@@ -143,6 +145,7 @@ function M.profile(u, from, mp, z, opts)
     if usir then                                                            -- 17.1.C: no entering
       for h in pairs(C.USIR) do blocked[h] = true end                       -- (those inside may cross it to leave)
     end
+    blocked = map.hexset(blocked)                                          -- (read once for every search)
     z.shared[bkey] = blocked
   end
   local side_cost, crossing = {}, {}
@@ -157,6 +160,7 @@ function M.profile(u, from, mp, z, opts)
       for h in pairs(z.all) do stop[h] = true end                        -- 6.6
     end
     for h in pairs(z.refugee) do stop[h] = true end                     -- 6.11
+    stop = map.hexset(stop)
     if not opts.rove then z.stop = stop end
   end
   -- 6.6, 6.7: from an enemy ZOC never straight into another, but a mechanized unit infiltrates
@@ -190,7 +194,7 @@ function M.profile(u, from, mp, z, opts)
 end
 
 -- 10.4.A, 16.2, 10.8.3: may `u` move now at all?
-local function check_mover(u, side, seg, check)
+local function check_mover(u, side, seg, check, known)
   check = check or umpire.check
   check(u.side == side, "10.4", "%s belongs to the %s; only %s units move now", u.id, u.side, side)
   check(u.hex ~= nil, "10.4", "%s is not on the map", u.id)
@@ -209,7 +213,9 @@ local function check_mover(u, side, seg, check)
     check(C.supplied(u), "10.8.5", "%s is out of supply: no reaction movement", u.id)
     check(not C.disrupted(u), "12.1", "%s is disrupted: no reaction movement", u.id)
     check(not u:marker("fuel_shortage"), "9.2.C", "%s is short of fuel: no reaction movement", u.id)
-    check(not zoc.zoc(C.SOVIET)[u.hex], "10.8.5", "%s is in a Soviet ZOC: no reaction movement", u.id)
+    local soviet_zoc = known and known.soviet_zoc or zoc.zoc(C.SOVIET)
+    if known then known.soviet_zoc = soviet_zoc end
+    check(not soviet_zoc[u.hex], "10.8.5", "%s is in a Soviet ZOC: no reaction movement", u.id)
   end
   if C.is_cavalry(u) and side == C.SOVIET and (seg == "assault" or seg == "breakthrough") then
     local when = vars.get("cavalry_moved")
@@ -225,9 +231,10 @@ local function check_mover(u, side, seg, check)
   end
 end
 
--- (the same checks, as a question: may `u` move now? actions.lua)
-function M.may_move(u, side, seg)
-  return C.passes(function(check) check_mover(u, side, seg, check) end)
+-- (the same checks, as a question: may `u` move now? actions.lua; known: a table the list keeps
+-- for all its questions)
+function M.may_move(u, side, seg, known)
+  return C.passes(function(check) check_mover(u, side, seg, check, known) end)
 end
 
 -- Why `to` cannot be reached by `u` (after the route search failed).

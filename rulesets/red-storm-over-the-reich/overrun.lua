@@ -39,10 +39,17 @@ umpire.after_command(function()
   if changed or vars.get("ov") == nil or vars.get("ov").key ~= k then vars.set("ov", ov) end
 end)
 
--- Where `u` began this exploitation segment (a unit that has not moved is where it began).
-function M.start_hex(u)
+-- Where `u` began this exploitation segment (a unit that has not moved is where it began;
+-- known: a list's table of what it found once, here the units' start hexes).
+function M.start_hex(u, known)
   if not u:marker("moved") then return u.hex end
-  local ov = vars.get("ov")
+  local ov
+  if known then
+    known.ov = known.ov or vars.get("ov") or false
+    ov = known.ov
+  else
+    ov = vars.get("ov")
+  end
   if ov and ov.key == key() and ov.start[u.id] then return ov.start[u.id] end
   return nil
 end
@@ -50,25 +57,36 @@ end
 -- 14.1: the overrun marker holds the turn and side of the exploitation phase it was made in.
 local function phase_mark(side) return umpire.clock().turn * 10 + (side == C.SOVIET and 1 or 2) end
 
--- 6.10: the enemy ZOC in `hex` cast by enemy units outside `target`.
-local function other_zoc(hex, target, side)
-  local from = {}
-  for _, e in ipairs(C.on_map(C.other(side))) do
-    if e.hex ~= target and zoc.projects(e) and not C.URBAN[e.hex] and not C.FORTRESS[e.hex] then from[e.hex] = true end
+-- 6.10: the enemy ZOC in `hex` cast by enemy units outside `target` (known: what a list of
+-- actions finds once for all its checks, the hexes the enemy projects a ZOC from and the zone
+-- without each target).
+local function other_zoc(hex, target, side, known)
+  known = known or {}
+  local from = known.zoc_from
+  if not from then
+    from = {}
+    for _, e in ipairs(C.on_map(C.other(side))) do
+      if zoc.projects(e) and not C.URBAN[e.hex] and not C.FORTRESS[e.hex] then from[e.hex] = true end
+    end
+    known.zoc_from = from
   end
-  if not next(from) then return false end
-  local z = map.adjacent { from = from, not_across = zoc.not_across(), not_into = { "urban", "fortress", "sea", "lake", "prohibited" } }
+  known.other_zoc = known.other_zoc or {}
+  local z = known.other_zoc[target]
+  if not z then
+    local rest = {}
+    for h in pairs(from) do if h ~= target then rest[h] = true end end
+    z = next(rest) and map.adjacent { from = rest, not_across = zoc.not_across(), not_into = { "urban", "fortress", "sea", "lake", "prohibited" } } or {}
+    known.other_zoc[target] = z
+  end
   return z[hex] == true
 end
 
--- 14.2: the cost of entering the target hex from `from` (as a move would, the enemy there aside).
-local function entry_cost(u, from, target)
-  local prof = movement.profile(u, from, 999)
-  -- (the profile's blocked set may be shared: changed in a copy)
-  local blocked = {}
-  for h in pairs(prof.blocked) do blocked[h] = true end
-  blocked[target] = nil
-  prof.blocked = blocked
+-- 14.2: the cost of entering the target hex from `from` (as a move would, the enemy there aside;
+-- z: the mover's zones, movement.zones, where the caller has them).
+local function entry_cost(u, from, target, z)
+  local prof = movement.profile(u, from, 999, z)
+  -- (the profile's blocked set is shared: the target is taken out of it for this search only)
+  prof.unblocked = { [target] = true }
   prof.stop = {}
   prof.always_one = false
   prof.mp = nil
@@ -86,7 +104,7 @@ end
 
 -- 14.1, 14.2, 6.10, 17.1.C, 17.2.A: checks an overrun; returns the defenders, the hex overrun
 -- from, the phase mark and whether the overrunners began the segment there.
-local function check_overrun(hex, list, side, check)
+local function check_overrun(hex, list, side, check, known)
   check = check or umpire.check
   local enemy = C.other(side)
   local defenders = combat.defenders(hex, enemy)
@@ -111,7 +129,7 @@ local function check_overrun(hex, list, side, check)
     check(not u:marker("entrained"), "10.8.2", "%s is entrained: entrained units may not overrun", u.id)
     check(u:marker("overran") ~= mark, "14.1", "%s has overrun this exploitation phase (one overrun a unit)", u.id)
     check(u.hex == from, "14.1", "the overrunners overrun from one hex: %s is in %s, %s in %s", list[1].id, from, u.id, u.hex)
-    local s = M.start_hex(u)
+    local s = M.start_hex(u, known)
     check(s ~= nil, "14.1", "where %s began the exploitation segment is not known", u.id)
     if start == nil then start = s end
     check(s == start, "14.1", "units overrun together only if they began the exploitation phase stacked together: %s began in %s, %s in %s", list[1].id, start, u.id, s)
@@ -122,12 +140,12 @@ local function check_overrun(hex, list, side, check)
   -- 6.10
   local began_here = start == from
   if not began_here then
-    check(not other_zoc(from, hex, side), "6.10",
+    check(not other_zoc(from, hex, side, known), "6.10",
       "%s moved into %s, where an enemy ZOC other than %s's is cast: an overrun from there only by units that began the segment in it", C.ids(list), from, hex)
   end
   -- 14.2: +1 MP beyond the cost of entering the target, and they must have it
   for _, u in ipairs(list) do
-    local cost, why = entry_cost(u, from, hex)
+    local cost, why = entry_cost(u, from, hex, known and known.zones)
     check(cost ~= nil, "14.2", "%s cannot enter %s from %s (%s)", u.id, hex, from, why or "?")
     local need = cost + 1
     local left = movement.left(u)
@@ -136,9 +154,10 @@ local function check_overrun(hex, list, side, check)
   return defenders, from, mark, began_here
 end
 
--- (the same checks, as a question: would `overrun <hex> with <list>` pass them now? actions.lua)
-function M.may_overrun(hex, list, side)
-  return C.passes(function(check) check_overrun(hex, list, side, check) end)
+-- (the same checks, as a question: would `overrun <hex> with <list>` pass them now? actions.lua;
+-- known: a table the list keeps for all its questions, `zones` the side's movement.zones)
+function M.may_overrun(hex, list, side, known)
+  return C.passes(function(check) check_overrun(hex, list, side, check, known) end)
 end
 
 function M.overrun(hex, list, air_flag, air_unit)
