@@ -390,20 +390,24 @@ end
 local function placements(side, opts, add)
   local reinforce = require "reinforce"
   local known = { supplied = {} }
-  local hexes_of = {}
+  local hexes_of, placing = {}, {}
   for _, u in ipairs(units.all { side = side, on_map = false }) do
     local k = wanted(opts, u) and reinforce.kind(u)
     if k then
-      if not hexes_of[k] then
-        hexes_of[k] = reinforce.candidates(k, side)
-        local all = {}
-        for _, list in pairs(hexes_of) do for _, h in ipairs(list) do all[#all + 1] = h end end
-        known.supplied[side] = require("supply").traceable(side, all)
-      end
-      for _, h in ipairs(hexes_of[k]) do
-        if (opts.hex == nil or opts.hex == h) and reinforce.may_place(u, k, h, known) then
-          add { cmd = ("place %s %s"):format(u.id, h), group = "place", unit = u.id, hex = h }
-        end
+      placing[#placing + 1] = { u = u, k = k }
+      hexes_of[k] = hexes_of[k] or reinforce.candidates(k, side)
+    end
+  end
+  if #placing == 0 then return end
+  -- (the supply of every candidate hex traced once)
+  local all = {}
+  for _, list in pairs(hexes_of) do for _, h in ipairs(list) do all[#all + 1] = h end end
+  known.supplied[side] = require("supply").traceable(side, all)
+  for _, p in ipairs(placing) do
+    local u, k = p.u, p.k
+    for _, h in ipairs(hexes_of[k]) do
+      if (opts.hex == nil or opts.hex == h) and reinforce.may_place(u, k, h, known) then
+        add { cmd = ("place %s %s"):format(u.id, h), group = "place", unit = u.id, hex = h }
       end
     end
   end
@@ -463,14 +467,16 @@ local function setup(opts, add)
     for _, u in ipairs(C.on_map(C.SOVIET)) do soviet[u.hex] = true end
     local exposed = next(soviet) and map.adjacent { from = soviet } or {}
     local known = { supplied = supplied, soviet = soviet, near_soviet = exposed, control = map.marked("ctl") }
+    -- (in hex order: pairs walks the hex ids in order)
     local hexes = {}
-    for h in pairs(supplied) do
-      if not exposed[h] and not soviet[h] and (opts.hex == nil or opts.hex == h)
-        and C.passes(function(check) S.check_deploy(waiting[1], h, check, known) end) then
-        hexes[#hexes + 1] = h
+    if C.passes(function(check) S.check_deploy_unit(waiting[1], check) end) then
+      for h in pairs(supplied) do
+        if not exposed[h] and not soviet[h] and (opts.hex == nil or opts.hex == h)
+          and C.passes(function(check) S.check_deploy_hex(h, check, known) end) then
+          hexes[#hexes + 1] = h
+        end
       end
     end
-    table.sort(hexes)
     -- (one unit alone is within every limit of 5.2: only hexes holding units are checked)
     local stacks = units.stacks()
     for _, u in ipairs(waiting) do

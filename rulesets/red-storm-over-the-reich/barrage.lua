@@ -97,7 +97,7 @@ function M.why_not(u, hex, from, known)
   elseif C.is_air(u) then
     if side == C.SOVIET and C.weather(turn) == "mud" then return "9.1.C", "no Soviet air unit flies in Mud (turns 3 and 4, 11.4, 17.4.A)" end
     if u:attr("only_turn") and turn ~= u:attr("only_turn") then return "11.5", ("%s flies on turn %d only"):format(u.id, u:attr("only_turn")) end
-    known.air_bases = known.air_bases or air_bases(side)
+    known.air_bases = known.air_bases or map.hexset(air_bases(side))   -- (read once for every target)
     local base, d = map.nearest(hex, known.air_bases)
     if not base or d > range then return "11.4", ("%s is not within %d hexes of a supplied %s-controlled urban, city or town hex"):format(hex, range, side) end
     return nil, nil, base
@@ -109,7 +109,7 @@ function M.why_not(u, hex, from, known)
       if map.distance(from, hex) > range then return "11.3", ("%s is more than %d hexes from %s"):format(hex, range, from) end
       return nil, nil, from
     end
-    known.free_coast = known.free_coast or free_coast()
+    known.free_coast = known.free_coast or map.hexset(free_coast())
     local base, d = map.nearest(hex, known.free_coast)
     if not base or d > range then return "11.3", ("no Baltic coastal hex without Soviet units lies within %d hexes of %s"):format(range, hex) end
     return nil, nil, base

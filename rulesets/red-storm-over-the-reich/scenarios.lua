@@ -67,10 +67,19 @@ end
 -- caller checking many hexes has found once for all of them (the list of actions): `supplied`
 -- (the hexes a German trace reaches), `soviet` (the hexes holding Soviet units), `near_soviet`
 -- (their neighbours: map.adjacent of them) and `control` (map.marked("ctl")).
-function M.check_deploy(u, hex, check, known)
-  known = known or {}
+-- (in two parts: the unit's, then the hex's, which the list asks once a unit and once a hex)
+function M.check_deploy_unit(u, check)
   check(M.scenario() == "guderian", "3.4.A", "only Guderian in Charge places extra units")
   check(u.box == "guderian", "3.4.A", "%s is not a Guderian unit waiting to be placed", u.id)
+end
+
+function M.check_deploy(u, hex, check, known)
+  M.check_deploy_unit(u, check)
+  M.check_deploy_hex(hex, check, known)
+end
+
+function M.check_deploy_hex(hex, check, known)
+  known = known or {}
   check(not C.PROHIBITED[hex], "3.4.A", "%s is not a land hex", hex)
   local function soviet_in(h)
     if known.soviet then return known.soviet[h] == true end

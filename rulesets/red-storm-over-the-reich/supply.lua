@@ -62,8 +62,7 @@ end
 -- hex, and not 5201) to a railroad hex of the side's map edge. Returns a set.
 function M.rail_net(side, blocked)
   blocked = blocked or M.blocked(side)
-  local rb = {}
-  for h in pairs(blocked) do rb[h] = true end
+  local rb = {}   -- (blocked for the rail net besides the supply lines' `blocked`)
   local soviet = C.soviet_hexes()
   for h in pairs(C.RAIL) do
     if (soviet[h] and C.SOVIET or C.GERMAN) ~= side or C.PROHIBITED[h] then rb[h] = true end   -- (10.7.3: no rail there either)
@@ -74,11 +73,11 @@ function M.rail_net(side, blocked)
   end
   local from = {}
   for _, h in ipairs(C.EDGE[side]) do
-    if C.RAIL[h] and not rb[h] then from[h] = true end
+    if C.RAIL[h] and not rb[h] and not blocked[h] then from[h] = true end
   end
   local out = {}
   if not next(from) then return out end
-  for h in pairs(map.reach { from = from, paths = { railroad = 1 }, paths_only = true, blocked = rb, routes = false }) do
+  for h in pairs(map.reach { from = from, paths = { railroad = 1 }, paths_only = true, blocked = { blocked, rb }, routes = false }) do
     out[h] = true
   end
   return out

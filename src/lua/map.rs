@@ -581,13 +581,23 @@ fn nearest(lua: &Lua, (s, hexes): (String, Value)) -> mlua::Result<(Option<Strin
     let w = world(lua);
     let w = w.borrow();
     let from = hex_arg(&w.map, &s, "map.nearest")?;
-    let set = hex_set(lua, &w.map, hexes, "map.nearest")?;
-    let best = set
-        .into_iter()
-        .map(|h| (w.map.grid.distance(from, h), w.fmt_hex(h)))
-        .min_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    let pick = |hexes: &mut dyn Iterator<Item = (&str, HexId)>| {
+        hexes.map(|(id, h)| (w.map.grid.distance(from, h), id)).min().map(|(d, id)| (id.to_string(), d))
+    };
+    // (a hexset is walked as it is, in id order; anything else read first)
+    let best = match &hexes {
+        Value::UserData(u) if u.is::<HexSet>() => {
+            let hs = hexset_of(u, "map.nearest")?;
+            pick(&mut hs.sorted.iter().map(|(id, h)| (id.as_str(), *h)))
+        }
+        _ => {
+            let set = hex_set(lua, &w.map, hexes, "map.nearest")?;
+            let named: Vec<(String, HexId)> = set.into_iter().map(|h| (w.fmt_hex(h), h)).collect();
+            pick(&mut named.iter().map(|(id, h)| (id.as_str(), *h)))
+        }
+    };
     Ok(match best {
-        Some((d, h)) => (Some(h), Some(d)),
+        Some((h, d)) => (Some(h), Some(d)),
         None => (None, None),
     })
 }
@@ -938,7 +948,10 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
                 },
             ));
         }
-        found.sort_by(|a, b| a.0.cmp(b.0));
+        // (the search answers in slot order, which is the ids' order on most maps)
+        if !found.is_sorted_by(|a, b| a.0 <= b.0) {
+            found.sort_by(|a, b| a.0.cmp(b.0));
+        }
         out.extend(found.into_iter().map(|(_, a)| a));
         Ok(())
     };

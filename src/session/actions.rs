@@ -58,12 +58,15 @@ pub(super) fn actions(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
         let units: Vec<&str> = items.iter().filter_map(|a| a.unit.as_deref()).collect();
         if filter.unit.is_none() && filter.hex.is_none() && items.len() > LISTED && units.len() == items.len() {
             // unit by unit, in the order listed: `moves <unit>` shows each one's
+            // (in the order first seen; the index finds a unit's place without a search)
             let mut by: Vec<(&str, usize)> = Vec::new();
+            let mut at: crate::hex::FastMap<&str, usize> = crate::hex::FastMap::default();
             for u in units {
-                match by.iter_mut().find(|(x, _)| *x == u) {
-                    Some((_, n)) => *n += 1,
-                    None => by.push((u, 1)),
-                }
+                let i = *at.entry(u).or_insert_with(|| {
+                    by.push((u, 0));
+                    by.len() - 1
+                });
+                by[i].1 += 1;
             }
             let parts: Vec<String> = by.iter().map(|(u, n)| format!("{u} {n}")).collect();
             for chunk in parts.chunks(8) {
