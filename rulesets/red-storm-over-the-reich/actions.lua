@@ -54,6 +54,21 @@ local function enemy_next_to(hex, enemy)
   return false
 end
 
+-- The part of a movement profile (movement.profile) that units may share: what map.moves reads
+-- once for several units (their own hexes, allowances and crossings aside).
+local SHARED = { "terrain", "hexsides", "blocked", "stop", "default", "directions" }
+local function shared_part(prof)
+  local out = { routes = false }
+  for _, k in ipairs(SHARED) do out[k] = prof[k] end
+  return out
+end
+local function shares(a, b)
+  for _, k in ipairs(SHARED) do
+    if a[k] ~= b[k] then return false end
+  end
+  return true
+end
+
 -- 10.4: each unit's moves in a movement segment.
 local function moves(side, opts, add, z)
   local seg = allowance.segment()
@@ -70,6 +85,15 @@ local function moves(side, opts, add, z)
   local exposed
   local breakthrough = side == C.SOVIET and seg == "breakthrough"
   local known = {}   -- (what movement.may_move finds once for all its questions)
+  -- (units in a row whose profiles share their cost and hex tables are searched in one
+  -- map.moves, the profile read once; each keeps its hex, allowance, crossings and exclusions)
+  local batch
+  local function flush()
+    if batch then
+      add(map.moves(batch.prof, { units = batch.units, cmd = "move {unit} {hex}", group = "move", note = "{cost} MP" }))
+    end
+    batch = nil
+  end
   for _, u in ipairs(units.all { side = side, on_map = true }) do
     local mp = wanted(opts, u) and movement.may_move(u, side, seg, known) and allowance.allowance(u, seg)
     if mp then
@@ -99,8 +123,10 @@ local function moves(side, opts, add, z)
       end
       if C.is_refugee(u) then exclude[#exclude + 1] = refugees end          -- 10.8.3: one a hex
       if not dist then
-        add(map.moves(prof, { unit = u.id, cmd = "move {unit} {hex}", group = "move", note = "{cost} MP",
-          exclude = exclude, dear = dear }))
+        if batch and not shares(batch.prof, prof) then flush() end
+        batch = batch or { prof = shared_part(prof), units = {} }
+        table.insert(batch.units, { unit = u.id, from = from, mp = left, exclude = exclude, dear = dear,
+          side_cost = prof.side_cost, always_one = prof.always_one })
       else
         -- 10.8.5: a reacting unit ends next to a Soviet unit or nearer to the nearest one
         local skip = {}
@@ -115,6 +141,7 @@ local function moves(side, opts, add, z)
       end
     end
   end
+  flush()
 end
 
 -- The units of `side` in `hex` that pass a predicate.

@@ -961,6 +961,8 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
             one(&p, &sources, field(&m, "unit")?, None, &dear)?
         }
         Some(list) => {
+            // (each unit's own crossings are added to the profile's, its `always_one` replaces it)
+            let (base_sides, base_one) = (std::mem::take(&mut p.side_cost), p.always_one);
             for entry in list.sequence_values::<Table>() {
                 let e = entry.map_err(|_| {
                     mlua::Error::runtime("map.moves: `units` is a list of { unit =, from =, mp = } tables")
@@ -985,6 +987,9 @@ fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::AnyUserData
                     }
                 };
                 let dear = hex_amounts(lua, &w.map, e.get("dear")?, "map.moves dear")?;
+                p.side_cost = base_sides.clone();
+                p.side_cost.extend(side_costs(&w.map, &e)?);
+                p.always_one = e.get::<Option<bool>>("always_one")?.unwrap_or(base_one);
                 one(&p, &[(from, 0)], field(&e, "unit")?, own, &dear)?;
             }
         }
