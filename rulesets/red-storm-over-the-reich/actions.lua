@@ -1,8 +1,9 @@
 -- Red Storm over the Reich: what may be done now (umpire.actions, docs/lua-api.md §2.6). Every
 -- command listed passes its verb's checks: the list asks the verbs' own checks where they are
 -- functions (movement.may_move, combat.may_attack, overrun.may_overrun) and searches each
--- unit's moves once with the segment's own profile (movement.profile, one map.reach a unit,
--- the zones computed once a call).
+-- unit's moves once with the segment's own profile (movement.profile; map.moves searches the
+-- units in a row that share a profile's tables in one call; the zones computed once a list and
+-- what the checks ask again and again kept in their `known`).
 --
 -- Listed: moves in the eight movement segments (10.4-10.8.5), attacks in the combat segments
 -- (13.1, one per target with every unit that may join), overruns in the exploitation segments
