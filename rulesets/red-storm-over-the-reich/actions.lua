@@ -38,6 +38,15 @@ local M = {}
 
 local function wanted(opts, u) return opts.unit == nil or opts.unit == u.id end
 
+-- (`actions <hex>` and `actions <unit>` as a hint for attacks and overruns: a target is listed
+-- for a hex only as itself, and for a unit only next to it, where every attacker stands)
+local function target_wanted(opts, hex)
+  if opts.hex and opts.hex ~= hex then return false end
+  local u = opts.unit and units.get(opts.unit)
+  if u and u.hex then return map.distance(u.hex, hex) == 1 end
+  return true
+end
+
 -- 10.8.5: the distance of every hex from the nearest Soviet unit (the reaction's condition), in
 -- one search.
 local function soviet_distances()
@@ -205,7 +214,7 @@ local function attacks(side, opts, add)
   local done = combat.segment_state().hexes or {}
   local hexes = held_by(stacks, enemy)
   for _, hex in ipairs(hexes) do
-    if (done[hex] or 0) == 0 and #combat.defenders(hex, enemy) > 0 then
+    if target_wanted(opts, hex) and (done[hex] or 0) == 0 and #combat.defenders(hex, enemy) > 0 then
       local groups, zhukov = {}, nil
       for _, n in ipairs(map.neighbours(hex)) do
         if combat.hexside_open(n, hex) then
@@ -281,7 +290,7 @@ local function overruns(side, opts, add, z)
   local hexes = held_by(stacks, enemy)
   for _, hex in ipairs(hexes) do
     local t = map.terrain(hex)
-    if (t == "clear" or t == "broken") and #combat.defenders(hex, enemy) > 0 then
+    if target_wanted(opts, hex) and (t == "clear" or t == "broken") and #combat.defenders(hex, enemy) > 0 then
       for _, n in ipairs(map.neighbours(hex)) do
         local l = units_in(stacks, n, side, function(u)
           return C.is_mech(u) and C.supplied(u) and not C.disrupted(u) and not u:marker("fuel_shortage") and not u:marker("entrained")
@@ -343,7 +352,8 @@ local function barrages(side, opts, add)
     if wanted(opts, u) and barrage.is_barrage_unit(u) and not u:marker("used") and not (declaring and by_unit[u.id]) then
       local range = u:attr("range") or 0
       for _, h in ipairs(targets) do
-        if not (C.is_artillery(u) and u.hex and map.distance(u.hex, h) > range) and not (declaring and by_hex[h]) then
+        if (opts.hex == nil or opts.hex == h) and not (C.is_artillery(u) and u.hex and map.distance(u.hex, h) > range)
+          and not (declaring and by_hex[h]) then
           if barrage.why_not(u, h, nil, known) == nil then
             add { cmd = ("barrage %s %s"):format(u.id, h), group = "barrage", unit = u.id, hex = h }
           end
