@@ -195,16 +195,14 @@ impl Grid {
     /// Parses a printed hex id. Accepts the map's own format and, whatever the map's format,
     /// both the plain digits (`0418`) and the dotted form (`04.18`).
     pub fn parse(&self, s: &str) -> Option<HexId> {
-        let f = &self.format;
-        // (the printed form, digits only, read without searching it for separators: the
-        // searches hand thousands of these back and forth)
-        let b = s.as_bytes();
-        if b.len() == f.col_digits + f.row_digits && b.len() <= 6 && b.iter().all(u8::is_ascii_digit) {
-            let num = |d: &[u8]| d.iter().fold(0i32, |n, &c| n * 10 + i32::from(c - b'0'));
-            let (c, r) = b.split_at(f.col_digits);
-            return Some(HexId::new(num(c), num(r)));
-        }
         let s = s.trim();
+        let f = &self.format;
+        // the printed digits first, without searching them for a separator (none of which is
+        // a digit): the searches hand thousands of these back and forth
+        if is_digits(s) && s.len() == f.col_digits + f.row_digits {
+            let (c, r) = s.split_at(f.col_digits);
+            return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
+        }
         for sep in [f.separator.as_str(), ".", "-"] {
             if !sep.is_empty()
                 && let Some((c, r)) = s.split_once(sep)
@@ -213,10 +211,6 @@ impl Grid {
             {
                 return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
             }
-        }
-        if is_digits(s) && s.len() == f.col_digits + f.row_digits {
-            let (c, r) = s.split_at(f.col_digits);
-            return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
         }
         None
     }

@@ -40,11 +40,13 @@ local function wanted(opts, u) return opts.unit == nil or opts.unit == u.id end
 
 -- (`actions <hex>` and `actions <unit>` as a hint for attacks and overruns: a target is listed
 -- for a hex only as itself, and for a unit only next to it, where every attacker stands)
-local function target_wanted(opts, hex)
-  if opts.hex and opts.hex ~= hex then return false end
+local function targets_wanted(opts)
   local u = opts.unit and units.get(opts.unit)
-  if u and u.hex then return map.distance(u.hex, hex) == 1 end
-  return true
+  local near = u and u.hex
+  return function(hex)
+    if opts.hex and opts.hex ~= hex then return false end
+    return not near or map.distance(near, hex) == 1
+  end
 end
 
 -- 10.8.5: the distance of every hex from the nearest Soviet unit (the reaction's condition), in
@@ -213,8 +215,9 @@ local function attacks(side, opts, add)
   local stacks = units.stacks()
   local done = combat.segment_state().hexes or {}
   local hexes = held_by(stacks, enemy)
+  local wanted_target = targets_wanted(opts)
   for _, hex in ipairs(hexes) do
-    if target_wanted(opts, hex) and (done[hex] or 0) == 0 and #combat.defenders(hex, enemy) > 0 then
+    if wanted_target(hex) and (done[hex] or 0) == 0 and #combat.defenders(hex, enemy) > 0 then
       local groups, zhukov = {}, nil
       for _, n in ipairs(map.neighbours(hex)) do
         if combat.hexside_open(n, hex) then
@@ -288,9 +291,10 @@ local function overruns(side, opts, add, z)
   local stacks = units.stacks()
   local known = { zones = z }   -- (what overrun.may_overrun finds once for all its questions)
   local hexes = held_by(stacks, enemy)
+  local wanted_target = targets_wanted(opts)
   for _, hex in ipairs(hexes) do
     local t = map.terrain(hex)
-    if target_wanted(opts, hex) and (t == "clear" or t == "broken") and #combat.defenders(hex, enemy) > 0 then
+    if wanted_target(hex) and (t == "clear" or t == "broken") and #combat.defenders(hex, enemy) > 0 then
       for _, n in ipairs(map.neighbours(hex)) do
         local l = units_in(stacks, n, side, function(u)
           return C.is_mech(u) and C.supplied(u) and not C.disrupted(u) and not u:marker("fuel_shortage") and not u:marker("entrained")

@@ -116,10 +116,11 @@ function M.profile(u, from, mp, z, opts)
   opts = opts or {}
   z = z or M.zones(u.side)
   local weather = z.weather
-  local seg = z.seg or allowance.segment()
+  local seg = z.seg
   local class = M.class(u)
   -- (the cost and blocked tables are the same for every unit of a class moving with these
-  -- zones: made once, kept in `z`; no caller changes them, overrun.lua copies what it changes)
+  -- zones: made once, kept in `z`, the hex sets as hexsets; no caller changes them, overrun.lua
+  -- takes its target out with `unblocked`)
   z.shared = z.shared or {}
   local soviet_rivers = u.side == C.SOVIET and weather ~= "frost"
   local key = tostring(class) .. (soviet_rivers and "/rivers" or "")

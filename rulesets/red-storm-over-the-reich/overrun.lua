@@ -43,12 +43,10 @@ end)
 -- known: a list's table of what it found once, here the units' start hexes).
 function M.start_hex(u, known)
   if not u:marker("moved") then return u.hex end
-  local ov
-  if known then
-    known.ov = known.ov or vars.get("ov") or false
-    ov = known.ov
-  else
-    ov = vars.get("ov")
+  local ov = known and known.ov
+  if ov == nil then
+    ov = vars.get("ov") or false
+    if known then known.ov = ov end
   end
   if ov and ov.key == key() and ov.start[u.id] then return ov.start[u.id] end
   return nil

@@ -78,7 +78,7 @@ pub struct HexSet {
 
 impl HexSet {
     fn new(map: &Map, hexes: BTreeSet<HexId>) -> HexSet {
-        let mut sorted: Vec<(String, HexId)> = hexes.into_iter().map(|h| (map.grid.format(h), h)).collect();
+        let mut sorted: Vec<(String, HexId)> = hexes.into_iter().map(|h| (map.fmt(h), h)).collect();
         sorted.sort();
         let set = sorted.iter().map(|(_, h)| *h).collect();
         HexSet { sorted, set }
@@ -581,21 +581,21 @@ fn nearest(lua: &Lua, (s, hexes): (String, Value)) -> mlua::Result<(Option<Strin
     let w = world(lua);
     let w = w.borrow();
     let from = hex_arg(&w.map, &s, "map.nearest")?;
-    let pick = |hexes: &mut dyn Iterator<Item = (&str, HexId)>| {
-        hexes.map(|(id, h)| (w.map.grid.distance(from, h), id)).min().map(|(d, id)| (id.to_string(), d))
+    // (a hexset is walked as it is, in id order; anything else made one first)
+    let made;
+    let given = match &hexes {
+        Value::UserData(u) if u.is::<HexSet>() => Some(hexset_of(u, "map.nearest")?),
+        _ => None,
     };
-    // (a hexset is walked as it is, in id order; anything else read first)
-    let best = match &hexes {
-        Value::UserData(u) if u.is::<HexSet>() => {
-            let hs = hexset_of(u, "map.nearest")?;
-            pick(&mut hs.sorted.iter().map(|(id, h)| (id.as_str(), *h)))
-        }
-        _ => {
-            let set = hex_set(lua, &w.map, hexes, "map.nearest")?;
-            let named: Vec<(String, HexId)> = set.into_iter().map(|h| (w.fmt_hex(h), h)).collect();
-            pick(&mut named.iter().map(|(id, h)| (id.as_str(), *h)))
+    let set = match &given {
+        Some(hs) => &**hs,
+        None => {
+            made = HexSet::new(&w.map, hex_set(lua, &w.map, hexes, "map.nearest")?);
+            &made
         }
     };
+    let best =
+        set.sorted.iter().map(|(id, h)| (w.map.grid.distance(from, *h), id)).min().map(|(d, id)| (id.clone(), d));
     Ok(match best {
         Some((h, d)) => (Some(h), Some(d)),
         None => (None, None),
