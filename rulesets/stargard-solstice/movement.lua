@@ -294,7 +294,11 @@ function M.check_mover(u, from, rail, check)
   -- and for withdrawing units (19.1.3)
   check(not rail or u:marker("reinforcement") or u:marker("anywhere") or u:attr("withdrawing"), "5.5",
     "only reinforcements may use rail movement (%s is not one)", u.id)
-  check(u.side == sides.active() or u:marker("reinforcement"), "5.3", "only the active player's units move now (%s is %s)", u.id, u.side)
+  -- 5.3: only friendly units move in a friendly phase; in the reinforcement phase no side is
+  -- active and the reinforcements of both sides move (2.5, 7.1.1)
+  check(u.side == sides.active() or u:marker("reinforcement"), "5.3", "only %s move now (%s is %s)",
+    sides.active() and ("the " .. sides.active() .. " player's units") or "reinforcements", u.id,
+    sides.active() and u.side or ("a " .. u.side .. " unit, not a reinforcement"))
   check(u.hex == from, "5.1", "units moved together must start in the same hex (%s is in %s)", u.id, u.hex)
   check(not C.is_air(u), "13.0", "air units do not move on the map")
   check(not u:attr("festung"), "12.3", "a Festung may not move")
