@@ -5,7 +5,8 @@
 -- units in a row that share a profile's tables in one call; the zones computed once a list and
 -- what the checks ask again and again kept in their `known`).
 --
--- Listed: moves in the eight movement segments (10.4-10.8.5), attacks in the combat segments
+-- Listed: moves in the eight movement segments (10.4-10.8.5; a Soviet unit into a hex holding only
+-- refugees too, 6.11, 10.8.1.C), attacks in the combat segments
 -- (13.1, one per target with every unit that may join), overruns in the exploitation segments
 -- (14.2, one per target and hex of overrunners), the advance after combat into the vacated hex
 -- (13.6.A), barrages (11.0-11.4; with Heinrici, 17.3.B, declared then `fire`), the Fuel Supply

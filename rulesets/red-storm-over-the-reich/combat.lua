@@ -214,7 +214,6 @@ end
 local function retreat_units(list, hex, hexes, side)
   local weather = C.weather()
   local blocked = zoc.unnegated(side, weather)
-  local enemy = C.other(side)
   local dirs = T.compass[side]
   local path, left = retreat.walk { side = side, from = hex, hexes = hexes, rule = "13.5",
     prompt = ("retreat %s from %s"):format(C.ids(list), hex),
@@ -222,7 +221,7 @@ local function retreat_units(list, hex, hexes, side)
       if not C.contains(dirs, map.direction(from, to)) then return false end
       if C.PROHIBITED[to] then return false end
       if not M.hexside_open(from, to, weather) then return false end
-      if #C.at(to, enemy) > 0 then return false end
+      if C.stops(side, to) then return false end   -- (a Soviet unit may enter refugees, 6.11)
       if blocked[to] then return false end
       if list[1] and C.is_flak(list[1]) and C.URBAN[to] then return false end
       return true
@@ -724,7 +723,7 @@ function M.advance(list, path)
     local from = u.hex
     local full = { from, table.unpack(path) }
     for i = 2, #full do
-      umpire.check(#C.at(full[i], C.other(side)) == 0, "13.6", "%s holds enemy units", full[i])
+      umpire.check(not C.stops(side, full[i]), "13.6", "%s holds enemy units", full[i])   -- (refugees aside, 6.11)
       if i < #full and weather ~= "frost" and C.contains(map.hexside(full[i - 1], full[i]), "major_river") then
         umpire.refuse("13.6", ("%s crosses the major river %s/%s in %s: it stops in %s"):format(u.id, full[i - 1], full[i], weather, full[i]))
       end

@@ -129,6 +129,18 @@ function C.at(hex, side, pred)
 end
 function C.combat_at(hex, side) return C.at(hex, side, C.is_combat) end
 
+-- 10.4, 6.11, 10.8.1.C: do the enemy units in `hex` (its stack: `stack`, when the caller has it)
+-- stop a unit of `side` from entering? Always, but for a Soviet unit entering a hex that holds
+-- only refugees (6.11) and the Sea Transport waiting with them after a delayed evacuation
+-- (10.8.1.C(ii)): it enters, and they are eliminated (control.passed).
+local SOVIET_MAY_ENTER = { refugee = true, transport = true }
+function C.stops(side, hex, stack)
+  for _, u in ipairs(stack or units.at(hex)) do
+    if u.side ~= side and (side ~= C.SOVIET or not SOVIET_MAY_ENTER[u.kind]) then return true end
+  end
+  return false
+end
+
 -- Hex control (B.4-4 of the design note; DATA.md): the hex marker `ctl`, 1 Soviet, 2 German.
 C.SIDE_NO = { Soviet = 1, German = 2 }
 C.SIDE_OF = { "Soviet", "German" }

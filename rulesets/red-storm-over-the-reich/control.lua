@@ -42,6 +42,20 @@ local function takes(u, hex)
   return true
 end
 
+-- 6.11, 10.8.1.C(ii): a Soviet unit enters `hex`: the refugees there are eliminated, and with them
+-- the Sea Transport waiting in the port after a delayed evacuation.
+local function refugees_overrun(hex)
+  local refugees, ships = C.at(hex, C.GERMAN, C.is_refugee), C.at(hex, C.GERMAN, C.is_transport)
+  for _, u in ipairs(refugees) do u:put_in("eliminated") end
+  for _, u in ipairs(ships) do u:put_in("eliminated") end
+  if #ships > 0 then
+    log.rule("10.8.1.C", ("a Soviet unit enters the port %s of a delayed evacuation: the refugees %s and the Sea Transport %s waiting with them are eliminated (10.8.1.C(ii), 6.11)"):format(
+      hex, C.ids(refugees), C.ids(ships)))
+  elseif #refugees > 0 then
+    log.rule("6.11", ("a Soviet unit enters %s: the refugees %s are eliminated"):format(hex, C.ids(refugees)))
+  end
+end
+
 -- Units `list` of `side` entered the hexes of `hexes` (moving, advancing or retreating): control,
 -- defensive works destroyed (17.8), fuel supply markers removed (9.2.D), refugees eliminated
 -- (6.11) and delayed evacuations lost (10.8.1.C).
@@ -63,15 +77,7 @@ function M.passed(hexes, side, list)
         map.set_marker(h, "fuel_supply", nil)
         log.rule("9.2.D", ("a Soviet unit enters %s: the Fuel Supply marker there is removed (available again next turn)"):format(h))
       end
-      for _, r in ipairs(C.at(h, C.GERMAN)) do
-        if C.is_refugee(r) then
-          r:put_in("eliminated")
-          log.rule("6.11", ("a Soviet unit enters %s: the refugees %s are eliminated"):format(h, r.id))
-        elseif C.is_transport(r) then
-          r:put_in("eliminated")
-          log.rule("10.8.1.C", ("a Soviet unit enters the port %s: the sea transport %s waiting there is lost"):format(h, r.id))
-        end
-      end
+      refugees_overrun(h)
     end
   end
 end

@@ -100,14 +100,15 @@ function M.zones(side)
   local refugee = side == C.GERMAN and zoc.refugee_zoc(weather) or {}
   -- 10.7.1.C: where the Soviet crosses major rivers behind the lines (Mud and Clear)
   local near = side == C.SOVIET and weather ~= "frost" and near_germans() or nil
-  local enemy_hexes = {}
+  local enemy_hexes, blocking = {}, {}
   for h, stack in pairs(units.stacks()) do
     for _, u in ipairs(stack) do
       if u.side ~= side then enemy_hexes[h] = true break end
     end
+    if enemy_hexes[h] and C.stops(side, h, stack) then blocking[h] = true end
   end
   return { all = all, strong = strong, refugee = refugee, weather = weather, near = near, enemy_hexes = enemy_hexes,
-    seg = allowance.segment() }
+    blocking = blocking, seg = allowance.segment() }
 end
 
 -- The movement profile of `u` from `from` with `mp`: the table map.route takes, and what went
@@ -141,7 +142,8 @@ function M.profile(u, from, mp, z, opts)
   local blocked = z.shared[bkey]
   if not blocked then
     blocked = {}
-    for h in pairs(z.enemy_hexes) do blocked[h] = true end                  -- no entering enemy units
+    for h in pairs(z.blocking) do blocked[h] = true end                     -- no entering enemy units
+                                                                            -- (but refugees, 6.11, 10.8.1.C)
     if C.is_flak(u) then for h in pairs(C.URBAN) do blocked[h] = true end end   -- 8.1.3, 17.2.C
     if usir then                                                            -- 17.1.C: no entering
       for h in pairs(C.USIR) do blocked[h] = true end                       -- (those inside may cross it to leave)
