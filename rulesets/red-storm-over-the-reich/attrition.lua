@@ -1,5 +1,6 @@
 -- Red Storm over the Reich 15.0: attrition. After the joint supply check (and the strain's,
--- 9.3), every unit out of supply loses a step: no Kampfgruppe forms (16.1.C); a KG dies only when
+-- 9.3), every unit out of supply loses a step: no Kampfgruppe forms, nor does a German infantry
+-- division or KG go to the KG pool (16.1.C, DATA.md R43); a KG dies only when
 -- next to a Soviet unit; German units in fortress, coastal and Haff hexes count as supplied; a
 -- reduced Soviet guard cavalry corps is not eliminated (17.2.B).
 local C = require "common"
@@ -27,7 +28,7 @@ function M.segment()
       elseif C.is_cavalry(u) and u.side == C.SOVIET and last then
         spared[#spared + 1] = u.id .. " (reduced guard cavalry, 17.2.B)"
       else
-        lost[#lost + 1] = kg.lose_step(u, { no_kg = true })
+        lost[#lost + 1] = kg.lose_step(u, { no_kg = "attrition: out of supply, it cannot form a KG, 15.0" })
       end
     end
   end

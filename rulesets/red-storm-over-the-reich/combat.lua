@@ -390,7 +390,7 @@ function M.resolve(spec)
       -- 13.5: only units that retreated here this segment: all eliminated (reading: no KG)
       for _, u in ipairs(newcomers) do
         local t
-        while u.exists and u.hex do t = kg.lose_step(u, { no_kg = true }) end
+        while u.exists and u.hex do t = kg.lose_step(u, { no_kg = "it retreated here this segment: no KG, 13.5" }) end
         texts[#texts + 1] = t .. " (it retreated here this segment, 13.5)"
       end
       return texts, 0
@@ -405,7 +405,7 @@ function M.resolve(spec)
       for _, u in ipairs(newcomers) do
         if u.exists and u.hex then
           local t
-          while u.exists and u.hex do t = kg.lose_step(u, { no_kg = true }) end
+          while u.exists and u.hex do t = kg.lose_step(u, { no_kg = "it retreated here this segment: no KG, 13.5" }) end
           texts[#texts + 1] = t .. " (it retreated here this segment, 13.5)"
         end
       end

@@ -1,7 +1,8 @@
 -- Red Storm over the Reich 16 (and 13.4.C, 17.3.A): step losses and what they leave behind.
--- German infantry divisions have one step and a Kampfgruppe on the back; eliminated, they go to
--- the KG pool (box and cup `kg_pool`), unless a Soviet "*" result flips one of those eliminated in
--- the hex to its KG (16.1.A). Mechanized divisions have two steps, and when eliminated by the
+-- German infantry divisions have one step and a Kampfgruppe on the back; eliminated, they (and their
+-- KGs) go to the KG pool (box and cup `kg_pool`) unless they cannot form a KG (out of supply,
+-- attrition, overstacking: 16.1.C, 15.0, 5.3; DATA.md R43), and a Soviet "*" result flips one of
+-- those eliminated in the hex to its KG (16.1.A). Mechanized divisions have two steps, and when eliminated by the
 -- Soviet may be swapped for a mechanized KG from its holding box (the "third step", 16.1.B).
 -- Garrisons (16.2), The Bunker, Zhukov's State Funeral (17.3.A).
 local C = require "common"
@@ -38,10 +39,49 @@ function M.free_mech_kg()
   return nil
 end
 
+-- 16.1.A: a German infantry division (its KG on the back) or that KG, not a unit that began the
+-- game as a KG.
+local function pooled_kind(u)
+  return u:attr("kg") ~= nil and not u:attr("starts_kg") and not u:attr("mech_kg")
+end
+
+-- 16.1.A, 16.1.C, 15.0, 5.3 (DATA.md R43): why an eliminated infantry division or KG may not go to
+-- the KG pool (nil: it goes): it cannot form a KG, being out of supply (16.1.C; attrition's losses
+-- are, 15.0) or eliminated for overstacking (5.3, 16.1.C). `no_kg`: the caller's reason.
+local function barred_from_pool(u, no_kg)
+  if no_kg then return no_kg end
+  if u:marker("oos") then return "out of supply: it cannot form a KG, 16.1.C" end
+  return nil
+end
+
+-- 16.1.A: an infantry division or its KG leaves the map: to the KG pool, or for good when barred.
+local function infantry_out(u, no_kg)
+  local name = u.id
+  if u.step == 2 then
+    name = u:attr("kg")
+    if not name:match("^KG ") then name = "KG " .. name end   -- ("KG 371ID", not "KG KG 371ID")
+  end
+  local barred = barred_from_pool(u, no_kg)
+  if barred then
+    eliminate(u)
+    return ("%s is eliminated for good, not to the KG pool (%s)"):format(name, barred), false
+  end
+  to_pool(u)
+  return ("%s is eliminated (%s the KG pool, 16.1.A)"):format(name, u.id == name and "to" or "back to"), true
+end
+
+-- 5.3, 17.5: `u` is eliminated outright (not by steps): an infantry division or its KG goes to the
+-- KG pool unless barred (`no_kg`: the reason, as for overstacking). Returns a text.
+function M.eliminate_unit(u, no_kg)
+  if pooled_kind(u) then return (infantry_out(u, no_kg)) end
+  eliminate(u)
+  return ("%s is eliminated"):format(u.id)
+end
+
 -- Takes one step from `u`. `ctx`: { combat = true when the loss comes from Soviet fire (a barrage,
--- a combat, an overrun), no_kg = true (16.1.C: out of supply, overstacking, attrition),
--- eliminated = a list the infantry divisions eliminated are added to (for a "*" result) }.
--- Returns a text saying what happened.
+-- a combat, an overrun), no_kg = the reason no KG may be formed (16.1.C: overstacking; 15.0:
+-- attrition; 13.5: retreated into the hex), eliminated = a list the infantry divisions eliminated
+-- into the pool are added to (for a "*" result) }. Returns a text saying what happened.
 function M.lose_step(u, ctx)
   ctx = ctx or {}
   local hex = u.hex
@@ -54,20 +94,14 @@ function M.lose_step(u, ctx)
     eliminate(u)
     return ("%s is eliminated (it began the game as a KG: permanently, 16.1.A)"):format(u.id)
   end
-  -- a German infantry division: one step (16.1.A)
-  if u:attr("kg") and u.step == 1 and u.steps >= 2 then
-    if ctx.eliminated then
-      ctx.eliminated[#ctx.eliminated + 1] = { unit = u, hex = hex, disrupted = C.disrupted(u), oos = u:marker("oos") ~= nil }
+  -- a German infantry division (one step) or its Kampfgruppe face: to the pool (16.1.A)
+  if pooled_kind(u) then
+    local division, disrupted = u.step == 1, C.disrupted(u)
+    local text, pooled = infantry_out(u, ctx.no_kg)
+    if division and pooled and ctx.eliminated then
+      ctx.eliminated[#ctx.eliminated + 1] = { unit = u, hex = hex, disrupted = disrupted }
     end
-    to_pool(u)
-    return ("%s is eliminated (to the KG pool, 16.1.A)"):format(u.id)
-  end
-  -- its Kampfgruppe face: back to the pool
-  if u:attr("kg") and u.step == 2 then
-    to_pool(u)
-    local name = u:attr("kg")
-    if not name:match("^KG ") then name = "KG " .. name end   -- ("KG 371ID", not "KG KG 371ID")
-    return ("%s is eliminated (back to the KG pool, 16.1.A)"):format(name)
+    return text
   end
   -- a mechanized KG eliminated: back to its box; the division in the box is gone (16.1.B)
   if u:attr("mech_kg") then
@@ -122,11 +156,12 @@ function M.lose_step(u, ctx)
 end
 
 -- 16.1.A: after a "*" result from Soviet fire, one of the German infantry divisions eliminated in
--- the hex (supplied, 16.1.C) is flipped to its KG, which stays in the hex; the German chooses.
+-- the hex into the pool (supplied, 16.1.C) is flipped to its KG, which stays in the hex; the German
+-- chooses.
 function M.form_kg(hex, eliminated)
   local options, by = {}, {}
   for _, e in ipairs(eliminated or {}) do
-    if e.hex == hex and not e.oos then options[#options + 1] = e.unit.id; by[e.unit.id] = e end
+    if e.hex == hex then options[#options + 1] = e.unit.id; by[e.unit.id] = e end
   end
   if #options == 0 then return nil end
   local pick = options[1]

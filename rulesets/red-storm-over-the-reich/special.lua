@@ -122,8 +122,9 @@ end
 
 -- 17.5: at the start of turn 4 (the German Placement Segment's start): two Entrained markers leave
 -- the game (if more than four are in use, the German chooses which units lose theirs), every
--- German unit in Dresden is eliminated (no KG), and the Thunderclap marker goes on Dresden for the
--- turn (supply.lua blocks German supply and rail through it on turn 4).
+-- German unit in Dresden is eliminated (an infantry division or KG to the KG pool unless out of
+-- supply, 16.1.A, DATA.md R43), and the Thunderclap marker goes on Dresden for the turn (supply.lua
+-- blocks German supply and rail through it on turn 4).
 function M.thunderclap()
   if vars.get("thunderclap_done") then return end
   vars.set("thunderclap_done", true)
@@ -142,12 +143,12 @@ function M.thunderclap()
     T.rail.thunderclap_removed, total, #lost > 0 and ("; detrained: " .. table.concat(lost, ",")) or ""))
   local dead = {}
   for _, u in ipairs(C.at(T.dresden, C.GERMAN)) do
-    for _, m in ipairs { "disrupted", "oos", "entrained", "immobile", "fuel_shortage", "used" } do u:set_marker(m, nil) end
-    u:put_in("eliminated")
-    dead[#dead + 1] = u
+    u:set_marker("fuel_shortage", nil)
+    u:set_marker("used", nil)
+    dead[#dead + 1] = require("kg").eliminate_unit(u)
   end
   log.rule("17.5", ("Dresden (%s) is bombed: %s; no German rail movement or supply through Dresden this turn"):format(
-    T.dresden, #dead > 0 and ("eliminated (no KG): " .. C.ids(dead)) or "no German unit there"))
+    T.dresden, #dead > 0 and table.concat(dead, "; ") or "no German unit there"))
   map.set_marker(T.dresden, "thunderclap", 1)
 end
 

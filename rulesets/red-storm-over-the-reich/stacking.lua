@@ -2,9 +2,11 @@
 -- mechanized (the guard cavalry is not mechanized for this), and one support unit of each kind
 -- (garrison, artillery, flak, refugee, leader); air and naval units and markers are free (5.2).
 -- Checked at placement, at the end of each movement segment and after retreats and advances
--- (5.1); the owner eliminates the excess, with no Kampfgruppe formed (5.3, 16.1.C).
+-- (5.1); the owner eliminates the excess, with no Kampfgruppe formed (5.3, 16.1.C): a German
+-- infantry division or KG so eliminated does not go to the KG pool (DATA.md R43).
 local C = require "common"
 local T = require "tables"
+local kg = require "kg"
 
 local M = {}
 
@@ -42,9 +44,8 @@ function M.enforce(side, when)
       for _, u in ipairs(stack) do if u.side == side and u.exists and u.hex == hex then options[#options + 1] = u.id end end
       local pick = umpire.ask { prompt = ("%s is overstacked at %s (%s): which unit is eliminated?"):format(hex, when, what),
         side = side, rule = "5.3", kind = "unit", options = options, default = options[#options] }
-      local u = units.get(pick)
-      u:put_in("eliminated")
-      log.rule("5.3", ("%s is eliminated: %s overstacked at %s (no KG is formed, 16.1.C)"):format(u.id, hex, when))
+      local text = kg.eliminate_unit(units.get(pick), "overstacked: no KG is formed, 5.3, 16.1.C")
+      log.rule("5.3", ("%s overstacked at %s: %s"):format(hex, when, text))
       stack = units.at(hex)
       rule, what = M.problem(hex, side)
     end
