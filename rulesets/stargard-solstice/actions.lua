@@ -11,6 +11,7 @@
 -- (12.2.4), bombardments (8.5), Volksturm (12.4), replacements (7.3), withdrawals (12.6, 16.1)
 -- and exits (14.2.1): each may be typed; the list leaves out what it cannot check beforehand
 -- rather than offer one the rules refuse.
+local T = require "tables"
 local C = require "common"
 local movement = require "movement"
 local combat = require "combat"
@@ -37,10 +38,10 @@ local function stacking(stacks)
     end
   end
   local full = {}
-  -- at most 2 combat units and 1 HQ with `u`
+  -- at most 2 combat units and 1 HQ with `u` (T.stacking)
   return function(u)
-    local max_c = 2 - ((C.is_combat(u) and not u:attr("festung")) and 1 or 0)
-    local max_q = 1 - (C.is_hq(u) and 1 or 0)
+    local max_c = T.stacking.combat - ((C.is_combat(u) and not u:attr("festung")) and 1 or 0)
+    local max_q = T.stacking.hq - (C.is_hq(u) and 1 or 0)
     local key = max_c * 10 + max_q
     if not full[key] then
       local set = {}

@@ -235,13 +235,28 @@ local function off_map_step(cur, origin, k)
 end
 M.off_map_step = off_map_step
 
+-- 6.2: the retreating units still in an overstacked hex are eliminated, one by one, until the hex
+-- is within the limit (DATA.md: the units beyond the limit, not the whole stack).
+local function eliminate_overstacked(group, hex)
+  local movement = require "movement"
+  for _, u in ipairs(group) do
+    if u.hex == hex and C.is_combat(u) and movement.stacking_problem(hex, {}) then M.eliminate(u, "6.2") end
+  end
+end
+
 -- 9.0: retreat `n` hexes. Each hex farther from the combat hex (9.2), toward the nearest
 -- friendly supply source (9.2.1), avoiding EZOCs if possible (9.2.2); each EZOC hex entered
 -- costs the stack one step (9.1.2, 4.4); each hex that cannot be retreated costs a step (9.4);
 -- a stack that can only go on across the map edge is destroyed (1.2.1, 5.3.1). Where the owner
 -- has a choice of hexes, the stack may split (9.1.4): each part then retreats on its own, as a
 -- stack of its own (one step per EZOC hex it enters).
-function M.retreat(list, n, origin, rule, extra)
+-- `combat_hex`: for the one hex more of 6.2, the hex the retreat began from: the extra hex is part
+-- of the retreat, so it too lies farther from that hex than the hex before it (9.2).
+function M.retreat(list, n, origin, rule, combat_hex)
+  local extra = combat_hex ~= nil
+  -- 9.2: every hex of the retreat is one hex farther from the combat hex than the one before
+  local from_hex = combat_hex or origin
+  local base = combat_hex and map.distance(combat_hex, origin) or 0
   local stack = {}
   for _, u in ipairs(list) do if u.hex == origin and not u:attr("festung") then stack[#stack + 1] = u end end
   if #stack == 0 or n <= 0 then return end
@@ -299,13 +314,15 @@ function M.retreat(list, n, origin, rule, extra)
         local along = false
         for _, f in ipairs(map.hexside(cur, h)) do if T.path_cost[f] then along = true end end
         local t = map.terrain(h)
-        local ok = map.distance(origin, h) == k and (not enemy[h] or overrun) and t ~= "lake"
+        local ok = map.distance(from_hex, h) == base + k and (not enemy[h] or overrun) and t ~= "lake"
           and (t ~= "restrictive" or along) and not (k == n and map.has(h, "transit"))
         if ok then
           for _, f in ipairs(map.hexside(cur, h)) do
             if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(cur, h), "bridge") then ok = false end -- 9.1.3
           end
         end
+        -- 6.2: the one hex more is a legal one only where the units may stack
+        if ok and extra and movement.stacking_problem(h, group) then ok = false end
         if ok then
           -- 9.2.1 toward the nearest source: the hexes nearest to it (one hex nearer than the
           -- hex left where possible, else as near as can be); then 9.2.2 outside EZOCs if
@@ -315,12 +332,17 @@ function M.retreat(list, n, origin, rule, extra)
       end
       local options = best.options
       if #options == 0 then
-        if off_map_step(cur, origin, k) then
+        if not extra and off_map_step(cur, from_hex, base + k) then
           -- 1.2.1 / 5.3.1: the only way on lies across the map edge, a hard limit: forced off,
           -- the units are destroyed (14.2's exit is a move of its own, not a retreat)
           log.rule("5.3.1", ("%s cannot retreat on inside the map: forced across the map edge from %s"):format(group[1].id, cur))
           for _, u in ipairs(group) do M.eliminate(u, "1.2.1") end
           return
+        end
+        if extra then
+          -- 6.2: no hex for the one hex more: the caller eliminates what still overstacks
+          log.rule("6.2", ("%s cannot retreat one hex more from %s"):format(group[1].id, cur))
+          break
         end
         local left = n - k + 1
         log.rule("9.4", ("%s cannot retreat %d more hex%s: %d step%s lost"):format(group[1].id, left, left > 1 and "es" or "", left, left > 1 and "s" or ""))
@@ -418,19 +440,17 @@ function M.retreat(list, n, origin, rule, extra)
           end
         end
       end
-      -- 6.2: overstacked at the end of a retreat: one hex more; if that cannot be done, eliminated
+      -- 6.2: overstacked at the end of a retreat: one hex more; units that still overstack a hex
+      -- then (there or where they could not leave) are eliminated
       if movement.stacking_problem(cur, {}) then
         if extra then
-          for _, u in ipairs(alive) do
-            if u.hex == cur and C.is_combat(u) then M.eliminate(u, "6.2") end
-          end
+          eliminate_overstacked(alive, cur)
         else
-          log.rule("6.2", "overstacked at the end of the retreat: the units must retreat one more hex")
-          local before = cur
-          M.retreat(alive, 1, cur, "6.2", true)
-          for _, u in ipairs(alive) do
-            if u.hex == before and C.is_combat(u) and movement.stacking_problem(before, {}) then M.eliminate(u, "6.2") end
-          end
+          local names = {}
+          for _, u in ipairs(alive) do names[#names + 1] = u.id end
+          log.rule("6.2", ("%s is overstacked at the end of the retreat: %s must retreat one more hex"):format(cur, table.concat(names, ", ")))
+          M.retreat(alive, 1, cur, "6.2", from_hex)
+          eliminate_overstacked(alive, cur)
         end
       end
     end
@@ -609,8 +629,12 @@ function M.check_advance(list, second, check)
       end
     end
   end
-  local rule, why = movement.stacking_problem(adv.hex, list)
-  if rule then check(false, rule, "%s", why) end
+  -- 6.1: the limit holds where the advance ends (a unit going on to a second hex may pass
+  -- through a full vacated hex, as a regular move may; DATA.md 8)
+  if not second then
+    local rule, why = movement.stacking_problem(adv.hex, list)
+    if rule then check(false, rule, "%s", why) end
+  end
   local crossed_river = false
   for _, u in ipairs(list) do
     local side_feats = map.hexside(u.hex, adv.hex)

@@ -93,8 +93,9 @@ function M.allowance(u)
   return ma
 end
 
--- 6.0 stacking at the end of a move: two combat units and one HQ; never with enemy units;
--- HQs never together (6.3).
+-- 6.0 the stacking limit: two combat units (a Festung not counted, a reading of 12.3) and one HQ
+-- a hex; 6.3 never two HQs together. Returns the rule and the reason when `moving` would break it
+-- in `hex` (6.1: the limit holds when a move, retreat or advance ends).
 function M.stacking_problem(hex, moving)
   local combat, hqs = 0, 0
   local ids = {}
@@ -106,8 +107,11 @@ function M.stacking_problem(hex, moving)
     if C.is_combat(u) and not u:attr("festung") then combat = combat + 1 end
     if C.is_hq(u) then hqs = hqs + 1 end
   end
-  if combat > 2 then return "6.0", ("%d combat units would stand in %s; the limit is 2"):format(combat, hex) end
-  if hqs > 1 then return "6.3", "two HQs may not stack together in " .. hex end
+  if combat > T.stacking.combat then
+    return "6.0", ("%d combat units would stand in %s; the limit is %d combat units and %d HQ a hex"):format(
+      combat, hex, T.stacking.combat, T.stacking.hq)
+  end
+  if hqs > T.stacking.hq then return "6.3", "two HQs may not stack together in " .. hex .. " (6.0: one HQ a hex)" end
   return nil
 end
 

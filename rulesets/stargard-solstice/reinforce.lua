@@ -60,6 +60,25 @@ function M.place(u, area, known)
   return true
 end
 
+-- 6.2 / 7.1: once the reinforcements are placed, each hex they overstack is named with what
+-- follows: it must be legal when their movement ends, or 6.2.1 applies there.
+function M.warn_overstacks()
+  local T = require "tables"
+  local seen = {}
+  for _, u in ipairs(units.all { on_map = true, marked = { "reinforcement" } }) do
+    local h = u.hex
+    if not seen[h] then
+      seen[h] = true
+      local n = 0
+      for _, x in ipairs(units.at(h)) do if C.is_combat(x) and not x:attr("festung") then n = n + 1 end end
+      if n > T.stacking.combat then
+        log.rule("6.2", ("%s holds %d combat units, over the limit of %d (6.0): allowed on placement, but unless it is within the limit when the reinforcements' movement ends, its strongest unit loses a step and retreats one hex, or is eliminated (6.2.1)"):format(
+          h, n, T.stacking.combat))
+      end
+    end
+  end
+end
+
 -- 2.5 Reinforcement segment: units due this turn enter at their entry area; the chits of HQs
 -- arriving go to the cup for the next turn (7.2, 7.2.1).
 function M.phase()
@@ -110,6 +129,7 @@ function M.phase()
     end
   end
   vars.set("reactive_arrivals", nil)
+  M.warn_overstacks()
   -- 16.3: with the option, the 234/80 replaces the 234/77 exactly (place, step, markers)
   if umpire.option("op16_3") then
     for _, u in ipairs(units.all { attr = { option = "op16_3" } }) do
@@ -139,38 +159,43 @@ function M.phase()
   umpire.set_side(nil)
 end
 
--- End of the reinforcement segment: reinforcements must now be legally stacked (6.2, 7.1);
--- 6.2.1: in an overstacked hex the strongest unit (attack) loses a step and retreats one hex,
--- or is eliminated if it cannot.
-function M.end_of_reinforcements()
-  local movement = require "movement"
+-- 6.2.1: in each hex over the combat-unit limit, the strongest unit (attack; Festungs do not
+-- count) loses a step and retreats one hex, or is eliminated if it cannot, until the hex is legal.
+local function combat_units_in(hex)
+  local n = 0
+  for _, x in ipairs(units.at(hex)) do if C.is_combat(x) and not x:attr("festung") then n = n + 1 end end
+  return n
+end
+
+function M.mend_overstacks()
+  local T = require "tables"
   local combat = require "combat"
-  for _, u in ipairs(units.all { on_map = true }) do
-    if u:marker("reinforcement") then u:set_marker("reinforcement", nil) end
-  end
-  for h, stack in pairs(units.stacks()) do
-    local n = 0
-    for _, x in ipairs(stack) do if C.is_combat(x) and not x:attr("festung") then n = n + 1 end end
-    if n > 2 then
-      while movement.stacking_problem(h, {}) do
-        local strongest
-        for _, x in ipairs(units.at(h)) do
-          if C.is_combat(x) and not x:attr("festung") and (not strongest or C.attack(x) > C.attack(strongest)) then strongest = x end
-        end
-        if not strongest then break end
-        log.rule("6.2.1", ("%s is overstacked: %s loses a step and retreats one hex"):format(h, strongest.id))
-        local gone = strongest:lose_steps(1)
-        if gone then
+  for h in pairs(units.stacks()) do
+    while combat_units_in(h) > T.stacking.combat do
+      local strongest
+      for _, x in ipairs(units.at(h)) do
+        if C.is_combat(x) and not x:attr("festung") and (not strongest or C.attack(x) > C.attack(strongest)) then strongest = x end
+      end
+      log.rule("6.2.1", ("%s is overstacked: %s loses a step and retreats one hex"):format(h, strongest.id))
+      local gone = strongest:lose_steps(1)
+      if gone then
+        combat.eliminate(strongest, "6.2.1")
+      else
+        combat.retreat({ strongest }, 1, h, "6.2.1")
+        if strongest.hex == h then
           combat.eliminate(strongest, "6.2.1")
-        else
-          combat.retreat({ strongest }, 1, h, "6.2.1")
-          if strongest.hex == h then
-            combat.eliminate(strongest, "6.2.1")
-          end
         end
       end
     end
   end
+end
+
+-- End of the reinforcement segment: reinforcements must now be legally stacked (6.2, 7.1).
+function M.end_of_reinforcements()
+  for _, u in ipairs(units.all { on_map = true }) do
+    if u:marker("reinforcement") then u:set_marker("reinforcement", nil) end
+  end
+  M.mend_overstacks()
 end
 
 -- 19.1.5: Corps Tettau arrives at H (BÄRW units and the HQ) and I (POM units), one die per
@@ -198,6 +223,7 @@ function M.tettau()
       end
     end
   end
+  M.warn_overstacks()
   -- the German moves Tettau's units first; the cavalry enters when that movement is over
   vars.set("arrivals_side", "German")
   log.rule("19.1.5", "Corps Tettau has arrived and moves now; the Tettau chit is in the cup")
@@ -210,10 +236,12 @@ function M.end_of_arrivals()
     if u:marker("reinforcement") then u:set_marker("reinforcement", nil) end
     if u:marker("no_strategic") and u.side == vars.get("arrivals_side") then u:set_marker("no_strategic", nil) end -- only on arrival
   end
+  M.mend_overstacks()   -- 19.1.5: arrivals are reinforcements, 6.2 at the end of their movement
   if vars.get("arrivals_side") == "German" and #units.in_box("gcc2") > 0 then
     for _, u in ipairs(units.in_box("gcc2")) do
       if M.place(u, map.area("entry_H") and "entry_H" or "H") then u:set_marker("no_strategic", 1) end
     end
+    M.warn_overstacks()
     log.rule("19.1.5", "the 2nd Guards Cavalry Corps enters at H and moves")
     vars.set("arrivals_side", "Soviet")
   else
@@ -421,8 +449,9 @@ function M.replace(u, which)
         end
       end
     else
+      -- 7.3.2 on a Soviet supply source; 7.3.3 not in an EZOC; 6.0 within the stacking limit
       for _, h in ipairs(map.area("supply_soviet") or {}) do
-        if not ez[h] and not C.occupied("German")[h] then where = h break end
+        if not ez[h] and not C.occupied("German")[h] and not require("movement").stacking_problem(h, { u }) then where = h break end
       end
     end
     umpire.check(where ~= nil, "7.3.3", "there is no hex for %s: rebuilt units may not be placed in an EZOC", u.id)

@@ -42,6 +42,8 @@ T.hexside_cost = { river = 1, major_river = "no", impassable = "no" }
 T.cancels = { bridge = { "river", "major_river" } }
 -- 4.1 EZOC: +2 to enter, +2 to leave (stated).
 T.ezoc_enter, T.ezoc_leave = 2, 2
+-- 6.0 stacking limit a hex: two combat units and one HQ (stated).
+T.stacking = { combat = 2, hq = 1 }
 
 -- Combat terrain (1.2.3 TEC, APPROX): column shifts for the defender's hex; 8.7 city and 9.5
 -- village/city effects are rules, not table entries. Attacking across a river halves the

@@ -46,6 +46,7 @@ return function(T)
     c:check("cancels", T.cancels, S.map(word, S.list(word)))
     c:check("ezoc_enter", T.ezoc_enter, mp)                                                          -- 4.1
     c:check("ezoc_leave", T.ezoc_leave, mp)
+    c:check("stacking", T.stacking, S.record { combat = S.number { min = 1, integer = true }, hq = S.number { min = 1, integer = true } }) -- 6.0
     c:check("defence_shift", T.defence_shift, S.map(word, S.number { integer = true }))             -- 1.2.3
     c:check("river_attack_factor", T.river_attack_factor, S.map(word, S.number { min = 0, max = 1 })) -- 8.4.1
     -- 19.0: each turn's row names six events, each with a name and an effect in events.lua
