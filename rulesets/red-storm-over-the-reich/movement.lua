@@ -240,8 +240,9 @@ function M.may_move(u, side, seg, known)
   return C.passes(function(check) check_mover(u, side, seg, check, known) end)
 end
 
--- Why `to` cannot be reached by `u` (after the route search failed).
-local function why_not(u, from, to, prof, info, left)
+-- Why no unit of `u`'s kind may enter `to` at all now (nil: it may): closed terrain, enemy units,
+-- the USIR's closure, flak and urban hexes.
+local function why_closed(u, to, prof, info)
   -- 10.7.3 (reading R1): the shaded area between Krakow and Tarnow is closed to every unit
   if map.terrain(to) == "prohibited" then return "10.7.3", to .. " lies in the prohibited area between Krakow and Tarnow: no unit enters it" end
   if C.PROHIBITED[to] then return "10.4.B", to .. " is prohibited terrain (" .. map.terrain(to) .. ")" end
@@ -255,32 +256,119 @@ local function why_not(u, from, to, prof, info, left)
     if C.is_flak(u) then return "17.2.C", "flak units never enter urban hexes" end
     return "17.1.C", "the USIR is being evacuated: German units may not enter it this turn"
   end
-  if map.direction(from, to) then
-    local side = map.hexside(from, to)
-    if prof.side_cost[from .. ">" .. to] == "no" then
-      return "6.6", ("%s starts in an enemy ZOC and %s is in one too: no moving from ZOC to ZOC%s"):format(u.id, to,
-        C.is_mech(u) and " (infiltration only from an infantry-only ZOC into another, not in the breakthrough, 6.7)" or "")
-    end
-    if C.contains(side, "major_river") and u.side == C.SOVIET and info.zones.weather ~= "frost" then
-      return "10.7.1.B", ("crossing the major river %s/%s in %s: only into a held bridgehead, or from the hex the unit began the segment in (not in the breakthrough)"):format(from, to, info.zones.weather)
-    end
-    for _, w in ipairs { "sea", "lake", "haff" } do
-      if C.contains(side, w) then return "10.5.2", ("%s/%s is a %s hexside: closed except %s"):format(from, to, w, w == "sea" and "never" or "in Frost") end
-    end
+  return nil
+end
+
+-- 10.7.1.B: the text of a Soviet crossing of the major river `a`/`b` refused in Mud or Clear.
+local function crossing_text(a, b, weather)
+  return ("crossing the major river %s/%s in %s: only into a held bridgehead, or from the hex the unit began the segment in (not in the breakthrough)"):format(a, b, weather)
+end
+
+-- Why the step `from` → `to` (next to each other) cannot be made (nil: the step is not the reason):
+-- ZOC to ZOC (6.6), a major river (10.7.1.B), a water hexside (10.5.2).
+local function why_step(u, from, to, prof, info)
+  local side = map.hexside(from, to)
+  if prof.side_cost[from .. ">" .. to] == "no" then   -- (the profile's only "no" steps: 6.6)
+    return "6.6", ("%s starts in an enemy ZOC and %s is in one too: no moving from ZOC to ZOC%s"):format(u.id, to,
+      C.is_mech(u) and " (infiltration only from an infantry-only ZOC into another, not in the breakthrough, 6.7)" or "")
   end
-  local free = {}
-  for k, v in pairs(prof) do free[k] = v end
-  free.mp = nil
-  free.always_one = nil
+  if C.contains(side, "major_river") and u.side == C.SOVIET and info.zones.weather ~= "frost" then
+    return "10.7.1.B", crossing_text(from, to, info.zones.weather)
+  end
+  for _, w in ipairs { "sea", "lake", "haff" } do
+    if C.contains(side, w) then return "10.5.2", ("%s/%s is a %s hexside: closed except %s"):format(from, to, w, w == "sea" and "never" or "in Frost") end
+  end
+  return nil
+end
+
+-- 6.6, 6.11: why movement stops on entering `hex` (an enemy ZOC, a refugee's zone).
+local function why_stop(hex, info)
+  if info.zones.refugee[hex] then return "6.11", ("%s is in a refugee's ZOC: German units stop on entering it"):format(hex) end
+  if info.zones.all[hex] then return "6.6", ("%s is in an enemy ZOC: movement stops on entering it"):format(hex) end
+  return "10.7.1.B", ("crossing the major river into %s from the starting hex ends the move"):format(hex)
+end
+
+-- A copy of the profile `prof` with `changes` made (nil removes a field).
+local function varied(prof, changes)
+  local out = {}
+  for k, v in pairs(prof) do out[k] = v end
+  for k, v in pairs(changes) do out[k] = v ~= false and v or nil end
+  return out
+end
+
+-- 10.7.1.B: the profile of `prof` with every Soviet major-river crossing open at its cost, as if
+-- 10.7.1 did not restrict it (what would a move cost were the crossing allowed?).
+local function rivers_open(prof)
+  local hexsides = {}
+  for k, v in pairs(prof.hexsides) do hexsides[k] = v end
+  hexsides.major_river = T.soviet_major_river
+  local side_cost = {}
+  for k, v in pairs(prof.side_cost) do
+    local a, b = k:match("^(%w+)>(%w+)$")
+    if not (a and C.contains(map.hexside(a, b), "major_river")) then side_cost[k] = v end
+  end
+  return varied(prof, { hexsides = hexsides, side_cost = side_cost })
+end
+
+-- The first major-river hexside `path` crosses: a, b.
+local function first_crossing(path)
+  for i = 2, #path do
+    if C.contains(map.hexside(path[i - 1], path[i]), "major_river") then return path[i - 1], path[i] end
+  end
+  return nil
+end
+
+-- Why `to` cannot be reached by `u` (after the route search failed): the hex itself, the step
+-- into it, then what the unit's MP would reach were a rule lifted — the major-river crossing
+-- (10.7.1.B), the stops in ZOCs (6.6, 6.11) — and only then the MP it lacks (10.4).
+local function why_not(u, from, to, prof, info, left)
+  local rule, text = why_closed(u, to, prof, info)
+  if rule then return rule, text end
+  if map.direction(from, to) then
+    rule, text = why_step(u, from, to, prof, info)
+    if rule then return rule, text end
+  end
+  if u.side == C.SOVIET and info.zones.weather ~= "frost" then
+    local cost, path = map.route(rivers_open(prof), to)
+    local a, b = first_crossing(cost and path or {})
+    if a then return "10.7.1.B", ("%s cannot reach %s with its %s MP without %s"):format(u.id, to, map.fmt_cost(left), crossing_text(a, b, info.zones.weather)) end
+  end
+  -- (the first hex where a route of `p` to `to` would have to stop: rule, text)
+  local function stopped(p, within)
+    local cost, path = map.route(varied(p, { stop = false }), to)
+    for i = 2, cost and #path - 1 or 0 do
+      if prof.stop[path[i]] then
+        local r, why = why_stop(path[i], info)
+        return r, ("%s cannot reach %s%s without stopping on the way: %s"):format(u.id, to, within, why)
+      end
+    end
+    return nil
+  end
+  rule, text = stopped(prof, (" with its %s MP"):format(map.fmt_cost(left)))
+  if rule then return rule, text end
+  local free = varied(prof, { mp = false, always_one = false })
   local cost, path = map.route(free, to)
   if cost then
     return "10.4", ("%s needs %s MP by the cheapest path (%s) and has %s MP"):format(u.id, map.fmt_cost(cost), table.concat(path, " → "), map.fmt_cost(left))
   end
-  free.stop = nil
-  if map.route(free, to) then
-    return "6.6", ("every path to %s enters an enemy ZOC before it, and movement stops there"):format(to)
-  end
+  rule, text = stopped(free, "")
+  if rule then return rule, text end
   return "10.4", ("%s cannot reach %s (enemy units, prohibited terrain or closed hexsides in the way)"):format(u.id, to)
+end
+
+-- Why the path `path` cannot be followed (map.path_cost's `why` at the hex `path[at]`): the rule
+-- of that hex or step.
+local function why_path(u, path, prof, info, why, at)
+  local a, b = path[at - 1], path[at]
+  if why:find("cannot be entered from", 1, true) then
+    local rule, text = why_closed(u, b, prof, info)
+    if not rule then rule, text = why_step(u, a, b, prof, info) end
+    if rule then return rule, ("%s: %s"):format(u.id, text) end
+  elseif why:find("the move must end in", 1, true) then
+    local rule, text = why_stop(a, info)
+    return rule, ("%s: the move must end in %s: %s"):format(u.id, a, text)
+  end
+  return "10.4", ("%s: %s"):format(u.id, why)
 end
 
 -- The path and cost of a move of `u` to `to` (or along from, to, via...). Returns path, cost,
@@ -297,8 +385,8 @@ local function plan(u, to, via, z)
   end
   local path, cost
   if via and #via > 0 then
-    local why
-    path, cost, why = follow(prof)
+    local why, at
+    path, cost, why, at = follow(prof)
     if not cost then
       -- 6.8: an out-of-supply German unit may try the roving cauldron's compass
       if u.side == C.GERMAN and u:marker("oos") then
@@ -306,7 +394,7 @@ local function plan(u, to, via, z)
         local p2, c2 = follow(rp)
         if c2 then return p2, c2, ri, true end
       end
-      umpire.refuse("10.4", ("%s: %s"):format(u.id, why))
+      umpire.refuse(why_path(u, path, prof, info, why, at))
     end
     return path, cost, info, false
   end
