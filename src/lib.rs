@@ -10,6 +10,7 @@ pub mod game;
 pub mod hex;
 pub mod lua;
 pub mod map;
+pub mod mutate;
 pub mod names;
 pub mod playout;
 pub mod render;

@@ -132,6 +132,36 @@ enum Cmd {
         #[arg(long)]
         jobs: Option<usize>,
     },
+    /// Break the rules one small change at a time and report the changes no script notices:
+    /// `umpire mutate fortress-stalingrad --sample 40` (docs/mutate.md).
+    Mutate {
+        /// The game: its ruleset is the library's rulesets/<game>, its scripts scripts/<game>/.
+        game: String,
+        /// The ruleset folder to mutate instead (a copy being edited).
+        #[arg(long, value_name = "DIR")]
+        rules: Option<PathBuf>,
+        /// Scripts or folders of scripts to run (default: the library's scripts/<game>/).
+        #[arg(long = "scripts", value_name = "PATH")]
+        scripts: Vec<PathBuf>,
+        /// Only this rule file (a name in the ruleset folder, e.g. combat.lua); may be repeated.
+        #[arg(long = "file", value_name = "NAME")]
+        files: Vec<String>,
+        /// Mutate the files that rule on nothing too (actions, evaluate, views, labels,
+        /// testing, validate).
+        #[arg(long)]
+        all_files: bool,
+        /// Try only this many mutants, drawn by --seed.
+        #[arg(long)]
+        sample: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Mutants tried at once, each job in a copy of the rules of its own (default: the cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Exit 1 when the kill rate of the tables and rule checks is under this percentage.
+        #[arg(long, value_name = "PERCENT")]
+        fail_under: Option<f64>,
+    },
 }
 
 /// Which games a playout or comparison plays.
@@ -265,6 +295,36 @@ fn run(cli: Cli) -> Result<i32> {
                 outln!("{l}");
             }
             Ok(if o.changes.is_empty() { 0 } else { 1 })
+        }
+        Cmd::Mutate { game, rules, scripts, files, all_files, sample, seed, jobs, fail_under } => {
+            let opts = umpire::mutate::Options {
+                game,
+                library: library.unwrap_or_else(umpire::ruleset::find_root),
+                rules,
+                scripts,
+                files,
+                all_files,
+                sample,
+                seed,
+                jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
+            };
+            let started = std::time::Instant::now();
+            let bar = progress(0, "mutants");
+            let o = umpire::mutate::run(&opts, &|n, of| {
+                bar.set_length(of as u64);
+                bar.set_position(n as u64)
+            })?;
+            bar.finish_and_clear();
+            out_raw(&o.report());
+            outln!("\n{} mutants in {:.1} s on {} jobs", o.tried.len(), started.elapsed().as_secs_f64(), opts.jobs);
+            let rate = o.rule_checks().rate();
+            Ok(match fail_under {
+                Some(min) if rate < min => {
+                    outln!("the kill rate of the tables and rule checks, {rate:.1}%, is under {min}%");
+                    1
+                }
+                _ => 0,
+            })
         }
         Cmd::Fuzz { scenario, commands, seed, out, options, jobs } => {
             let mut spec = umpire::playout::Spec::new(library.unwrap_or_else(umpire::ruleset::find_root), &scenario);

@@ -35,6 +35,16 @@ fn shown_comment(t: &str) -> String {
 
 /// Runs `text` in `session`, appending to a transcript. `name` labels failures.
 pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bool) -> Outcome {
+    run_lines(session, name, text, echo_comments, false)
+}
+
+/// Runs `text` in `session` up to its first failed check or error (`umpire mutate`: one
+/// failure is enough to know a change was noticed).
+pub fn run_until_failure(session: &mut Session, name: &str, text: &str) -> Outcome {
+    run_lines(session, name, text, false, true)
+}
+
+fn run_lines(session: &mut Session, name: &str, text: &str, echo_comments: bool, stop: bool) -> Outcome {
     let mut o = Outcome::default();
     for (n, line) in lines(text) {
         let t = line.trim();
@@ -74,6 +84,9 @@ pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bo
                 o.transcript.push_str(&format!("  FAILED ({name}:{n})\n"));
                 o.failures.push_str(&o.transcript[start..]);
             }
+        }
+        if stop && o.failed > 0 {
+            break;
         }
     }
     o
@@ -162,14 +175,8 @@ pub fn check_file(path: &Path, library: Option<&Path>) -> crate::Result<Vec<Stri
 
 /// Runs a script file in a fresh session rooted at `root`.
 pub fn run_file(root: &Path, path: &Path) -> Outcome {
-    let mut s = Session::with_root(root);
     match std::fs::read_to_string(path) {
-        Ok(text) => {
-            let name = path.display().to_string();
-            let scratch = tempfile::tempdir().ok();
-            s.scratch = scratch.as_ref().map(|d| d.path().to_path_buf());
-            run_text(&mut s, &name, &text, true)
-        }
+        Ok(text) => in_fresh_session(root, |s| run_text(s, &path.display().to_string(), &text, true)),
         Err(e) => Outcome {
             transcript: format!("error: {}: {e}\n", path.display()),
             failures: format!("error: {}: {e}\n", path.display()),
@@ -178,6 +185,15 @@ pub fn run_file(root: &Path, path: &Path) -> Outcome {
             ..Default::default()
         },
     }
+}
+
+/// Runs `f` in a fresh session rooted at `root`, with a scratch folder of its own for
+/// `save @/x` (removed afterwards).
+pub fn in_fresh_session<T>(root: &Path, f: impl FnOnce(&mut Session) -> T) -> T {
+    let mut s = Session::with_root(root);
+    let scratch = tempfile::tempdir().ok();
+    s.scratch = scratch.as_ref().map(|d| d.path().to_path_buf());
+    f(&mut s)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 
 mod actions;
 mod chunks;
+pub mod coverage;
 mod cups;
 mod dice;
 mod fast;
@@ -642,7 +643,18 @@ impl Host {
         let backstop = self.backstop.clone();
         let seconds = self.limits.seconds;
         let limit = self.limits.instructions;
-        self.lua.set_global_hook(HookTriggers::new().every_nth_instruction(EVERY), move |_lua, debug| {
+        let mut triggers = HookTriggers::new().every_nth_instruction(EVERY);
+        if coverage::on() {
+            triggers = triggers.every_line();
+        }
+        self.lua.set_global_hook(triggers, move |_lua, debug| {
+            if debug.event() == mlua::debug::DebugEvent::Line {
+                let src = debug.source();
+                if let Some(s) = src.source.as_deref() {
+                    coverage::line(s.as_bytes(), debug.current_line().unwrap_or(0));
+                }
+                return Ok(VmState::Continue);
+            }
             let used = budget.get() + EVERY as u64;
             budget.set(used);
             let src = debug.source();

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("repl", 5),
     ("script", 5),
     ("playout", 5),
+    ("mutate", 5),
     ("main", 5),
     ("lib", 5),
 ];
