@@ -132,7 +132,8 @@ local function read(class, net)
   return row[net - T.barrage_rolls.min + 1]
 end
 
--- 11.1: fires `u` at `hex`.
+-- 11.1: fires `u` at `hex`. Returns the result ("no effect", "D", "1*"...), declared as the
+-- outcome once the die is read (`odds barrage` stops there: docs/lua-api.md §2.3).
 function M.fire(u, hex, from)
   local rule, why, base = M.why_not(u, hex, from)
   if rule then umpire.refuse(rule, why) end
@@ -150,6 +151,7 @@ function M.fire(u, hex, from)
   local class = u:attr("barrage")
   local net = die + mods
   local result = read(class, net)
+  umpire.outcome(result == "-" and "no effect" or result)
   local marked = vars.get("barraged") or {}
   marked[hex] = true
   vars.set("barraged", marked)
@@ -166,6 +168,7 @@ function M.fire(u, hex, from)
     u:put_in("removed")
     log.rule("11.5", "Rudel has flown his one mission: removed from the game")
   end
+  return result == "-" and "no effect" or result
 end
 
 -- 11.1, 12.1, 16.1.A: a Barrage Table result on the `side` units in `hex`: "D" disrupts them; a
@@ -305,7 +308,8 @@ umpire.command {
   example = "barrage ART3G 5038      barrage SCHEER 1610 from 1509",
   rule = "11.1", phases = M.STEPS, odds = true,
   run = function(u, hex, _, from)
-    if declaring() then M.declare(u, hex, from) else M.fire(u, hex, from) end
+    if declaring() then M.declare(u, hex, from) return nil end
+    return M.fire(u, hex, from)
   end,
 }
 
