@@ -197,4 +197,8 @@ T.compass = { German = { "NW", "SW" }, Soviet = { "NE", "SE" } }
 -- mechanized steps, two more with the USIR linked to Berlin (17.1.B).
 T.reinforce = { memel = "4601", kg_draws = 4, mech_steps = 2, usir_steps = 2 }
 
+-- Every table above is checked when the rules load (validate.lua): a bad entry is reported at
+-- its line here, and the game does not start with it.
+require("validate").register(T)
+
 return T

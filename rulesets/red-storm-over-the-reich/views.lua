@@ -174,6 +174,64 @@ umpire.table {
   notes = { "-1 with no friendly combat unit next to the target; terrain -1 (broken, forest, swamp, city, defensive works) or -2 (mountain, urban, fortress), at most -2", "D: disrupted; a number: steps lost, the survivors disrupted" },
 }
 
+-- 10.5, 9.1.A, 10.7.1, 13.7.A, 11.1: the Terrain Effects Chart: the cost of each terrain and
+-- hexside for each movement class in Frost, Mud and Clear, and its die modifier in combat and
+-- barrage (tables.lua).
+local function by_weather(row)
+  local out = {}
+  for _, w in ipairs { "frost", "mud", "clear" } do
+    local v = row[w]
+    out[#out + 1] = v == "no" and "no" or map.fmt_cost(v)
+  end
+  return table.concat(out, " / ")
+end
+local TEC_TERRAINS = { "clear", "forest", "broken", "swamp", "mountain", "urban" }
+local TEC_HEXSIDES = { minor_river = "minor river", major_river = "major river", lake = "lake hexside", haff = "Haff hexside", sea = "sea hexside" }
+umpire.table {
+  name = "tec", title = "Terrain Effects Chart (APPROX but clear 1 and the hexsides' Frost/Mud rules: DATA.md)", rule = "10.5",
+  columns = { "terrain", "infantry F / M / C", "jaeger F / M / C", "mechanized F / M / C", "combat and barrage DRM" },
+  rows = function()
+    local rows = {}
+    local function class_costs(t)
+      local row = {}
+      for _, class in ipairs { "inf", "jaeger", "mech" } do
+        local r = {}
+        for _, w in ipairs { "frost", "mud", "clear" } do r[w] = T.move_cost[class][w][t] end
+        row[#row + 1] = by_weather(r)
+      end
+      return row
+    end
+    for _, t in ipairs(TEC_TERRAINS) do
+      local c = class_costs(t)
+      local d = T.combat_drm.hex[t]
+      rows[#rows + 1] = { t, c[1], c[2], c[3], d and tostring(d) or "-" }
+    end
+    local closed = {}
+    for t in pairs(T.prohibited_terrain) do closed[#closed + 1] = t end
+    table.sort(closed)
+    rows[#rows + 1] = { table.concat(closed, ", "), "no", "no", "no", "-" }
+    for _, f in ipairs { "city", "fortress" } do
+      rows[#rows + 1] = { f .. " (feature)", "as its terrain", "", "", tostring(T.combat_drm.hex[f]) }
+    end
+    rows[#rows + 1] = { "defensive works", "as its terrain", "", "", ("%d (Soviet attacks, 17.8)"):format(T.combat_drm.hex.dw) }
+    for _, k in ipairs { "minor_river", "major_river", "lake", "haff", "sea" } do
+      local r = {}
+      for _, w in ipairs { "frost", "mud", "clear" } do r[w] = T.hexside_cost[w][k] end
+      local cost = "+" .. by_weather(r):gsub(" / (%d)", " / +%1")
+      if by_weather(r) == "no / no / no" then cost = "no" end
+      local drm = (k == "minor_river" or k == "major_river") and tostring(T.combat_drm.river)
+        or (k == "lake" or k == "haff") and ("%d (Frost only)"):format(T.combat_drm.lake_frost) or "-"
+      rows[#rows + 1] = { TEC_HEXSIDES[k], cost, "", "", drm }
+    end
+    return rows
+  end,
+  notes = {
+    "a hex costs its terrain, a hexside adds its cost; \"no\": closed (9.1.A, 10.5.2); one hex may always be entered with an allowance of 1 or more (10.4.B)",
+    ("a Soviet major-river crossing in Mud or Clear: into a held bridgehead (+%d, 10.7.1.A.3) or from the hex the unit began in (+%d, then it stops, 10.7.1.B) only; behind the lines a minor river (10.7.1.C)"):format(T.soviet_major_river, T.soviet_major_river),
+    "combat: the attacker's die; barrage: the terrain part at most -2 (11.1); Zhukov pays 1 MP a hex (17.3.A)",
+  },
+}
+
 -- ------------------------------------------------------------------ map overlays
 umpire.overlay {
   usage = "control", help = "who controls each hex (S Soviet, G German)", rule = "3.5.A",
