@@ -8,6 +8,7 @@ mod finding;
 mod hex;
 mod hostile;
 mod layers;
+mod mutate;
 mod perf;
 mod playout;
 mod readme;
