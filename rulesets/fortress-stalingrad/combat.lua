@@ -20,7 +20,9 @@ M.COLS = odds.columns(T.crt_columns)
 local function has(list, f) return C.contains(list, f) end
 
 -- 10.13-10.18, 10.23, 10.9, 10.33: the percentage off `u`'s attack when it attacks from `from` into
--- `d`, every terrain penalty added up; and the reasons.
+-- `d`, every terrain penalty that applies added up (10.33): desert-steppe's 50% once, whether the
+-- attack goes into it, out of it or both (10.15, DATA.md), and the target hex's own terrain besides;
+-- a city; the hexside crossed. Returns the percentage and the reasons.
 function M.attack_penalty(u, from, d)
   local cls = C.class(u)
   local pct, why = 0, {}
@@ -28,10 +30,11 @@ function M.attack_penalty(u, from, d)
     if p and p > 0 then pct = pct + p why[#why + 1] = ("%s -%d%%"):format(text, p) end
   end
   local td, tf = map.terrain(d), map.terrain(from)
-  local row = T.attack_terrain[td]
   if td == "steppe" or tf == "steppe" then
     add(T.attack_terrain.steppe[cls], td == "steppe" and "into desert-steppe (10.15)" or "out of desert-steppe (10.15)")
-  elseif row then
+  end
+  local row = td ~= "steppe" and T.attack_terrain[td]
+  if row then
     local rules = { woods = "10.13", marsh = "10.14", mountain = "10.16" }
     add(row[cls], ("%s, %s (%s)"):format(td, cls == "mech" and "mechanized" or cls == "mountain" and "mountain infantry" or "straight-leg", rules[td]))
   end
@@ -41,6 +44,23 @@ function M.attack_penalty(u, from, d)
   elseif has(side, "major_river") then add(T.attack_hexside.major_river, "across a major river (10.18)")
   elseif has(side, "minor_river") then add(T.attack_hexside.minor_river, "across a minor river (10.18)") end
   return pct, why
+end
+
+-- 11.7, 10.33: in a battle against several hexes every attacker attacks into each of them (it is
+-- next to all); its percentage is that of the hex, with the hexside crossed into it, worst for it
+-- (DATA.md: the reading that gives the defender his best hex, 11.7), whatever the order the hexes
+-- are named in. Returns the percentage and the reasons.
+function M.battle_penalty(u, from, hexes)
+  local sorted = {}
+  for _, d in ipairs(hexes) do sorted[#sorted + 1] = d end
+  table.sort(sorted)
+  local worst, why, at
+  for _, d in ipairs(sorted) do
+    local pct, w = M.attack_penalty(u, from, d)
+    if worst == nil or pct > worst then worst, why, at = pct, w, d end
+  end
+  if #sorted > 1 and worst > 0 then why[#why] = why[#why] .. (" (into %s, the worst of %s, 11.7)"):format(at, table.concat(sorted, ",")) end
+  return worst, why
 end
 
 -- 7.14: units with the same key (supply level, and what else reduces them alike) are added
@@ -74,10 +94,12 @@ local function grouped_total(items, finish, cite_7_14)
   return total, lines
 end
 
--- 11.3, 7.14, 10.33, 11.20: the attack total. `list` = { { u = unit, from = hex } ... }. Units
--- with the same supply level and the same terrain percentage are added together before each
--- reduction (7.14), supply first, then terrain (11.25). Returns the total and the lines saying how.
-function M.attack_strength(list, d)
+-- 11.3, 7.14, 10.33, 11.20: the attack total. `list` = { { u = unit, from = hex } ... }, `hexes`
+-- the defenders' hex or hexes (11.7). Units with the same supply level and the same terrain
+-- percentage are added together before each reduction (7.14), supply first, then terrain (11.25).
+-- Returns the total and the lines saying how.
+function M.attack_strength(list, hexes)
+  if type(hexes) == "string" then hexes = { hexes } end
   local items = {}
   for _, a in ipairs(list) do
     local u = a.u
@@ -87,7 +109,7 @@ function M.attack_strength(list, d)
       note = "doubled by a Katyusha (11.20)"
     end
     local level = C.supply_level(u)
-    local pct, why = M.attack_penalty(u, a.from, d)
+    local pct, why = M.battle_penalty(u, a.from, hexes)
     items[#items + 1] = { u = u, key = ("%d/%03d"):format(level, pct), level = level, pct = pct, value = base, why = why, note = note }
   end
   return grouped_total(items, function(g, x, text)
@@ -381,7 +403,7 @@ function M.resolve(b)
   b.defenders = M.defenders_in(b.hexes, b.defender)
   local rule = b.kind == "ma" and "10.38" or "11.3"
   -- 11.25: supply, terrain, odds
-  local att, alines = M.attack_strength(b.attackers, b.hexes[1])
+  local att, alines = M.attack_strength(b.attackers, b.hexes)
   local def, dlines = M.defense_strength(b.defenders, b.hexes)
   log.rule(rule, ("attack %d: %s"):format(att, table.concat(alines, " | ")))
   log.rule(rule, ("defence %d: %s"):format(def, #dlines > 0 and table.concat(dlines, " | ") or "nothing"))
@@ -572,6 +594,7 @@ umpire.command {
       end
       umpire.check(fresh, "11.5", "%s in %s has already been attacked this phase", here[1] and here[1].id or "?", h)
     end
+    table.sort(hexes)   -- 11.7: one battle, whatever the order the hexes are named in
     local attackers, from_hexes, fh = {}, {}, {}
     for _, u in ipairs(list) do
       local r, why = M.attacker_refusal(u, side, hexes)
