@@ -4,7 +4,8 @@
 --   air: each uncommitted air unit of the side to place, on each stack air.places allows (8.2-8.11);
 --   reinforcement: enter (9.1-9.12, 12.1) and replace (9.15-9.20, recreation in a hex 9.19);
 --   movement: each unit's moves, from its own profile searched once (10.1-10.37, 7.20), and one
---     mobile assault per launch stack and target with every mechanized unit that can pay (10.38);
+--     mobile assault per launch stack and target with every mechanized unit that can pay (10.38),
+--     the defenders' occupation of a mobile assault's launch hex (11.32);
 --   assault: air on turn 1 (8.1, 13.1), katyusha (11.20), one prepared assault per enemy hex with
 --     every unit that may join it (11.1-11.7), the advance after combat one hex at a time (11.31);
 --   and `next` in every phase. Where the step has no side to act (the Initial Supply and Air
@@ -135,7 +136,7 @@ local function list_attacks(out, side, stacks)
 end
 
 -- 11.31, 11.32: the open advance after combat, one unit and one hex at a time (the checks of the
--- advance verb on a one-hex path).
+-- advance verb on a one-hex path; 12.2: garrisons are never among the victors listed).
 local function list_advances(out)
   local adv = vars.get("advance")
   if not adv then return end
@@ -153,6 +154,7 @@ local function list_advances(out)
             if C.contains(hs, "volga") and umpire.clock().turn <= T.volga_closed_through then ok = false end   -- 10.19
             -- (a sea hexside only as the Kerch Straits, 10.9; as the first hex it is allowed)
             if C.contains(hs, "sea") and not C.contains(hs, "kerch") then ok = false end
+            if u:marker("sea_supplied") and not C.COAST[h] then ok = false end                              -- 7.22
           end
           if ok then add(out, { cmd = ("advance %s %s"):format(u.id, h), group = "advance", unit = u.id, hex = h }) end
         end
@@ -292,6 +294,7 @@ function M.list(side, opts)
   elseif step == "movement" then
     list_moves(out, side, opts)
     list_assaults(out, side, units.stacks())
+    list_advances(out)                                                                -- 11.32
   elseif step == "assault" then
     if clock.turn == 1 and side == C.SOVIET and (vars.get("battles") or 0) == 0 then list_air(out, side) end  -- 8.1, 13.1
     if side == C.SOVIET and (vars.get("battles") or 0) == 0 then                     -- 11.20

@@ -68,6 +68,7 @@ umpire.command {
     -- 10.34: this is part of the stack's movement
     for _, u in ipairs(list) do movement.parent_check(u) end
     movement.begin_parent(origin)
+    combat.close_advance()   -- 11.32: an occupation not taken before this assault is forgone
     for _, u in ipairs(list) do
       u:set_marker("mp_used", (u:marker("mp_used") or 0) + costs[u.id] * UNIT)
       u:set_marker("moved", 1)
@@ -85,6 +86,7 @@ umpire.command {
       -- 10.43, 10.47: a retreat (figured from the launch hex) ends the move
       for _, u in ipairs(alive) do u:set_marker("halted", 1) u:set_marker("mp_used", math.tointeger(movement.mf(u) * UNIT)) end
       if #alive > 0 then log.rule("10.43", ("%s retreated: %s move ends in %s"):format(C.list_ids(alive), #alive > 1 and "their" or "its", alive[1].hex)) end
+      combat.open_defenders_advance(side, { d }, { from })   -- 11.32: against mobile assaults too
     elseif s.cleared and #alive > 0 then
       -- 10.48: the hex is clear; the victors stand in it (DATA.md) and may go on
       local ez = zoc.zoc(enemy)

@@ -342,12 +342,30 @@ function M.retreat(list, n, from, battle, rule, kind)
       u:move_to(path[#path])
       if kind == "pa" then u:set_marker("retreated", 1) end   -- 11.34 (prepared assaults)
     end
-    control.passed(path, side)
     log.rule(rule or "11.26", ("%s retreat%s %s → %s"):format(C.list_ids(live), #live > 1 and "" or "s", from, table.concat(path, " → ")))
+    -- 3.3, 10.26, 7.18, 9.25: a retreat enters its hexes as a move does (DATA.md)
+    require("movement").entered({ from, table.unpack(path) }, side, live, "retreats into")
     require("air").follow(from, path[#path], side)
     stacking.enforce_hex(path[#path], side, "the end of a retreat, 6.6", live)
   end
   return left
+end
+
+-- 12.2, 11.11: the 0-3-0 garrisons among `list` (alive). A garrison never leaves its hex, and a hex
+-- of retreat counts only when every unit of the battle retreats it: garrisons alone take their whole
+-- result as steps; with other units, a retreat is possible only for the part of the result left
+-- once each garrison has lost its step (DATA.md).
+local function garrisons(list)
+  local out = {}
+  for _, u in ipairs(list) do if u.hex and C.is_garrison(u) then out[#out + 1] = u end end
+  return out
+end
+
+local function max_retreat_with_garrisons(n, max_hexes, list, fixed)
+  local others = 0
+  for _, u in ipairs(list) do if u.hex and not C.is_garrison(u) then others = others + 1 end end
+  if others == 0 then return 0 end
+  return math.max(0, math.min(max_hexes, n - #fixed))
 end
 
 -- One side absorbs `n` (11.11, 11.33: steps first, then the retreat): `units` are its units in the
@@ -355,7 +373,18 @@ end
 -- that retreat (each from its own hex). Returns the hexes retreated.
 function M.absorb(side, n, units_list, max_hexes, groups, battle_hex, rule, lose, kind)
   if n <= 0 then return 0 end
+  local fixed = garrisons(units_list)
+  if #fixed > 0 and max_hexes > 0 then
+    max_hexes = max_retreat_with_garrisons(n, max_hexes, units_list, fixed)
+    log.rule("12.2", ("%s never leave%s %s hex: %s"):format(C.list_ids(fixed), #fixed > 1 and "" or "s", #fixed > 1 and "their" or "its",
+      max_hexes == 0 and "the result is taken as steps" or ("a retreat only after %s lost %s step (at most %d hex%s)"):format(
+        #fixed > 1 and "they have" or "it has", #fixed > 1 and "their" or "its", max_hexes, max_hexes > 1 and "es" or "")))
+  end
   local hexes, steps = losses.split { side = side, n = n, max_hexes = max_hexes, rule = rule }
+  if hexes > 0 and #fixed > 0 then
+    losses.allocate { side = side, n = #fixed, units = fixed, rule = "12.2", prompt = "a garrison left behind by the retreat", lose = lose }
+    steps = steps - #fixed
+  end
   if steps > 0 then
     local _, left = losses.allocate { side = side, n = steps, units = units_list, rule = "11.11",
       prompt = ("result %d, %d of it as step%s"):format(n, steps, steps > 1 and "s" or ""), lose = lose,
@@ -521,6 +550,22 @@ function M.apply(b, result, ar, dr)
   return summary
 end
 
+-- 11.32: after a battle, prepared or mobile, whose attackers retreated: the victorious defenders
+-- may occupy a launch hex the attackers left, and no more (12.2: never a 0-3-0 garrison).
+function M.open_defenders_advance(attacker, hexes, from_hexes)
+  local defender = C.other(attacker)
+  local vacated = {}
+  for _, h in ipairs(from_hexes) do if #C.combat_at(h, attacker) == 0 then vacated[#vacated + 1] = h end end
+  local ids = {}
+  for _, u in ipairs(M.defenders_in(hexes, defender)) do
+    if not C.is_garrison(u) then ids[#ids + 1] = u.id end
+  end
+  if #vacated == 0 or #ids == 0 then return end
+  vars.set("advance", { side = defender, hexes = vacated, max = 1, units = ids, defenders = true })
+  log.rule("11.32", ("the attackers have left %s: the defenders (%s) may occupy it (advance <units> <hex>)"):format(
+    table.concat(vacated, ","), table.concat(ids, ",")))
+end
+
 -- ---------------------------------------------------------------- the Prepared Assault Phase
 
 -- 11.5: one attack per unit and per defender each phase (markers `attacked`, `defended`).
@@ -655,35 +700,31 @@ umpire.command {
           #hexes > 1 and "es" or "", table.concat(hexes, ","), #hexes > 1 and "are" or "is", table.concat(left, ",")))
       end
     elseif s.attacker_hexes > 0 then
-      -- 11.32: victorious defenders may only occupy the attackers' vacated hex
-      local vacated = {}
-      for _, h in ipairs(from_hexes) do if #C.combat_at(h, side) == 0 then vacated[#vacated + 1] = h end end
-      local def = M.defenders_in(hexes, enemy)
-      if #vacated > 0 and #def > 0 then
-        local ids = {}
-        for _, u in ipairs(def) do ids[#ids + 1] = u.id end
-        vars.set("advance", { side = enemy, hexes = vacated, max = 1, units = ids, defenders = true })
-        log.rule("11.32", ("the attackers have left %s: the defenders may occupy it (advance <units> <hex>)"):format(table.concat(vacated, ",")))
-      end
+      M.open_defenders_advance(side, hexes, from_hexes)
     end
   end,
 }
 
--- 11.31, 11.32, 10.30, 10.9: advance after combat.
+-- 11.31, 11.32: an open advance after combat lasts until the next command that is not one
+-- (movement.lua closes it on a move or a mobile assault; the next prepared assault opens its own).
+function M.close_advance() vars.set("advance", nil) end
+
+-- 11.31, 11.32, 10.30, 10.9, 12.2, 7.22: advance after combat.
 umpire.command {
   usage = "advance <units> <hex> [<hex>...]",
-  help = "advance victorious units after a prepared assault: the first hex is the defenders' vacated hex (11.31)",
+  help = "advance victorious units after a prepared assault: the first hex is the defenders' vacated hex (11.31); victorious defenders, after a prepared or a mobile assault, may occupy the hex the attackers left (11.32)",
   example = "advance 5TA 3717 3716",
-  rule = "11.31", phases = { "assault" },
+  rule = "11.31", phases = { "assault", "movement" },
   run = function(list, first, rest)
     local adv = vars.get("advance")
-    umpire.check(adv ~= nil, "11.31", "no advance after combat is open now (only right after a prepared assault that cleared the defenders' hex)")
+    umpire.check(adv ~= nil, "11.31", "no advance after combat is open now (only right after a prepared assault that cleared the defenders' hex, or a battle whose attackers retreated, 11.32)")
     local path = { first }
     for _, h in ipairs(rest or {}) do path[#path + 1] = h end
     umpire.check(C.contains(adv.hexes, first), "11.31", "the first hex of the advance is %s (the hex the enemy left)", table.concat(adv.hexes, " or "))
     local side = adv.side
     local from = list[1].hex
     for _, u in ipairs(list) do
+      umpire.check(not C.is_garrison(u), "12.2", "%s is a 0-3-0 garrison: it never leaves its hex", u.id)
       umpire.check(C.contains(adv.units, u.id), "11.31", "%s may not advance (the victors: %s)", u.id, table.concat(adv.units, ","))
       umpire.check(u.hex == from, "11.31", "units advancing together start from one hex")
       local cap = C.is_satellite(u) and T.advance_max.satellite or T.advance_max[C.class(u)]
@@ -708,6 +749,9 @@ umpire.command {
       if side == C.GERMAN and i > 1 then
         umpire.check(not control.intact_entrenchment(h, C.SOVIET), "10.30", "German/Axis units advance into an intact Soviet entrenchment only as the first hex of the advance (%s)", h)
       end
+      for _, u in ipairs(list) do
+        umpire.check(not (u:marker("sea_supplied") and not C.COAST[h]), "7.22", "%s is supplied by sea this turn: it advances only into coastal hexes (%s is inland)", u.id, h)
+      end
     end
     for _, u in ipairs(list) do u:move_to(path[#path]) end
     local remaining = {}
@@ -717,7 +761,7 @@ umpire.command {
     adv.units = remaining
     vars.set("advance", #remaining > 0 and adv or nil)
     log.rule(adv.defenders and "11.32" or "11.31", ("%s advance%s %s → %s (enemy zones of control ignored)"):format(C.list_ids(list), #list > 1 and "" or "s", from, table.concat(path, " → ")))
-    require("movement").entered({ from, table.unpack(path) }, side, list)
+    require("movement").entered({ from, table.unpack(path) }, side, list, "advances into")
     require("air").follow(from, path[#path], side)
     stacking.enforce_hex(path[#path], side, "the end of an advance, 6.6", list)
   end,

@@ -113,7 +113,7 @@ end
 function M.begin_phase(side)
   for _, u in ipairs(C.on_map(side, true)) do
     u:set_marker("origin", C.hex_no(u.hex))
-    for _, m in ipairs { "mp_used", "halted", "infiltrated", "moved" } do u:set_marker(m, nil) end
+    for _, m in ipairs { "mp_used", "halted", "infiltrated", "moved", "volga_slide" } do u:set_marker(m, nil) end
   end
   vars.set("moving_stack", nil)
   vars.set("stacks_done", nil)
@@ -122,16 +122,18 @@ end
 
 function M.end_phase(side)
   for _, u in ipairs(C.on_map(side, true)) do
-    for _, m in ipairs { "origin", "mp_used", "halted", "infiltrated" } do u:set_marker(m, nil) end
+    for _, m in ipairs { "origin", "mp_used", "halted", "infiltrated", "volga_slide" } do u:set_marker(m, nil) end
   end
   vars.set("moving_stack", nil)
   vars.set("stacks_done", nil)
+  vars.set("advance", nil)   -- 11.32: an occupation after a mobile assault ends with the phase
 end
 
 -- Why `to` cannot be reached, after the route search failed.
 local function why_not(u, from, to, prof, left)
   local enemy = C.other(u.side)
   if map.terrain(to) == "sea" then return "10.8", to .. " is an all-sea hex" end
+  if u:marker("sea_supplied") and not C.COAST[to] then return M.inland(u, to) end
   if map.direction(from, to) then
     local side = map.hexside(from, to)
     if C.contains(side, "volga") and umpire.clock().turn <= T.volga_closed_through then
@@ -159,7 +161,15 @@ local function why_not(u, from, to, prof, left)
   if cost then
     return "5.4", ("every path to %s enters an enemy zone of control before it, and movement ends there"):format(to)
   end
+  if u:marker("sea_supplied") then
+    return "7.22", ("%s is supplied by sea this turn: it moves only through coastal hexes, and none of its paths to %s keeps to them"):format(u.id, to)
+  end
   return "10.6", ("%s cannot reach %s (rivers closed, the sea, enemy units or entrenchments in the way)"):format(u.id, to)
+end
+
+-- 7.22: the refusal of an inland hex to a unit supplied by sea this turn.
+function M.inland(u, h)
+  return "7.22", ("%s is supplied by sea this turn: it moves only into and through coastal hexes (%s is inland)"):format(u.id, h)
 end
 
 -- The hexes and cost of a move of the stack `list` to `to` (or along `path`), checked for each
@@ -198,6 +208,9 @@ local function plan(list, to, via)
   for _, p in ipairs(per) do
     local cost, why = map.path_cost(p.prof, path)
     if not cost then
+      for i = 2, #path do
+        if p.u:marker("sea_supplied") and not C.COAST[path[i]] and map.terrain(path[i]) ~= "sea" then umpire.refuse(M.inland(p.u, path[i])) end
+      end
       if path[#path] == to and not via then umpire.refuse(why_not(p.u, from, to, p.prof, p.left)) end
       umpire.refuse("10.6", ("%s: %s"):format(p.u.id, why))
     end
@@ -217,6 +230,7 @@ function M.check_mover(u, side, first, from, origin, check)
   check(u:marker("origin") == origin, "10.35", "units move together only if they started the Movement Phase stacked together (%s started in %s, %s in %s)", first.id, C.hex_of(origin), u.id, C.hex_of(u:marker("origin")))
   check(C.is_combat(u) or C.is_supply_unit(u), "10.1", "%s is not a ground unit: %s", u.id, C.is_air(u) and "air units stay with the stack they support (8.4)" or "it does not move on the map")
   check(not C.is_garrison(u), "12.2", "%s is a 0-3-0 garrison: it never leaves its hex", u.id)
+  check(not u:marker("volga_slide"), "10.19", "%s slid across the Volga into 3427 this turn: it moves no farther this turn (it may still attack, and retreat after combat)", u.id)
   check(not u:marker("halted"), "5.4", "%s entered an enemy zone of control in %s this phase: it moves no farther%s", u.id, u.hex, C.is_mech(u) and " (a mechanized unit may still make mobile assaults, 10.38)" or "")
   check(not (u.id == T.units.army28 and u:marker("entered") == umpire.clock().turn), "12.1", "the 28th Army may not move on its turn of entry (only retreat after combat)")
   M.parent_check(u, check)
@@ -248,9 +262,25 @@ local function push_supply(hex)
   end
 end
 
--- Effects of units of `side` entering the hexes of `path` (after the start): control (3.3),
--- wrecked entrenchments (10.26), pushed 0-0-1s (7.18), the trans-Don/Volga trigger (9.25).
-function M.entered(path, side, list)
+-- 9.25: a German/Axis unit in a trans-Don or trans-Volga hex doubles the Soviet replacements for
+-- the rest of the game, however it came there: a move, a mobile assault, a retreat or an advance
+-- after combat, a placement (DATA.md). `how` says how, for the log.
+function M.trans_don(hexes, side, u, how)
+  if side ~= C.GERMAN or vars.get("enhanced_replacements") then return end
+  for _, h in ipairs(hexes) do
+    if map.in_area("trans_don", h) or map.in_area("trans_volga", h) then
+      vars.set("enhanced_replacements", true)
+      log.rule("9.25", ("%s %s %s, across the %s: the Soviet replacement rate is doubled for the rest of the game"):format(
+        u.id, how or "enters", h, map.in_area("trans_volga", h) and "Volga" or "Don"))
+      return
+    end
+  end
+end
+
+-- Effects of units of `side` entering the hexes of `path` (after the start), whether they move,
+-- mobile-assault, retreat or advance: control (3.3), wrecked entrenchments (10.26), pushed 0-0-1s
+-- (7.18), the trans-Don/Volga trigger (9.25).
+function M.entered(path, side, list, how)
   local hexes = {}
   for i = 2, #path do hexes[#hexes + 1] = path[i] end
   control.passed(hexes, side)
@@ -258,19 +288,11 @@ function M.entered(path, side, list)
   for _, h in ipairs(hexes) do
     if map.has(h, enemy_works) and not map.marker(h, "wrecked") then
       map.set_marker(h, "wrecked", 1)
-      log.rule("10.26", ("%s enters the %s entrenchments in %s: they are wrecked for the rest of the game"):format(list[1].id, C.other(side), h))
+      log.rule("10.26", ("%s %s the %s entrenchments in %s: they are wrecked for the rest of the game"):format(list[1].id, how or "enters", C.other(side), h))
     end
     if side == C.GERMAN then push_supply(h) end
   end
-  if side == C.GERMAN and not vars.get("enhanced_replacements") then
-    for _, h in ipairs(hexes) do
-      if map.in_area("trans_don", h) or map.in_area("trans_volga", h) then
-        vars.set("enhanced_replacements", true)
-        log.rule("9.25", ("%s enters %s, across the %s: the Soviet replacement rate is doubled for the rest of the game"):format(list[1].id, h, map.in_area("trans_volga", h) and "Volga" or "Don"))
-        break
-      end
-    end
-  end
+  M.trans_don(hexes, side, list[1], how)
 end
 
 local function move_supply(u, to, via)
@@ -329,6 +351,7 @@ umpire.command {
     if C.is_supply_unit(list[1]) then
       umpire.check(#list == 1, "7.20", "a 0-0-1 moves on its own")
       M.begin_parent(origin)
+      vars.set("advance", nil)   -- 11.32: an occupation not taken before this move is forgone
       return move_supply(list[1], to, via)
     end
     for _, u in ipairs(list) do
@@ -341,6 +364,7 @@ umpire.command {
       umpire.check(path[2] == "3427", "12.3", "the 62nd Army leaves 3428 the first time only into 3427 (this path goes to %s)", path[2])
     end
     M.begin_parent(origin)
+    vars.set("advance", nil)   -- 11.32: an occupation not taken before this move is forgone
     local start_ez = zoc.zoc(C.other(side))
     local dest = path[#path]
     local notes = {}
@@ -373,7 +397,7 @@ umpire.command {
     end
     if has62 and umpire.clock().turn <= T.volga_closed_through then
       notes[#notes + 1] = "slides across the Volga into 3427 and moves no farther this turn (10.19)"
-      for _, u in ipairs(list) do u:set_marker("halted", 1) end
+      for _, u in ipairs(list) do u:set_marker("halted", 1) u:set_marker("volga_slide", 1) end
     end
     local costs_txt = {}
     local same = true

@@ -193,6 +193,7 @@ local function place(u, hex, cost, rule, how)
   end
   log.rule(rule, ("%s %s in %s%s"):format(u.id, how, C.hex_label(hex),
     cost > 0 and (" (the hex counts as hex one of its movement: %s MP)"):format(map.fmt_cost(cost)) or ""))
+  require("movement").trans_don({ hex }, u.side, u, "is placed in")   -- 9.25 (DATA.md)
 end
 
 umpire.command {
