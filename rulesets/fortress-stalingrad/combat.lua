@@ -780,7 +780,7 @@ function M.katyusha_refusal(u, lengths)
   if not (lengths[u.hex] ~= nil or umpire.clock().turn == 1) then return "11.20", ("%s has no open supply line now"):format(u.id) end
   if u:marker("katyusha") then return "11.20", ("%s already has a Katyusha"):format(u.id) end
   for _, k in ipairs(units.all { kind = "katyusha" }) do
-    if k.hex == u.hex then return "11.20", ("%s already has a Katyusha in %s (one per hex)"):format(u.hex, k.id) end
+    if k.hex == u.hex then return "11.20", ("a Katyusha (%s) is already in %s: one per hex"):format(k.id, u.hex) end
   end
   local free
   for _, k in ipairs(units.all { kind = "katyusha", side = C.SOVIET }) do

@@ -386,10 +386,8 @@ umpire.command {
         notes[#notes + 1] = "enters an enemy zone of control: it stops (5.4)"
       end
     end
-    local over_rule, over = require("stacking").problem(dest, side)
-    if over_rule then
-      notes[#notes + 1] = ("%s: over the limit if still so at the end of the phase (%s, 6.6; undo takes the move back)"):format(over, over_rule)
-    end
+    local over = require("stacking").warning(dest, side, "the end of the Movement Phase")
+    if over then notes[#notes + 1] = over .. "; undo takes the move back" end
     for i = 2, #path do
       if C.contains(map.hexside(path[i - 1], path[i]), "kerch") then
         notes[#notes + 1] = ("crosses the Kerch Straits %s/%s for half its printed movement factor (10.9)"):format(path[i - 1], path[i])

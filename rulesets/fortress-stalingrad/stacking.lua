@@ -69,14 +69,50 @@ function M.enforce(side, rule)
   for _, h in ipairs(hexes) do M.enforce_hex(h, side, rule) end
 end
 
--- The hexes of the side that are over the limit now (for warnings).
-function M.problems(side)
+-- 6.4: how many units must die for `hex` to be legal again (6.2: those over the limit; 6.8: all
+-- but the largest satellite nation).
+local function excess(hex, side, rule)
+  local counting, by_nation, sat = 0, {}, 0
+  for _, u in ipairs(units.at(hex)) do
+    if u.side == side then
+      if C.counts_for_stacking(u) then counting = counting + 1 end
+      if C.is_satellite(u) then
+        sat = sat + 1
+        by_nation[C.nation(u)] = (by_nation[C.nation(u)] or 0) + 1
+      end
+    end
+  end
+  if rule == "6.2" then return counting - T.stack_limit end
+  local most = 0
+  for _, n in pairs(by_nation) do most = math.max(most, n) end
+  return sat - most
+end
+
+-- 6.2, 6.8, 6.6, 6.4: what the player is told at the move that leaves `hex` over the limit, or
+-- nil: the rule broken, when it is enforced (`when`: the end of the Movement Phase, 6.6) and what
+-- it costs (the violators die, the owner picking among the units that moved in this phase).
+function M.warning(hex, side, when)
+  local rule, why = M.problem(hex, side)
+  if not rule then return nil end
+  local moved = {}
+  for _, u in ipairs(units.at(hex)) do
+    if u.side == side and u:marker("moved") and (C.counts_for_stacking(u) or (rule == "6.8" and C.is_satellite(u))) then moved[#moved + 1] = u.id end
+  end
+  table.sort(moved)
+  local n = excess(hex, side, rule)
+  local who = #moved > 0 and ("of the units that moved there this phase (%s)"):format(table.concat(moved, ", ")) or "of the units there"
+  return ("%s (%s): if it is still so at %s (6.6), %d %s %s destroyed, the owner picking which (6.4)"):format(
+    why, rule, when, n, who, n == 1 and "is" or "are")
+end
+
+-- The hexes of the side that are over the limit now, each with its warning (`next` repeats them).
+function M.problems(side, when)
   local seen, out = {}, {}
   for _, u in ipairs(C.on_map(side)) do
     if not seen[u.hex] then
       seen[u.hex] = true
-      local r, why = M.problem(u.hex, side)
-      if r then out[#out + 1] = ("%s (%s)"):format(why, r) end
+      local w = M.warning(u.hex, side, when)
+      if w then out[#out + 1] = w end
     end
   end
   table.sort(out)

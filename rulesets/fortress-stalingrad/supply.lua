@@ -347,7 +347,9 @@ umpire.command {
       umpire.check(not u:marker("air_supplied"), "7.36", "%s is already supplied by air this turn", u.id)
       cost = cost + u.steps_left * (C.is_mech(u) and T.air_supply.mech_step or 1)
     end
-    umpire.check(used + cost <= T.air_supply.steps, "7.36", "these units are %d steps by air (a mechanized step counts %d); %d of the %d steps are left this turn", cost, T.air_supply.mech_step, T.air_supply.steps - used, T.air_supply.steps)
+    umpire.check(used + cost <= T.air_supply.steps, "7.36", "%s %d step%s by air (a mechanized step counts %d); %d of the %d steps %s left this turn",
+      #list > 1 and "these units are" or (list[1].id .. " counts"), cost, cost == 1 and "" or "s", T.air_supply.mech_step, T.air_supply.steps - used, T.air_supply.steps,
+      T.air_supply.steps - used == 1 and "is" or "are")
     for _, u in ipairs(list) do
       u:set_marker("air_supplied", turn)
       u:set_marker("oos", nil)

@@ -4,8 +4,14 @@ local kit = require "testkit"   -- rulesets/lib
 local M = {}
 
 -- Takes every unit off the map (to the box "offboard"), every unit marker off and every unit back
--- to full strength, so a script can build a situation. Hex control stays as it is (3.3).
-function M.clear() kit.clear { box = "offboard", full_strength = true } end
+-- to full strength, so a script can build a situation. Hex control stays as it is (3.3). Air
+-- units on the map go to the box "air_spent", set aside (8.4), where the next Air Power Phase
+-- picks them up again (air.begin_phase).
+function M.clear()
+  local air = units.all { on_map = true, kind = "air" }
+  kit.clear { box = "offboard", full_strength = true }
+  for _, a in ipairs(air) do a:put_in("air_spent") end
+end
 
 -- Places units: M.place { ["5TA"] = "3722", ... } (in id order), and notes the hex as the start
 -- of this Movement Phase (10.35) so that they may move.

@@ -48,6 +48,9 @@ umpire.describe {
       return nil
     end
     if name == "stacks" then return false end
+    -- a value the rulebook states is never marked approximated: the full-strength factors of
+    -- Popov (2.2) and of the 16-20-6 corps (7.37) are the rulebook's, their reduced steps estimated
+    if name == "stated" then return ("full strength as the rulebook states it [%s]; the reduced steps estimated (DATA.md)"):format(value) end
     if name == "entry" then
       local words = { north = "enters by the north edge only [9.4]", adhoc = "ad hoc: appears in a German town or city [9.9]",
         elista = "enters by the east edge near Elista [12.1]", roll = "arrives on a die roll [11.24]", frontal = "the turn-7 0-0-1 [9.5]" }
@@ -166,7 +169,7 @@ umpire.unfinished(function()
     local r = vars.get("replacements")
     if r and r.mech + r.leg > 0 then out[#out + 1] = ("replacement steps not taken are lost [9.16]: %d mechanized, %d straight-leg"):format(r.mech, r.leg) end
   elseif step == "movement" then
-    for _, p in ipairs(stacking.problems(side)) do out[#out + 1] = "over the stacking limit at the end of the phase: " .. p end
+    for _, p in ipairs(stacking.problems(side, "the end of this Movement Phase")) do out[#out + 1] = "over the stacking limit: " .. p end
   elseif step == "assault" then
     if umpire.clock().turn == 1 and side == C.SOVIET then
       local air = {}
