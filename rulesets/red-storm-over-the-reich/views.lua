@@ -106,13 +106,27 @@ umpire.describe {
   end,
 }
 
+-- 10.2, 13.2.B: the markers on the Movement Point Track by side, each named as the rulebook names
+-- it, with its box (0: off the track, after the declaration or the combat duration took it off,
+-- 10.2.D); a side's markers shown while any of them is on the track.
+local TRACK_NAMES = {
+  { side = "Soviet", markers = { { "sov_rifle", "rifle" }, { "sov_guards", "guards rifle" }, { "sov_mech", "mechanized" } } },
+  { side = "German", markers = { { "ger_inf", "infantry" }, { "ger_mech", "mechanized" } } },
+}
 local function track_line()
   local parts = {}
-  for _, t in ipairs { "sov_rifle", "sov_guards", "sov_mech", "ger_inf", "ger_mech", "ger_reaction" } do
-    local v = tracks.get(t)
-    if v and v > 0 then parts[#parts + 1] = ("%s %d"):format(t, v) end
+  for _, row in ipairs(TRACK_NAMES) do
+    local shown, any = {}, false
+    for _, m in ipairs(row.markers) do
+      local v = tracks.get(m[1]) or 0
+      any = any or v > 0
+      shown[#shown + 1] = v > 0 and ("%s %d"):format(m[2], v) or (m[2] .. " off the track")
+    end
+    if any then parts[#parts + 1] = ("%s %s"):format(row.side, table.concat(shown, ", ")) end
   end
-  return #parts > 0 and table.concat(parts, ", ") or "no markers on the track"
+  local reaction = tracks.get("ger_reaction") or 0
+  if reaction > 0 then parts[#parts + 1] = ("German reaction allowance %d (13.2.B)"):format(reaction) end
+  return #parts > 0 and table.concat(parts, "; ") or "no markers on the track"
 end
 
 umpire.status(function()
