@@ -112,6 +112,7 @@ function setmetatable(t, mt) end
 ---@field default? string what `auto` answers (checked like a typed answer); defaults to options[1]
 ---@field kind? Umpire.QuestionKind default "choice" with options, "text" without
 ---@field side? string the side that answers (shown "Side: prompt"), when it is not the side to act
+---@field odds? boolean a choice that changes the result: `odds` shows the outcomes of each option
 
 ---@class Umpire.CommandSpec
 ---@field usage string e.g. "move <units> <hex> [<hex>...]"; the first word is the verb

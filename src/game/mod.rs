@@ -15,7 +15,7 @@ mod odds;
 
 pub use decision::{Pending, describe_question};
 pub use history::{Checkpoint, Entry};
-pub use odds::Odds;
+pub use odds::{Odds, Results as OddsResults};
 
 use crate::error::{Error, Result};
 use crate::hex::HexId;

@@ -6,10 +6,14 @@
 //! rules' decision called once per combination, no die rolled), so a combat whose result is
 //! read off both sides' dice takes one run, not one per pair of faces. Nothing is committed
 //! and the state is put back.
+//!
+//! A question asked with `odds = true` is a choice that changes the result (a defender's
+//! tactical air): the outcomes are enumerated once more for each of its options, the first
+//! such question of the first run forced to that option.
 
 use super::Game;
 use crate::error::{Error, Result};
-use crate::lua::Step;
+use crate::lua::{Question, Step};
 use mlua::Value;
 use std::collections::BTreeMap;
 
@@ -24,15 +28,30 @@ pub struct Odds {
     pub explanation: Vec<String>,
     /// Each result in the order first seen, with its probability and the die sequences that
     /// give it.
-    pub results: Vec<(String, f64, Vec<Vec<u32>>)>,
+    pub results: Results,
+    /// A choice that changes the result (`umpire.ask{ odds = true }`): the question, and the
+    /// results for each of its options.
+    pub by_answer: Option<(Question, Vec<(String, Results)>)>,
 }
+
+/// Results with their probabilities and die sequences.
+pub type Results = Vec<(String, f64, Vec<Vec<u32>>)>;
 
 impl Game {
     /// Enumerates the outcomes of `verb`; `args` gives its arguments afresh for every run (rule
     /// code may change the tables it is handed).
     pub fn odds(&self, verb: &str, mut args: impl FnMut(&Game) -> Result<Vec<Value>>) -> Result<Odds> {
         let before = self.snapshot();
-        let r = self.enumerate(verb, &mut args, &before);
+        let r = self.enumerate(verb, &mut args, &before, None).and_then(|(mut odds, choice)| {
+            if let Some(q) = choice {
+                let mut each = Vec::new();
+                for option in &q.options {
+                    each.push((option.clone(), self.enumerate(verb, &mut args, &before, Some(option))?.0.results));
+                }
+                odds.by_answer = Some((q, each));
+            }
+            Ok(odds)
+        });
         {
             let mut w = self.shared.borrow_mut();
             w.state = before;
@@ -47,8 +66,10 @@ impl Game {
         verb: &str,
         args: &mut impl FnMut(&Game) -> Result<Vec<Value>>,
         before: &crate::state::GameState,
-    ) -> Result<Odds> {
+        answer: Option<&String>,
+    ) -> Result<(Odds, Option<Question>)> {
         let mut prefix: Vec<u32> = Vec::new();
+        let mut choice = None;
         let mut results: BTreeMap<String, (usize, f64, Vec<Vec<u32>>)> = BTreeMap::new();
         let mut explanation = Vec::new();
         for run in 1.. {
@@ -68,7 +89,7 @@ impl Game {
                 w.probe_outcomes = None;
                 w.out.clear();
             }
-            let result = self.probe_run(verb, a)?;
+            let result = self.probe_run(verb, a, answer, if run == 1 { Some(&mut choice) } else { None })?;
             let (faces, first_roll) = {
                 let w = self.shared.borrow();
                 (w.state.dice.probe.clone().unwrap_or_default(), w.probe_first_roll_log)
@@ -98,19 +119,38 @@ impl Game {
         let mut results: Vec<(usize, String, f64, Vec<Vec<u32>>)> =
             results.into_iter().map(|(r, (n, p, paths))| (n, r, p, paths)).collect();
         results.sort_by_key(|r| r.0);
-        Ok(Odds { explanation, results: results.into_iter().map(|(_, r, p, paths)| (r, p, paths)).collect() })
+        let results = results.into_iter().map(|(_, r, p, paths)| (r, p, paths)).collect();
+        Ok((Odds { explanation, results, by_answer: None }, choice))
     }
 
-    /// One run of the verb with the dice as forced, questions answered by their defaults: its
+    /// One run of the verb with the dice as forced, questions answered by their defaults (the
+    /// first `odds = true` question by `answer` when given, else kept in `choice`): its
     /// outcomes, each with its probability given the dice rolled so far and the faces of the
     /// dice `umpire.outcome_of` tabulated (one outcome of probability 1 where there are none).
-    fn probe_run(&self, verb: &str, args: Vec<Value>) -> Result<crate::lua::OutcomeTable> {
+    fn probe_run(
+        &self,
+        verb: &str,
+        args: Vec<Value>,
+        answer: Option<&String>,
+        mut choice: Option<&mut Option<Question>>,
+    ) -> Result<crate::lua::OutcomeTable> {
         let one = |r: String| vec![(r, 1.0, vec![Vec::new()])];
         let mut step = self.host.start("dispatch", (verb.to_string(), mlua::MultiValue::from_vec(args)))?;
+        let mut first_choice = true;
         for _ in 0..MAX_QUESTIONS {
             match step {
                 (t, Step::Ask(q)) => {
-                    let ans = q.default.clone().unwrap_or_default();
+                    let mut ans = q.default.clone().unwrap_or_default();
+                    if q.odds && !q.options.is_empty() && std::mem::take(&mut first_choice) {
+                        match answer {
+                            Some(a) => ans = a.clone(),
+                            None => {
+                                if let Some(c) = choice.as_deref_mut() {
+                                    *c = Some(q.clone());
+                                }
+                            }
+                        }
+                    }
                     step = (t.clone(), self.host.resume(&t, ans)?);
                 }
                 (_, Step::Done(v)) => return Ok(one(v.unwrap_or_else(|| "(no result)".into()))),

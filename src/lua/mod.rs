@@ -219,6 +219,8 @@ pub struct Question {
     pub kind: String,
     /// The side that answers, when the rules name one (it may be another than the side to act).
     pub side: Option<String>,
+    /// `odds` shows the outcomes of each option (a choice that changes the result).
+    pub odds: bool,
 }
 
 /// Outcomes of a command with their probabilities and the die faces that give each (`odds`).
@@ -977,6 +979,7 @@ fn question_from(q: &Table) -> mlua::Result<Question> {
         options,
         kind,
         side: q.get::<Option<String>>("side")?,
+        odds: q.get::<Option<bool>>("odds")?.unwrap_or(false),
     })
 }
 

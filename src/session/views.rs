@@ -1081,11 +1081,26 @@ pub(super) fn odds(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
 
 fn odds_table(odds: Odds) -> Vec<String> {
     let mut out = odds.explanation;
-    out.push(format!("{:<24} {:>9}  {:<8} {}", "result", "chance", "", "dice"));
-    for (r, p, paths) in &odds.results {
-        out.push(format!("{:<24} {:>8.2}%  {:<8} {}", r, p * 100.0, format!("({})", fraction(*p)), dice_text(paths)));
+    let Some((q, each)) = odds.by_answer else {
+        results_table(&odds.results, &mut out);
+        return out;
+    };
+    // a choice that changes the result: the results of each answer
+    let who = q.side.as_deref().map(|s| format!("{s} ")).unwrap_or_default();
+    let rule = q.rule.as_deref().map(|r| format!("[{r}] ")).unwrap_or_default();
+    for (answer, results) in &each {
+        let default = if q.default.as_ref() == Some(answer) { ", the default" } else { "" };
+        out.push(format!("{rule}if {who}answers `{answer}`{default} ({}):", q.prompt));
+        results_table(results, &mut out);
     }
     out
+}
+
+fn results_table(results: &crate::game::OddsResults, out: &mut Vec<String>) {
+    out.push(format!("{:<24} {:>9}  {:<8} {}", "result", "chance", "", "dice"));
+    for (r, p, paths) in results {
+        out.push(format!("{:<24} {:>8.2}%  {:<8} {}", r, p * 100.0, format!("({})", fraction(*p)), dice_text(paths)));
+    }
 }
 
 /// The dice that give a result: `1-2, 6` for one die, `3+5, 4+4` for a few, else a count.
