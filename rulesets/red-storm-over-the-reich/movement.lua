@@ -530,6 +530,10 @@ local function move_one(u, to, via, side, seg, z)
   log.rule("10.4", ("%s %s → %s (%s MP of %s%s)%s"):format(u.id, from, table.concat(path, " → ", 2),
     map.fmt_cost(cost), map.fmt_cost(mp), one_hex and "" or (", " .. map.fmt_cost(M.left(u)) .. " left"),
     #notes > 0 and (": " .. table.concat(notes, "; ")) or ""))
+  -- 5.1, 5.3: an overstack is legal until the end of the segment: the player is told at the move
+  local over = require("stacking").warning(dest, side, seg == "reaction" and "the end of the reaction movement"
+    or ("the end of the %s movement segment"):format(seg))
+  if over then log.rule("5.1", over) end
   M.entered(path, side, { u })
   require("barrage").joined(u)
 end

@@ -143,6 +143,8 @@ umpire.command {
     u:move_to(dest)
     u:set_marker("withdrawn", 1)
     log.rule("3.3.A", ("%s withdraws %s → %s (%d hexes)"):format(u.id, from, table.concat(path, " → ", 2), #path - 1))
+    local over = stacking.warning(dest, C.GERMAN, "the end of the set-up", "during the withdrawals")   -- 5.1 (reading R34)
+    if over then log.rule("5.1", over) end
   end,
 }
 

@@ -52,6 +52,35 @@ function M.enforce(side, when)
   end
 end
 
+-- 5.3: how many of the side's units in `hex` the owner must eliminate to bring it within the
+-- limits: the combat units over 3 (or the Soviet mechanized over 2, whichever is more), and each
+-- support unit beyond the first of its kind.
+local function excess(hex, side)
+  local combat, mech, kinds = 0, 0, {}
+  for _, u in ipairs(C.at(hex, side)) do
+    if C.is_combat(u) then
+      combat = combat + 1
+      if C.is_mech(u) and u.side == C.SOVIET then mech = mech + 1 end
+    elseif SUPPORT[u.kind] then
+      kinds[u.kind] = (kinds[u.kind] or 0) + 1
+    end
+  end
+  local n = math.max(0, combat - T.stack.combat, mech - T.stack.soviet_mech)
+  for _, k in pairs(kinds) do n = n + math.max(0, k - T.stack.support_each) end
+  return n
+end
+
+-- 5.1, 5.2, 5.3: what the player is told at the move that leaves `hex` over the limits (nil: it is
+-- not): the rule broken, that it is legal for now (`now`: "while moving") until `when` (5.1), and
+-- what it will cost then (units of the owner's choice eliminated, with no KG for the German, 16.1.C).
+function M.warning(hex, side, when, now)
+  local rule, what = M.problem(hex, side)
+  if not rule then return nil end
+  local n = excess(hex, side)
+  return ("over the stacking limits of %s: %s; allowed %s, but if it is still so at %s (5.1) the %s eliminates %d %s of his choice there (5.3%s)"):format(
+    rule, what, now or "while moving", when, side, n, n == 1 and "unit" or "units", side == C.GERMAN and ", no KG formed, 16.1.C" or "")
+end
+
 -- 8.1.1, 8.2.1: may `u` be placed in `hex` within the limits?
 function M.room(hex, u)
   return M.problem(hex, u.side, { u }) == nil
