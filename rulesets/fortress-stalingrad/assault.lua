@@ -43,6 +43,7 @@ umpire.command {
       umpire.check(u.hex == from, "10.41", "units that mobile-assault together are in one hex (%s is in %s)", u.id, tostring(u.hex))
       umpire.check(C.is_mech(u), "10.38", "%s is not mechanized: only mechanized units make mobile assaults", u.id)
       umpire.check(u:marker("origin") == origin, "10.41", "units mobile-assault together only if they started the Movement Phase stacked together")
+      umpire.check(not u:marker("ma_retreated"), "10.43", "%s retreated after a mobile assault this phase: its move has ended", u.id)
       umpire.check(not u:marker("infiltrated"), "5.10", "%s infiltrated from one enemy zone of control into another this phase: no mobile assault", u.id)
       umpire.check(not (u.side == C.GERMAN and C.supply_level(u) >= T.oos_no_zoc), "7.32", "%s is at %s: German mechanized units in OOS 4-6 make no mobile assaults", u.id, C.supply_label(u))
     end
@@ -84,7 +85,7 @@ umpire.command {
     for _, u in ipairs(list) do if u.hex then alive[#alive + 1] = u end end
     if s.attacker_hexes > 0 then
       -- 10.43, 10.47: a retreat (figured from the launch hex) ends the move
-      for _, u in ipairs(alive) do u:set_marker("halted", 1) u:set_marker("mp_used", math.tointeger(movement.mf(u) * UNIT)) end
+      for _, u in ipairs(alive) do u:set_marker("ma_retreated", 1) u:set_marker("mp_used", math.tointeger(movement.mf(u) * UNIT)) end
       if #alive > 0 then log.rule("10.43", ("%s retreated: %s move ends in %s"):format(C.list_ids(alive), #alive > 1 and "their" or "its", alive[1].hex)) end
       combat.open_defenders_advance(side, { d }, { from })   -- 11.32: against mobile assaults too
     elseif s.cleared and #alive > 0 then

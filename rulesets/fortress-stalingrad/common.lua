@@ -185,7 +185,7 @@ function C.eliminate(u, rule, why)
   log.rule(rule, ("%s is destroyed%s%s"):format(u.id, why and (": " .. why) or "",
     permanent and (" (it may not be recreated: " .. permanent .. ")") or ""))
   C.score_losses(u, steps, true, "15.4")
-  for _, m in ipairs { "as", "oos", "mp_used", "origin", "halted", "volga_slide", "infiltrated", "moved", "attacked", "retreated", "entered", "sea_supplied", "air_supplied", "cut" } do
+  for _, m in ipairs { "as", "oos", "mp_used", "origin", "halted", "ma_retreated", "volga_slide", "infiltrated", "moved", "attacked", "retreated", "entered", "sea_supplied", "air_supplied", "cut" } do
     if u:marker(m) then u:set_marker(m, nil) end
   end
   u:put_in(permanent and "destroyed" or "dead")

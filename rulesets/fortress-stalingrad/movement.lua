@@ -113,7 +113,7 @@ end
 function M.begin_phase(side)
   for _, u in ipairs(C.on_map(side, true)) do
     u:set_marker("origin", C.hex_no(u.hex))
-    for _, m in ipairs { "mp_used", "halted", "infiltrated", "moved", "volga_slide" } do u:set_marker(m, nil) end
+    for _, m in ipairs { "mp_used", "halted", "infiltrated", "moved", "volga_slide", "ma_retreated" } do u:set_marker(m, nil) end
   end
   vars.set("moving_stack", nil)
   vars.set("stacks_done", nil)
@@ -122,7 +122,7 @@ end
 
 function M.end_phase(side)
   for _, u in ipairs(C.on_map(side, true)) do
-    for _, m in ipairs { "origin", "mp_used", "halted", "infiltrated", "volga_slide" } do u:set_marker(m, nil) end
+    for _, m in ipairs { "origin", "mp_used", "halted", "infiltrated", "volga_slide", "ma_retreated" } do u:set_marker(m, nil) end
   end
   vars.set("moving_stack", nil)
   vars.set("stacks_done", nil)
@@ -231,6 +231,7 @@ function M.check_mover(u, side, first, from, origin, check)
   check(C.is_combat(u) or C.is_supply_unit(u), "10.1", "%s is not a ground unit: %s", u.id, C.is_air(u) and "air units stay with the stack they support (8.4)" or "it does not move on the map")
   check(not C.is_garrison(u), "12.2", "%s is a 0-3-0 garrison: it never leaves its hex", u.id)
   check(not u:marker("volga_slide"), "10.19", "%s slid across the Volga into 3427 this turn: it moves no farther this turn (it may still attack, and retreat after combat)", u.id)
+  check(not u:marker("ma_retreated"), "10.43", "%s retreated after its mobile assault this phase: its move ended in %s", u.id, u.hex)
   check(not u:marker("halted"), "5.4", "%s entered an enemy zone of control in %s this phase: it moves no farther%s", u.id, u.hex, C.is_mech(u) and " (a mechanized unit may still make mobile assaults, 10.38)" or "")
   check(not (u.id == T.units.army28 and u:marker("entered") == umpire.clock().turn), "12.1", "the 28th Army may not move on its turn of entry (only retreat after combat)")
   M.parent_check(u, check)

@@ -21,6 +21,7 @@ local UNIT_MARKERS = {
   oos = function(v) return ("OOS-%d [7.28]"):format(v) end,
   mp_used = function(v) return ("%s MP spent this phase [10.1]"):format(map.fmt_cost(v / 60)) end,
   halted = function() return "stopped in an enemy ZOC: mobile assaults only [5.4]" end,
+  ma_retreated = function() return "retreated after a mobile assault: its move has ended [10.43]" end,
   volga_slide = function() return "slid across the Volga into 3427: moves no farther this turn [10.19]" end,
   infiltrated = function() return "infiltrated: no mobile assault this turn [5.10]" end,
   entered = function(v) return ("reinforcement of turn %d: supplied this turn [9.13]"):format(v) end,
