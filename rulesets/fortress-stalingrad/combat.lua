@@ -304,16 +304,25 @@ function M.defenders_in(hexes, side)
   return out
 end
 
+-- 11.26: each hex of a retreat lies farther from every battle hex than the one before (a battle
+-- against several hexes has several: the attackers retreat away from each hex attacked, DATA.md).
+function M.away(battles, cur, to)
+  for _, b in ipairs(battles) do
+    if map.distance(b, to) <= map.distance(b, cur) then return false end
+  end
+  return true
+end
+
 -- 11.26-11.28, 11.35, 5.15, 10.9, 10.19, 10.30: where a stack of `side` retreating from `cur`
--- (battle hex `battle`) may go next.
-function M.retreat_allowed(side, battle, list)
+-- (battle hexes `battles`) may go next.
+function M.retreat_allowed(side, battles, list)
   local enemy = C.other(side)
   local ez = zoc.zoc(enemy)
   local turn = umpire.clock().turn
   local is62 = #list == 1 and list[1].id == T.units.army62
   return function(cur, to)
     if map.terrain(to) == "sea" then return false end
-    if map.distance(battle, to) <= map.distance(battle, cur) then return false end       -- 11.26: away
+    if not M.away(battles, cur, to) then return false end                                 -- 11.26: away
     if #C.combat_at(to, enemy) > 0 then return false end
     local hs = map.hexside(cur, to)
     if has(hs, "sea") then return false end                                              -- 10.9: not across the Straits
@@ -324,15 +333,16 @@ function M.retreat_allowed(side, battle, list)
   end
 end
 
--- A stack retreats `n` hexes from `from` (11.26-11.28); returns the hexes it could not retreat.
-function M.retreat(list, n, from, battle, rule, kind)
+-- A stack retreats `n` hexes from `from` away from the battle hexes `battles` (11.26-11.28);
+-- returns the hexes it could not retreat.
+function M.retreat(list, n, from, battles, rule, kind)
   local live = {}
   for _, u in ipairs(list) do if u.hex then live[#live + 1] = u end end
   if #live == 0 or n <= 0 then return 0 end
   local side = live[1].side
   local path, left = retreat.walk {
     side = side, from = from, hexes = n, rule = "11.26",
-    allowed = M.retreat_allowed(side, battle, live),
+    allowed = M.retreat_allowed(side, battles, live),
     -- 11.28: the last hex of a retreat within the stacking limit where one exists
     prefer = function(_, to, i) return i < n or stacking.problem(to, side, live) == nil end,
     prompt = "retreat " .. C.list_ids(live),
@@ -370,8 +380,9 @@ end
 
 -- One side absorbs `n` (11.11, 11.33: steps first, then the retreat): `units` are its units in the
 -- battle, `max_hexes` what it may retreat (0: none). `groups` = { { hex =, units = } } the stacks
--- that retreat (each from its own hex). Returns the hexes retreated.
-function M.absorb(side, n, units_list, max_hexes, groups, battle_hex, rule, lose, kind)
+-- that retreat (each from its own hex), away from the hexes `battles` (nil: from its own hex, as
+-- defenders do). Returns the hexes retreated.
+function M.absorb(side, n, units_list, max_hexes, groups, battles, rule, lose, kind)
   if n <= 0 then return 0 end
   local fixed = garrisons(units_list)
   if #fixed > 0 and max_hexes > 0 then
@@ -399,7 +410,7 @@ function M.absorb(side, n, units_list, max_hexes, groups, battle_hex, rule, lose
     local short = 0
     for _, g in ipairs(groups) do
       local rrule = rule == "11.11" and "11.26" or (rule == "10.42" and "10.47" or rule)
-      local unable = M.retreat(g.units, hexes, g.hex, battle_hex or g.hex, rrule, kind)
+      local unable = M.retreat(g.units, hexes, g.hex, battles or { g.hex }, rrule, kind)
       short = math.max(short, unable)
     end
     if short > 0 then
@@ -542,7 +553,7 @@ function M.apply(b, result, ar, dr)
       for _, u in ipairs(attackers) do if u.hex == h then g.units[#g.units + 1] = u end end
       if #g.units > 0 then groups[#groups + 1] = g end
     end
-    summary.attacker_hexes = M.absorb(b.attacker, ar, attackers, max, groups, b.hexes[1], b.kind == "ma" and "10.42" or "11.30", lose_one(b.kind == "ma" and "10.42" or "11.30"), b.kind)
+    summary.attacker_hexes = M.absorb(b.attacker, ar, attackers, max, groups, b.hexes, b.kind == "ma" and "10.42" or "11.30", lose_one(b.kind == "ma" and "10.42" or "11.30"), b.kind)
   end
   summary.cleared = #M.defenders_in(b.hexes, b.defender) == 0
   -- 11.32: defenders destroyed, by Dx or otherwise (TOAST, steps): the full advance
