@@ -288,7 +288,7 @@ function M.resolve(spec)
   end
   if #options > 1 then
     local pick = umpire.ask { prompt = ("defending %s: commit a tactical air unit (+1 to the defender's roll)?"):format(hex),
-      side = enemy, rule = "17.4.C", kind = "choice", options = options, default = "none" }
+      side = enemy, rule = "17.4.C", kind = "choice", options = options, default = "none", odds = true }
     if pick ~= "none" then def_air = units.get(pick) end
   end
   -- 10.8.2: entrained defenders attacked by the Soviet lose their markers

@@ -73,7 +73,8 @@ fn a_planted_untested_rule_is_reported_and_a_checked_one_killed() {
     assert!(t.killed > 0 && t.survived > 0 && t.killed + t.survived + t.not_reached == t.tried, "{t:?}");
     // the same fates on one job
     let one = umpire::mutate::run(&options(lib.path(), 1), &|_, _| {}).unwrap();
-    let fates = |o: &umpire::mutate::Outcome| o.tried.iter().map(|(_, c, f)| (c.clone(), f.clone())).collect::<Vec<_>>();
+    let fates =
+        |o: &umpire::mutate::Outcome| o.tried.iter().map(|(_, c, f)| (c.clone(), f.clone())).collect::<Vec<_>>();
     assert_eq!(fates(&one), fates(&o));
 }
 
