@@ -167,7 +167,7 @@ local function take_losses(list, n, role, rule, any)
     if i == 1 and not any then
       local best = -1
       for _, u in ipairs(alive) do
-        local v = u.step == 1 and (u:value(key) or 0) or (u:value(key) or 0)
+        local v = u:value(key) or 0
         if v > best then best, options = v, { u.id } elseif v == best then options[#options + 1] = u.id end
       end
     else

@@ -92,13 +92,6 @@ function C.column(att, def)
   return odds.column(att, def, COLUMNS)
 end
 
--- Everyone's unit lists in a fixed order.
-function C.units_of(side, filter)
-  filter = filter or {}
-  filter.side = side
-  return units.all(filter)
-end
-
 -- Keeps the candidates with the best (smallest) score, scores compared element by element:
 -- local b = C.best() b:offer(h, {1, d}) ... b.options, b.score
 function C.best()
