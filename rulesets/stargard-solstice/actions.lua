@@ -53,6 +53,17 @@ local function stacking(stacks)
   end
 end
 
+-- 5.3 / 5.6 / 12.2.6: the enemy-held hexes a move may not end in: all of them, but those holding
+-- only an enemy HQ for units that may overrun it (the move the verb accepts)
+local function ends_barred(side, enemy, overrun, stacks)
+  if not overrun then return enemy end
+  local barred = {}
+  for h in pairs(enemy) do
+    if not movement.lone_hq(h, side, stacks) then barred[h] = true end
+  end
+  return barred
+end
+
 local function moves(side, opts, out)
   -- only units with a marker of 3.3.5 may move (check_mover asks command.is_active)
   local movers = {}
@@ -83,7 +94,7 @@ local function moves(side, opts, out)
     local key = (overrun and "+" or "-") .. u.side
     if not runs[key] then
       local o = side_opts(u.side, overrun)
-      runs[key] = { profile = movement.profile(u.side, u.hex, 0, o), enemy = o.enemy }
+      runs[key] = { profile = movement.profile(u.side, u.hex, 0, o), enemy = ends_barred(u.side, o.enemy, overrun, stacks) }
       keys[#keys + 1] = key
     end
     local run = runs[key]
