@@ -138,6 +138,7 @@ function setmetatable(t, mt) end
 ---@field marker? fun(kind: "unit"|"hex", name: string, value: integer, owner: UnitRef|Umpire.Hex): string|false|nil how `show` prints one marker of a unit or a hex: the text, false to hide it, nil to print it as stored
 ---@field track? fun(name: string, value: integer): string|false|nil how `status` prints a track: the text, false to leave it out, nil for `track <name>: <value>`
 ---@field attr? fun(kind: "unit"|"hex", name: string, value: any, owner: UnitRef|Umpire.Hex): string|false|nil how `show` prints one attribute of a unit, or one value of a hex (`[map.values.*]`): the text, false to hide it, nil to print it as stored
+---@field strength? fun(u: UnitRef): string? a unit's strength in the rules' words for `show`, `units` and the SVG map; nil for the kernel's (`full, 2 of 2 steps`)
 
 ---One roll or draw, as returned by dice.rolls().
 ---@class Umpire.Roll

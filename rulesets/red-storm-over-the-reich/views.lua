@@ -61,6 +61,14 @@ local TRACKS = {
 }
 
 umpire.describe {
+  -- 16.1.A: an infantry division is one step with its Kampfgruppe on the back, not a unit of
+  -- two steps (the KG face is kept as the counter's second side)
+  strength = function(u)
+    local kg = u:attr("kg")
+    if not kg then return nil end
+    if u.step == 1 then return "1 step (KG on back)" end
+    return "KG face (1 step)"
+  end,
   track = function(name, value)
     local f = TRACKS[name]
     if f then return f(value) end

@@ -129,8 +129,8 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
 }
 
 /// What `umpire.describe` registers: lines for `show <unit>` and `show <hex>`, how one marker
-/// or attribute is printed, and how `status` prints a track.
-const DESCRIBE_KEYS: [&str; 5] = ["unit", "hex", "marker", "attr", "track"];
+/// or attribute is printed, how `status` prints a track, and a unit's strength in words.
+const DESCRIBE_KEYS: [&str; 6] = ["unit", "hex", "marker", "attr", "track", "strength"];
 
 /// `umpire.command`, `overlay`, `describe`, `fog_of_war`: only while the rule files load.
 fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Result<()> {
@@ -140,8 +140,9 @@ fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Resu
     um.set("overlay", lua.create_function(move |lua, spec: Table| overlay(lua, &overlays, spec))?)?;
     // umpire.describe{ unit = function(u) return {lines} end, hex = function(hex) return {lines} end,
     //   marker = function(kind, name, value, owner) return text | false | nil end, attr = ... }
-    // (`marker`, `attr` and `track` are also kept as `__umpire.describe_marker`, `describe_attr`,
-    // `describe_track`, which `show` calls once per marker or attribute and `status` per track)
+    // (`marker`, `attr`, `track` and `strength` are also kept as `__umpire.describe_marker`,
+    // `describe_attr`, `describe_track`, `describe_strength`, which `show` calls once per marker
+    // or attribute, `status` per track, and `show`, `units` and the SVG map per unit)
     let describe: Table = internal.get("describe")?;
     let internal = internal.clone();
     um.set(
@@ -151,7 +152,7 @@ fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Resu
             for key in DESCRIBE_KEYS {
                 match spec.get::<Value>(key)? {
                     Value::Function(f) => {
-                        if key == "marker" || key == "attr" || key == "track" {
+                        if key != "unit" && key != "hex" {
                             internal.set(format!("describe_{key}"), f.clone())?;
                         }
                         describe.set(key, f)?

@@ -29,6 +29,8 @@ pub struct SvgMap<'a> {
     pub hidden: BTreeSet<String>,
     /// The symbol of each unit, by unit id (`Scenario::symbols`).
     pub symbols: &'a BTreeMap<String, String>,
+    /// Each drawn unit's strength in the rules' words, by unit id (else the kernel's).
+    pub strengths: BTreeMap<String, String>,
     pub title: String,
 }
 
@@ -623,7 +625,8 @@ impl SvgMap<'_> {
                     } else {
                         format!(" [{}]", u.markers.keys().cloned().collect::<Vec<_>>().join(", "))
                     };
-                    format!("{} ({}): {}{m}", u.id, u.name, u.strength())
+                    let strength = self.strengths.get(&u.id).cloned().unwrap_or_else(|| u.strength());
+                    format!("{} ({}): {strength}{m}", u.id, u.name)
                 })
                 .collect();
             let hidden = stack.len() - title.len();

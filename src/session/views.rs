@@ -231,12 +231,13 @@ pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     // their modifiers, ZOC, control...); the state is put back afterwards
     let (r, _) = g.read_only(|g| -> Result<Vec<String>> {
         let labels = labels(g, &target)?;
-        let mut out = {
-            let st = g.state();
-            match &target {
-                Shown::Unit(id) => show_unit(g, st.units.get(id).expect("a resolved unit"), &labels),
-                Shown::Hex(h) => show_hex(g, &st, *h, &labels),
+        let mut out = match &target {
+            Shown::Unit(id) => {
+                let u = g.state().units.get(id).cloned().expect("a resolved unit");
+                let strength = strength_of(g, &u)?;
+                show_unit(g, &u, &strength, &labels)
             }
+            Shown::Hex(h) => show_hex(g, &g.state(), *h, &labels),
         };
         let lua = &g.host().lua;
         let (what, arg) = match &target {
@@ -247,6 +248,27 @@ pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
         Ok(out)
     });
     Ok(Reply::ok(r?))
+}
+
+/// A unit's strength in the rules' words (`umpire.describe{strength = fn}`), else the kernel's
+/// (`full, 2 of 2 steps`).
+pub(super) fn strength_of(g: &Game, u: &Unit) -> Result<String> {
+    let lua = &g.host().lua;
+    let lua_err = crate::lua::convert_error;
+    let internal: mlua::Table = lua.globals().get("__umpire").map_err(lua_err)?;
+    if !internal.contains_key("describe_strength").map_err(lua_err)? {
+        return Ok(u.strength());
+    }
+    let handle = crate::lua::unit_handle(lua, u.id.clone()).map_err(lua_err)?;
+    match g.host().call::<Value>("describe_strength", Value::UserData(handle))? {
+        Value::String(t) => Ok(t.to_string_lossy()),
+        Value::Nil => Ok(u.strength()),
+        v => Err(Error::Lua(format!(
+            "umpire.describe: `strength` must return a text or nil (the kernel's words) for {}, not {}",
+            u.id,
+            v.type_name()
+        ))),
+    }
 }
 
 /// How the rules print each track in `status` (`umpire.describe{track = fn}`): `Some(Some(text))`,
@@ -354,7 +376,7 @@ fn labelled(labels: &Labels, what: &'static str, name: &str, default: impl FnOnc
 }
 
 /// A unit's printed values, markers and attributes.
-fn show_unit(g: &Game, u: &Unit, labels: &Labels) -> Vec<String> {
+fn show_unit(g: &Game, u: &Unit, strength: &str, labels: &Labels) -> Vec<String> {
     let map = &g.scenario.map;
     let mut out = vec![format!(
         "{} — {} ({}{})",
@@ -371,7 +393,7 @@ fn show_unit(g: &Game, u: &Unit, labels: &Labels) -> Vec<String> {
         ),
         Location::Box(b) => format!("in box {b}"),
     });
-    out.push(format!("strength: {}", u.strength()));
+    out.push(format!("strength: {strength}"));
     let vals: Vec<String> = u
         .values()
         .iter()
@@ -590,15 +612,17 @@ pub(super) fn units(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
             break;
         }
     }
-    let st = g.state();
+    let listed: Vec<Unit> = kept.iter().filter_map(|id| g.state().units.get(id).cloned()).collect();
+    let (strengths, _) = g.read_only(|g| listed.iter().map(|u| strength_of(g, u)).collect::<Result<Vec<String>>>());
+    let strengths = strengths?;
     let mut out = Vec::new();
-    for u in kept.iter().filter_map(|id| st.units.get(id)) {
+    for (u, strength) in listed.iter().zip(&strengths) {
         let loc = match &u.loc {
             Location::Hex(h) => g.fmt_hex(*h),
             Location::Box(b) => format!("[{b}]"),
         };
         let vals: Vec<String> = u.values().iter().map(|(k, v)| format!("{k} {}", json_text(v))).collect();
-        out.push(format!("{:<10} {:<8} {:<10} {:<22} {}", u.id, u.side, loc, u.strength(), vals.join(" ")));
+        out.push(format!("{:<10} {:<8} {:<10} {:<22} {}", u.id, u.side, loc, strength, vals.join(" ")));
     }
     if out.is_empty() {
         out.push(match filters.as_slice() {
@@ -771,7 +795,8 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let g = s.game()?;
     let map = g.scenario.map.clone();
     let hidden = g.hidden_units();
-    let state = g.state();
+    // a copy (persistent maps: cheap): the rules are asked for the units' strengths below
+    let state = g.state().clone();
     let all: BTreeSet<HexId> = map.hexes.keys().copied().collect();
     if let Some((file, shown, mode)) = svg {
         let hexes = match view.center {
@@ -789,7 +814,17 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
         if let Some(o) = &view.overlay {
             title.push_str(&format!(" — overlay {}", o.title));
         }
+        let drawn: Vec<Unit> = state
+            .units
+            .values()
+            .filter(|u| matches!(u.loc, Location::Hex(h) if hexes.contains(&h)) && !hidden.contains(&u.id))
+            .cloned()
+            .collect();
+        let (strengths, _) = g.read_only(|g| {
+            drawn.iter().map(|u| Ok((u.id.clone(), strength_of(g, u)?))).collect::<Result<BTreeMap<String, String>>>()
+        });
         let pic = crate::render::svg::SvgMap {
+            strengths: strengths?,
             map: &map,
             state: &state,
             hexes,
