@@ -110,6 +110,21 @@ struct Script {
 /// Runs the mutants of `o` (see the module's doc); `done(n, of)` after each mutant.
 pub fn run(o: &Options, done: &(dyn Fn(usize, usize) + Sync)) -> Result<Outcome> {
     let rules = o.rules.clone().unwrap_or_else(|| o.library.join("rulesets").join(&o.game));
+    if o.rules.is_none() && !rules.is_dir() {
+        let mut games: Vec<String> = std::fs::read_dir(o.library.join("rulesets"))
+            .map(|rd| rd.flatten().filter(|e| e.path().join("ruleset.toml").is_file()))
+            .into_iter()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect();
+        games.sort();
+        return Err(Error::NotFound(format!(
+            "no game `{}` in the library {} (its games: {})",
+            o.game,
+            crate::ruleset::shown(&o.library),
+            games.join(", ")
+        )));
+    }
     if !rules.join("ruleset.toml").is_file() {
         return Err(Error::NotFound(format!("{}: no ruleset.toml: not a ruleset folder", rules.display())));
     }
