@@ -21,6 +21,11 @@ function M.place(t) kit.place(t, origin) end
 -- Sets hex control (3.3) of hexes: M.control({ "3813", "3812" }, "German").
 M.control = kit.control
 
+-- What unit `id` pays to move from `a` into the next hex `b` (10.11-10.17): M.cost("5TA", "1709", "1609").
+function M.cost(id, a, b)
+  return map.path_cost(require("movement").profile(units.get(id), a, 9), { a, b })
+end
+
 -- A simple player for smoke tests (tests/it/smoke.rs): the commands it would type in this phase,
 -- one per line, in a fixed order. It enters every reinforcement due where it may, moves some
 -- units towards the nearest enemy, and attacks next to them when the odds are at least 1-1. Read
