@@ -26,6 +26,25 @@ function M.cost(id, a, b)
   return map.path_cost(require("movement").profile(units.get(id), a, 9), { a, b })
 end
 
+-- The first hex (in id order) exactly `d` hexes from the nearest of the side's air bases as 8.11
+-- names them (German-controlled towns and cities; the Soviet's 0-0-1s).
+function M.hex_from_air_bases(side, d)
+  local C = require "common"
+  local bases = {}
+  if side == C.GERMAN then
+    for _, h in ipairs(C.TOWNS) do if require("control").is(h, C.GERMAN) then bases[#bases + 1] = h end end
+  else
+    for _, u in ipairs(C.on_map(C.SOVIET, true)) do if C.is_supply_unit(u) then bases[#bases + 1] = u.hex end end
+  end
+  local hexes = map.hexes()
+  table.sort(hexes)
+  for _, h in ipairs(hexes) do
+    local near = math.huge
+    for _, b in ipairs(bases) do near = math.min(near, map.distance(h, b)) end
+    if near == d then return h end
+  end
+end
+
 -- A simple player for smoke tests (tests/it/smoke.rs): the commands it would type in this phase,
 -- one per line, in a fixed order. It enters every reinforcement due where it may, moves some
 -- units towards the nearest enemy, and attacks next to them when the odds are at least 1-1. Read
