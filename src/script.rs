@@ -35,61 +35,73 @@ fn shown_comment(t: &str) -> String {
 
 /// Runs `text` in `session`, appending to a transcript. `name` labels failures.
 pub fn run_text(session: &mut Session, name: &str, text: &str, echo_comments: bool) -> Outcome {
-    run_lines(session, name, text, echo_comments, false)
-}
-
-/// Runs `text` in `session` up to its first failed check or error (`umpire mutate`: one
-/// failure is enough to know a change was noticed).
-pub fn run_until_failure(session: &mut Session, name: &str, text: &str) -> Outcome {
-    run_lines(session, name, text, false, true)
-}
-
-fn run_lines(session: &mut Session, name: &str, text: &str, echo_comments: bool, stop: bool) -> Outcome {
     let mut o = Outcome::default();
     for (n, line) in lines(text) {
         let t = line.trim();
-        if t.is_empty() {
-            continue;
-        }
         if t.starts_with('#') {
             if echo_comments {
                 o.transcript.push_str(&shown_comment(t));
                 o.transcript.push('\n');
             }
-            continue;
-        }
-        let start = o.transcript.len();
-        o.transcript.push_str(&format!("> {t}\n"));
-        let r = session.execute(t);
-        for l in &r.out {
-            for sub in l.lines() {
-                o.transcript.push_str(&format!("  {sub}\n"));
-            }
-        }
-        match r.status {
-            Status::Ok | Status::Nothing => {}
-            Status::Quit => break,
-            Status::Error(e) => {
-                o.failed += 1;
-                o.errors += 1;
-                o.transcript.push_str(&error_lines(&format!("error ({name}:{n})"), &e.to_string()));
-                o.failures.push_str(&o.transcript[start..]);
-            }
-            Status::Check(true) => {
-                o.passed += 1;
-                o.transcript.push_str("  ok\n");
-            }
-            Status::Check(false) => {
-                o.failed += 1;
-                o.transcript.push_str(&format!("  FAILED ({name}:{n})\n"));
-                o.failures.push_str(&o.transcript[start..]);
-            }
-        }
-        if stop && o.failed > 0 {
+        } else if !t.is_empty() && !run_command(session, name, n, t, &mut o) {
             break;
         }
     }
     o
+}
+
+/// The commands of a script (no comment, no blank line), each with its line number.
+pub fn script_commands(text: &str) -> Vec<(usize, String)> {
+    lines(text)
+        .into_iter()
+        .map(|(n, l)| (n, l.trim().to_string()))
+        .filter(|(_, t)| !t.is_empty() && !t.starts_with('#'))
+        .collect()
+}
+
+/// Runs `commands` in `session` up to the first failed check or error (`umpire mutate`: one
+/// failure is enough to know a change was noticed).
+pub fn run_until_failure(session: &mut Session, name: &str, commands: &[(usize, String)]) -> Outcome {
+    let mut o = Outcome::default();
+    for (n, t) in commands {
+        if !run_command(session, name, *n, t, &mut o) || o.failed > 0 {
+            break;
+        }
+    }
+    o
+}
+
+/// Runs one command (line `n` of the script `name`), adding it and its answer to `o`'s
+/// transcript and counting its check or error; false when the session quit.
+pub fn run_command(session: &mut Session, name: &str, n: usize, t: &str, o: &mut Outcome) -> bool {
+    let start = o.transcript.len();
+    o.transcript.push_str(&format!("> {t}\n"));
+    let r = session.execute(t);
+    for l in &r.out {
+        for sub in l.lines() {
+            o.transcript.push_str(&format!("  {sub}\n"));
+        }
+    }
+    match r.status {
+        Status::Ok | Status::Nothing => {}
+        Status::Quit => return false,
+        Status::Error(e) => {
+            o.failed += 1;
+            o.errors += 1;
+            o.transcript.push_str(&error_lines(&format!("error ({name}:{n})"), &e.to_string()));
+            o.failures.push_str(&o.transcript[start..]);
+        }
+        Status::Check(true) => {
+            o.passed += 1;
+            o.transcript.push_str("  ok\n");
+        }
+        Status::Check(false) => {
+            o.failed += 1;
+            o.transcript.push_str(&format!("  FAILED ({name}:{n})\n"));
+            o.failures.push_str(&o.transcript[start..]);
+        }
+    }
+    true
 }
 
 /// An error as a transcript shows it: `  <label>: ` and the first line of the message, every

@@ -21,13 +21,14 @@
 pub mod cases;
 pub mod mutants;
 pub mod report;
+mod workspace;
 
 use crate::error::{Error, Result};
 use mutants::Mutant;
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use workspace::{Workspace, cover};
 
 /// Rule files left out unless `--all-files`: none of them rules on a command.
 pub const NOT_RULINGS: &[(&str, &str)] = &[
@@ -97,16 +98,6 @@ pub struct Outcome {
     pub sample: Option<(usize, u64)>,
 }
 
-/// A script as the run knows it.
-struct Script {
-    name: String,
-    text: String,
-    /// Lines run, by rule file name (within the ruleset folder).
-    lines: BTreeMap<String, BTreeSet<usize>>,
-    /// Line events on the unchanged rules (the order scripts are tried in).
-    work: u64,
-}
-
 /// Runs the mutants of `o` (see the module's doc); `done(n, of)` after each mutant.
 pub fn run(o: &Options, done: &(dyn Fn(usize, usize) + Sync)) -> Result<Outcome> {
     let rules = o.rules.clone().unwrap_or_else(|| o.library.join("rulesets").join(&o.game));
@@ -140,19 +131,26 @@ pub fn run(o: &Options, done: &(dyn Fn(usize, usize) + Sync)) -> Result<Outcome>
     };
     let cases = cases::Cases::read(&rules, &files)?;
     let equivalents = Equivalents::read(&rules)?;
-    let workspaces: Vec<Workspace> =
-        (0..o.jobs.max(1)).map(|_| Workspace::new(&o.library, &o.game, &rules)).collect::<Result<_>>()?;
-    let scripts = cover(&workspaces[0], &o.game, &script_paths(o)?)?;
+    let scripts = cover(&Workspace::new(&o.library, &o.game, &rules)?, &o.game, &script_paths(o)?)?;
 
     let src_of = |m: &Mutant| &files.iter().find(|f| f.name == m.file).expect("the mutant's file").src;
     let fates: Vec<Mutex<Option<Fate>>> = tried.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
+    let failed: Mutex<Option<Error>> = Mutex::new(None);
     std::thread::scope(|scope| {
-        for ws in &workspaces {
-            let (tried, fates, next, finished, scripts, equivalents) =
-                (&tried, &fates, &next, &finished, &scripts, &equivalents);
+        for _ in 0..o.jobs.max(1) {
+            let (tried, fates, next, finished, scripts, equivalents, failed, rules) =
+                (&tried, &fates, &next, &finished, &scripts, &equivalents, &failed, &rules);
             scope.spawn(move || {
+                // each job its own copy of the rules (and its own Lua states)
+                let ws = match Workspace::new(&o.library, &o.game, rules) {
+                    Ok(ws) => ws,
+                    Err(e) => {
+                        *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        return;
+                    }
+                };
                 loop {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(m) = tried.get(i) else { break };
@@ -167,6 +165,9 @@ pub fn run(o: &Options, done: &(dyn Fn(usize, usize) + Sync)) -> Result<Outcome>
             });
         }
     });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
     let tried = tried
         .into_iter()
         .zip(fates)
@@ -259,120 +260,6 @@ fn script_paths(o: &Options) -> Result<Vec<PathBuf>> {
         return Err(Error::NotFound("no scripts to run (give --scripts)".into()));
     }
     Ok(out)
-}
-
-/// Runs every script on the unchanged rules with line coverage on; the scripts come back
-/// cheapest first.
-fn cover(ws: &Workspace, game: &str, paths: &[PathBuf]) -> Result<Vec<Script>> {
-    let prefix = format!("rulesets/{game}/");
-    let mut out = Vec::new();
-    for p in paths {
-        let text = std::fs::read_to_string(p).map_err(|e| Error::io(p, e))?;
-        let name = p.display().to_string();
-        crate::lua::coverage::start();
-        let o = crate::script::in_fresh_session(&ws.root, |s| crate::script::run_text(s, &name, &text, false));
-        let c = crate::lua::coverage::stop();
-        if o.failed > 0 {
-            return Err(Error::State(format!(
-                "{name} fails on the unchanged rules: fix it before mutating\n{}",
-                o.failures.trim_end()
-            )));
-        }
-        let lines = c
-            .lines
-            .into_iter()
-            .filter_map(|(chunk, l)| chunk.strip_prefix(&prefix).map(|f| (f.to_string(), l)))
-            .collect();
-        out.push(Script { name, text, lines, work: c.events });
-    }
-    out.sort_by(|a, b| a.work.cmp(&b.work).then_with(|| a.name.cmp(&b.name)));
-    Ok(out)
-}
-
-/// A job's copy of the library, where its mutants are written.
-struct Workspace {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    /// The game's folder in the copy.
-    game_dir: PathBuf,
-}
-
-impl Workspace {
-    fn new(library: &Path, game: &str, rules: &Path) -> Result<Workspace> {
-        let dir = tempfile::Builder::new().prefix("umpire-mutate-").tempdir().map_err(|e| Error::io(library, e))?;
-        let root = dir.path().to_path_buf();
-        copy_dir(&library.join("rulesets"), &root.join("rulesets"))?;
-        let game_dir = root.join("rulesets").join(game);
-        if game_dir.exists() {
-            std::fs::remove_dir_all(&game_dir).map_err(|e| Error::io(&game_dir, e))?;
-        }
-        copy_dir(rules, &game_dir)?;
-        let scenarios =
-            library.join("scenarios").canonicalize().map_err(|e| Error::io(library.join("scenarios"), e))?;
-        link_dir(&scenarios, &root.join("scenarios"))?;
-        Ok(Workspace { _dir: dir, root, game_dir })
-    }
-
-    /// Writes the mutant, runs the scripts that reach it until one fails, puts the file back.
-    fn try_mutant(&self, m: &Mutant, src: &str, scripts: &[Script]) -> Fate {
-        let path = self.game_dir.join(&m.file);
-        if let Err(e) = std::fs::write(&path, m.apply(src)) {
-            return Fate::Killed { script: "(workspace)".into(), line: e.to_string() };
-        }
-        let reaching: Vec<&Script> = scripts
-            .iter()
-            .filter(|s| s.lines.get(&m.file).is_some_and(|l| l.range(m.reach.0..=m.reach.1).next().is_some()))
-            .collect();
-        let fate = if reaching.is_empty() {
-            Fate::NotReached
-        } else {
-            reaching
-                .iter()
-                .find_map(|s| first_failure(&self.root, s))
-                .unwrap_or_else(|| Fate::Survived { scripts: reaching.iter().map(|s| s.name.clone()).collect() })
-        };
-        // the next mutant of another file must find this one as it was
-        let _ = std::fs::write(&path, src);
-        fate
-    }
-}
-
-/// The script's first failure on the rules in `root`, if any.
-fn first_failure(root: &Path, s: &Script) -> Option<Fate> {
-    let o = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        crate::script::in_fresh_session(root, |session| crate::script::run_until_failure(session, &s.name, &s.text))
-    }));
-    match o {
-        Ok(o) if o.failed == 0 => None,
-        Ok(o) => {
-            let line = o.failures.lines().find(|l| l.contains("FAILED") || l.contains("error")).unwrap_or("").trim();
-            Some(Fate::Killed { script: s.name.clone(), line: line.to_string() })
-        }
-        Err(_) => Some(Fate::Killed { script: s.name.clone(), line: "panic".into() }),
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) -> Result<()> {
-    std::fs::create_dir_all(to).map_err(|e| Error::io(to, e))?;
-    for e in std::fs::read_dir(from).map_err(|e| Error::io(from, e))?.flatten() {
-        let (src, dst) = (e.path(), to.join(e.file_name()));
-        if src.is_dir() {
-            copy_dir(&src, &dst)?;
-        } else {
-            std::fs::copy(&src, &dst).map_err(|e| Error::io(&src, e))?;
-        }
-    }
-    Ok(())
-}
-
-#[cfg(unix)]
-fn link_dir(from: &Path, to: &Path) -> Result<()> {
-    std::os::unix::fs::symlink(from, to).map_err(|e| Error::io(to, e))
-}
-
-#[cfg(not(unix))]
-fn link_dir(from: &Path, to: &Path) -> Result<()> {
-    copy_dir(from, to)
 }
 
 /// The mutants recorded in `mutants.toml` as changing nothing observable: each by its file,
