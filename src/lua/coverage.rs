@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 thread_local! {
     static ON: Cell<bool> = const { Cell::new(false) };
-    static LINES: RefCell<BTreeMap<String, BTreeSet<usize>>> = RefCell::new(BTreeMap::new());
+    static LINES: RefCell<BTreeMap<String, BTreeSet<usize>>> = const { RefCell::new(BTreeMap::new()) };
     static EVENTS: Cell<u64> = const { Cell::new(0) };
 }
 
