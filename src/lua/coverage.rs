@@ -12,6 +12,7 @@ thread_local! {
     static ON: Cell<bool> = const { Cell::new(false) };
     static LINES: RefCell<BTreeMap<String, BTreeSet<usize>>> = const { RefCell::new(BTreeMap::new()) };
     static EVENTS: Cell<u64> = const { Cell::new(0) };
+    static PEAK: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Starts (and empties) the coverage of this thread.
@@ -19,6 +20,12 @@ pub fn start() {
     ON.with(|o| o.set(true));
     LINES.with(|l| l.borrow_mut().clear());
     EVENTS.with(|e| e.set(0));
+    PEAK.with(|p| p.set(0));
+}
+
+/// The instruction budget a command has used so far (the budget hook, while recording).
+pub(super) fn budget(used: u64) {
+    PEAK.with(|p| p.set(p.get().max(used)));
 }
 
 /// Whether hosts made now on this thread record their lines.
@@ -50,10 +57,16 @@ pub struct Coverage {
     pub lines: BTreeMap<String, BTreeSet<usize>>,
     /// Line events in all (a measure of the work done, the same on every machine).
     pub events: u64,
+    /// The most instructions of the budget one command used.
+    pub peak: u64,
 }
 
 /// Stops recording on this thread and returns what ran.
 pub fn stop() -> Coverage {
     ON.with(|o| o.set(false));
-    Coverage { lines: LINES.with(|l| std::mem::take(&mut *l.borrow_mut())), events: EVENTS.with(|e| e.replace(0)) }
+    Coverage {
+        lines: LINES.with(|l| std::mem::take(&mut *l.borrow_mut())),
+        events: EVENTS.with(|e| e.replace(0)),
+        peak: PEAK.with(|p| p.replace(0)),
+    }
 }

@@ -646,7 +646,8 @@ impl Host {
         let seconds = self.limits.seconds;
         let limit = self.limits.instructions;
         let mut triggers = HookTriggers::new().every_nth_instruction(EVERY);
-        if coverage::on() {
+        let covering = coverage::on();
+        if covering {
             triggers = triggers.every_line();
         }
         self.lua.set_global_hook(triggers, move |_lua, debug| {
@@ -659,6 +660,9 @@ impl Host {
             }
             let used = budget.get() + EVERY as u64;
             budget.set(used);
+            if covering {
+                coverage::budget(used);
+            }
             let src = debug.source();
             let file = src.short_src.as_deref().unwrap_or("?");
             // the place of rule code, not of the prelude's wrappers it calls

@@ -8,6 +8,7 @@
 use super::Fate;
 use super::mutants::Mutant;
 use crate::error::{Error, Result};
+use crate::lua::Limits;
 use crate::script::{in_fresh_session, run_text, run_until_failure, script_commands};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -20,6 +21,8 @@ pub(super) struct Script {
     lines: BTreeMap<String, BTreeSet<usize>>,
     /// Line events on the unchanged rules (the order scripts are tried in).
     work: u64,
+    /// The limits its runs on a mutant get ([`mutant_limits`]).
+    limits: Limits,
 }
 
 impl Script {
@@ -51,7 +54,13 @@ pub(super) fn cover(ws: &Workspace, game: &str, paths: &[PathBuf]) -> Result<Vec
             .into_iter()
             .filter_map(|(chunk, l)| chunk.strip_prefix(&prefix).map(|f| (f.to_string(), l)))
             .collect();
-        out.push(Script { name, commands: script_commands(&text), lines, work: c.events });
+        out.push(Script {
+            name,
+            commands: script_commands(&text),
+            lines,
+            work: c.events,
+            limits: mutant_limits(c.peak),
+        });
     }
     out.sort_by(|a, b| a.work.cmp(&b.work).then_with(|| a.name.cmp(&b.name)));
     Ok(out)
@@ -101,10 +110,26 @@ impl Workspace {
     }
 }
 
+/// The limits of a script's runs on a mutant: a change that makes a loop run away fails the
+/// command once it has spent ten times the most any command of the script spent on the
+/// unchanged rules (and at most the usual budget), not after the usual 200 million
+/// instructions; the wall-clock backstop (runaways in the kernel's searches) after 10 s.
+fn mutant_limits(peak: u64) -> Limits {
+    let usual = Limits::default();
+    Limits {
+        instructions: (peak.saturating_mul(10)).clamp(2_000_000, usual.instructions),
+        seconds: usual.seconds.min(10.0),
+        ..usual
+    }
+}
+
 /// The script's first failure on the rules in `root`, if any.
 fn whole_fails(root: &Path, s: &Script) -> Option<Fate> {
     let o = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        in_fresh_session(root, |session| run_until_failure(session, &s.name, &s.commands))
+        in_fresh_session(root, |session| {
+            session.limits = s.limits;
+            run_until_failure(session, &s.name, &s.commands)
+        })
     }));
     let killed = |line: &str| Some(Fate::Killed { script: s.name.clone(), line: line.to_string() });
     match o {
