@@ -47,6 +47,7 @@ function M.begin_phase()
   local turn = umpire.clock().turn
   for _, u in ipairs(units.all { kind = "air" }) do
     if u.hex or u.box == "air_spent" then u:put_in("air_available") end
+    u:set_marker("waiting", nil)
   end
   local new = {}
   for _, u in ipairs(units.in_box("reinforcements")) do
@@ -157,6 +158,7 @@ umpire.command {
         or (side == C.GERMAN and (require("supply").german_sources()[hex] or -1) == 0)
       for _, s in ipairs(units.at(hex)) do if C.is_supply_unit(s) and s.side == side then entry = true end end
       umpire.check(entry, "8.16", "%s has no %s ground unit; an air unit goes on a stack, or on the entry hex of a reinforcement arriving this turn (8.15)", hex, side)
+      a:set_marker("waiting", 1)   -- 8.15: until its side's Reinforcement Phase ends (reinforce.end_phase)
       log.rule("8.15", ("%s waits in %s for a reinforcement entering there this turn (wasted if none does)"):format(a.id, hex))
     else
       local sat = true
@@ -188,7 +190,7 @@ function M.update()
     local here = C.combat_at(a.hex, a.side)
     local step = umpire.clock().step
     local waiting = step == "air" or step == "reinforcement" or (step == "assault" and umpire.clock().turn == 1)
-    if #here == 0 and not waiting then
+    if #here == 0 and not waiting and not a:marker("waiting") then
       a:put_in("air_spent")
       log.rule("8.4", ("%s: the stack it supported is gone: set aside until the next Air Power Phase"):format(a.id))
     elseif #here > 0 and not M.in_range(a.side, a.hex) then

@@ -93,9 +93,11 @@ function M.end_phase(side)
   vars.set("replacements", nil)
   -- 8.15: air units waiting on an entry hex for a reinforcement that did not come are wasted
   for _, a in ipairs(units.all { side = side, kind = "air" }) do
-    if a.hex and #C.combat_at(a.hex, side) == 0 then
+    a:set_marker("waiting", nil)
+    local hex = a.hex
+    if hex and #C.combat_at(hex, side) == 0 then
       a:put_in("air_spent")
-      log.rule("8.15", ("%s waited in %s for a reinforcement that did not arrive: set aside until the next Air Power Phase"):format(a.id, a.hex))
+      log.rule("8.15", ("%s waited in %s for a reinforcement that did not arrive: set aside until the next Air Power Phase"):format(a.id, hex))
     end
   end
 end

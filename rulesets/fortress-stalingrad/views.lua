@@ -32,6 +32,7 @@ local UNIT_MARKERS = {
   defended = function() return "attacked this phase [11.5]" end,
   retreated = function() return "retreated this phase [11.34]" end,
   katyusha = function() return "under a Katyusha: attack doubled [11.20]" end,
+  waiting = function() return "waits on the entry hex of this turn's reinforcements [8.15]" end,
   released = function(v) return ("arrives on turn %d (the Tigers' roll) [11.24]"):format(v) end,
   origin = false, moved = false, defended_ma = false, exit = false,
 }
