@@ -12,12 +12,9 @@ local M = {}
 
 local SUPPORT = { garrison = true, artillery = true, flak = true, refugee = true, leader = true }
 
--- What is over the limits in `hex` for `side` with `extra` units added: nil, or rule, text.
-function M.problem(hex, side, extra)
-  local list = C.at(hex, side)
-  for _, u in ipairs(extra or {}) do
-    if not C.contains(list, u) then list[#list + 1] = u end
-  end
+-- 5.2.A, 5.2.B: the combat units, the Soviet mechanized units and the support units of each
+-- kind in `list`.
+local function count(list)
   local combat, mech, kinds = 0, 0, {}
   for _, u in ipairs(list) do
     if C.is_combat(u) then
@@ -27,6 +24,16 @@ function M.problem(hex, side, extra)
       kinds[u.kind] = (kinds[u.kind] or 0) + 1
     end
   end
+  return combat, mech, kinds
+end
+
+-- What is over the limits in `hex` for `side` with `extra` units added: nil, or rule, text.
+function M.problem(hex, side, extra)
+  local list = C.at(hex, side)
+  for _, u in ipairs(extra or {}) do
+    if not C.contains(list, u) then list[#list + 1] = u end
+  end
+  local combat, mech, kinds = count(list)
   if combat > T.stack.combat then return "5.2.A", ("%d combat units in %s (at most %d)"):format(combat, hex, T.stack.combat) end
   if mech > T.stack.soviet_mech then return "5.2.A", ("%d Soviet mechanized units in %s (at most %d)"):format(mech, hex, T.stack.soviet_mech) end
   for k, n in pairs(kinds) do
@@ -56,15 +63,7 @@ end
 -- limits: the combat units over 3 (or the Soviet mechanized over 2, whichever is more), and each
 -- support unit beyond the first of its kind.
 local function excess(hex, side)
-  local combat, mech, kinds = 0, 0, {}
-  for _, u in ipairs(C.at(hex, side)) do
-    if C.is_combat(u) then
-      combat = combat + 1
-      if C.is_mech(u) and u.side == C.SOVIET then mech = mech + 1 end
-    elseif SUPPORT[u.kind] then
-      kinds[u.kind] = (kinds[u.kind] or 0) + 1
-    end
-  end
+  local combat, mech, kinds = count(C.at(hex, side))
   local n = math.max(0, combat - T.stack.combat, mech - T.stack.soviet_mech)
   for _, k in pairs(kinds) do n = n + math.max(0, k - T.stack.support_each) end
   return n
