@@ -250,16 +250,21 @@ pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     Ok(Reply::ok(r?))
 }
 
+/// Whether the rules gave `umpire.describe` a `what` function (kept as
+/// `__umpire.describe_<what>`).
+fn describes(g: &Game, what: &str) -> Result<bool> {
+    let lua_err = crate::lua::convert_error;
+    let internal: mlua::Table = g.host().lua.globals().get("__umpire").map_err(lua_err)?;
+    internal.contains_key(format!("describe_{what}")).map_err(lua_err)
+}
+
 /// A unit's strength in the rules' words (`umpire.describe{strength = fn}`), else the kernel's
 /// (`full, 2 of 2 steps`).
 pub(super) fn strength_of(g: &Game, u: &Unit) -> Result<String> {
-    let lua = &g.host().lua;
-    let lua_err = crate::lua::convert_error;
-    let internal: mlua::Table = lua.globals().get("__umpire").map_err(lua_err)?;
-    if !internal.contains_key("describe_strength").map_err(lua_err)? {
+    if !describes(g, "strength")? {
         return Ok(u.strength());
     }
-    let handle = crate::lua::unit_handle(lua, u.id.clone()).map_err(lua_err)?;
+    let handle = crate::lua::unit_handle(&g.host().lua, u.id.clone()).map_err(crate::lua::convert_error)?;
     match g.host().call::<Value>("describe_strength", Value::UserData(handle))? {
         Value::String(t) => Ok(t.to_string_lossy()),
         Value::Nil => Ok(u.strength()),
@@ -274,10 +279,7 @@ pub(super) fn strength_of(g: &Game, u: &Unit) -> Result<String> {
 /// How the rules print each track in `status` (`umpire.describe{track = fn}`): `Some(Some(text))`,
 /// `Some(None)` hidden, `None` printed as stored.
 fn track_words(g: &Game, tracks: &[(String, i64)]) -> Result<Vec<Option<Option<String>>>> {
-    let lua = &g.host().lua;
-    let lua_err = crate::lua::convert_error;
-    let internal: mlua::Table = lua.globals().get("__umpire").map_err(lua_err)?;
-    if !internal.contains_key("describe_track").map_err(lua_err)? {
+    if !describes(g, "track")? {
         return Ok(vec![None; tracks.len()]);
     }
     let mut out = Vec::new();
@@ -341,13 +343,12 @@ fn labels(g: &Game, target: &Shown) -> Result<Labels> {
             ("hex", Value::String(lua.create_string(g.fmt_hex(*h)).map_err(lua_err)?), items)
         }
     };
-    let internal: mlua::Table = lua.globals().get("__umpire").map_err(lua_err)?;
     let mut out = Labels::new();
     for (what, name, value) in items {
-        let f = format!("describe_{what}");
-        if !internal.contains_key(f.as_str()).map_err(lua_err)? {
+        if !describes(g, what)? {
             continue;
         }
+        let f = format!("describe_{what}");
         match g.host().call::<Value>(&f, (kind, name.as_str(), value, owner.clone()))? {
             Value::String(t) => {
                 out.insert((what, name), Some(t.to_string_lossy()));
