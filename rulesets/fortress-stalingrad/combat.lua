@@ -186,18 +186,13 @@ function M.air_in(hexes, side)
 end
 
 -- 11.17: attacked from two opposite hexes, or three with a gap between each, or more than three.
--- Directions clockwise, as map.direction names them (columns: N first; a rows layout: W first).
-local CLOCK_COLUMNS = { N = 1, NE = 2, SE = 3, S = 4, SW = 5, NW = 6 }
-local CLOCK_ROWS = { W = 1, NW = 2, NE = 3, E = 4, SE = 5, SW = 6 }
+-- Directions clockwise, as map.direction names them: the map is pointy-topped, in rows (DATA.md
+-- §2), so W first.
+local CLOCK = { W = 1, NW = 2, NE = 3, E = 4, SE = 5, SW = 6 }
 function M.concentric(d, from_hexes)
-  local clock = CLOCK_COLUMNS
-  for _, n in ipairs(map.neighbours(d)) do
-    local name = map.direction(d, n)
-    if name == "W" or name == "E" then clock = CLOCK_ROWS break end
-  end
   local dirs, seen = {}, {}
   for _, h in ipairs(from_hexes) do
-    local k = clock[map.direction(d, h) or ""]
+    local k = CLOCK[map.direction(d, h) or ""]
     if k and not seen[k] then seen[k] = true dirs[#dirs + 1] = k end
   end
   if #dirs > 3 then return true end
@@ -435,6 +430,14 @@ local function manstein_available(b)
   return false
 end
 
+-- 11.10: whether odds of `att` to `def`, rounded for the defender, lie beyond the table's
+-- extreme columns (below 1-3, or above 8-1 once rounded down).
+function M.beyond_table(att, def)
+  local low, high = M.COLS[1], M.COLS[#M.COLS]
+  if def <= 0 then return false end
+  return att * low.d < def * low.a or att // def > high.a
+end
+
 -- Resolves a battle. b = { kind = "pa"|"ma", attacker =, defender =, attackers = { {u=, from=} },
 -- hexes = defender hexes, from_hexes, amphibious = nil|1|2 }. Returns a summary table.
 function M.resolve(b)
@@ -448,7 +451,7 @@ function M.resolve(b)
   log.rule(rule, ("attack %d: %s"):format(att, table.concat(alines, " | ")))
   log.rule(rule, ("defence %d: %s"):format(def, #dlines > 0 and table.concat(dlines, " | ") or "nothing"))
   local col = odds.column(att, def, M.COLS, { below = "clamp" })
-  local beyond = def > 0 and (att * M.COLS[1].d < def * M.COLS[1].a or att * M.COLS[#M.COLS].d > def * M.COLS[#M.COLS].a and att // def > M.COLS[#M.COLS].a)
+  local beyond = M.beyond_table(att, def)
   log.rule("11.3", ("odds %d to %d (%s, rounded for the defender): %s%s"):format(att, def, odds.ratio(att, def), M.COLS[col].name,
     beyond and " (beyond the table: its extreme column, 11.10)" or ""))
   local shift = 0
@@ -640,8 +643,7 @@ umpire.command {
       seen[h] = true
       local here = C.combat_at(h, enemy)
       local empty_works = #here == 0 and enemy == C.SOVIET and M.intrinsic(h)
-      umpire.check(#here > 0 or empty_works, "11.1", "there is no %s unit in %s to attack%s", enemy, h,
-        enemy == C.SOVIET and "" or "")
+      umpire.check(#here > 0 or empty_works, "11.1", "there is no %s unit in %s to attack", enemy, h)
       -- 11.5: no unit is attacked twice in a phase; 11.34: a stack that units retreated into may
       -- be, for the units that were there (the arrivals die on any result)
       local fresh = #here == 0
