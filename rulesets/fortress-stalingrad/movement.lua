@@ -109,11 +109,15 @@ function M.begin_parent(origin)
   vars.set("moving_stack", origin)
 end
 
--- 10.1: start of a Movement Phase: every unit of the side notes its parent stack.
+-- 10.1: start of a Movement Phase: every unit of the side notes its parent stack and has its
+-- whole movement factor, except that a reinforcement that entered this turn has already spent
+-- its entry hex's cost (9.2, 9.11: the entry hex is hex one of its movement).
 function M.begin_phase(side)
+  local turn = umpire.clock().turn
   for _, u in ipairs(C.on_map(side, true)) do
     u:set_marker("origin", C.hex_no(u.hex))
-    for _, m in ipairs { "mp_used", "halted", "infiltrated", "moved", "volga_slide", "ma_retreated" } do u:set_marker(m, nil) end
+    for _, m in ipairs { "halted", "infiltrated", "moved", "volga_slide", "ma_retreated" } do u:set_marker(m, nil) end
+    if u:marker("entered") ~= turn then u:set_marker("mp_used", nil) end
   end
   vars.set("moving_stack", nil)
   vars.set("stacks_done", nil)
