@@ -564,6 +564,17 @@ local function next_to_major_river(h)
 end
 M.next_to_major_river = next_to_major_river
 
+-- 10.7.1.A.1: why the Soviet combat units in `hex` hold no bridgehead (a disrupted one, 12.1; an
+-- out-of-supply one); "" when there are none.
+local function why_no_holder(hex)
+  local here = C.combat_at(hex, C.SOVIET)
+  for _, u in ipairs(here) do
+    if C.disrupted(u) then return " (12.1: a disrupted unit does not place one)" end
+  end
+  if #here > 0 then return " (an out-of-supply unit does not place one)" end
+  return ""
+end
+
 umpire.command {
   usage = "bridgehead [remove] <hex>",
   help = "Soviet: place a bridgehead marker in a hex next to a major river held by a supplied, undisrupted Soviet combat unit (in force from the end of this segment), or remove one",
@@ -588,8 +599,7 @@ umpire.command {
     for _, u in ipairs(C.combat_at(hex, C.SOVIET)) do
       if C.supplied(u) and not C.disrupted(u) then holder = u break end
     end
-    umpire.check(holder, "10.7.1.A.1", "%s holds no supplied, undisrupted Soviet combat unit%s", hex,
-      #C.combat_at(hex, C.SOVIET) > 0 and " (12.1: a disrupted unit does not place one)" or "")
+    umpire.check(holder, "10.7.1.A.1", "%s holds no supplied, undisrupted Soviet combat unit%s", hex, why_no_holder(hex))
     map.set_marker(hex, "bridgehead", 2)
     log.rule("10.7.1.A.1", ("bridgehead placed in %s, held by %s: in force from the end of this segment"):format(hex, holder.id))
   end,
