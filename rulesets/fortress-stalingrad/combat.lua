@@ -747,7 +747,6 @@ umpire.command {
         adv.defenders and "victorious defenders only occupy the attackers' hex" or
         (adv.max >= 99 and ("its type's limit: mechanized 4, straight-leg 2, satellites 1") or ("the defenders retreated " .. adv.max .. "; satellites 1, straight-leg 2, mechanized 4")))
     end
-    umpire.check(map.distance(from, first) == 1, "11.31", "%s is not next to %s", first, from)
     local enemy = C.other(side)
     for i, h in ipairs(path) do
       local prev = i == 1 and from or path[i - 1]
