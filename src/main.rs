@@ -548,6 +548,10 @@ fn line_editor(words: Rc<RefCell<Words>>, session: Rc<RefCell<Session>>) -> Resu
         // hints are dimmed (no colour), also under NO_COLOR, which would switch it off
         .color_mode(rustyline::ColorMode::Forced)
         .auto_add_history(false)
+        // pasted text arrives as typed: each line its own command at its own prompt (a `lua`
+        // chunk left open goes on, as typed); lines typed ahead while a command runs are kept
+        // (the `buffer-redux` feature keeps what was read past the line for the next one)
+        .bracketed_paste(false)
         .max_history_size(5000)
         .context("line editor settings")?
         .build();

@@ -1,7 +1,8 @@
 //! The real interactive session in a terminal (a pseudo-terminal driven by the test): the prompt
 //! (shortened to fit 80 columns), Tab completing a command (with its space), a unit list, a place
 //! name to its hex, a decision's options and the arguments the rules say are legal; history hints
-//! dimmed; `next` saying once what is left undone; bytes that are not UTF-8 text.
+//! dimmed; `next` saying once what is left undone; bytes that are not UTF-8 text; lines typed
+//! ahead or pasted, each its own command.
 
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 use std::io::{Read, Write};
@@ -174,6 +175,24 @@ fn bytes_that_are_not_utf8_drop_the_line_not_the_session() {
     t.wait_for("error: the input was not valid UTF-8 text; the line was dropped");
     t.keys(&["auto", "Enter"]);
     t.wait_for("T1 · Blue · Player Turn › Movement Phase ›");
+}
+
+#[test]
+fn lines_typed_ahead_or_pasted_each_run_at_their_own_prompt() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = play(&home);
+    t.wait_for("T1 · ? Place BA within 1 hex of Bluetown ›");
+    // three commands typed ahead in one go: the first reads them all, the two after it were
+    // once dropped with the line editor's read buffer
+    t.bytes(b"auto\rstatus\rlua print(6 * 7)\r");
+    let s = t.wait_for("42");
+    assert!(s.contains("0 to redo"), "`status` did not run:\n{s}");
+    // a pasted block (lines joined by newlines), a `lua` chunk left open going on as typed
+    t.bytes(b"status\nlua print(({\n 6 })[1] * 9)\nlua print('after')\n");
+    let s = t.wait_for("after");
+    assert!(s.contains("54"), "the open `lua` chunk did not run whole:\n{s}");
+    assert_eq!(s.matches("› status").count(), 2, "each pasted line at its own prompt:\n{s}");
+    assert!(s.contains("› lua print('after')"), "{s}");
 }
 
 #[test]
