@@ -40,9 +40,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Play interactively (or from piped input): `umpire play stargard-solstice`.
+    /// Play interactively (or from piped input): `umpire play stargard-solstice`, or
+    /// `umpire play game.ump` to resume a save.
     Play {
-        /// Scenario to start: <game>, <game>/<scenario> or a .toml path.
+        /// Scenario to start: <game>, <game>/<scenario> or a .toml path; or a save to resume.
         scenario: Option<String>,
         /// Seed for the dice (default: from the clock).
         #[arg(long)]
@@ -132,6 +133,11 @@ enum Cmd {
         #[arg(long)]
         jobs: Option<usize>,
     },
+    /// The games built into the program: `umpire library export DIR` writes a copy to edit.
+    Library {
+        #[command(subcommand)]
+        what: LibraryCmd,
+    },
     /// Break the rules one small change at a time and report the changes no script notices:
     /// `umpire mutate fortress-stalingrad --sample 40` (docs/mutate.md).
     Mutate {
@@ -162,6 +168,15 @@ enum Cmd {
         #[arg(long, value_name = "PERCENT")]
         fail_under: Option<f64>,
     },
+}
+
+#[derive(Subcommand)]
+enum LibraryCmd {
+    /// Write the built-in games (rulesets/ and scenarios/) into DIR, a new or empty folder, as
+    /// a library to edit and play (`cd DIR && umpire play <game>`).
+    Export { dir: PathBuf },
+    /// Say which library `play` would use from here, and why.
+    Where,
 }
 
 /// Which games a playout or comparison plays.
@@ -296,6 +311,21 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(if o.changes.is_empty() { 0 } else { 1 })
         }
+        Cmd::Library { what: LibraryCmd::Export { dir } } => {
+            umpire::library::export(&dir)?;
+            outln!(
+                "wrote the built-in games ({}) into {}: `cd {} && umpire play <game>` plays them; edit them there",
+                umpire::library::games().join(", "),
+                dir.display(),
+                dir.display()
+            );
+            Ok(0)
+        }
+        Cmd::Library { what: LibraryCmd::Where } => {
+            let root = library.unwrap_or_else(umpire::ruleset::find_root);
+            outln!("{}", library_line(&root));
+            Ok(0)
+        }
         Cmd::Mutate { game, rules, scripts, files, all_files, sample, seed, jobs, fail_under } => {
             let opts = umpire::mutate::Options {
                 game,
@@ -416,6 +446,7 @@ fn speed_line(n: usize, secs: f64, jobs: usize) -> String {
 
 fn playout(library: Option<PathBuf>, scenario: &str, g: &GamesArgs, save: Option<PathBuf>, list: bool) -> Result<i32> {
     let (spec, seeds, jobs) = games_of(library, scenario, g);
+    umpire::playout::starts(&spec, g.seed)?;
     if let Some(d) = &save {
         std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
     }
@@ -441,10 +472,13 @@ fn compare(library: Option<PathBuf>, scenario: &str, rules: &[PathBuf], g: &Game
         anyhow::bail!("compare takes two rules folders: --rules A --rules B (given {})", rules.len());
     }
     let (spec, seeds, jobs) = games_of(library, scenario, g);
+    let specs: Vec<umpire::playout::Spec> =
+        rules.iter().map(|r| umpire::playout::Spec { rules: Some(r.clone()), ..spec.clone() }).collect();
+    for s in &specs {
+        umpire::playout::starts(s, g.seed)?;
+    }
     let mut runs = Vec::new();
-    for r in rules {
-        let mut s = spec.clone();
-        s.rules = Some(r.clone());
+    for (r, s) in rules.iter().zip(specs) {
         let bar = progress(seeds.len(), &format!("games under {}", r.display()));
         let (recs, _) = play_games(&s, &seeds, g, jobs, None, &bar);
         bar.finish_and_clear();
@@ -486,7 +520,7 @@ fn play(
         banner(&session, scenario.is_none());
     }
     if let Some(name) = scenario
-        && !open_scenario(&mut session, &name, seed, options, tty)
+        && !open_scenario(&mut session, &name, seed, options, tty)?
     {
         return Ok(1);
     }
@@ -516,16 +550,46 @@ fn play(
 /// must know.
 fn banner(session: &Session, no_scenario: bool) {
     outln!(
-        "umpire {} — library {} — `help` lists commands{}",
+        "umpire {} — {} — `help` lists commands{}",
         env!("CARGO_PKG_VERSION"),
-        umpire::ruleset::shown(&session.root),
+        library_line(&session.root),
         if no_scenario { ", `new <game>` starts one" } else { "" }
     );
 }
 
-/// Starts the scenario named on the command line as if its `new` line had been typed; whether
-/// to go on (not when it failed on piped input, which then ends with 1).
-fn open_scenario(session: &mut Session, name: &str, seed: Option<u64>, options: Vec<String>, tty: bool) -> bool {
+/// The library as the banner names it: its absolute path, and whether it is the built-in one.
+fn library_line(root: &std::path::Path) -> String {
+    let abs = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    if umpire::library::is_built_in(&abs) {
+        format!(
+            "the built-in games (no library here; unpacked at {}; `umpire library export DIR` for a copy to edit)",
+            abs.display()
+        )
+    } else {
+        format!("library {}", abs.display())
+    }
+}
+
+/// Starts the scenario named on the command line as if its `new` line had been typed, or
+/// resumes the save named there as `load` would; whether to go on (not when it failed on piped
+/// input, which then ends with 1).
+fn open_scenario(
+    session: &mut Session,
+    name: &str,
+    seed: Option<u64>,
+    options: Vec<String>,
+    tty: bool,
+) -> Result<bool> {
+    let path = std::path::Path::new(name);
+    if umpire::save::is_save_file(path) {
+        if seed.is_some() || !options.is_empty() {
+            anyhow::bail!("{name} is a save: it resumes with its own seed and options (leave out --seed and --option)");
+        }
+        return Ok(run_opening(session, &format!("load {name}"), tty));
+    }
+    if path.is_file() && path.extension().is_none_or(|x| x != "toml") {
+        anyhow::bail!("{name}: neither an umpire save nor a scenario (a .toml file, or <game>[/<scenario>])");
+    }
     let mut line = format!("new {name}");
     if let Some(s) = seed {
         line.push_str(&format!(" --seed {s}"));
@@ -533,10 +597,15 @@ fn open_scenario(session: &mut Session, name: &str, seed: Option<u64>, options: 
     for o in options {
         line.push_str(&format!(" --option {o}"));
     }
+    Ok(run_opening(session, &line, tty))
+}
+
+/// Runs the command that opens the game given on the command line (echoed when piped).
+fn run_opening(session: &mut Session, line: &str, tty: bool) -> bool {
     if !tty {
         outln!("> {line}");
     }
-    let r = session.execute(&line);
+    let r = session.execute(line);
     print_reply(&r);
     tty || !matches!(r.status, Status::Error(_))
 }
@@ -725,8 +794,5 @@ fn print_reply(r: &umpire::Reply) {
 }
 
 fn history_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
-    Some(base.join("umpire").join("history"))
+    Some(umpire::library::data_dir()?.join("history"))
 }

@@ -233,16 +233,23 @@ pub fn library_for(named: Option<&Path>, path: &Path) -> PathBuf {
 /// The environment variable naming the library (like `--library DIR`).
 pub const LIBRARY_VAR: &str = "UMPIRE_LIBRARY";
 
-/// The library to play from when none is named: `$UMPIRE_LIBRARY`, else the nearest library at
-/// or above the current folder, else the one this binary was built in.
+/// The library to play from when none is named (`--library DIR`): `$UMPIRE_LIBRARY`, else the
+/// nearest library at or above the current folder, else the games built into the program
+/// ([`crate::library`], unpacked into the user's data folder).
 pub fn find_root() -> PathBuf {
-    if let Some(h) = std::env::var_os(LIBRARY_VAR) {
+    if let Some(h) = std::env::var_os(LIBRARY_VAR).filter(|v| !v.is_empty()) {
         return PathBuf::from(h);
     }
     if let Some(lib) = std::env::current_dir().ok().and_then(|cwd| library_of(&cwd)) {
         return lib;
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    match crate::library::unpacked() {
+        Ok(dir) => dir,
+        Err(e) => {
+            tracing::warn!("the built-in games could not be unpacked: {e}");
+            std::env::temp_dir().join("umpire-no-library")
+        }
+    }
 }
 
 pub fn resolve_scenario(root: &Path, name: &str) -> Result<(PathBuf, PathBuf, String)> {

@@ -128,6 +128,11 @@ fn folder_of(path: &Path) -> &Path {
     }
 }
 
+/// Whether the file at `path` is an umpire save (its header in the first lines).
+pub fn is_save_file(path: &Path) -> bool {
+    path.is_file() && is_kind(path, Kind::Save)
+}
+
 /// Whether the file at `path` looks like a file of `kind` (its first kilobytes).
 fn is_kind(path: &Path, kind: Kind) -> bool {
     use std::io::Read;

@@ -119,6 +119,25 @@ pub(crate) fn over(s: &Session) -> bool {
     s.game.as_ref().is_some_and(|g| g.state().clock.over.is_some())
 }
 
+/// Whether a game of `spec` starts at all (its rules load, its scenario sets up): `compare`,
+/// `playout` and `replay` stop at once on rules that fail to load, with the error's file:line,
+/// rather than report every game as failed at set-up.
+pub fn starts(spec: &Spec, seed: u64) -> crate::Result<()> {
+    let mut s = spec.session();
+    match s.execute(&spec.new_line(seed)).error() {
+        Some(e) => Err(crate::Error::State(format!("{}: {e}", rules_shown(spec)))),
+        None => Ok(()),
+    }
+}
+
+/// The rules a spec plays under, as messages name them.
+fn rules_shown(spec: &Spec) -> String {
+    match &spec.rules {
+        Some(r) => format!("the rules in {}", r.display()),
+        None => format!("the rules of {} in the library {}", spec.scenario, crate::ruleset::shown(&spec.root)),
+    }
+}
+
 /// Plays one game from `seed` with `bot` to its end (or its first failure).
 pub fn play(spec: &Spec, seed: u64, policy: Policy, save: Option<&Path>) -> Record {
     let mut s = spec.session();

@@ -68,6 +68,19 @@ pub fn replay(root: &Path, path: &Path, rules: &Path) -> crate::Result<Outcome> 
     let mut out = Outcome::default();
     for (n, line) in lines {
         let (ra, rb) = (a.execute(&line), b.execute(&line));
+        if line.starts_with("new ") {
+            // rules that do not load make no comparison: say so at once
+            for (r, whose) in
+                [(&ra, "the library's rules".to_string()), (&rb, format!("the rules in {}", rules.display()))]
+            {
+                if let Some(e) = r.error() {
+                    return Err(crate::Error::State(format!(
+                        "{}:{n}: `{line}` fails under {whose}: {e}",
+                        path.display()
+                    )));
+                }
+            }
+        }
         out.commands += 1;
         let (before, after) = (ruling(&ra), ruling(&rb));
         // the banner of `new` names the rules' folder and hash: compare what follows it

@@ -490,3 +490,131 @@ fn check_reports_the_mistakes_of_a_scenario_that_extends_another() {
     let (code, out) = check(&child);
     assert_eq!(code, Some(0), "{out}");
 }
+
+/// `umpire` with no library around the current folder and none named: a fresh user's
+/// installed program.
+fn installed(cwd: &std::path::Path, data: &std::path::Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_umpire"));
+    c.current_dir(cwd).env_remove("RUST_LOG").env_remove("UMPIRE_LIBRARY").env("XDG_DATA_HOME", data);
+    c
+}
+
+#[test]
+fn outside_any_library_the_built_in_games_play_and_export_a_copy_to_edit() {
+    let (cwd, data) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    // the games built in, unpacked into the data folder, named with an absolute path
+    let out = installed(cwd.path(), data.path()).args(["library", "where"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let unpacked = data.path().canonicalize().unwrap().join("umpire");
+    assert!(text.starts_with("the built-in games (no library here; unpacked at /"), "{text}");
+    assert!(text.contains(&unpacked.display().to_string()), "{text}");
+    // and played from there
+    let mut child = installed(cwd.path(), data.path())
+        .args(["play", "stargard-solstice", "--seed", "1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"status\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains(&format!("from {}", unpacked.display())), "{text}");
+    // an editable copy: a library of its own
+    let copy = cwd.path().join("games");
+    let out = installed(cwd.path(), data.path()).args(["library", "export", "games"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    for game in ["stargard-solstice", "fortress-stalingrad", "red-storm-over-the-reich"] {
+        assert!(copy.join("rulesets").join(game).join("ruleset.toml").is_file(), "{game}");
+        assert!(copy.join("scenarios").join(game).is_dir(), "{game}");
+    }
+    assert!(copy.join("rulesets/lib").is_dir());
+    let out = installed(&copy, data.path()).args(["library", "where"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(text.trim(), format!("library {}", copy.canonicalize().unwrap().display()));
+    // never over a folder that holds something
+    let out = installed(cwd.path(), data.path()).args(["library", "export", "games"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("games: the folder is not empty"), "{out:?}");
+}
+
+#[test]
+fn play_resumes_a_save_and_refuses_a_file_that_is_neither_save_nor_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("game.sav");
+    let feed = |args: &[&str], input: String| {
+        let mut child = umpire()
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr))
+    };
+    let (code, text) = feed(
+        &["play", "tests/fixtures/scenarios/fixture/basic.toml", "--seed", "4"],
+        format!("auto\nmove B1 0302\nsave {}\n", save.display()),
+    );
+    assert_eq!(code, Some(0), "{text}");
+    // the save (whatever its name) resumes where it was saved
+    let (code, text) = feed(&["play", save.to_str().unwrap()], "status\nexpect units.get('B1').hex == '0302'\n".into());
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(&format!("> load {}", save.display())), "{text}");
+    assert!(text.contains("seed 4") && text.contains("  ok"), "{text}");
+    // a save brings its own seed
+    let (code, text) = feed(&["play", save.to_str().unwrap(), "--seed", "5"], String::new());
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("is a save: it resumes with its own seed"), "{text}");
+    // a file that is neither
+    let other = dir.path().join("notes.txt");
+    std::fs::write(&other, "not a game\n").unwrap();
+    let (code, text) = feed(&["play", other.to_str().unwrap()], String::new());
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("neither an umpire save nor a scenario"), "{text}");
+}
+
+#[test]
+fn compare_playout_and_replay_stop_at_once_on_rules_that_do_not_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("fixture");
+    std::fs::create_dir_all(&broken).unwrap();
+    for e in std::fs::read_dir(super::fixtures().join("rulesets/fixture")).unwrap().flatten() {
+        std::fs::copy(e.path(), broken.join(e.file_name())).unwrap();
+    }
+    let combat = broken.join("combat.lua");
+    let text = std::fs::read_to_string(&combat).unwrap();
+    std::fs::write(&combat, format!("local broken = = 1\n{text}")).unwrap();
+    let lib = super::fixtures();
+    let good = lib.join("rulesets/fixture");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = umpire().arg("--library").arg(&lib).args(args).output().unwrap();
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr))
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let (code, text) = run(&[
+        &os("compare"),
+        &os("fixture"),
+        &os("--rules"),
+        good.as_os_str(),
+        &os("--rules"),
+        broken.as_os_str(),
+        &os("--games"),
+        &os("2"),
+    ]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains(&format!("the rules in {}", broken.display())), "{text}");
+    assert!(text.contains("combat.lua:1"), "the error names the file and line:\n{text}");
+    assert!(!text.contains("100.0%"), "no outcome is reported:\n{text}");
+    // replay: a script played under the broken rules
+    let script = dir.path().join("s.ump");
+    std::fs::write(&script, "new fixture --seed 1\nauto\n").unwrap();
+    let (code, text) = run(&[&os("replay"), script.as_os_str(), &os("--rules"), broken.as_os_str()]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("s.ump:1: `new fixture --seed 1` fails under the rules in"), "{text}");
+    assert!(text.contains("combat.lua:1"), "{text}");
+}

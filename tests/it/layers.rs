@@ -17,6 +17,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("state", 0),
     ("text", 0),
     ("datafile", 1),
+    ("library", 1),
     ("ruleset", 1),
     ("scenario", 1),
     ("lua", 2),
