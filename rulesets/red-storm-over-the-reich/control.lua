@@ -71,7 +71,7 @@ function M.passed(hexes, side, list)
     if side == C.SOVIET then
       if ok and C.DW[h] and not map.marker(h, "dw_gone") then
         map.set_marker(h, "dw_gone", 1)
-        log.rule("17.8", ("%s passes through the defensive works in %s: they are destroyed"):format(taker and taker.id or list[1].id, h))
+        log.rule("17.8", ("%s passes through the defensive works in %s: they are destroyed"):format(taker.id, h))
       end
       if map.marker(h, "fuel_supply") then
         map.set_marker(h, "fuel_supply", nil)
