@@ -357,7 +357,9 @@ function M.joint_removal()
         else
           u:set_marker("used", nil); ready[#ready + 1] = u
         end
-      elseif not u.hex and u.box ~= "removed" and u.box ~= "eliminated" then
+      elseif (not u.hex or C.is_transport(u)) and u.box ~= "removed" and u.box ~= "eliminated" then
+        -- 11.2, 10.8.1: the holding box's support units, and every Sea Transport (one left
+        -- in a port on a delayed evacuation too)
         u:set_marker("used", nil); ready[#ready + 1] = u
       end
     end
