@@ -180,8 +180,8 @@ pub fn check_file(path: &Path, library: Option<&Path>) -> crate::Result<Vec<Stri
     if o.failed == 0 && o.passed > 0 {
         return Ok(vec![format!("ok: {summary}")]);
     }
-    let failures: Vec<&str> = o.transcript.lines().filter(|l| l.contains("FAILED") || l.contains("error")).collect();
-    let why = if o.passed + o.failed == 0 { "checks nothing".to_string() } else { failures.join("\n") };
+    // what `run -q` shows: each failing command, what it printed and why it failed
+    let why = if o.passed + o.failed == 0 { "checks nothing".to_string() } else { o.failures.trim_end().to_string() };
     Err(crate::Error::State(format!("{summary}\n{why}")))
 }
 

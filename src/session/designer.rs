@@ -211,6 +211,10 @@ pub(super) fn expect_error(s: &mut Session, rest: &str, _line: &str) -> Result<R
     {
         out.push(format!("but it is a {} error, not {kind}", e.kind()));
     }
+    if want.kind.is_none() && e.kind() == "pending" {
+        // the command never ran: a decision waits for its answer (not a refusal)
+        out.push("but the command did not run: a decision is pending (expect it with --kind pending)".into());
+    }
     if let Some(w) = text
         && !e.to_string().contains(w)
     {

@@ -618,3 +618,32 @@ fn compare_playout_and_replay_stop_at_once_on_rules_that_do_not_load() {
     assert!(text.contains("s.ump:1: `new fixture --seed 1` fails under the rules in"), "{text}");
     assert!(text.contains("combat.lua:1"), "{text}");
 }
+
+#[test]
+fn check_of_a_script_shows_the_failing_check_and_why_as_run_quiet_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("s.ump");
+    // passing lines that mention errors come first; the failing check is on line 5
+    std::fs::write(
+        &script,
+        "new tests/fixtures/scenarios/fixture/basic.toml --seed 1\nauto\nexpect-error move Nobody 0101 ~ no unit\nexpect-error move Nobody 0102\nexpect units.get('B1').hex == '0909'\n",
+    )
+    .unwrap();
+    let out = umpire().arg("check").arg(&script).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let (_, why) = text.split_once('\n').unwrap();
+    assert!(why.starts_with("> expect units.get('B1').hex == '0909'"), "{text}");
+    assert!(why.contains("FAILED (") && why.contains("s.ump:5)"), "{text}");
+    assert!(why.contains("expected true, got false"), "{text}");
+    assert!(!why.contains("Nobody"), "passing lines are not shown:\n{text}");
+}
+
+#[test]
+fn expect_error_does_not_pass_on_a_pending_decision_unless_asked() {
+    // the fixture starts with its set-up decision pending: `move` never runs
+    let (code, text) = run_fixture(&[], "expect-error move B1 0302\nexpect-error --kind pending move B1 0302\n");
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("but the command did not run: a decision is pending"), "{text}");
+    assert!(text.trim_end().ends_with("1 passed, 1 failed"), "{text}");
+}
