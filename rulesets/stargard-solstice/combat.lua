@@ -357,7 +357,7 @@ function M.retreat(list, n, origin, rule, combat_hex)
         if #path > 0 then
           local t = {}
           for _, h in ipairs(path) do t[#t + 1] = h .. (chosen[h] and " (chosen)" or " (automatic: the only hex allowed)") end
-          done = (" (%d of %d hexes done: %s → %s)"):format(#path, n, origin, table.concat(t, " → "))
+          done = (" (%d of %s done: %s → %s)"):format(#path, C.count(n, "hex", "hexes"), origin, table.concat(t, " → "))
         end
         local choices = {}
         for _, h in ipairs(options) do choices[#choices + 1] = h end

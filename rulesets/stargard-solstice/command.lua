@@ -103,7 +103,7 @@ function M.activate(hq, how, extra)
     end
   end
   hq:set_marker("active", 1)
-  log.rule("3.3.1", ("%s activated (%s): %d units in command"):format(hq.id, how, #ids))
+  log.rule("3.3.1", ("%s activated (%s): %s in command"):format(hq.id, how, C.count(#ids, "unit")))
   -- 3.3.2 two independents within range
   local chosen = {}
   for _ = 1, 2 do
@@ -229,7 +229,7 @@ function M.command_segment()
       log.rule("3.1.1", "chit " .. chit .. " belongs to no HQ on the map: set aside")
       cups.add("set_aside", chit)
     elseif counts()[side] >= M.limit(side) then
-      log.rule("3.1.2", ("%s chit %s: the %s limit of %d activations is reached; set aside"):format(side, chit, side, M.limit(side)))
+      log.rule("3.1.2", ("%s chit %s: the %s limit of %s is reached; set aside"):format(side, chit, side, C.count(M.limit(side), "activation")))
       cups.add("set_aside", chit)
     elseif hq and not hq.hex then
       -- 3.1.1: the chit of an HQ that is off the map (12.2.2: it could not be relocated and comes

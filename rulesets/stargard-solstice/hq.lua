@@ -35,7 +35,7 @@ function M.relocate(hq)
     to = umpire.ask { prompt = hq.side .. ": relocate " .. hq.id .. " to which hex?", rule = "12.2.2", kind = "hex", options = options }
   end
   hq:move_to(to)
-  log.rule("12.2.2", ("%s relocated %s → %s (%d hexes away, %d from a supply source)"):format(hq.id, old, to, best.score[1], best.score[2]))
+  log.rule("12.2.2", ("%s relocated %s → %s (%s away, %d from a supply source)"):format(hq.id, old, to, C.count(best.score[1], "hex", "hexes"), best.score[2]))
 end
 
 return M

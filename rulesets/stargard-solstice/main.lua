@@ -26,7 +26,7 @@ umpire.command {
   usage = "move <units> <hex> [<hex>...] [strategic] [rail]",
   help = "move a unit or a stack to a hex by the cheapest route, or along the hexes given; `strategic` for strategic movement, `rail` for reinforcements by rail",
   example = "move 4Pz/4SS 13.12      move 44Pz/233 16.16 17.16 strategic      move 234P/163 30.20 rail",
-  rule = "5.1, 5.4, 5.5", phases = { "movement", "reinforcement", "arrivals" },
+  rule = "5.1, 5.4, 5.5", phases = movement.STEPS,
   run = function(list, to, via, strategic, rail) movement.move(list, to, via, strategic, rail) end,
 }
 
@@ -172,12 +172,16 @@ umpire.describe {
       lines[#lines + 1] = C.has_zoc(u) and "exerts a ZOC [4.2]" or "no ZOC (attack 0) [4.2.1]"
       if u.hex then
         local left = movement.allowance(u) - (u:marker("mp_spent") or 0) / 60
+        local rule, why = movement.why_not_now(u)
         if not command.is_active(u) then
           lines[#lines + 1] = "not activated: may not move or attack now [3.3.5]"
-        elseif not u:marker("moved") then
+        elseif not rule then
           lines[#lines + 1] = ("may move: %s MP [5.1.1]"):format(map.fmt_cost(movement.allowance(u)))
-        elseif left > 0 then
-          lines[#lines + 1] = ("moved: %s of %s MP unspent, which may not be saved [5.3]"):format(map.fmt_cost(left), map.fmt_cost(movement.allowance(u)))
+        else
+          lines[#lines + 1] = ("cannot move now: %s [%s]"):format(why, rule)
+          if u:marker("moved") and left > 0 then
+            lines[#lines + 1] = ("moved: %s of %s MP unspent, which may not be saved [5.3]"):format(map.fmt_cost(left), map.fmt_cost(movement.allowance(u)))
+          end
         end
       end
     elseif C.is_hq(u) then
@@ -291,7 +295,7 @@ umpire.sequence {
           local rp = vars.get("rp") or {}
           rp.Soviet = { points = n }
           vars.set("rp", rp)
-          log.rule("7.3", ("the Soviet player receives %d replacement points (replace <unit>)"):format(n))
+          log.rule("7.3", ("the Soviet player receives %s (replace <unit>)"):format(C.count(n, "replacement point")))
         end,
         leave = function() local rp = vars.get("rp") or {} rp.Soviet = nil vars.set("rp", rp) end },
       { id = "volksturm", name = "Volksturm Deployment", rule = "2.5.2", side = "German",

@@ -311,6 +311,34 @@ function M.check_mover(u, from, rail, check)
   check(not u:marker("pinned"), "5.3", "%s is pinned and may not move (8.1.2)", u.id)
 end
 
+-- The steps in which units move: the Movement Segment of an activation (2.3.2), the Reinforcement
+-- Phase (7.1.1) and the arrivals of 19.1.5 (the `move` verb's phases).
+M.STEPS = { "movement", "reinforcement", "arrivals" }
+
+-- Why `u` cannot move now, for `show` (nil when it may): the wrong segment, or the first check
+-- of the move verb that refuses the unit (not activated, already moved, pinned...) with its rule.
+function M.why_not_now(u)
+  local clock = umpire.clock()
+  local now = false
+  for _, s in ipairs(M.STEPS) do if s == clock.step then now = true end end
+  if not now then
+    return "2.3.2", ("units move in the Movement Segment of an activation, the arrivals (19.1.5) and the Reinforcement Phase (7.1.1), not in %s"):format(
+      clock.phase ~= "" and clock.phase or "no phase")
+  end
+  local failed
+  local function check(cond, rule, msg, ...)
+    if not cond then
+      failed = { rule, select("#", ...) > 0 and msg:format(...) or msg }
+      error(failed, 0)
+    end
+    return cond
+  end
+  local ok, e = pcall(M.check_mover, u, u.hex, false, check)
+  if ok then return nil end
+  if e ~= failed then error(e, 0) end
+  return failed[1], failed[2]
+end
+
 -- Moves units (one stack at a time) along the cheapest route or the hexes given.
 function M.move(list, to, via, strategic, rail)
   local side = list[1].side

@@ -299,7 +299,7 @@ function M.volksturm(u, hex)
   umpire.check(t == "town" or t == "city" or map.has(hex, "village"), "2.5.2", "%s is not a town, village or city", hex)
   umpire.check(not map.marker(hex, "soviet_vp"), "2.5.2", "%s is not German-controlled", hex)
   for _, s in ipairs(units.all { side = "Soviet", on_map = true }) do
-    umpire.check(map.distance(s.hex, hex) >= 5, "12.4", "%s is only %d hexes from %s (5 needed)", hex, map.distance(s.hex, hex), s.id)
+    umpire.check(map.distance(s.hex, hex) >= 5, "12.4", "%s is only %s from %s (5 needed)", hex, C.count(map.distance(s.hex, hex), "hex", "hexes"), s.id)
   end
   umpire.check(#units.at(hex) == 0, "12.4", "Volksturm units may not be stacked with other units")
   -- 12.4 / 2.5.2: not behind the Soviet front line. INTERPRETATION (the rulebook does not define

@@ -94,20 +94,21 @@ local function ids(pred)
   return out
 end
 
-umpire.unfinished(function()
+function M.unfinished()
   local step = umpire.clock().step
   if step == "movement" or step == "arrivals" or step == "reinforcement" then
     local left = ids(M.can_move)
     if #left > 0 then return { ("%d activated unit(s) have not moved [5.1]: %s"):format(#left, list(left)) } end
   elseif step == "combat" then
     local left = ids(M.can_attack)
-    if #left > 0 then return { ("%d activated unit(s) next to the enemy have not attacked [8.0]: %s"):format(#left, list(left)) } end
+    if #left > 0 then return { ("%s next to the enemy %s not attacked [8.0]: %s"):format(C.count(#left, "activated unit"), #left == 1 and "has" or "have", list(left)) } end
   elseif step == "bombardment" then
     local b = vars.get("bombardment")
-    if b and b.left > 0 then return { ("%d bombardment attack(s) left [8.5.1]: bombard <hex>"):format(b.left) } end
+    if b and b.left > 0 then return { ("%s left [8.5.1]: bombard <hex>"):format(C.count(b.left, "bombardment attack")) } end
   end
   return nil
-end)
+end
+umpire.unfinished(M.unfinished)
 
 -- ------------------------------------------------------------------ Tab completion
 -- move <units>: the units that may still move
