@@ -364,7 +364,7 @@ function M.joint_removal()
       end
     end
   end
-  log.rule("12.2", ("disruption removed from %d units not in an enemy ZOC%s"):format(#cleared,
+  log.rule("12.2", ("disruption removed from %s not in an enemy ZOC%s"):format(C.count(#cleared, "unit"),
     #cleared > 0 and (" (" .. C.ids(cleared) .. ")") or ""))
   if #ready > 0 then log.rule("11.2", ("back to their Ready side: %s"):format(C.ids(ready))) end
   if #kept > 0 then log.rule("9.3", ("the logistical strain keeps %s Used (west of the SLS line)"):format(C.ids(kept))) end

@@ -159,6 +159,8 @@ function C.ids(list)
   return table.concat(out, ",")
 end
 function C.plural(n, one, many) return n == 1 and one or (many or one .. "s") end
+-- A count with its noun: "1 step", "2 steps".
+function C.count(n, one, many) return ("%s %s"):format(tostring(math.tointeger(n) or n), C.plural(n, one, many)) end
 
 -- Whether the checks of `fn` pass, without refusing (rulesets/lib/checks.lua).
 C.passes = require("checks").passes

@@ -123,7 +123,7 @@ function M.clear_shortage()
   for _, u in ipairs(units.all { side = C.GERMAN }) do
     if u:marker("fuel_shortage") then u:set_marker("fuel_shortage", nil); n = n + 1 end
   end
-  if n > 0 then log.rule("9.2.D", ("the %d Fuel Shortage markers are removed"):format(n)) end
+  if n > 0 then log.rule("9.2.D", ("%s removed"):format(n == 1 and "the Fuel Shortage marker is" or ("the %d Fuel Shortage markers are"):format(n))) end
 end
 
 function M.clear_supply()

@@ -441,6 +441,24 @@ function M.entered(path, side, list)
   end
 end
 
+-- The MPs of a move for its log line, as `show` counts them (the mp_used marker): what the path
+-- cost, what the unit is deemed to spend (10.6.A: the MPs declared for the assault) and what
+-- it leaves unused: a unit moves once a segment (10.4.A), so the rest is not used in this one.
+local function spent_text(u, cost, mp, spent)
+  local left = M.left(u)
+  local text
+  if spent > cost then
+    text = ("%s MP for the path; %s of %s spent: the %s declared for the assault, 10.6.A"):format(
+      map.fmt_cost(cost), map.fmt_cost(spent), map.fmt_cost(mp), map.fmt_cost(vars.get("declared") or 0))
+  else
+    text = ("%s MP of %s spent"):format(map.fmt_cost(cost), map.fmt_cost(mp))
+  end
+  if left > 0 then
+    text = text .. ("; %s left unused: a unit moves once a segment, 10.4.A"):format(map.fmt_cost(left))
+  end
+  return text
+end
+
 -- One unit's move.
 local function move_one(u, to, via, side, seg, z)
   check_mover(u, side, seg)
@@ -527,8 +545,8 @@ local function move_one(u, to, via, side, seg, z)
   if C.is_cavalry(u) and side == C.SOVIET and (seg == "assault" or seg == "breakthrough") then
     vars.set("cavalry_moved", seg)
   end
-  log.rule("10.4", ("%s %s → %s (%s MP of %s%s)%s"):format(u.id, from, table.concat(path, " → ", 2),
-    map.fmt_cost(cost), map.fmt_cost(mp), one_hex and "" or (", " .. map.fmt_cost(M.left(u)) .. " left"),
+  log.rule("10.4", ("%s %s → %s (%s)%s"):format(u.id, from, table.concat(path, " → ", 2),
+    one_hex and ("%s MP of %s"):format(map.fmt_cost(cost), map.fmt_cost(mp)) or spent_text(u, cost, mp, spent),
     #notes > 0 and (": " .. table.concat(notes, "; ")) or ""))
   -- 5.1, 5.3: an overstack is legal until the end of the segment: the player is told at the move
   local over = require("stacking").warning(dest, side, seg == "reaction" and "the end of the reaction movement"

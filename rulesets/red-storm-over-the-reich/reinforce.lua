@@ -413,12 +413,12 @@ function M.german_start()
   vars.set("mech_steps", steps)
   local kgs = {}
   for _, id in ipairs(drawn) do kgs[#kgs + 1] = ("%s (%s)"):format(tostring(units.get(id):attr("kg")), id) end
-  log.rule("8.2.1.B", ("German replacements, turn %d (use them or lose them): %s; KGs drawn from the pool: %s; %d mechanized steps%s"):format(
+  log.rule("8.2.1.B", ("German replacements, turn %d (use them or lose them): %s; KGs drawn from the pool: %s; %s%s"):format(
     t, (function()
       local o = {}
       for _, id in ipairs(repl) do if not list_has(drawn, id) then o[#o + 1] = id end end
       return #o > 0 and table.concat(o, ",") or "no Volksturm or generic garrison to return"
-    end)(), #kgs > 0 and table.concat(kgs, ", ") or "none (the pool is empty)", steps,
+    end)(), #kgs > 0 and table.concat(kgs, ", ") or "none (the pool is empty)", C.count(steps, "mechanized step"),
     steps > T.reinforce.mech_steps and " (+2: the USIR is linked to Berlin, 17.1.B)" or ""))
 end
 
@@ -517,8 +517,8 @@ umpire.status(function()
     if #due > 0 then lines[#lines + 1] = "German reinforcements to place [8.1]: " .. C.ids(due) end
     local repl = vars.get("ger_repl")
     if repl then
-      lines[#lines + 1] = ("German replacements left [8.2.1.B]: %s; %d mechanized steps"):format(
-        #repl > 0 and table.concat(repl, ",") or "no unit", vars.get("mech_steps") or 0)
+      lines[#lines + 1] = ("German replacements left [8.2.1.B]: %s; %s"):format(
+        #repl > 0 and table.concat(repl, ",") or "no unit", C.count(vars.get("mech_steps") or 0, "mechanized step"))
     end
   elseif st == "sov_place" then
     local due = M.due(C.SOVIET)

@@ -142,7 +142,7 @@ umpire.command {
     local dest = path[#path]
     u:move_to(dest)
     u:set_marker("withdrawn", 1)
-    log.rule("3.3.A", ("%s withdraws %s → %s (%d hexes)"):format(u.id, from, table.concat(path, " → ", 2), #path - 1))
+    log.rule("3.3.A", ("%s withdraws %s → %s (%s)"):format(u.id, from, table.concat(path, " → ", 2), C.count(#path - 1, "hex", "hexes")))
     local over = stacking.warning(dest, C.GERMAN, "the end of the set-up", "during the withdrawals")   -- 5.1 (reading R34)
     if over then log.rule("5.1", over) end
   end,
@@ -184,7 +184,7 @@ umpire.command {
     local rule, what = stacking.problem(hex, C.GERMAN, { u })
     if rule then umpire.refuse(rule, what) end
     u:move_to(hex)
-    log.rule("3.4.A", ("%s placed in %s (%d Guderian units left to place)"):format(u.id, hex, #units.in_box("guderian")))
+    log.rule("3.4.A", ("%s placed in %s (%s left to place)"):format(u.id, hex, C.count(#units.in_box("guderian"), "Guderian unit")))
   end,
 }
 

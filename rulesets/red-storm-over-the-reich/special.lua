@@ -134,7 +134,7 @@ function M.thunderclap()
   while #transport.entrained() > total do
     local options = {}
     for _, u in ipairs(transport.entrained()) do options[#options + 1] = u.id end
-    local pick = umpire.ask { prompt = ("Operation Thunderclap: %d units are entrained and %d Entrained markers are left: which unit loses its marker?"):format(#options, total),
+    local pick = umpire.ask { prompt = ("Operation Thunderclap: %d units are entrained and %s %s left: which unit loses its marker?"):format(#options, C.count(total, "Entrained marker"), total == 1 and "is" or "are"),
       side = C.GERMAN, rule = "17.5", kind = "unit", options = options, default = options[#options] }
     units.get(pick):set_marker("entrained", nil)
     lost[#lost + 1] = pick

@@ -146,7 +146,7 @@ function M.check(side, rule)
   local parts = {}
   if #cut > 0 then parts[#parts + 1] = "out of supply: " .. C.ids(cut) end
   if #back > 0 then parts[#parts + 1] = "back in supply: " .. C.ids(back) end
-  log.rule(rule or "7.0", ("%s supply: %d of %d units out of supply%s"):format(side, n, #need,
+  log.rule(rule or "7.0", ("%s supply: %d of %s out of supply%s"):format(side, n, C.count(#need, "unit"),
     #parts > 0 and (" (" .. table.concat(parts, "; ") .. ")") or ""))
   return cut, back
 end

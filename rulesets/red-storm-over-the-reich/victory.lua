@@ -59,7 +59,8 @@ end
 
 local function vp_text(at_end)
   local vp, p = M.german_vp(at_end)
-  return ("German VP %d: %d VP hexes + %d refugees - %d turns of unmade mandated attacks"):format(vp, p.hexes, p.refugees, p.missed), vp
+  return ("German VP %d: %s + %s - %s of unmade mandated attacks"):format(vp, C.count(p.hexes, "VP hex", "VP hexes"),
+    C.count(p.refugees, "refugee"), C.count(p.missed, "turn")), vp
 end
 
 -- 3.2.C.2: the winner once The Bunker is gone (or at the end of the last turn with it on the map).

@@ -87,8 +87,9 @@ umpire.describe {
     if u.hex and allowance.segment() and u.side == umpire.clock().side then
       local mp, why, reason = allowance.allowance(u)
       if mp then
-        lines[#lines + 1] = ("movement this segment: %s MP (%s), %s left [10.1]"):format(map.fmt_cost(mp), why,
-          map.fmt_cost(require("movement").left(u)))
+        local left = require("movement").left(u)
+        lines[#lines + 1] = ("movement this segment: %s MP (%s), %s left [10.1]%s"):format(map.fmt_cost(mp), why,
+          map.fmt_cost(left), (u:marker("moved") and left > 0) and "; it has moved: a unit moves once a segment [10.4.A]" or "")
       else
         lines[#lines + 1] = ("does not move this segment: %s [%s]"):format(reason, why)
       end
