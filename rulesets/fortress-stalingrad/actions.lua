@@ -271,7 +271,7 @@ local function list_initial_supply(out)
     for _, u in ipairs(C.on_map(C.GERMAN)) do
       local cost = u.steps_left * (C.is_mech(u) and T.air_supply.mech_step or 1)
       if not u:marker("air_supplied") and used + cost <= T.air_supply.steps then
-        add(out, { cmd = "airsupply " .. u.id, group = "airsupply", unit = u.id, hex = u.hex, note = cost .. " steps",
+        add(out, { cmd = "airsupply " .. u.id, group = "airsupply", unit = u.id, hex = u.hex, note = C.count(cost, "step"),
           side = C.GERMAN })
       end
     end

@@ -227,7 +227,7 @@ function M.initial()
     u:set_marker("as", level > 0 and level or nil)
     if level > 0 then
       by[level] = by[level] or {}
-      by[level][#by[level] + 1] = u.id .. (lengths[u.hex] and (" (" .. math.tointeger(lengths[u.hex]) .. " hexes)") or " (no line)")
+      by[level][#by[level] + 1] = u.id .. (lengths[u.hex] and (" (" .. C.count(math.tointeger(lengths[u.hex]), "hex", "hexes") .. ")") or " (no line)")
     end
   end
   group_log("7.10", "Soviet attenuated supply", by, function(k) return ">" .. k end)
@@ -237,7 +237,7 @@ function M.initial()
   for _, u in ipairs(C.on_map(C.GERMAN)) do
     if glen[u.hex] then
       if u:marker("oos") then
-        log.rule("7.28", ("%s is in supply again (line of %d hexes): its OOS marker is removed"):format(u.id, math.tointeger(glen[u.hex])))
+        log.rule("7.28", ("%s is in supply again (line of %s): its OOS marker is removed"):format(u.id, C.count(math.tointeger(glen[u.hex]), "hex", "hexes")))
         u:set_marker("oos", nil)
       end
     else

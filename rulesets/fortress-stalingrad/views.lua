@@ -157,7 +157,7 @@ umpire.status(function()
 end)
 
 -- ------------------------------------------------------------------ what is left undone
-umpire.unfinished(function()
+function M.unfinished()
   local step, side = umpire.clock().step, umpire.clock().side
   local out = {}
   if step == "air" then
@@ -173,10 +173,12 @@ umpire.unfinished(function()
   elseif step == "movement" then
     for _, p in ipairs(stacking.problems(side, "the end of this Movement Phase")) do out[#out + 1] = "over the stacking limit: " .. p end
   elseif step == "assault" then
-    if umpire.clock().turn == 1 and side == C.SOVIET then
+    -- 8.1, 13.1: on turn 1 the Soviet may place his air units until his first battle; after it
+    -- the `air` verb refuses them, so nothing is left to do with them
+    if umpire.clock().turn == 1 and side == C.SOVIET and (vars.get("battles") or 0) == 0 then
       local air = {}
       for _, a in ipairs(units.in_box("air_available")) do if a.side == C.SOVIET then air[#air + 1] = a.id end end
-      if #air > 0 then out[#out + 1] = ("air units not placed (8.1, 13.1: before the first battle; air <unit> <hex>): %s"):format(list(air)) end
+      if #air > 0 then out[#out + 1] = ("air units not placed yet, which may be placed until the first battle [8.1, 13.1]: %s (air <unit> <hex>)"):format(list(air)) end
     end
     local left = ids(M.can_attack, side)
     if #left > 0 then out[#out + 1] = ("units next to the enemy that have not attacked [11.1]: %s"):format(list(left)) end
@@ -185,7 +187,8 @@ umpire.unfinished(function()
     end
   end
   return #out > 0 and out or nil
-end)
+end
+umpire.unfinished(M.unfinished)
 
 -- ------------------------------------------------------------------ map overlays
 umpire.overlay {
