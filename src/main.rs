@@ -51,6 +51,10 @@ enum Cmd {
         /// Scenario options to switch on.
         #[arg(long = "option")]
         options: Vec<String>,
+        /// Play under the ruleset in DIR (a copy being edited, anywhere; its lib/ from beside
+        /// it or from the library).
+        #[arg(long, value_name = "DIR")]
+        rules: Option<PathBuf>,
     },
     /// Like `play`, for designers: undo is free (it may take back dice rolls).
     Sandbox {
@@ -59,6 +63,9 @@ enum Cmd {
         seed: Option<u64>,
         #[arg(long = "option")]
         options: Vec<String>,
+        /// Play under the ruleset in DIR.
+        #[arg(long, value_name = "DIR")]
+        rules: Option<PathBuf>,
     },
     /// Run command scripts (.ump) and report `N passed, N failed`.
     Run {
@@ -71,11 +78,17 @@ enum Cmd {
         /// the most Lua instructions, with the time between samples (docs/performance.md).
         #[arg(long)]
         profile: bool,
+        /// Run the scripts' games under the ruleset in DIR (a variant's folder).
+        #[arg(long, value_name = "DIR")]
+        rules: Option<PathBuf>,
     },
     /// Validate a ruleset folder or a scenario file without playing.
     Check {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Check scripts (.ump) under the ruleset in DIR.
+        #[arg(long, value_name = "DIR")]
+        rules: Option<PathBuf>,
     },
     /// Play whole games by a bot choosing among the listed actions; print the distribution of
     /// outcomes, figures and game lengths (`umpire playout stargard-solstice --games 100`).
@@ -237,7 +250,8 @@ fn named_library(dir: Option<PathBuf>) -> Result<Option<PathBuf>> {
 fn run(cli: Cli) -> Result<i32> {
     let library = named_library(cli.library)?;
     match cli.cmd {
-        Cmd::Run { scripts, quiet, profile } => {
+        Cmd::Run { scripts, quiet, profile, rules } => {
+            let rules = rules.map(checked_rules).transpose()?;
             if profile {
                 umpire::lua::profile::start();
             }
@@ -246,7 +260,7 @@ fn run(cli: Cli) -> Result<i32> {
             for s in &scripts {
                 tracing::info!(script = %s.display(), "running");
                 let lib = umpire::ruleset::library_for(library.as_deref(), s);
-                let o = script::run_file(&lib, s);
+                let o = script::run_file_under(&lib, s, rules.as_deref());
                 if several && !quiet {
                     outln!("== {} ==", s.display());
                 }
@@ -267,12 +281,13 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(if failed > 0 { 1 } else { 0 })
         }
-        Cmd::Check { paths } => {
+        Cmd::Check { paths, rules } => {
+            let rules = rules.map(checked_rules).transpose()?;
             let mut bad = 0;
             for p in &paths {
                 let cfg = umpire::lua::HostConfig { reserved: umpire::session::is_builtin, ..Default::default() };
                 let checked = if p.extension().is_some_and(|x| x == "ump") {
-                    script::check_file(p, library.as_deref())
+                    script::check_file(p, library.as_deref(), rules.as_deref())
                 } else {
                     umpire::game::check::check_path(p, library.as_deref(), cfg)
                 };
@@ -290,8 +305,8 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(if bad > 0 { 1 } else { 0 })
         }
-        Cmd::Play { scenario, seed, options } => play(library, scenario, seed, options, false),
-        Cmd::Sandbox { scenario, seed, options } => play(library, scenario, seed, options, true),
+        Cmd::Play { scenario, seed, options, rules } => play(library, scenario, seed, options, rules, false),
+        Cmd::Sandbox { scenario, seed, options, rules } => play(library, scenario, seed, options, rules, true),
         Cmd::Playout { scenario, games, save, list, profile } => {
             if profile {
                 umpire::lua::profile::start();
@@ -508,12 +523,14 @@ fn play(
     scenario: Option<String>,
     seed: Option<u64>,
     options: Vec<String>,
+    rules: Option<PathBuf>,
     sandbox: bool,
 ) -> Result<i32> {
     let mut session = Session::new();
     if let Some(l) = library {
         session.root = l;
     }
+    session.rules = rules.map(checked_rules).transpose()?;
     session.free_undo = sandbox;
     let tty = std::io::stdin().is_terminal();
     if tty {
@@ -546,11 +563,23 @@ fn play(
     Ok(if failed && !tty { 1 } else { 0 })
 }
 
+/// A `--rules DIR` folder: a ruleset folder (with ruleset.toml) or a library.
+fn checked_rules(dir: PathBuf) -> Result<PathBuf> {
+    if !dir.join("ruleset.toml").is_file() && !umpire::ruleset::is_library(&dir) {
+        anyhow::bail!("--rules {}: not a ruleset folder (one holding ruleset.toml) or a library", dir.display());
+    }
+    Ok(dir)
+}
+
 /// The first line at a terminal says which copy of the rules runs: a designer editing a copy
 /// must know.
 fn banner(session: &Session, no_scenario: bool) {
+    let rules = match &session.rules {
+        Some(r) => format!(" — rules from {}", r.canonicalize().unwrap_or_else(|_| r.clone()).display()),
+        None => String::new(),
+    };
     outln!(
-        "umpire {} — {} — `help` lists commands{}",
+        "umpire {} — {}{rules} — `help` lists commands{}",
         env!("CARGO_PKG_VERSION"),
         library_line(&session.root),
         if no_scenario { ", `new <game>` starts one" } else { "" }

@@ -90,7 +90,11 @@ impl Ruleset {
         let dir = dir.to_path_buf();
         let file = dir.join("ruleset.toml");
         if !file.is_file() {
-            let known = list_dirs(&root.join("rulesets"));
+            // the games: folders with a ruleset.toml (not the shared `lib/`)
+            let known: Vec<String> = list_dirs(&root.join("rulesets"))
+                .into_iter()
+                .filter(|d| root.join("rulesets").join(d).join("ruleset.toml").is_file())
+                .collect();
             return Err(Error::NotFound(if known.is_empty() {
                 format!(
                     "no ruleset '{id}': the library {} has no rulesets/ folder (name the library with --library)",

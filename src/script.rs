@@ -167,9 +167,9 @@ impl<R: BufRead> Iterator for Commands<R> {
 }
 
 /// `umpire check SCRIPT`: runs it in its library and reports its checks.
-pub fn check_file(path: &Path, library: Option<&Path>) -> crate::Result<Vec<String>> {
+pub fn check_file(path: &Path, library: Option<&Path>, rules: Option<&Path>) -> crate::Result<Vec<String>> {
     let lib = crate::ruleset::library_for(library, path);
-    let o = run_file(&lib, path);
+    let o = run_file_under(&lib, path, rules);
     let summary = format!(
         "script {} ({} passed, {} failed; library {})",
         path.display(),
@@ -187,8 +187,17 @@ pub fn check_file(path: &Path, library: Option<&Path>) -> crate::Result<Vec<Stri
 
 /// Runs a script file in a fresh session rooted at `root`.
 pub fn run_file(root: &Path, path: &Path) -> Outcome {
+    run_file_under(root, path, None)
+}
+
+/// Runs a script file in a fresh session rooted at `root`, its games under the rules in
+/// `rules` when given (`run --rules DIR`: a variant's folder).
+pub fn run_file_under(root: &Path, path: &Path, rules: Option<&Path>) -> Outcome {
     match std::fs::read_to_string(path) {
-        Ok(text) => in_fresh_session(root, |s| run_text(s, &path.display().to_string(), &text, true)),
+        Ok(text) => in_fresh_session(root, |s| {
+            s.rules = rules.map(Path::to_path_buf);
+            run_text(s, &path.display().to_string(), &text, true)
+        }),
         Err(e) => Outcome {
             transcript: format!("error: {}: {e}\n", path.display()),
             failures: format!("error: {}: {e}\n", path.display()),

@@ -61,13 +61,16 @@ fn check_ruleset(
 ) -> Result<()> {
     let dir = p.canonicalize().map_err(|e| Error::io(p, e))?;
     let id = dir.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-    let root = library.map(Path::to_path_buf).or_else(|| library_of(&dir)).ok_or_else(|| {
-        Error::NotFound(format!(
-            "{}: no library around this ruleset (a folder holding rulesets/{id}/ and scenarios/)",
-            p.display()
-        ))
-    })?;
-    let rs = Ruleset::load(&root, &id)?;
+    // a ruleset folder outside any library (a variant copied to be edited) is checked against
+    // the scenarios of the library found as `play` finds it, with its lib/ from beside it or
+    // from that library
+    let root = library.map(Path::to_path_buf).or_else(|| library_of(&dir)).unwrap_or_else(crate::ruleset::find_root);
+    let own = root.join("rulesets").join(&id).canonicalize().is_ok_and(|d| d == dir);
+    let other = (!own).then_some(dir.as_path());
+    let rs = match other {
+        Some(d) => Ruleset::load_other(d, &root, &id)?,
+        None => Ruleset::load(&root, &id)?,
+    };
     // every Lua file compiles (a syntax error is reported here once, with its column)
     let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::new()).map_err(crate::lua::convert_error)?;
     let files = lua_files(&dir);
@@ -81,10 +84,11 @@ fn check_ruleset(
     }
     let compiles = problems.len() == before;
     ok.push(format!(
-        "ok: ruleset {} {} ({} Lua files; library {})",
+        "ok: ruleset {} {} ({} Lua files{}; library {})",
         rs.name,
         rs.version,
         files.len(),
+        if other.is_some() { format!(" in {}", p.display()) } else { String::new() },
         crate::ruleset::shown(&root)
     ));
     let default = root.join("scenarios").join(&id).join(format!("{}.toml", rs.default_scenario));
@@ -104,7 +108,7 @@ fn check_ruleset(
         let shown = crate::lua::display_path(&root, &s);
         // rules that do not compile cannot start a game: the scenario's data is checked alone
         let r = if compiles {
-            Game::create(&root, &s.display().to_string(), 1, &[], "new", cfg, None).map(|_| ())
+            Game::create(&root, &s.display().to_string(), 1, &[], "new", cfg, other).map(|_| ())
         } else {
             crate::scenario::load(&s, &shown).map(|_| ())
         };

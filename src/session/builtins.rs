@@ -43,8 +43,8 @@ macro_rules! builtin {
 
 #[rustfmt::skip]
 pub const BUILTINS: &[Builtin] = &[
-    builtin!("new", "files", "new <scenario> [--seed N] [--option NAME]...",
-        "start a game: <game>, <game>/<scenario> or a .toml path",
+    builtin!("new", "files", "new <scenario> [--seed N] [--option NAME]... [--rules DIR]",
+        "start a game: <game>, <game>/<scenario> or a .toml path; --rules: under the ruleset in DIR",
         "new <game> --seed 7 --option <name>", true, play::new),
     builtin!("load", "files", "load <file>", "load a saved game (replays it, checking hashes)",
         "load game.sav", true, load::cmd_load),

@@ -6,7 +6,7 @@ use crate::error::{Error, Result};
 use crate::game::{Flow, Game};
 
 pub(super) fn new(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
-    const USAGE: &str = "usage: new <scenario> [--seed N] [--option NAME]...";
+    const USAGE: &str = "usage: new <scenario> [--seed N] [--option NAME]... [--rules DIR]";
     let mut words = rest.split_whitespace();
     let Some(name) = words.next() else {
         return Err(Error::Usage(format!(
@@ -16,6 +16,7 @@ pub(super) fn new(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     };
     let mut seed = None;
     let mut options = Vec::new();
+    let mut rules = None;
     while let Some(w) = words.next() {
         match w {
             "--seed" => {
@@ -25,9 +26,16 @@ pub(super) fn new(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
             "--option" => {
                 options.push(words.next().ok_or_else(|| Error::Usage("--option takes a name".into()))?.to_string())
             }
+            // a ruleset folder anywhere (a variant being edited), for this game
+            "--rules" => {
+                rules = Some(std::path::PathBuf::from(
+                    words.next().ok_or_else(|| Error::Usage("--rules takes a ruleset folder".into()))?,
+                ))
+            }
             other => return Err(Error::Usage(format!("unexpected '{other}'; {USAGE}"))),
         }
     }
+    let rules = rules.or_else(|| s.rules.clone());
     let seed = seed.or(s.default_seed).unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -38,7 +46,12 @@ pub(super) fn new(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     for o in &options {
         canonical.push_str(&format!(" --option {o}"));
     }
-    let (game, out) = Game::create(&s.root, name, seed, &options, &canonical, s.config(), s.rules.as_deref())?;
+    // a save of a game under other rules replays under them
+    if let Some(r) = &rules {
+        let r = r.canonicalize().map_err(|e| Error::io(r, e))?;
+        canonical.push_str(&format!(" --rules {}", r.display()));
+    }
+    let (game, out) = Game::create(&s.root, name, seed, &options, &canonical, s.config(), rules.as_deref())?;
     s.game = Some(game);
     Ok(Reply::ok(out))
 }

@@ -578,14 +578,20 @@ fn play_resumes_a_save_and_refuses_a_file_that_is_neither_save_nor_scenario() {
     assert!(text.contains("neither an umpire save nor a scenario"), "{text}");
 }
 
+/// A copy of the fixture's ruleset folder in `dir` (outside any library), as a designer makes one.
+fn fixture_rules_copy(dir: &std::path::Path) -> std::path::PathBuf {
+    let copy = dir.join("fixture");
+    std::fs::create_dir_all(&copy).unwrap();
+    for e in std::fs::read_dir(super::fixtures().join("rulesets/fixture")).unwrap().flatten() {
+        std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+    }
+    copy
+}
+
 #[test]
 fn compare_playout_and_replay_stop_at_once_on_rules_that_do_not_load() {
     let dir = tempfile::tempdir().unwrap();
-    let broken = dir.path().join("fixture");
-    std::fs::create_dir_all(&broken).unwrap();
-    for e in std::fs::read_dir(super::fixtures().join("rulesets/fixture")).unwrap().flatten() {
-        std::fs::copy(e.path(), broken.join(e.file_name())).unwrap();
-    }
+    let broken = fixture_rules_copy(dir.path());
     let combat = broken.join("combat.lua");
     let text = std::fs::read_to_string(&combat).unwrap();
     std::fs::write(&combat, format!("local broken = = 1\n{text}")).unwrap();
@@ -646,4 +652,66 @@ fn expect_error_does_not_pass_on_a_pending_decision_unless_asked() {
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("but the command did not run: a decision is pending"), "{text}");
     assert!(text.trim_end().ends_with("1 passed, 1 failed"), "{text}");
+}
+
+#[test]
+fn a_ruleset_copied_anywhere_is_checked_played_reloaded_compared_and_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = fixture_rules_copy(dir.path());
+    let lib = super::fixtures();
+    let shown = copy.canonicalize().unwrap().display().to_string();
+    // check: the copy, outside any library, against the library's scenarios and lib/
+    let out = umpire().arg("--library").arg(&lib).arg("check").arg(&copy).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.starts_with("ok: ruleset Fixture") && text.contains(&format!("in {}", copy.display())), "{text}");
+    // play under it: status names the copy, and a save replays under it
+    let save = dir.path().join("g.sav");
+    let mut child = umpire()
+        .arg("--library")
+        .arg(&lib)
+        .args(["play", "fixture", "--seed", "3", "--rules"])
+        .arg(&copy)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(format!("auto\nstatus\nsave {}\n", save.display()).as_bytes()).unwrap();
+    let text = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).to_string();
+    assert!(text.contains(&format!("from {shown}")), "{text}");
+    let saved = std::fs::read_to_string(&save).unwrap();
+    assert!(saved.contains(&format!("new fixture --seed 3 --rules {shown}")), "{saved}");
+    // edit a table of the copy, and reload it into the running game
+    let mut s = umpire::Session::with_root(lib.clone());
+    s.rules = Some(copy.clone());
+    assert_eq!(s.execute("new fixture --seed 3").status, umpire::Status::Ok);
+    assert_eq!(s.execute("auto").status, umpire::Status::Ok);
+    let combat = copy.join("combat.lua");
+    let text = std::fs::read_to_string(&combat).unwrap();
+    std::fs::write(
+        &combat,
+        text.replacen("{ \"AE\", \"AR\", \"AR\", \"EX\", \"DR\" }", "{ \"AR\", \"AR\", \"AR\", \"EX\", \"DR\" }", 1),
+    )
+    .unwrap();
+    let r = s.execute("reload");
+    assert!(r.out.join("\n").contains("rule files changed"), "{r:?}");
+    let r = s.execute("= require('combat').crt[1][1]");
+    assert!(r.out.join("\n").contains("AR"), "{r:?}");
+    // compare the two rule versions, and replay a game under the copy
+    let out = umpire()
+        .arg("--library")
+        .arg(&lib)
+        .args(["compare", "fixture", "--games", "4", "--jobs", "1", "--rules"])
+        .arg(lib.join("rulesets/fixture"))
+        .arg("--rules")
+        .arg(&copy)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains(&format!("B = {}", copy.display())), "{text}");
+    let out = umpire().arg("--library").arg(&lib).arg("replay").arg(&save).arg("--rules").arg(&copy).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{text}");
 }
