@@ -1132,10 +1132,14 @@ fn odds_table(odds: Odds) -> Vec<String> {
     out
 }
 
+/// One line a result, in columns as wide as the longest result (at least 24) and fraction.
 fn results_table(results: &crate::game::OddsResults, out: &mut Vec<String>) {
-    out.push(format!("{:<24} {:>9}  {:<8} {}", "result", "chance", "", "dice"));
-    for (r, p, paths) in results {
-        out.push(format!("{:<24} {:>8.2}%  {:<8} {}", r, p * 100.0, format!("({})", fraction(*p)), dice_text(paths)));
+    let w = results.iter().map(|(r, _, _)| r.to_string().chars().count()).max().unwrap_or(0).max(24);
+    let fractions: Vec<String> = results.iter().map(|(_, p, _)| format!("({})", fraction(*p))).collect();
+    let f = fractions.iter().map(|x| x.chars().count()).max().unwrap_or(0).max(8);
+    out.push(format!("{:<w$} {:>9}  {:<f$} {}", "result", "chance", "", "dice"));
+    for ((r, p, paths), frac) in results.iter().zip(&fractions) {
+        out.push(format!("{:<w$} {:>8.2}%  {frac:<f$} {}", r.to_string(), p * 100.0, dice_text(paths)));
     }
 }
 
