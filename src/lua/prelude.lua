@@ -195,18 +195,33 @@ function U.sequence(spec)
   seq = spec
 end
 
--- The names of steps of the sequence, for messages ("Movement Phase or Combat Phase"); a step
--- without a plain name is shown by its id.
+-- The names of steps of the sequence, for messages, as the prompt shows them: a step inside a
+-- named group with the group's name ("Command Phase › Combat", "Exploitation Phase › German
+-- Detrain Segment"), each once, joined by "or"; a step without a name is shown by its id.
 function I.step_labels(ids)
-  local function find(list, id)
+  local function label(n)
+    local name = n.name
+    if type(name) == "function" then
+      local ok, v = pcall(name)
+      name = ok and v or nil
+    end
+    return type(name) == "string" and name or nil
+  end
+  local function find(list, id, parent)
     for _, n in ipairs(list or {}) do
-      if n.id == id then return type(n.name) == "string" and n.name or id end
-      local r = n.steps and find(n.steps, id)
+      if n.id == id then
+        local own = label(n) or id
+        return parent and (parent .. " › " .. own) or own
+      end
+      local r = n.steps and find(n.steps, id, label(n))
       if r then return r end
     end
   end
-  local out = {}
-  for i, id in ipairs(ids) do out[i] = (seq and find(seq.steps, id)) or id end
+  local out, seen = {}, {}
+  for _, id in ipairs(ids) do
+    local l = (seq and find(seq.steps, id)) or id
+    if not seen[l] then seen[l] = true; out[#out + 1] = l end
+  end
   return table.concat(out, " or ")
 end
 
