@@ -281,16 +281,21 @@ impl Report {
 /// One game of a fuzz run: from `seed`, its junk drawn from a generator of its own (so that the
 /// games of a run are independent and run side by side).
 fn one_game(spec: &Spec, run_seed: u64, seed: u64, out: Option<&Path>) -> Report {
+    game_of(spec, run_seed, seed, out, GAME_COMMANDS)
+}
+
+/// The game from `seed` of the run from `run_seed`, at most `budget` commands.
+fn game_of(spec: &Spec, run_seed: u64, seed: u64, out: Option<&Path>, budget: usize) -> Report {
     let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0xF022);
     rng.set_stream(seed);
     let mut f = Fuzzer { spec, rng, out, report: Report::default() };
-    let played = f.game(seed, GAME_COMMANDS);
+    let played = f.game(seed, budget);
     // (a scenario that cannot be set up counts one command, so that a run ends)
     f.report.commands = f.report.commands.max(played).max(1);
     f.report
 }
 
-/// Fuzzes `spec` for at least `commands` commands, game after game from `seed` (seeds `seed`,
+/// Fuzzes `spec` for exactly `commands` commands, game after game from `seed` (seeds `seed`,
 /// `seed + 1`...; each game at most [`GAME_COMMANDS`]), on `jobs` threads. The run is the
 /// shortest run of games, in seed order, that reaches `commands`, whatever the threads:
 /// the same seeds give the same report. Reproductions of failures go to `out` (when given);
@@ -353,16 +358,30 @@ pub fn fuzz(
     }
     let mut d = done.into_inner().unwrap();
     let last = enough(&d).unwrap_or(usize::MAX);
+    // the last game is played again, cut at the commands left, so that the run is exactly
+    // `commands` long (the same game, a shorter budget: a prefix of the one played)
+    let before_last: usize = d.range(..last).map(|(_, r)| r.commands).sum();
+    if let Some(r) = d.get_mut(&last)
+        && before_last + r.commands > commands
+    {
+        drop_files(r);
+        *r = game_of(spec, seed, seed + last as u64, out, commands - before_last);
+    }
     let mut report = Report::default();
     for (i, r) in std::mem::take(&mut d) {
         if i <= last {
             report.add(r);
         } else {
             // a game played beyond the run (threads ran ahead): not part of it, nor its files
-            for f in r.findings.iter().filter_map(|f| f.script.as_ref()) {
-                let _ = std::fs::remove_file(f);
-            }
+            drop_files(&r);
         }
     }
     report
+}
+
+/// Removes the reproductions a game's report wrote.
+fn drop_files(r: &Report) {
+    for f in r.findings.iter().filter_map(|f| f.script.as_ref()) {
+        let _ = std::fs::remove_file(f);
+    }
 }

@@ -41,12 +41,39 @@ fn num(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e12 { format!("{x:.0}") } else { format!("{x:.2}") }
 }
 
+/// A share of the games above which one outcome, the same under both rules, leaves a
+/// comparison little to tell.
+pub const DOMINANT: f64 = 0.9;
+
+/// A warning when one outcome (a forfeit, say) is most games under both rules: the rules may
+/// differ where the games never go.
+fn dominated(cats: &[String], ka: &[usize], kb: &[usize], na: usize, nb: usize) -> Option<String> {
+    let share = |k: usize, n: usize| k as f64 / n.max(1) as f64;
+    let i = (0..cats.len()).find(|&i| share(ka[i], na) >= DOMINANT && share(kb[i], nb) >= DOMINANT)?;
+    Some(format!(
+        "warning: `{}` ends {} and {} of the games: under both rules nearly every game ends the same way, so the comparison sees little of what the change does (try another bot, e.g. --bot greedy, or another scenario)",
+        cats[i],
+        pct(share(ka[i], na)),
+        pct(share(kb[i], nb))
+    ))
+}
+
+/// Games fewer than this give no interval of a figure's mean (Student's t over two or three
+/// games spans more than the figure's range).
+pub const FEW_GAMES: usize = 5;
+
+/// A figure's summary. Its interval respects the figure's range: a figure no game saw below 0
+/// (a count, turns, victory points) is taken as one that cannot be negative.
 pub fn summary_line(name: &str, s: &Summary) -> String {
+    let ci = if s.n < FEW_GAMES {
+        format!("no 95% interval: {} game(s) are too few", s.n)
+    } else {
+        let lo = if s.min >= 0.0 { s.ci.0.max(0.0) } else { s.ci.0 };
+        format!("95% {} to {}", num(lo), num(s.ci.1))
+    };
     format!(
-        "  {name}: mean {} (95% {} to {}), sd {}, median {}, min {}, max {}",
+        "  {name}: mean {} ({ci}), sd {}, median {}, min {}, max {}",
         num(s.mean),
-        num(s.ci.0),
-        num(s.ci.1),
         num(s.sd),
         num(s.median),
         num(s.min),
@@ -151,6 +178,9 @@ pub fn compare(title: &str, a: &[Record], b: &[Record], names: (&str, &str)) -> 
     let (stat, df, p) = stats::chi_square(&ka, &kb);
     let verdict = if p < 0.05 { "the outcomes changed (significant at 5%)" } else { "no significant change at 5%" };
     out.push(format!("outcome distribution: chi-square {stat:.2} on {df} df, p {p:.4}: {verdict}"));
+    if let Some(w) = dominated(&cats, &ka, &kb, na, nb) {
+        out.push(w);
+    }
     let (xa, xb) = (numbers(a), numbers(b));
     let mut keys: Vec<&String> = xa.keys().collect();
     for k in xb.keys() {
@@ -182,4 +212,31 @@ pub fn compare(title: &str, a: &[Record], b: &[Record], names: (&str, &str)) -> 
         out.extend(f[1..].iter().cloned());
     }
     out
+}
+
+#[cfg(test)]
+mod figure_tests {
+    use super::*;
+
+    #[test]
+    fn a_figure_interval_respects_its_range_and_needs_enough_games() {
+        // two games: no interval (Student's t would span -199 to 233)
+        let two = stats::summary(&[0.0, 34.0]).unwrap();
+        assert!(summary_line("soviet_vp", &two).contains("no 95% interval: 2 game(s) are too few"));
+        // a count never below 0 keeps its interval at 0 or above
+        let counts = stats::summary(&[0.0, 0.0, 0.0, 0.0, 1.0, 12.0]).unwrap();
+        assert!(counts.ci.0 < 0.0);
+        assert!(summary_line("steps", &counts).contains("(95% 0 to "), "{}", summary_line("steps", &counts));
+        // a figure seen below 0 keeps the interval as computed
+        let signed = stats::summary(&[-3.0, -1.0, 0.0, 2.0, 5.0, 1.0]).unwrap();
+        assert!(summary_line("margin", &signed).contains(&format!("(95% {} to", num(signed.ci.0))));
+    }
+
+    #[test]
+    fn a_comparison_where_one_outcome_is_nearly_every_game_says_so() {
+        let cats = vec!["Soviet Victory by Forfeit".to_string(), "German Victory".to_string()];
+        let w = dominated(&cats, &[19, 1], &[20, 0], 20, 20).unwrap();
+        assert!(w.starts_with("warning: `Soviet Victory by Forfeit` ends 95.0% and 100.0%"), "{w}");
+        assert_eq!(dominated(&cats, &[19, 1], &[15, 5], 20, 20), None);
+    }
 }
