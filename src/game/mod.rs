@@ -331,6 +331,11 @@ impl Game {
         self.host.call("step_ids", ())
     }
 
+    /// The ids of the steps where play stops and waits (not those that run by themselves).
+    pub fn stop_ids(&self) -> Result<Vec<String>> {
+        self.host.call("stop_ids", ())
+    }
+
     /// Steps of the sequence by their names, for messages (`Movement Phase or Combat Phase`).
     pub fn step_labels(&self, ids: &[String]) -> String {
         self.host.call("step_labels", ids.to_vec()).unwrap_or_else(|_| ids.join(", "))

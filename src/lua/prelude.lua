@@ -387,6 +387,18 @@ function I.step_ids()
   return out
 end
 
+-- The ids of the steps where play stops and waits (leaves that are not `auto`), in order.
+function I.stop_ids()
+  local out = {}
+  local function walk(list)
+    for _, n in ipairs(list or {}) do
+      if n.steps then walk(n.steps) elseif not n.auto then out[#out + 1] = n.id end
+    end
+  end
+  if seq then walk(seq.steps) end
+  return out
+end
+
 function I.next()
   if not seq then error("the ruleset defined no sequence of play (umpire.sequence)") end
   local clock = U.clock()

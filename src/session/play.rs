@@ -173,6 +173,31 @@ enum Target {
 /// the next step that waits for the players). Each `next` and answer is a command of its own;
 /// if one fails, everything `forward` did is taken back. It prints what the commands ruled
 /// and a summary; `--verbose` echoes every `next` and answer with its whole output.
+/// A step `forward step ID` can reach: one of the sequence where play stops (a step that runs
+/// by itself would be passed over, and forward would play on to the end of the game).
+fn check_step(g: &Game, id: &str) -> Result<()> {
+    let (ids, stops) = (g.step_ids()?, g.stop_ids()?);
+    let listing = || {
+        let shown: Vec<String> = stops.iter().map(|i| format!("{i} ({})", g.step_labels(&[i.clone()]))).collect();
+        format!("the steps where play stops: {}", shown.join(", "))
+    };
+    if !ids.iter().any(|i| i == id) {
+        return Err(Error::Usage(format!(
+            "no step '{id}' in the sequence of play{}; {}",
+            crate::text::did_you_mean(id, ids.iter()),
+            listing()
+        )));
+    }
+    if !stops.iter().any(|i| i == id) {
+        return Err(Error::Usage(format!(
+            "play never stops at step '{id}' ({}): it runs by itself, or holds other steps; {}",
+            g.step_labels(&[id.to_string()]),
+            listing()
+        )));
+    }
+    Ok(())
+}
+
 pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     const USAGE: &str = "usage: forward [--verbose] [turn N | step ID | end]";
     let mut words: Vec<&str> = rest.split_whitespace().collect();
@@ -188,13 +213,7 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
         _ => return Err(Error::Usage(USAGE.into())),
     };
     if let Target::Step(id) = &target {
-        let ids = s.game()?.step_ids()?;
-        if !ids.contains(id) {
-            return Err(Error::Usage(format!(
-                "no step '{id}' in the sequence of play{}",
-                crate::text::did_you_mean(id, ids.iter())
-            )));
-        }
+        check_step(s.game()?, id)?;
     }
     if let Target::Step(id) = &target {
         let g = s.game()?;

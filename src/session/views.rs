@@ -723,6 +723,14 @@ pub(super) fn help(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
         if b.name == "units" {
             out.extend(units_help(s));
         }
+        if b.name == "forward"
+            && let Ok(g) = s.game()
+        {
+            out.push("steps (`forward step ID`), where play stops:".into());
+            for id in g.stop_ids()? {
+                out.push(format!("  {id:<18} {}", g.step_labels(std::slice::from_ref(&id))));
+            }
+        }
         return Ok(Reply::ok(out));
     }
     if let Some(v) = overlays.get(topic) {
