@@ -9,7 +9,7 @@ C.SOVIET, C.GERMAN = "Soviet", "German"
 
 function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
 -- A count with its noun: "1 step", "2 steps" (`many` for an irregular plural).
-function C.count(n, one, many) return ("%d %s"):format(n, n == 1 and one or (many or one .. "s")) end
+C.count = require("words").count
 
 -- The map never changes: what the rules look up often is listed once, when the rules load (the
 -- lists are read-only during play).

@@ -158,9 +158,9 @@ function C.ids(list)
   for _, u in ipairs(list) do out[#out + 1] = u.id end
   return table.concat(out, ",")
 end
-function C.plural(n, one, many) return n == 1 and one or (many or one .. "s") end
--- A count with its noun: "1 step", "2 steps".
-function C.count(n, one, many) return ("%s %s"):format(tostring(math.tointeger(n) or n), C.plural(n, one, many)) end
+C.plural = require("words").plural
+-- A count with its noun: "1 step", "2 steps" (rulesets/lib/words.lua).
+C.count = require("words").count
 
 -- Whether the checks of `fn` pass, without refusing (rulesets/lib/checks.lua).
 C.passes = require("checks").passes

@@ -77,7 +77,7 @@ umpire.command {
     umpire.check(stacking.room(to, u), "5.1", "%s would overstack %s at the end of the segment", u.id, to)
     u:move_to(to)
     u:set_marker("moved", 1)
-    log.rule("10.8.2", ("%s moves by rail %s → %s (%d rail hexes)"):format(u.id, from, to, math.tointeger(cost) or cost))
+    log.rule("10.8.2", ("%s moves by rail %s → %s (%s)"):format(u.id, from, to, C.count(cost, "rail hex", "rail hexes")))
     local hexes = {}
     for i = 2, #path do hexes[#hexes + 1] = path[i] end
     control.passed(hexes, C.GERMAN, { u })

@@ -13,7 +13,7 @@ function C.attack(u) return u:value("attack") or 0 end
 function C.defense(u) return u:value("defense") or 0 end
 function C.enemy(side) return side == "German" and "Soviet" or "German" end
 -- A count with its noun: "1 activation", "2 activations" (`many` for an irregular plural).
-function C.count(n, one, many) return ("%d %s"):format(n, n == 1 and one or (many or one .. "s")) end
+C.count = require("words").count
 
 -- 4.2: units with a printed attack of 1 or more have a ZOC; 4.2.1 not HQs or 0-attack units.
 function C.has_zoc(u)

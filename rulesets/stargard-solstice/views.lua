@@ -98,7 +98,7 @@ function M.unfinished()
   local step = umpire.clock().step
   if step == "movement" or step == "arrivals" or step == "reinforcement" then
     local left = ids(M.can_move)
-    if #left > 0 then return { ("%d activated unit(s) have not moved [5.1]: %s"):format(#left, list(left)) } end
+    if #left > 0 then return { ("%s %s not moved [5.1]: %s"):format(C.count(#left, "activated unit"), #left == 1 and "has" or "have", list(left)) } end
   elseif step == "combat" then
     local left = ids(M.can_attack)
     if #left > 0 then return { ("%s next to the enemy %s not attacked [8.0]: %s"):format(C.count(#left, "activated unit"), #left == 1 and "has" or "have", list(left)) } end

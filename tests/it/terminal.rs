@@ -233,7 +233,7 @@ fn the_prompt_fits_80_columns_and_tab_offers_what_is_legal() {
     t.wait_for("11A/11SS moves 24.12 → 25.10");
     // the first `next` says which activated units have not moved, once
     t.keys(&["next", "Enter"]);
-    t.wait_for("activated unit(s) have not moved [5.1]:");
+    t.wait_for("activated units have not moved [5.1]:");
     t.wait_for("`next` again ends the segment anyway");
     t.keys(&["next", "Enter"]);
     t.wait_for("› Combat ›");
