@@ -178,7 +178,8 @@ enum Target {
 fn check_step(g: &Game, id: &str) -> Result<()> {
     let (ids, stops) = (g.step_ids()?, g.stop_ids()?);
     let listing = || {
-        let shown: Vec<String> = stops.iter().map(|i| format!("{i} ({})", g.step_labels(&[i.clone()]))).collect();
+        let shown: Vec<String> =
+            stops.iter().map(|i| format!("{i} ({})", g.step_labels(std::slice::from_ref(i)))).collect();
         format!("the steps where play stops: {}", shown.join(", "))
     };
     if !ids.iter().any(|i| i == id) {
