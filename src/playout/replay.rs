@@ -68,7 +68,7 @@ pub fn replay(root: &Path, path: &Path, rules: &Path) -> crate::Result<Outcome> 
     let mut out = Outcome::default();
     for (n, line) in lines {
         // a save of a game played under other rules names them: here the two sides choose
-        let line = if line.starts_with("new ") { without_rules(&line) } else { line };
+        let line = crate::session::rules_of_new(&line).0;
         let (ra, rb) = (a.execute(&line), b.execute(&line));
         if line.starts_with("new ") {
             // rules that do not load make no comparison: say so at once
@@ -132,18 +132,4 @@ pub fn report(file: &Path, rules: &Path, o: &Outcome) -> Vec<String> {
     let show = |r: &Option<String>| r.clone().unwrap_or_else(|| "not over".into());
     v.push(format!("at the end: {} (library's rules) / {} (other rules)", show(&o.ends.0), show(&o.ends.1)));
     v
-}
-
-/// A `new` line without its `--rules DIR`.
-fn without_rules(line: &str) -> String {
-    let mut out = Vec::new();
-    let mut words = line.split_whitespace();
-    while let Some(w) = words.next() {
-        if w == "--rules" {
-            words.next();
-        } else {
-            out.push(w);
-        }
-    }
-    out.join(" ")
 }

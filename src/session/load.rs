@@ -61,7 +61,7 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
         save::check_state(path, b, &scen)?;
     }
     // the rules the game was played under: `new ... --rules DIR`, else the session's
-    let rules = p.lines.iter().find_map(|(_, l)| rules_named(l)).or_else(|| session.rules.clone());
+    let rules = p.lines.iter().find_map(|(_, l)| super::rules_of_new(l).1).or_else(|| session.rules.clone());
     let ruleset = match &rules {
         Some(other) => Ruleset::load_other(other, &lib, &scen.ruleset)?,
         None => Ruleset::load(&lib, &scen.ruleset)?,
@@ -91,13 +91,6 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
     out.push(format!("loaded {shown} (state {})", g.state().hash()));
     session.game = Some(g);
     Ok(out)
-}
-
-/// The rules folder a `new` line names (`--rules DIR`).
-fn rules_named(line: &str) -> Option<std::path::PathBuf> {
-    let mut words = line.strip_prefix("new ")?.split_whitespace();
-    words.find(|w| *w == "--rules")?;
-    words.next().map(std::path::PathBuf::from)
 }
 
 /// The largest save `load` reads (a whole campaign's save is well under 10 MiB).

@@ -78,6 +78,24 @@ pub struct Session {
     pub rules: Option<PathBuf>,
 }
 
+/// A `new` line without its `--rules DIR`, and that folder (None for any other line, or a
+/// `new` that names no rules): saves record the rules a game was played under, `replay`
+/// chooses them itself.
+pub fn rules_of_new(line: &str) -> (String, Option<std::path::PathBuf>) {
+    if !line.starts_with("new ") {
+        return (line.to_string(), None);
+    }
+    let (mut kept, mut rules) = (Vec::new(), None);
+    let mut words = line.split_whitespace();
+    while let Some(w) = words.next() {
+        match w {
+            "--rules" => rules = words.next().map(std::path::PathBuf::from),
+            _ => kept.push(w),
+        }
+    }
+    (kept.join(" "), rules)
+}
+
 /// Splits a line into its command and the rest (`=expr` is the command `=`).
 pub(crate) fn split_first(line: &str) -> (&str, &str) {
     let line = line.trim();
