@@ -139,6 +139,7 @@ function setmetatable(t, mt) end
 ---@field track? fun(name: string, value: integer): string|false|nil how `status` prints a track: the text, false to leave it out, nil for `track <name>: <value>`
 ---@field attr? fun(kind: "unit"|"hex", name: string, value: any, owner: UnitRef|Umpire.Hex): string|false|nil how `show` prints one attribute of a unit, or one value of a hex (`[map.values.*]`): the text, false to hide it, nil to print it as stored
 ---@field strength? fun(u: UnitRef): string? a unit's strength in the rules' words for `show`, `units` and the SVG map; nil for the kernel's (`full, 2 of 2 steps`)
+---@field cannot_move? fun(u: UnitRef): string? why `moves <unit>` finds no move of it listed, with its rule; nil when the rules know no reason
 
 ---One roll or draw, as returned by dice.rolls().
 ---@class Umpire.Roll

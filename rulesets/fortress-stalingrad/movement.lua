@@ -6,6 +6,7 @@ local T = require "tables"
 local zoc = require "zoc"
 local control = require "control"
 local reduce = require "reduce"
+local checks = require "checks"   -- rulesets/lib
 
 local M = {}
 
@@ -239,6 +240,14 @@ function M.check_mover(u, side, first, from, origin, check)
   check(not u:marker("halted"), "5.4", "%s entered an enemy zone of control in %s this phase: it moves no farther%s", u.id, u.hex, C.is_mech(u) and " (a mechanized unit may still make mobile assaults, 10.38)" or "")
   check(not (u.id == T.units.army28 and u:marker("entered") == umpire.clock().turn), "12.1", "the 28th Army may not move on its turn of entry (only retreat after combat)")
   M.parent_check(u, check)
+end
+
+-- Why `u` may not move now, for `moves` (nil when it may): not the Movement Phase, or the first
+-- of the move verb's checks that refuses it alone, with its rule.
+function M.why_not_move(u)
+  local clock = umpire.clock()
+  if clock.step ~= "movement" then return "10.1", ("units move in the Movement Phase, not in %s"):format(clock.phase) end
+  return checks.first_failure(function(check) M.check_mover(u, clock.side, u, u.hex, u:marker("origin"), check) end)
 end
 
 -- 7.18: an Axis unit entering a hex where only a 0-0-1 is: the 0-0-1 moves one hex east.

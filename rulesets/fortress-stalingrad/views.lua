@@ -42,6 +42,11 @@ local HEX_MARKERS = {
 }
 
 umpire.describe {
+  -- `moves`: why a unit has no move listed (10.1...)
+  cannot_move = function(u)
+    local rule, why = movement.why_not_move(u)
+    return rule and ("%s [%s]"):format(why, rule) or nil
+  end,
   marker = describe.markers(UNIT_MARKERS, HEX_MARKERS),
   attr = function(kind, name, value)
     if kind == "hex" then

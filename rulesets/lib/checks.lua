@@ -13,4 +13,22 @@ function M.passes(fn, ...)
   error(e, 0)
 end
 
+-- The first failed condition of `fn` as `rule, text` (nil when every check passes): `fn(check, ...)`
+-- is called with a `check(cond, rule, fmt, ...)` that records it and stops there. For `show` and
+-- `moves`, which say why a verb would refuse; any other error goes on up.
+function M.first_failure(fn, ...)
+  local failed
+  local function check(cond, rule, fmt, ...)
+    if not cond then
+      failed = { rule, select("#", ...) > 0 and fmt:format(...) or fmt }
+      error(failed, 0)
+    end
+    return cond
+  end
+  local ok, e = pcall(fn, check, ...)
+  if ok then return nil end
+  if e ~= failed then error(e, 0) end
+  return failed[1], failed[2]
+end
+
 return M

@@ -9,6 +9,7 @@ local T = require "tables"
 local zoc = require "zoc"
 local allowance = require "allowance"
 local control = require "control"
+local checks = require "checks"   -- rulesets/lib
 
 local M = {}
 
@@ -238,6 +239,19 @@ end
 -- for all its questions)
 function M.may_move(u, side, seg, known)
   return C.passes(function(check) check_mover(u, side, seg, check, known) end)
+end
+
+-- Why `u` may not move now, for `moves` (nil when it may): not a movement segment, no allowance
+-- in this one (10.6.A...), or the first of the move verb's checks that refuses it, with its rule.
+function M.why_not_move(u)
+  local clock = umpire.clock()
+  local seg = allowance.segment()
+  if not seg then return "4.2", ("units move in the movement segments, not in %s"):format(clock.phase) end
+  local rule, why = checks.first_failure(function(check) check_mover(u, clock.side, seg, check, {}) end)
+  if rule then return rule, why end
+  local mp, mp_rule, reason = allowance.allowance(u, seg)
+  if mp == nil then return mp_rule, reason end
+  return nil
 end
 
 -- Why no unit of `u`'s kind may enter `to` at all now (nil: it may): closed terrain, enemy units,

@@ -6,6 +6,7 @@ local C = require "common"
 local T = require "tables"
 local zoc = require "zoc"
 local allowance = require "allowance"
+local movement = require "movement"
 local describe = require "describe"   -- rulesets/lib
 local sets = require "sets"           -- rulesets/lib
 
@@ -61,6 +62,11 @@ local TRACKS = {
 }
 
 umpire.describe {
+  -- `moves`: why a unit has no move listed (10.4...)
+  cannot_move = function(u)
+    local rule, why = movement.why_not_move(u)
+    return rule and ("%s [%s]"):format(why, rule) or nil
+  end,
   -- 16.1.A: an infantry division is one step with its Kampfgruppe on the back, not a unit of
   -- two steps (the KG face is kept as the counter's second side)
   strength = function(u)

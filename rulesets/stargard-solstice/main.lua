@@ -164,6 +164,11 @@ umpire.overlay {
 -- `show`: every marker and attribute in the player's terms (labels.lua), then what follows from them
 local labels = require "labels"
 umpire.describe {
+  -- `moves`: why a unit has no move listed (2.3.2, 3.3.5, 5.1...)
+  cannot_move = function(u)
+    local rule, why = movement.why_not_now(u)
+    return rule and ("%s [%s]"):format(why, rule) or nil
+  end,
   marker = labels.marker,
   attr = labels.attr,
   unit = function(u)

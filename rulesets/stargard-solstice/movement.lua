@@ -2,6 +2,7 @@
 local T = require "tables"
 local C = require "common"
 local command = require "command"
+local checks = require "checks"
 local M = {}
 
 -- Hexes of the map that a road-like path leaves (for 5.4.1: strategic movement starts on a road).
@@ -325,18 +326,7 @@ function M.why_not_now(u)
     return "2.3.2", ("units move in the Movement Segment of an activation, the arrivals (19.1.5) and the Reinforcement Phase (7.1.1), not in %s"):format(
       clock.phase ~= "" and clock.phase or "no phase")
   end
-  local failed
-  local function check(cond, rule, msg, ...)
-    if not cond then
-      failed = { rule, select("#", ...) > 0 and msg:format(...) or msg }
-      error(failed, 0)
-    end
-    return cond
-  end
-  local ok, e = pcall(M.check_mover, u, u.hex, false, check)
-  if ok then return nil end
-  if e ~= failed then error(e, 0) end
-  return failed[1], failed[2]
+  return checks.first_failure(function(check) M.check_mover(u, u.hex, false, check) end)
 end
 
 -- Moves units (one stack at a time) along the cheapest route or the hexes given.

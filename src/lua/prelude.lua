@@ -266,6 +266,8 @@ local function publish(frames, turn)
     side = side or false, position = { frames = pos } }
 end
 
+-- The position, and whether it is the start of a turn (a `next --turn-start` stopped there
+-- before anything of the turn was played).
 local function load_frames()
   local c = U.clock()
   local frames = {}
@@ -273,7 +275,13 @@ local function load_frames()
   if type(pos) == "table" and pos.frames then
     for d, f in ipairs(pos.frames) do frames[d] = { i = f.i, s = f.s, sides = f.sides } end
   end
-  return frames, c.turn
+  return frames, c.turn, type(pos) == "table" and pos.turn_start == true
+end
+
+-- Stops between two turns: the new turn's number is on the clock, nothing of it is played.
+local function stop_at_turn_start(turn)
+  U.set_clock { turn = turn, phase = "start of turn", step = "", side = false,
+    position = { frames = {}, turn_start = true } }
 end
 
 local function game_end(turn)
@@ -283,12 +291,14 @@ local function game_end(turn)
 end
 
 -- Walks to the next step that waits for the players. `leaving` is true when the current leaf
--- must be left first (the `next` command).
+-- must be left first (the `next` command). `hold` stops at the start of the next turn, before
+-- anything of it is played (`next --turn-start`, for `forward turn N`); `starting` resumes from
+-- such a stop.
 --   entering a step: resolve its sides (groups), publish, skip_if, enter, then either descend
 --   (group), stop (a leaf that waits) or leave at once (an `auto` leaf);
 --   when a group's steps are done: leave, then the next side, or repeat_while, or move on;
 --   enter and leave bracket every pass of a group (each side, each repetition).
-local function advance(frames, turn, leaving)
+local function advance(frames, turn, leaving, hold, starting)
   if leaving and #frames > 0 then
     local leaf = node_at(frames, #frames)
     if leaf and leaf.leave then leaf.leave() end
@@ -296,11 +306,16 @@ local function advance(frames, turn, leaving)
   while true do
     local d = #frames
     if d == 0 then
-      -- the turn is over
-      if seq.turn_end then seq.turn_end(turn) end
-      if U.clock().over then publish(frames, turn); return end
-      if turn + 1 > last_turn() then return game_end(turn) end
-      turn = turn + 1
+      if starting then
+        starting = false
+      else
+        -- the turn is over
+        if seq.turn_end then seq.turn_end(turn) end
+        if U.clock().over then publish(frames, turn); return end
+        if turn + 1 > last_turn() then return game_end(turn) end
+        turn = turn + 1
+        if hold then return stop_at_turn_start(turn) end
+      end
       U.set_clock { turn = turn }
       log.say(("Turn %d"):format(turn))
       if seq.turn_start then seq.turn_start(turn) end
@@ -399,12 +414,12 @@ function I.stop_ids()
   return out
 end
 
-function I.next()
+function I.next(hold)
   if not seq then error("the ruleset defined no sequence of play (umpire.sequence)") end
   local clock = U.clock()
   if clock.over then U.refuse("end", "the game is over: " .. clock.over) end
-  local frames, turn = load_frames()
-  return protected(advance, frames, turn, true)
+  local frames, turn, starting = load_frames()
+  return protected(advance, frames, turn, not starting, hold == true, starting)
 end
 
 -- Runs a designer's chunk inside a coroutine so that it may ask questions too.

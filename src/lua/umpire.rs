@@ -129,8 +129,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
 }
 
 /// What `umpire.describe` registers: lines for `show <unit>` and `show <hex>`, how one marker
-/// or attribute is printed, how `status` prints a track, and a unit's strength in words.
-const DESCRIBE_KEYS: [&str; 6] = ["unit", "hex", "marker", "attr", "track", "strength"];
+/// or attribute is printed, how `status` prints a track, a unit's strength in words, and why a
+/// unit has no move listed (`moves`).
+const DESCRIBE_KEYS: [&str; 7] = ["unit", "hex", "marker", "attr", "track", "strength", "cannot_move"];
 
 /// `umpire.command`, `overlay`, `describe`, `fog_of_war`: only while the rule files load.
 fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Result<()> {
@@ -140,9 +141,10 @@ fn register_registrations(lua: &Lua, um: &Table, internal: &Table) -> mlua::Resu
     um.set("overlay", lua.create_function(move |lua, spec: Table| overlay(lua, &overlays, spec))?)?;
     // umpire.describe{ unit = function(u) return {lines} end, hex = function(hex) return {lines} end,
     //   marker = function(kind, name, value, owner) return text | false | nil end, attr = ... }
-    // (`marker`, `attr`, `track` and `strength` are also kept as `__umpire.describe_marker`,
-    // `describe_attr`, `describe_track`, `describe_strength`, which `show` calls once per marker
-    // or attribute, `status` per track, and `show`, `units` and the SVG map per unit)
+    // (`marker`, `attr`, `track`, `strength` and `cannot_move` are also kept as
+    // `__umpire.describe_marker`, `describe_attr`, `describe_track`, `describe_strength`,
+    // `describe_cannot_move`, which `show` calls once per marker or attribute, `status` per
+    // track, `show`, `units` and the SVG map per unit, and `moves` for a unit with no move)
     let describe: Table = internal.get("describe")?;
     let internal = internal.clone();
     um.set(

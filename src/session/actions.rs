@@ -96,7 +96,10 @@ pub(super) fn moves(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let mut out = Vec::new();
     let (to, others): (Vec<&Action>, Vec<&Action>) = list.iter().partition(|a| a.group == "move" && a.hex.is_some());
     if to.is_empty() {
-        out.push(format!("{unit} cannot move now"));
+        out.push(match super::views::why_cannot_move(s.game()?, &unit)? {
+            Some(why) => format!("{unit} cannot move now: {why}"),
+            None => format!("{unit} cannot move now (no move of it is listed: `actions` lists what may be done)"),
+        });
     } else {
         out.push(format!("{unit} can move to {} {}:", to.len(), if to.len() == 1 { "hex" } else { "hexes" }));
         let parts: Vec<String> = to

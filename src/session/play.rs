@@ -56,8 +56,16 @@ pub(super) fn new(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     Ok(Reply::ok(out))
 }
 
-pub(super) fn next(s: &mut Session, _rest: &str, line: &str) -> Result<Reply> {
-    s.transact(line, |g| g.start_thread("next", ()))
+/// `next [--turn-start]`: ends the current step and plays on to the next one that waits for the
+/// players; with `--turn-start`, a `next` that ends the turn stops at the start of the next one,
+/// before anything of it is played (how `forward turn N` stops there).
+pub(super) fn next(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
+    let hold = match rest.split_whitespace().collect::<Vec<_>>().as_slice() {
+        [] => false,
+        ["--turn-start"] => true,
+        _ => return Err(Error::Usage("usage: next [--turn-start]".into())),
+    };
+    s.transact(line, |g| g.start_thread("next", hold))
 }
 
 pub(super) fn choose(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
@@ -248,7 +256,11 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
         if !pending && (reached || over) {
             break;
         }
-        let cmd = if pending { "auto" } else { "next" };
+        let cmd = match (pending, &target) {
+            (true, _) => "auto",
+            (false, Target::Turn(_)) => "next --turn-start",
+            (false, _) => "next",
+        };
         if pending && let Some(p) = &s.game()?.pending {
             let rule = p.question.rule.clone().unwrap_or_else(|| "no rule".into());
             match rules.iter_mut().find(|(r, _)| *r == rule) {

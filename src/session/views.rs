@@ -276,6 +276,23 @@ pub(super) fn strength_of(g: &Game, u: &Unit) -> Result<String> {
     }
 }
 
+/// Why a unit has no move listed now, in the rules' words (`umpire.describe{cannot_move = fn}`);
+/// `None` when the rules give no reason.
+pub(super) fn why_cannot_move(g: &Game, unit: &str) -> Result<Option<String>> {
+    if !describes(g, "cannot_move")? {
+        return Ok(None);
+    }
+    let handle = crate::lua::unit_handle(&g.host().lua, unit.to_string()).map_err(crate::lua::convert_error)?;
+    match g.host().call::<Value>("describe_cannot_move", Value::UserData(handle))? {
+        Value::String(t) => Ok(Some(t.to_string_lossy())),
+        Value::Nil => Ok(None),
+        v => Err(Error::Lua(format!(
+            "umpire.describe: `cannot_move` must return a text or nil (no reason) for {unit}, not {}",
+            v.type_name()
+        ))),
+    }
+}
+
 /// How the rules print each track in `status` (`umpire.describe{track = fn}`): `Some(Some(text))`,
 /// `Some(None)` hidden, `None` printed as stored.
 fn track_words(g: &Game, tracks: &[(String, i64)]) -> Result<Vec<Option<Option<String>>>> {
