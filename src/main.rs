@@ -15,7 +15,14 @@ macro_rules! outln {
     ($($arg:tt)*) => { out_raw(&format!("{}\n", format!($($arg)*))) };
 }
 
+/// Text from rules and scenario files (outcomes, log lines, names) never reaches the terminal
+/// raw: control characters are shown as escapes (`\27`).
 fn out_raw(s: &str) {
+    out_styled(&umpire::text::printable(s));
+}
+
+/// Writes the program's own drawing as it is (the coloured text map).
+fn out_styled(s: &str) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     if o.write_all(s.as_bytes()).and_then(|_| o.flush()).is_err() {
@@ -231,7 +238,7 @@ fn main() {
     let code = match run(cli) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("umpire: {e:#}");
+            eprintln!("umpire: {}", umpire::text::printable(&format!("{e:#}")));
             2
         }
     };
@@ -811,11 +818,15 @@ fn is_yes(answer: &str) -> bool {
 fn print_reply(r: &umpire::Reply) {
     for l in &r.out {
         for sub in l.lines() {
-            outln!("  {sub}");
+            if r.is_styled() {
+                out_styled(&format!("  {sub}\n"));
+            } else {
+                outln!("  {sub}");
+            }
         }
     }
     match &r.status {
-        Status::Error(e) => out_raw(&script::error_lines("error", &e.to_string())),
+        Status::Error(e) => out_raw(&script::error_lines("error", &umpire::text::printable(&e.to_string()))),
         Status::Check(true) => outln!("  ok"),
         Status::Check(false) => outln!("  FAILED"),
         _ => {}

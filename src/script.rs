@@ -88,7 +88,8 @@ pub fn run_command(session: &mut Session, name: &str, n: usize, t: &str, o: &mut
         Status::Error(e) => {
             o.failed += 1;
             o.errors += 1;
-            o.transcript.push_str(&error_lines(&format!("error ({name}:{n})"), &e.to_string()));
+            o.transcript
+                .push_str(&error_lines(&format!("error ({name}:{n})"), &crate::text::printable(&e.to_string())));
             o.failures.push_str(&o.transcript[start..]);
         }
         Status::Check(true) => {

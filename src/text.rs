@@ -4,6 +4,25 @@
 
 use std::collections::BTreeMap;
 
+/// `s` with every control character shown as an escape (`\27`, `\7`, Lua's decimal form), so
+/// that text from rules or scenario files cannot drive the terminal (set its title, clear it,
+/// write the clipboard): C0 controls but the line feed and tab, DEL, and the C1 controls.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char| (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c);
+    if !s.chars().any(bad) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if bad(c) {
+            out.push_str(&format!("\\{}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// How a typed name matched a list of names.
 pub enum Pick<'a> {
     One(&'a str),

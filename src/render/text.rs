@@ -105,6 +105,9 @@ impl Canvas {
         Canvas { w, cells: vec![vec![(' ', None); w]; h] }
     }
     fn put(&mut self, x: i64, y: i64, c: char, color: Option<&'static str>) {
+        // a control character from a name (scenario or rules) must not reach the terminal:
+        // its colours are the map's only escapes
+        let c = if c.is_control() || ('\u{80}'..='\u{9f}').contains(&c) { '?' } else { c };
         if x >= 0 && y >= 0 && (y as usize) < self.cells.len() && (x as usize) < self.w {
             self.cells[y as usize][x as usize] = (c, color);
         }
@@ -475,7 +478,8 @@ impl TextMap<'_> {
         if let Some(o) = &self.overlay {
             out.push(o.legend(&self.hexes));
         }
-        out
+        // (terrain names and the overlay's words come from scenario files and rules)
+        out.iter().map(|l| crate::text::printable(l).into_owned()).collect()
     }
 }
 

@@ -114,5 +114,5 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("checkpoint", "designer", "checkpoint <hash>",
         "check the state hash (saves use it to detect divergence)", "", true, designer::checkpoint),
     builtin!("help", "view", "help [command]", "list commands, or explain one", "help move", true, views::help),
-    builtin!("quit", "files", "quit", "leave", "", true, |_, _, _| Ok(Reply { out: vec![], status: super::Status::Quit })),
+    builtin!("quit", "files", "quit", "leave", "", true, |_, _, _| Ok(Reply::with(vec![], super::Status::Quit))),
 ];

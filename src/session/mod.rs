@@ -37,14 +37,29 @@ pub enum Status {
 pub struct Reply {
     pub out: Vec<String>,
     pub status: Status,
+    /// The lines are the program's own drawing (the coloured text map, whose renderer made its
+    /// names printable itself): they keep their escape sequences. Every other line has its
+    /// control characters shown as escapes ([`crate::text::printable`]).
+    styled: bool,
 }
 
 impl Reply {
     pub(crate) fn ok(out: Vec<String>) -> Reply {
-        Reply { out, status: Status::Ok }
+        Reply { out, status: Status::Ok, styled: false }
+    }
+    /// Whether the lines are the program's own drawing, to be written as they are.
+    pub fn is_styled(&self) -> bool {
+        self.styled
+    }
+    /// Lines drawn by the program with its own colours (see `styled`).
+    pub(crate) fn styled(out: Vec<String>) -> Reply {
+        Reply { out, status: Status::Ok, styled: true }
     }
     pub(crate) fn check(passed: bool, out: Vec<String>) -> Reply {
-        Reply { out, status: Status::Check(passed) }
+        Reply { out, status: Status::Check(passed), styled: false }
+    }
+    pub(crate) fn with(out: Vec<String>, status: Status) -> Reply {
+        Reply { out, status, styled: false }
     }
     /// The error, if the command failed.
     pub fn error(&self) -> Option<&Error> {
@@ -226,14 +241,14 @@ impl Session {
                 _ => parts.push(format!("? {}", p.question.prompt)),
             }
         }
-        format!("{} › ", parts.join(" · "))
+        crate::text::printable(&format!("{} › ", parts.join(" · "))).into_owned()
     }
 
     /// Runs one line (a command, a comment or a blank line).
     pub fn execute(&mut self, line: &str) -> Reply {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
-            return Reply { out: vec![], status: Status::Nothing };
+            return Reply::with(vec![], Status::Nothing);
         }
         let (verb, rest) = split_first(line);
         let started = std::time::Instant::now();
@@ -243,13 +258,19 @@ impl Session {
         drop(scope);
         tracing::debug!(command = verb, ms = started.elapsed().as_secs_f64() * 1000.0, ok = r.is_ok(), "command");
         // output of rules printed during a failed command is kept: it explains the failure
-        match r {
+        let mut r = match r {
             Ok(r) => r,
-            Err(e) => {
-                let out = self.game.as_ref().map(|g| g.take_out()).unwrap_or_default();
-                Reply { out, status: Status::Error(e) }
+            Err(e) => Reply::with(self.game.as_ref().map(|g| g.take_out()).unwrap_or_default(), Status::Error(e)),
+        };
+        // text from rules and scenario files never reaches the terminal raw
+        if !r.styled {
+            for l in &mut r.out {
+                if let std::borrow::Cow::Owned(p) = crate::text::printable(l) {
+                    *l = p;
+                }
             }
         }
+        r
     }
 
     /// Runs a built-in, or a verb of the ruleset.

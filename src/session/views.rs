@@ -915,8 +915,9 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
         width: s.width,
     };
     let mut out = tm.render();
-    out.extend(note);
-    Ok(Reply::ok(out))
+    out.extend(note.iter().map(|l| crate::text::printable(l).into_owned()));
+    // (the renderer draws names printable: its colours are the only escapes)
+    Ok(Reply::styled(out))
 }
 
 /// The hex a word of `map` names: a unit on the map, a hex or a place.

@@ -544,16 +544,7 @@ fn play_resumes_a_save_and_refuses_a_file_that_is_neither_save_nor_scenario() {
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("game.sav");
     let feed = |args: &[&str], input: String| {
-        let mut child = umpire()
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = super::feed(umpire().args(args), &input);
         (out.status.code(), String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr))
     };
     let (code, text) = feed(

@@ -260,3 +260,62 @@ fn links_in_a_ruleset_folder_are_never_followed_outside_it() {
     assert!(e.contains("zero"), "{e}");
     assert_eq!(s.execute("reload").status, Status::Ok);
 }
+
+/// Rules that try to drive the player's terminal: a window title, a cleared screen, the
+/// clipboard (OSC 52) and a bell, by every way rule code or a scenario file prints.
+const TERMINAL_PAYLOAD: &str = r#"local evil = "\27]0;PWNED\7\27[2J"
+umpire.command { usage = "say", run = function()
+  log.say(evil) print("\27]52;c;UFdORUQ=\7") return evil
+end }
+umpire.command { usage = "refuse", run = function() umpire.refuse("1.1", evil) end }
+umpire.command { usage = "ask", run = function()
+  umpire.ask { prompt = evil, options = { "a\27[2Jb", "c" }, rule = "\27[31m" }
+end }
+umpire.command { usage = "fail", run = function() error(evil) end }
+umpire.sequence { turns = 3, steps = { { id = "play", name = "Pl\27[2Jay" } } }
+"#;
+
+#[test]
+fn rules_and_scenarios_cannot_write_control_characters_to_the_terminal() {
+    let lib = mini_library(&[("main.lua", TERMINAL_PAYLOAD)]);
+    let scenario = lib.path().join("scenarios/mini/basic.toml");
+    let mut text = std::fs::read_to_string(&scenario).unwrap();
+    text.push_str("\n[types.inf]\nkind = \"infantry\"\nsteps = [ { attack = 1, defense = 1, move = 1 } ]\n\n[[units]]\nid = \"U\\u001b[2J\"\nname = \"Evil\\u0007\"\nside = \"A\"\ntype = \"inf\"\nat = \"0101\"\n");
+    std::fs::write(&scenario, text).unwrap();
+    let input = "new mini --seed 1\nsay\nrefuse\nfail\nlog 3\nunits\nmap\nshow 0101\nask\nstatus\n";
+    let out = super::feed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_umpire")).args([
+            "--library",
+            lib.path().to_str().unwrap(),
+            "play",
+        ]),
+        input,
+    );
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    for (name, text) in [("stdout", &stdout), ("stderr", &stderr)] {
+        let raw: Vec<char> = text
+            .chars()
+            .filter(|c| (c.is_control() && *c != '\n' && *c != '\t') || ('\u{80}'..='\u{9f}').contains(c))
+            .collect();
+        assert!(raw.is_empty(), "{name} holds raw control characters {raw:?}:\n{text}");
+    }
+    // the program's own colours stay: the coloured text map keeps its escapes, the unit's name
+    // in it does not
+    let mut s = mini_session(lib.path(), Limits::default());
+    s.color = true;
+    assert_eq!(s.execute("new mini --seed 1").status, Status::Ok);
+    let map = s.execute("map").out.join("\n");
+    assert!(map.contains("\x1b["), "no colours:\n{map}");
+    assert!(map.contains("U?[2J") && !map.contains("\x1b[2J"), "{map}");
+    // shown, escaped, where each was printed
+    for shown in [
+        "\\27]0;PWNED\\7\\27[2J",
+        "\\27]52;c;UFdORUQ=\\7",
+        "refused (1.1): \\27]0;PWNED",
+        "U\\27[2J",
+        "Pl\\27[2Jay",
+        "a\\27[2Jb",
+    ] {
+        assert!(stdout.contains(shown), "`{shown}` is not shown:\n{stdout}");
+    }
+}

@@ -41,3 +41,12 @@ pub fn fixture_game(seed: u64) -> umpire::Session {
     assert_eq!(r.status, umpire::Status::Ok, "{r:?}");
     s
 }
+
+/// Runs `cmd` with `input` on its standard input; its whole output.
+pub fn feed(cmd: &mut std::process::Command, input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
