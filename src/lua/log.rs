@@ -75,6 +75,13 @@ pub(super) fn entry(lua: &Lua, what: &str, rule: Option<&[u8]>, text: &[u8]) -> 
     };
     let rule = rule.map(utf8).transpose()?;
     let text = utf8(text)?;
+    // the log is stored: an address would differ in every process
+    if let Some(a) = super::address_in(&text) {
+        return Err(mlua::Error::runtime(format!(
+            "{}{what}: the text holds a memory address (`{a}…`, from tostring of a table or function), which differs in every process: log an id of your own",
+            rule_place(lua)
+        )));
+    }
     charge(lua, LOG_CHARGE_PER_ENTRY + size as u64, "log entries")?;
     let w = world(lua);
     let mut w = w.borrow_mut();

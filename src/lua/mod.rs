@@ -1352,6 +1352,24 @@ fn measure(v: &Value, depth: usize, size: &mut Size) -> mlua::Result<()> {
     }
 }
 
+/// The memory address in a text (`tostring({})` is `table: 0x5581…`), if it holds one.
+pub(crate) fn address_in(text: &str) -> Option<&str> {
+    ["table: 0x", "function: 0x", "function: builtin: 0x", "thread: 0x", "userdata: 0x"]
+        .iter()
+        .find_map(|p| text.find(p).map(|i| &text[i..(i + p.len() + 12).min(text.len())]))
+}
+
+/// `text`, unless it holds a memory address: an address differs in every process, so a state
+/// holding one would hash and replay differently.
+fn stable_text(text: &str) -> mlua::Result<&str> {
+    match address_in(text) {
+        None => Ok(text),
+        Some(a) => Err(mlua::Error::runtime(format!(
+            "cannot store a memory address (`{a}…`, from tostring of a table or function) in the game state: it differs in every process; store an id of your own"
+        ))),
+    }
+}
+
 fn too_deep() -> mlua::Error {
     mlua::Error::runtime(format!(
         "cannot store a table nested more than {MAX_DEPTH} deep (is it cyclic?) in the game state"
@@ -1373,7 +1391,7 @@ fn from_lua_depth(v: &Value, depth: usize) -> mlua::Result<serde_json::Value> {
                 return Err(mlua::Error::runtime(format!("cannot store {n} in the game state (not a finite number)")));
             }
         },
-        Value::String(s) => J::String(s.to_str()?.to_string()),
+        Value::String(s) => J::String(stable_text(&s.to_str()?)?.to_string()),
         Value::Table(t) => {
             let t = &seal::seen_through(t.clone());
             let len = t.raw_len();
@@ -1398,6 +1416,14 @@ fn from_lua_depth(v: &Value, depth: usize) -> mlua::Result<serde_json::Value> {
                             )));
                         }
                     };
+                    let key = stable_text(&key)?.to_string();
+                    if m.contains_key(&key) {
+                        // {[1] = x, ["1"] = y}: one key once stored, and which value stays would
+                        // depend on the table's order
+                        return Err(mlua::Error::runtime(format!(
+                            "cannot store a table with both the number {key} and the text \"{key}\" as keys in the game state (they are one key once stored)"
+                        )));
+                    }
                     m.insert(key, from_lua_depth(&val, depth + 1)?);
                 }
                 J::Object(m)

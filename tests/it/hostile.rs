@@ -144,6 +144,12 @@ const PAYLOADS: &[(&str, &str, &[At])] = &[
         &[At::Load, At::Reload, At::Verb, At::Lua],
     ),
     ("local s = string.rep('x', 3e7) for i = 1, 100 do log.say(s) end", "log", &[At::Verb, At::Lua]),
+    // values that would differ between processes (issue 26.3): keys that collide once stored
+    // (which value stays would follow the table's order), memory addresses
+    ("vars.set('v', {['1'] = 1, [1] = 2})", "they are one key once stored", &[At::Verb, At::Lua]),
+    ("vars.set('x', tostring({}))", "memory address", &[At::Verb, At::Lua]),
+    ("vars.set('x', {k = 'at ' .. tostring(print)})", "memory address", &[At::Verb, At::Lua]),
+    ("log.say('t ' .. tostring({}))", "memory address", &[At::Verb, At::Lua]),
     // the sandbox's walls
     ("os.exit(1)", "os", &[At::Load, At::Reload, At::Verb, At::Lua]),
     ("io.open('/etc/passwd')", "io", &[At::Load, At::Reload, At::Verb, At::Lua]),
