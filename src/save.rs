@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! # umpire save: `umpire run FILE` replays it, `load FILE` resumes it
-//! #@umpire-save 1
+//! #@umpire-save 2
 //! #@ruleset fixture 0.1.0 3f2a...
 //! new fixture --seed 7
 //! move A1 0304
@@ -18,7 +18,20 @@ use crate::state::GameState;
 use std::io::Write;
 use std::path::Path;
 
-pub const HEADER: &str = "#@umpire-save 1";
+/// The save format this program writes; it reads this one and every older one. Format 2's
+/// `#@hash` covers the answers of a command waiting for a decision ([`Game::hash`]); format
+/// 1's was the state's alone.
+pub const FORMAT: u32 = 2;
+pub const HEADER: &str = "#@umpire-save 2";
+const HEADER_PREFIX: &str = "#@umpire-save ";
+
+/// The save format named in the first lines of `text` (`None`: not a save); a byte-order mark
+/// before them is allowed.
+fn format_of(text: &str) -> Option<std::result::Result<u32, String>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let v = text.lines().take(5).find_map(|l| l.trim().strip_prefix(HEADER_PREFIX))?;
+    Some(v.trim().parse::<u32>().map_err(|_| v.trim().to_string()))
+}
 
 /// Writes one command, continuing a multi-line one with `\` (the script syntax).
 fn push_line(s: &mut String, l: &str) {
@@ -63,7 +76,7 @@ pub fn render(g: &Game) -> String {
             push_line(&mut s, &l);
         }
     }
-    s.push_str(&format!("#@hash {}\n", g.state().hash()));
+    s.push_str(&format!("#@hash {}\n", g.hash()));
     // the state to resume from when the rules changed: before any command still waiting for a
     // decision (that command is replayed and asks again)
     let state = match &g.pending {
@@ -142,7 +155,7 @@ fn is_kind(path: &Path, kind: Kind) -> bool {
     }
     let text = String::from_utf8_lossy(&head);
     match kind {
-        Kind::Save => text.lines().take(5).any(|l| l.trim() == HEADER),
+        Kind::Save => format_of(&text).is_some(),
         Kind::Picture => text.trim_start().starts_with("<svg"),
     }
 }
@@ -154,15 +167,20 @@ pub fn write(g: &Game, path: &Path, mode: Option<std::fs::Permissions>) -> Resul
 
 /// Writes atomically: a temporary file beside the target, fsync, rename, fsync of the folder.
 /// The file gets `mode` (an existing file's), or the mode a new file gets from the umask.
-/// The temporary file has a fixed name (`.<name>.umpire-tmp`), so one left behind by a
-/// process killed while saving is replaced by the next save, and no random name reaches a
-/// message.
+/// The temporary file's name is unique to the process and the write
+/// (`.<name>.umpire-tmp.<pid>.<n>`), so two processes saving to one file never rename each
+/// other's; what a process killed while saving left behind is removed by a later save once it
+/// is [`STALE`] old (no save takes that long), and never reaches a message.
 pub fn write_atomic(path: &Path, bytes: &[u8], mode: Option<std::fs::Permissions>) -> Result<()> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static WRITES: AtomicU64 = AtomicU64::new(0);
     let dir = folder_of(path);
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.umpire-tmp"));
+    let prefix = format!(".{name}.umpire-tmp");
+    let tmp = dir.join(format!("{prefix}.{}.{}", std::process::id(), WRITES.fetch_add(1, Ordering::Relaxed)));
     let written = (|| -> std::io::Result<()> {
-        // a stale temporary file (or a link planted under its name) goes first
+        // (a name this process used before it was reused by the system, or a link planted
+        // under it, goes first)
         match std::fs::remove_file(&tmp) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
             _ => {}
@@ -177,14 +195,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8], mode: Option<std::fs::Permissions
         // the rename is durable once the folder is
         std::fs::File::open(dir)?.sync_all()
     })();
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Error::io(path, e)
-    })
+    match written {
+        Ok(()) => {
+            remove_stale(dir, &prefix);
+            Ok(())
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(Error::io(path, e))
+        }
+    }
+}
+
+/// How old a temporary save file must be to be another process's leftover.
+const STALE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Removes the temporary files of saves to the same file (`prefix`) older than [`STALE`]:
+/// what a process killed while saving left. Best effort: a failure leaves them.
+fn remove_stale(dir: &Path, prefix: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let now = std::time::SystemTime::now();
+    for e in entries.flatten() {
+        let stale = e.file_name().to_str().is_some_and(|n| n.starts_with(prefix))
+            && e.metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > STALE));
+        if stale {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// A save file as read: what the loader needs to replay or resume it.
 pub struct Parsed {
+    /// The save format it was written in ([`FORMAT`] or older).
+    pub format: u32,
     pub ruleset_hash: String,
     pub ruleset_desc: String,
     pub state: GameState,
@@ -201,9 +246,16 @@ pub struct Parsed {
 pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
     let name = path.display();
     let corrupt = |line: usize, msg: String| Error::Save(format!("{name}:{line}: {msg}"));
-    if !text.lines().take(5).any(|l| l.trim() == HEADER) {
-        return Err(Error::Save(format!("{name}: not an umpire save (no `{HEADER}` line at the top)")));
-    }
+    let format = match format_of(text) {
+        None => return Err(Error::Save(format!("{name}: not an umpire save (no `{HEADER}` line at the top)"))),
+        Some(Err(v)) => return Err(Error::Save(format!("{name}: `{HEADER_PREFIX}{v}` names no save format"))),
+        Some(Ok(v)) if v > FORMAT || v == 0 => {
+            return Err(Error::Save(format!(
+                "{name}: written in save format {v} by a newer umpire; this one reads formats 1 to {FORMAT}: update umpire to load it"
+            )));
+        }
+        Some(Ok(v)) => v,
+    };
     let mut ruleset = None;
     let mut state = None;
     let mut hash = None;
@@ -245,7 +297,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
     }
     let (ruleset_hash, ruleset_desc) = ruleset.ok_or_else(|| Error::Save(format!("{name}: no #@ruleset line")))?;
     let state = state.ok_or_else(|| Error::Save(format!("{name}: no #@state line (truncated file?)")))?;
-    Ok(Parsed { ruleset_hash, ruleset_desc, state, hash, base, prior, lines, pending })
+    Ok(Parsed { format, ruleset_hash, ruleset_desc, state, hash, base, prior, lines, pending })
 }
 
 /// The saved state must fit the scenario: the same units, steps that exist, hexes on the map.

@@ -110,6 +110,8 @@ pub fn gcd(a: u64, b: u64) -> u64 {
 /// Joins lines continued with a trailing `\` (the syntax of scripts and saves); returns
 /// (line number, command) pairs, comments and blanks included.
 pub fn script_lines(text: &str) -> Vec<(usize, String)> {
+    // (a byte-order mark, as some editors write, is not part of the first line)
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     let mut cur: Option<(usize, String)> = None;
     for (i, raw) in text.lines().enumerate() {

@@ -168,6 +168,22 @@ impl Game {
         })
     }
 
+    /// A digest of everything a save replays: the state, and the command waiting for a decision
+    /// with the answers given so far (an answer that only leads to the next question changes
+    /// no state). With no decision pending, the state's own hash.
+    pub fn hash(&self) -> String {
+        let state = self.state().hash();
+        let Some(p) = &self.pending else { return state };
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(state.as_bytes());
+        for l in &p.lines {
+            h.update([0u8]);
+            h.update(l.as_bytes());
+        }
+        h.finalize().iter().take(8).map(|b| format!("{b:02x}")).collect()
+    }
+
     pub fn state(&self) -> std::cell::Ref<'_, GameState> {
         std::cell::Ref::map(self.shared.borrow(), |w| &w.state)
     }

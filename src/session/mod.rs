@@ -169,7 +169,7 @@ impl Session {
     }
 
     pub fn hash(&self) -> Option<String> {
-        self.game.as_ref().map(|g| g.state().hash())
+        self.game.as_ref().map(|g| g.hash())
     }
 
     /// Whether leaving or replacing the game would lose something typed since the last save or

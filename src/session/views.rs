@@ -15,7 +15,7 @@ use mlua::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) fn hash(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply> {
-    Ok(Reply::ok(vec![s.game()?.state().hash()]))
+    Ok(Reply::ok(vec![s.game()?.hash()]))
 }
 
 pub(super) fn status(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply> {

@@ -160,14 +160,18 @@ fn saves_are_written_atomically() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = super::fixture_game(5);
     let file = dir.path().join("g.sav");
-    // an older save of the game is replaced; the temporary file a killed save left goes
+    // an older save of the game is replaced; the temporary file a killed save left goes once
+    // it is old (a fresh one may be another process's save under way)
     std::fs::write(&file, "#@umpire-save 1\nold contents\n").unwrap();
-    std::fs::write(dir.path().join(".g.sav.umpire-tmp"), "half a save").unwrap();
+    let left = dir.path().join(".g.sav.umpire-tmp.99999999.0");
+    std::fs::write(&left, "half a save").unwrap();
+    let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options().write(true).open(&left).unwrap().set_modified(hour_ago).unwrap();
     assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
     // no temporary file is left beside it
     let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
     assert_eq!(names.len(), 1, "{names:?}");
-    assert!(std::fs::read_to_string(&file).unwrap().contains("#@umpire-save 1"));
+    assert!(std::fs::read_to_string(&file).unwrap().contains(umpire::save::HEADER));
     // a save into a folder that does not exist fails and says where
     let r = s.execute(&format!("save {}", dir.path().join("no/such/dir/g.sav").display()));
     let e = r.error().map(|e| e.to_string()).unwrap_or_default();
@@ -411,4 +415,84 @@ fn a_new_game_not_yet_touched_has_nothing_unsaved() {
     let r = s.execute(&format!("save {}", dir.path().join("g.sav").display()));
     assert_eq!(r.status, Status::Ok, "{r:?}");
     assert!(!s.has_unsaved());
+}
+
+/// A chunk that asks two questions before it changes anything.
+const TWO_QUESTIONS: &str = "lua local a = umpire.ask{prompt = 'one', options = {'x', 'y'}} local b = umpire.ask{prompt = 'two', options = {'p', 'q'}} vars.set('r', a .. b)";
+
+#[test]
+fn the_hash_covers_the_answers_of_a_pending_command_and_a_save_checks_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = super::fixture_game(5);
+    let start = s.hash();
+    assert_eq!(s.execute(TWO_QUESTIONS).status, Status::Ok);
+    let asked = s.hash();
+    assert_ne!(asked, start, "the command waiting is in the hash");
+    assert_eq!(s.execute("choose x").status, Status::Ok);
+    let answered = s.hash();
+    assert_ne!(answered, asked, "the answer given is in the hash, though the state did not change yet");
+    // the `hash` command says the same
+    assert_eq!(s.execute("hash").out, vec![answered.clone().unwrap()]);
+    // a save holds it: the pending answer edited in the file is seen when it loads
+    let file = dir.path().join("pending.sav");
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    let mut t = Session::with_root(super::fixtures());
+    assert_eq!(t.execute(&format!("load {}", file.display())).status, Status::Ok);
+    assert_eq!(t.hash(), answered);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = dir.path().join("edited.sav");
+    std::fs::write(&edited, text.replace("\nchoose x\n", "\nchoose y\n")).unwrap();
+    let mut u = Session::with_root(super::fixtures());
+    let r = u.execute(&format!("load {}", edited.display()));
+    assert!(r.out.iter().any(|l| l.contains("replay diverged")), "{r:?}");
+}
+
+#[test]
+fn saves_in_real_life_a_byte_order_mark_a_newer_format_two_writers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = super::fixture_game(5);
+    assert_eq!(s.execute("move B1 0302").status, Status::Ok);
+    let file = dir.path().join("g.sav");
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    let text = std::fs::read_to_string(&file).unwrap();
+    // a byte-order mark, as some editors write: the history comes back whole
+    let bom = dir.path().join("bom.sav");
+    std::fs::write(&bom, format!("\u{feff}{text}")).unwrap();
+    let mut t = Session::with_root(super::fixtures());
+    let r = t.execute(&format!("load {}", bom.display()));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(!r.out.iter().any(|l| l.contains("diverged") || l.contains("resum")), "{r:?}");
+    assert_eq!(t.hash(), s.hash());
+    assert_eq!(t.execute("undo").status, Status::Ok, "the history came back");
+    // a newer format is reported as newer, not as a foreign file
+    let newer = dir.path().join("newer.sav");
+    std::fs::write(&newer, text.replace(umpire::save::HEADER, "#@umpire-save 99")).unwrap();
+    let e = t.execute(&format!("load {}", newer.display())).error().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("save format 99 by a newer umpire"), "{e}");
+    // two processes saving to one file at once: every save succeeds, the file is whole, and no
+    // temporary file is left
+    let shared = dir.path().join("shared.sav");
+    let input: String = std::iter::once("new tests/fixtures/scenarios/fixture/basic.toml --seed 3\n".to_string())
+        .chain((0..30).map(|_| format!("save {}\n", shared.display())))
+        .collect();
+    let spawn = || {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_umpire"));
+        c.arg("play").current_dir(super::repo()).env_remove("RUST_LOG");
+        c.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        let mut child = c.spawn().unwrap();
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        let input = input.clone();
+        std::thread::spawn(move || stdin.write_all(input.as_bytes()).unwrap());
+        child
+    };
+    let (a, b) = (spawn(), spawn());
+    for child in [a, b] {
+        let out = child.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && !text.contains("error"), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(!names.iter().any(|n| n.to_string_lossy().contains("umpire-tmp")), "{names:?}");
+    assert_eq!(Session::with_root(super::fixtures()).execute(&format!("load {}", shared.display())).status, Status::Ok);
 }
