@@ -300,8 +300,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
     Ok(Parsed { format, ruleset_hash, ruleset_desc, state, hash, base, prior, lines, pending })
 }
 
-/// The saved state must fit the scenario: the same units, steps that exist, hexes on the map.
-pub fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scenario) -> Result<()> {
+/// The saved state must fit the scenario: units it knows, steps that exist, hexes on the map.
+/// Returns the scenario's units the save does not hold (the scenario gained them since).
+pub fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scenario) -> Result<Vec<String>> {
     let bad =
         |msg: String| Err(Error::Save(format!("{}: the saved state does not fit {}: {msg}", path.display(), scen.id)));
     for (id, u) in state.units.iter() {
@@ -315,8 +316,5 @@ pub fn check_state(path: &Path, state: &GameState, scen: &crate::scenario::Scena
             return bad(format!("unit {id} is off the map"));
         }
     }
-    if let Some(id) = scen.initial.units.keys().find(|id| !state.units.contains_key(id)) {
-        return bad(format!("unit {id} is missing"));
-    }
-    Ok(())
+    Ok(scen.initial.units.keys().filter(|id| !state.units.contains_key(id)).map(|id| id.to_string()).collect())
 }

@@ -48,7 +48,7 @@ pub(super) fn cmd_load(s: &mut Session, rest: &str, _line: &str) -> Result<Reply
 /// Loads a save into the session. On any error the session is unchanged.
 fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> {
     let text = read_save(path, shown)?;
-    let p = save::parse(path, &text)?;
+    let mut p = save::parse(path, &text)?;
     // the scenario as the `new` line named it (a path works from anywhere), else by its id
     let named = p.lines.iter().find_map(|(_, l)| l.strip_prefix("new ").and_then(|r| r.split_whitespace().next()));
     let (file, lib, id) = match named.map(|n| resolve_scenario(&session.root, n)) {
@@ -56,9 +56,13 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
         _ => resolve_scenario(&session.root, &p.state.scenario)?,
     };
     let scen = Arc::new(scenario::load(&file, &id)?);
-    save::check_state(path, &p.state, &scen)?;
+    let mut gained = save::check_state(path, &p.state, &scen)?;
     if let Some(b) = &p.base {
-        save::check_state(path, b, &scen)?;
+        for u in save::check_state(path, b, &scen)? {
+            if !gained.contains(&u) {
+                gained.push(u);
+            }
+        }
     }
     // the rules the game was played under: `new ... --rules DIR`, else the session's
     let rules = p.lines.iter().find_map(|(_, l)| super::rules_of_new(l).1).or_else(|| session.rules.clone());
@@ -67,7 +71,25 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
         None => Ruleset::load(&lib, &scen.ruleset)?,
     };
     let mut out = Vec::new();
-    if p.base.is_none() && ruleset.content_hash == p.ruleset_hash {
+    if !gained.is_empty() {
+        // the scenario gained units since the save: a replay would differ from the first
+        // command, so the game resumes from the saved state with them added
+        for st in std::iter::once(&mut p.state).chain(p.base.as_mut()) {
+            for id in &gained {
+                if let Some(u) = scen.initial.units.get(id).filter(|_| !st.units.contains_key(id)) {
+                    st.units.insert(u.clone());
+                }
+            }
+        }
+        let (n, them) = match gained.len() {
+            1 => ("1 unit".to_string(), "it"),
+            n => (format!("{n} units"), "them"),
+        };
+        out.push(format!(
+            "the scenario has {n} the save does not ({}): resuming from the saved state with {them} as the scenario sets {them} up; undo history starts here",
+            gained.join(", ")
+        ));
+    } else if p.base.is_none() && ruleset.content_hash == p.ruleset_hash {
         match replay(session, path, &p)? {
             Ok(mut g) => {
                 g.host().set_backstop(true);
@@ -86,7 +108,7 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
             p.ruleset_desc, p.ruleset_hash, ruleset.id, ruleset.version, ruleset.content_hash
         ));
     }
-    let g = resume(session, path, p, scen, ruleset)?;
+    let g = resume(session, path, p, scen, ruleset, &mut out)?;
     g.host().set_backstop(true);
     out.push(format!("loaded {shown} (state {})", g.state().hash()));
     session.game = Some(g);
@@ -145,7 +167,14 @@ fn replay(session: &Session, path: &Path, p: &Parsed) -> Result<std::result::Res
 
 /// Resumes from a state: the saved one (then the pending command is replayed and asks again),
 /// or a base plus the commands after it.
-fn resume(session: &Session, path: &Path, p: Parsed, scen: Arc<Scenario>, ruleset: Ruleset) -> Result<Game> {
+fn resume(
+    session: &Session,
+    path: &Path,
+    p: Parsed,
+    scen: Arc<Scenario>,
+    ruleset: Ruleset,
+    out: &mut Vec<String>,
+) -> Result<Game> {
     let start = p.base.clone().unwrap_or_else(|| p.state.clone());
     let mut tmp = session.sibling(None);
     let g = Game::assemble(scen, ruleset, start, "", tmp.config())?;
@@ -156,10 +185,30 @@ fn resume(session: &Session, path: &Path, p: Parsed, scen: Arc<Scenario>, rulese
     for (n, l) in &replay_after {
         let r = tmp.execute(l);
         if let Status::Error(e) = &r.status {
+            // a command waiting for a decision that these rules no longer run (a verb renamed,
+            // an answer no longer offered) is left out: the game resumes before it
+            if p.base.is_none() {
+                let g = tmp.game.as_mut().expect("the replay keeps its game");
+                g.cancel_pending(true, true, "cancel")?;
+                out.push(format!(
+                    "{}:{n}: the command waiting for a decision, `{}`, does not run under these rules ({e}): it is left out, the game resumes before it",
+                    path.display(),
+                    p.pending.first().map_or(l.as_str(), |(_, c)| c.as_str())
+                ));
+                break;
+            }
             return Err(Error::Save(format!("{}:{n}: `{l}` failed on replay: {e}", path.display())));
         }
     }
     let mut g = tmp.game.take().expect("the replay keeps its game");
+    // a step the rules no longer have: said, not resumed silently
+    let step = g.state().clock.step.clone();
+    if !step.is_empty() && g.state().clock.over.is_none() && !g.step_ids()?.contains(&step) {
+        out.push(format!(
+            "the saved game is at step '{step}' ({}), which these rules' sequence of play does not have: `next` goes on from the same place in the sequence, under the steps it has now",
+            g.state().clock.phase
+        ));
+    }
     g.base = Some(match p.base {
         Some(base) => (base, p.prior),
         None => (p.state, prior),

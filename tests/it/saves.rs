@@ -496,3 +496,63 @@ fn saves_in_real_life_a_byte_order_mark_a_newer_format_two_writers() {
     assert!(!names.iter().any(|n| n.to_string_lossy().contains("umpire-tmp")), "{names:?}");
     assert_eq!(Session::with_root(super::fixtures()).execute(&format!("load {}", shared.display())).status, Status::Ok);
 }
+
+#[test]
+fn a_save_older_than_the_scenario_or_the_rules_resumes_and_says_what_changed() {
+    let lib = tempfile::tempdir().unwrap();
+    copy_dir(&super::fixtures(), lib.path());
+    let mut s = Session::with_root(lib.path());
+    s.execute("new fixture --seed 9");
+    s.execute("auto");
+    assert_eq!(s.execute("move B1 0302").status, Status::Ok);
+    assert_eq!(s.execute(TWO_QUESTIONS).status, Status::Ok);
+    let file = lib.path().join("game.sav");
+    assert_eq!(s.execute(&format!("save {}", file.display())).status, Status::Ok);
+    let text = std::fs::read_to_string(&file).unwrap();
+    // the scenario gained a unit since: resumed from the saved state with it, and said
+    let scenario = lib.path().join("scenarios/fixture/basic.toml");
+    let mut toml = std::fs::read_to_string(&scenario).unwrap();
+    toml.push_str("\n[[units]]\nid = \"B9\"\nname = \"9th Blue\"\nside = \"Blue\"\ntype = \"inf\"\nat = \"0101\"\n");
+    std::fs::write(&scenario, toml).unwrap();
+    let mut t = Session::with_root(lib.path());
+    let r = t.execute(&format!("load {}", file.display()));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(r.out.iter().any(|l| l.contains("the scenario has 1 unit the save does not (B9)")), "{r:?}");
+    assert!(t.execute("show B9").out.iter().any(|l| l.contains("0101")), "B9 is not on the map");
+    assert!(t.prompt().contains("? one"), "the pending command asks again: {}", t.prompt());
+    // a pending command these rules no longer run (a verb renamed): left out, said
+    let renamed = lib.path().join("renamed.sav");
+    let pending_line = text.lines().find(|l| l.starts_with("lua local a = umpire.ask")).unwrap();
+    std::fs::write(
+        &renamed,
+        text.replace(pending_line, "salute B1").replace("#@ruleset fixture 0.1.0 ", "#@ruleset fixture 0.1.0 x"),
+    )
+    .unwrap();
+    let mut u = Session::with_root(lib.path());
+    let r = u.execute(&format!("load {}", renamed.display()));
+    assert_eq!(r.status, Status::Ok, "{r:?}");
+    assert!(
+        r.out
+            .iter()
+            .any(|l| l.contains("the command waiting for a decision, `salute B1`, does not run under these rules")),
+        "{r:?}"
+    );
+    assert!(u.game.as_ref().unwrap().pending.is_none());
+    // a step the sequence no longer has: said
+    let gone = lib.path().join("gone.sav");
+    let state_line = text.lines().find(|l| l.starts_with("#@state ")).unwrap();
+    let step = serde_json::from_str::<serde_json::Value>(&state_line["#@state ".len()..]).unwrap()["clock"]["step"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let moved = state_line.replacen(&format!("\"step\":\"{step}\""), "\"step\":\"parade\"", 1);
+    assert_ne!(moved, state_line);
+    std::fs::write(
+        &gone,
+        text.replace(state_line, &moved).replace("#@ruleset fixture 0.1.0 ", "#@ruleset fixture 0.1.0 x"),
+    )
+    .unwrap();
+    let mut v = Session::with_root(lib.path());
+    let r = v.execute(&format!("load {}", gone.display()));
+    assert!(r.out.iter().any(|l| l.contains("at step 'parade'")), "{r:?}");
+}
