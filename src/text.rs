@@ -82,10 +82,17 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// ` (did you mean X, Y?)` for the closest names, or nothing.
 pub fn did_you_mean<'a, S: AsRef<str> + ?Sized + 'a>(text: &str, names: impl IntoIterator<Item = &'a S>) -> String {
-    let mut scored: Vec<(usize, &str)> =
-        names.into_iter().map(|n| (edit_distance(text, n.as_ref()), n.as_ref())).collect();
+    let len = text.chars().count();
+    let limit = (len / 2).max(2);
+    // a name whose length differs by more than the limit is never that close: only names of
+    // about the text's length are compared, so a long text costs one pass over the names
+    let mut scored: Vec<(usize, &str)> = names
+        .into_iter()
+        .map(|n| n.as_ref())
+        .filter(|n| n.len().abs_diff(text.len()) <= limit * 4 && n.chars().count().abs_diff(len) <= limit)
+        .map(|n| (edit_distance(text, n), n))
+        .collect();
     scored.sort();
-    let limit = (text.chars().count() / 2).max(2);
     let close: Vec<&str> = scored.iter().filter(|(d, _)| *d <= limit).take(3).map(|(_, n)| *n).collect();
     if close.is_empty() { String::new() } else { format!(" (did you mean {}?)", close.join(", ")) }
 }

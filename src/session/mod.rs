@@ -43,6 +43,9 @@ pub struct Reply {
     styled: bool,
 }
 
+/// The longest command line (a `lua` chunk continued over many lines included).
+pub const MAX_LINE: usize = 64 << 10;
+
 impl Reply {
     pub(crate) fn ok(out: Vec<String>) -> Reply {
         Reply { out, status: Status::Ok, styled: false }
@@ -249,6 +252,16 @@ impl Session {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             return Reply::with(vec![], Status::Nothing);
+        }
+        if line.len() > MAX_LINE {
+            return Reply::with(
+                vec![],
+                Status::Error(Error::Usage(format!(
+                    "the line is {} KiB long, over the limit of {} KiB for one command",
+                    line.len() >> 10,
+                    MAX_LINE >> 10
+                ))),
+            );
         }
         let (verb, rest) = split_first(line);
         let started = std::time::Instant::now();

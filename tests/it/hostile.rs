@@ -325,3 +325,18 @@ fn rules_and_scenarios_cannot_write_control_characters_to_the_terminal() {
         assert!(stdout.contains(shown), "`{shown}` is not shown:\n{stdout}");
     }
 }
+
+#[test]
+fn a_line_too_long_is_refused_and_a_long_word_costs_one_pass() {
+    let (_lib, mut s) = busy_game(3_000_000);
+    let before = s.hash();
+    let e = error_text(&s.execute(&format!("show {}", "x".repeat(1 << 20))));
+    assert!(e.contains("over the limit of 64 KiB for one command"), "{e}");
+    assert_eq!(s.hash(), before);
+    // within the limit, a word no name resembles is compared only with names of about its
+    // length: no suggestion, at once
+    let e = error_text(&s.execute(&format!("show {}", "x".repeat(60_000))));
+    assert!(!e.contains("did you mean"), "{e}");
+    assert_eq!(umpire::text::did_you_mean(&"x".repeat(60_000), ["x1", "xx"]), "");
+    assert_eq!(umpire::text::did_you_mean("Stargrad", ["Stargard", "Berlin"]), " (did you mean Stargard?)");
+}
