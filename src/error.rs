@@ -51,8 +51,10 @@ pub enum Error {
     Data(Located),
     #[error("{}", .0.iter().map(|l| l.to_string()).collect::<Vec<_>>().join("\n"))]
     DataMany(Vec<Located>),
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: Arc<std::io::Error> },
+    /// (the reason is part of the message, not a separate source: a chain printed whole, as
+    /// `umpire: {e:#}` does, would say it twice)
+    #[error("{path}: {reason}")]
+    Io { path: PathBuf, reason: Arc<std::io::Error> },
     /// A unit, hex, scenario, ruleset or file that does not exist.
     #[error("{0}")]
     NotFound(String),
@@ -87,7 +89,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
-        Error::Io { path: path.into(), source: Arc::new(source) }
+        Error::Io { path: path.into(), reason: Arc::new(source) }
     }
 
     /// The kind of failure, as scripts name it (`expect-error --kind refused ...`).

@@ -37,8 +37,8 @@ struct Cli {
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
     /// The library to use: a folder holding rulesets/ and scenarios/ (default: $UMPIRE_LIBRARY,
-    /// else the nearest such folder at or above the current one). For `run` and `check` it
-    /// replaces the library found from each path.
+    /// else the nearest such folder at or above the current one, else the games built into the
+    /// program). For `run` and `check` it replaces the library found from each path.
     #[arg(long, global = true, value_name = "DIR")]
     library: Option<PathBuf>,
     #[command(subcommand)]
@@ -89,7 +89,8 @@ enum Cmd {
         #[arg(long, value_name = "DIR")]
         rules: Option<PathBuf>,
     },
-    /// Validate a ruleset folder or a scenario file without playing.
+    /// Validate a game (by name), a ruleset folder, a scenario file, a save or a script, without
+    /// playing.
     Check {
         #[arg(required = true)]
         paths: Vec<PathBuf>,
@@ -626,12 +627,19 @@ fn open_scenario(
     if path.is_file() && path.extension().is_none_or(|x| x != "toml") {
         anyhow::bail!("{name}: neither an umpire save nor a scenario (a .toml file, or <game>[/<scenario>])");
     }
+    if !path.exists() && path.extension().is_some_and(|x| x == "ump" || x == "sav") {
+        anyhow::bail!("{name}: no such save file");
+    }
     let mut line = format!("new {name}");
     if let Some(s) = seed {
         line.push_str(&format!(" --seed {s}"));
     }
     for o in options {
         line.push_str(&format!(" --option {o}"));
+    }
+    // (the line echoed is the one that runs: a copy of it starts the same game)
+    if let Some(r) = &session.rules {
+        line.push_str(&format!(" --rules {}", r.display()));
     }
     Ok(run_opening(session, &line, tty))
 }

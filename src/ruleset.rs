@@ -70,11 +70,35 @@ impl Ruleset {
                 other.display()
             )));
         }
+        // the rules of another game would fail in confusing ways (unknown verbs, hexes not on
+        // the map): said at once
+        if let Some(game) = Ruleset::game_of(other, library).filter(|g| g != id) {
+            return Err(Error::Usage(format!(
+                "--rules {}: these are the rules of {game}, not of {id} (the game of the scenario or save)",
+                other.display()
+            )));
+        }
         let beside = other.parent().filter(|p| p.join("lib").is_dir()).and_then(Path::parent);
         let root = beside.unwrap_or(library);
         let mut r = Ruleset::load_meta_at(root, other, id)?;
         r.rehash();
         Ok(r)
+    }
+
+    /// The game of the library whose rules the folder `dir` holds (a copy being edited): the
+    /// game of its folder's name, else the game whose `ruleset.toml` has the same name; `None`
+    /// when neither tells.
+    pub fn game_of(dir: &Path, library: &Path) -> Option<String> {
+        let games: Vec<String> = list_dirs(&library.join("rulesets"))
+            .into_iter()
+            .filter(|d| library.join("rulesets").join(d).join("ruleset.toml").is_file())
+            .collect();
+        let folder = dir.canonicalize().ok()?.file_name()?.to_str()?.to_string();
+        if games.contains(&folder) {
+            return Some(folder);
+        }
+        let name = Ruleset::load_meta_at(library, dir, &folder).ok()?.name;
+        games.into_iter().find(|g| Ruleset::load_meta(library, g).is_ok_and(|r| r.name == name))
     }
 
     /// `ruleset.toml` only, without the content hash (to find a default scenario).

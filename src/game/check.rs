@@ -24,7 +24,15 @@ pub fn check_path(p: &Path, library: Option<&Path>, cfg: HostConfig) -> Result<V
     let named = (!p.exists() && p.components().count() == 1)
         .then(|| {
             let root = library.map(Path::to_path_buf).unwrap_or_else(crate::ruleset::find_root);
-            root.join("rulesets").join(p)
+            let games: Vec<String> = crate::ruleset::list_dirs(&root.join("rulesets"))
+                .into_iter()
+                .filter(|d| root.join("rulesets").join(d).join("ruleset.toml").is_file())
+                .collect();
+            // (a unique prefix, as `play` takes it: `umpire check stargard`)
+            match crate::text::pick(&p.to_string_lossy(), games.iter().map(String::as_str)) {
+                crate::text::Pick::One(g) => root.join("rulesets").join(g),
+                _ => root.join("rulesets").join(p),
+            }
         })
         .filter(|d| d.join("ruleset.toml").is_file());
     if let Some(dir) = named {
@@ -60,11 +68,13 @@ fn check_ruleset(
     problems: &mut Vec<String>,
 ) -> Result<()> {
     let dir = p.canonicalize().map_err(|e| Error::io(p, e))?;
-    let id = dir.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_string();
     // a ruleset folder outside any library (a variant copied to be edited) is checked against
     // the scenarios of the library found as `play` finds it, with its lib/ from beside it or
-    // from that library
+    // from that library; its game is its folder's name, or the game of the same name (a copy
+    // named /tmp/sg-b of Stargard Solstice plays Stargard Solstice's scenarios)
     let root = library.map(Path::to_path_buf).or_else(|| library_of(&dir)).unwrap_or_else(crate::ruleset::find_root);
+    let id = Ruleset::game_of(&dir, &root)
+        .unwrap_or_else(|| dir.file_name().and_then(|s| s.to_str()).unwrap_or_default().to_string());
     let own = root.join("rulesets").join(&id).canonicalize().is_ok_and(|d| d == dir);
     let other = (!own).then_some(dir.as_path());
     let rs = match other {
@@ -94,8 +104,10 @@ fn check_ruleset(
     let default = root.join("scenarios").join(&id).join(format!("{}.toml", rs.default_scenario));
     if !default.is_file() {
         problems.push(format!(
-            "rulesets/{id}/ruleset.toml: the default scenario '{}' does not exist (scenarios/{id}/{}.toml)",
-            rs.default_scenario, rs.default_scenario
+            "{}: the default scenario '{}' does not exist ({})",
+            crate::lua::display_path(&root, &dir.join("ruleset.toml")),
+            rs.default_scenario,
+            crate::ruleset::shown(&default)
         ));
     }
     // every scenario of this game loads and starts

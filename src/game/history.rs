@@ -214,6 +214,24 @@ pub struct Checkpoint {
 
 impl Game {
     /// The game as it is now, for [`Game::rollback`].
+    /// Makes the commands committed from `from` on one command, `line` (`forward`: it is
+    /// undone whole, and a save replays it as the one command it was).
+    pub fn merge_history(&mut self, from: usize, line: &str) {
+        if from >= self.history.len() {
+            return;
+        }
+        let parts: Vec<Entry> = self.history.drain(from..).collect();
+        let last = parts.last().expect("not empty");
+        let merged = Entry {
+            lines: vec![line.to_string()],
+            after_hash: last.after_hash.clone(),
+            seen: parts.iter().flat_map(|e| e.seen.iter().cloned()).collect(),
+            before: parts[0].before.clone(),
+            takes_back: 0,
+        };
+        self.history.push(merged);
+    }
+
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
             state: self.snapshot(),

@@ -177,7 +177,10 @@ impl Game {
         use sha2::{Digest, Sha256};
         let mut h = Sha256::new();
         h.update(state.as_bytes());
-        for l in &p.lines {
+        // (a new game's set-up: its `new` line is in the state already, as scenario, seed and
+        // options; the folder of its rules is not part of the game)
+        let setup = usize::from(p.lines.first() == Some(&self.new_line));
+        for l in &p.lines[setup..] {
             h.update([0u8]);
             h.update(l.as_bytes());
         }

@@ -253,7 +253,10 @@ fn script_paths(o: &Options) -> Result<Vec<PathBuf>> {
         } else if p.is_file() {
             out.push(p);
         } else {
-            return Err(Error::NotFound(format!("{}: no such script or folder", p.display())));
+            return Err(Error::NotFound(format!(
+                "{}: no such script or folder (a game's scripts are in the clone, not in the built-in games: run mutate in the clone, or name them with --scripts DIR)",
+                p.display()
+            )));
         }
     }
     if out.is_empty() {

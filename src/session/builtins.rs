@@ -92,7 +92,7 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("seed", "game", "seed <n>", "reseed the game's dice", "seed 12345", false, play::seed),
     builtin!("forward", "game", "forward [--verbose] [turn N | step ID | end]",
         "play on with `next`, answering every question with its default. Alone it answers the questions now pending, or else plays one `next` and its questions: it stops where the players act next. `turn N` stops at the start of turn N, `step ID` at that step of the sequence, `end` at the end of the game; --verbose echoes every `next` and answer",
-        "forward      forward step combat      forward turn 3      forward end      forward --verbose", true, play::forward),
+        "forward      forward turn 3      forward step <step> (listed below)      forward end      forward --verbose", true, play::forward),
     builtin!("undo", "history", "undo [--past-dice] [n]",
         "take back the last n commands (past seen dice only with --past-dice)",
         "undo      undo 3      undo --past-dice", true, play::undo),

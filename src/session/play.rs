@@ -207,7 +207,7 @@ fn check_step(g: &Game, id: &str) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+pub(super) fn forward(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
     const USAGE: &str = "usage: forward [--verbose] [turn N | step ID | end]";
     let mut words: Vec<&str> = rest.split_whitespace().collect();
     let verbose = words.first().is_some_and(|w| *w == "--verbose" || *w == "-v");
@@ -235,6 +235,9 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
     let (mut nexts, mut answers) = (0usize, 0usize);
     // the rules of the questions answered, in order of first appearance, with their counts
     let mut rules: Vec<(String, usize)> = Vec::new();
+    // where forward's own commands start in the history (after the command whose decision was
+    // pending, which it may finish first): they become one command, the `forward` line
+    let mut own_from: Option<usize> = None;
     const MOST: usize = 100_000;
     for played in 0..=MOST {
         if played == MOST {
@@ -246,6 +249,9 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
             let st = g.state();
             (st.clock.over.is_some(), st.clock.turn, st.clock.step.clone(), g.pending.is_some())
         };
+        if own_from.is_none() && !pending {
+            own_from = Some(s.game()?.history.len());
+        }
         let reached = match &target {
             // (something was played: a `next`, or an answer)
             Target::Next => nexts + answers > 0,
@@ -304,6 +310,9 @@ pub(super) fn forward(s: &mut Session, rest: &str, _line: &str) -> Result<Reply>
         } else {
             nexts += 1;
         }
+    }
+    if let Some(from) = own_from {
+        s.game_mut()?.merge_history(from, line);
     }
     if !verbose {
         let g = s.game()?;

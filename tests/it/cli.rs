@@ -570,8 +570,10 @@ fn play_resumes_a_save_and_refuses_a_file_that_is_neither_save_nor_scenario() {
 }
 
 /// A copy of the fixture's ruleset folder in `dir` (outside any library), as a designer makes one.
+/// A copy of the fixture's rules under another folder name, as the README's `/tmp/sg-b` (its
+/// game is found by its ruleset's name).
 fn fixture_rules_copy(dir: &std::path::Path) -> std::path::PathBuf {
-    let copy = dir.join("fixture");
+    let copy = dir.join("fx-b");
     std::fs::create_dir_all(&copy).unwrap();
     for e in std::fs::read_dir(super::fixtures().join("rulesets/fixture")).unwrap().flatten() {
         std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
@@ -656,6 +658,8 @@ fn a_ruleset_copied_anywhere_is_checked_played_reloaded_compared_and_replayed() 
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.starts_with("ok: ruleset Fixture") && text.contains(&format!("in {}", copy.display())), "{text}");
+    // (its folder is named fx-b: its game, the fixture, is found by its ruleset's name)
+    assert!(text.contains("ok: scenario scenarios/fixture/basic.toml"), "{text}");
     // play under it: status names the copy, and a save replays under it
     let save = dir.path().join("g.sav");
     let mut child = umpire()
@@ -705,4 +709,17 @@ fn a_ruleset_copied_anywhere_is_checked_played_reloaded_compared_and_replayed() 
     let out = umpire().arg("--library").arg(&lib).arg("replay").arg(&save).arg("--rules").arg(&copy).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(matches!(out.status.code(), Some(0 | 1)), "{text}");
+    // the rules of another game are refused at once, by name (not a Lua traceback or a
+    // replay where every command is refused)
+    let other = lib.join("rulesets/seqtest");
+    for args in [vec!["play", "fixture", "--seed", "3"], vec!["replay", save.to_str().unwrap()]] {
+        let out = umpire().arg("--library").arg(&lib).args(&args).arg("--rules").arg(&other).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+        assert!(text.contains("these are the rules of seqtest, not of fixture"), "{args:?}: {text}");
+        assert_ne!(out.status.code(), Some(0), "{text}");
+    }
+    // a save that is not there is said to be missing
+    let out = umpire().args(["play", "no-such-game.ump"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("no-such-game.ump: no such save file"), "{text}");
 }
