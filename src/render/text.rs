@@ -509,7 +509,10 @@ pub fn around(map: &Map, center: HexId, radius: i32, width: usize) -> BTreeSet<H
 pub fn middle(map: &Map, hexes: &BTreeSet<HexId>) -> Option<HexId> {
     let mid = *hexes.iter().nth(hexes.len() / 2)?;
     if map.layout == Layout::Columns {
-        return Some(mid);
+        // the middle column's middle hex (the median in id order is the middle column's first
+        // hex when the columns are many: a map edge)
+        let column: Vec<HexId> = hexes.iter().filter(|h| h.col == mid.col).copied().collect();
+        return column.get(column.len() / 2).copied();
     }
     let across = hexes.iter().map(|h| place(map, *h).0);
     let (lo, hi) = (across.clone().min()?, across.max()?);

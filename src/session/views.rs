@@ -633,15 +633,21 @@ pub(super) fn units(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let listed: Vec<Unit> = kept.iter().filter_map(|id| g.state().units.get(id).cloned()).collect();
     let (strengths, _) = g.read_only(|g| listed.iter().map(|u| strength_of(g, u)).collect::<Result<Vec<String>>>());
     let strengths = strengths?;
-    let mut out = Vec::new();
+    let mut rows = Vec::new();
     for (u, strength) in listed.iter().zip(&strengths) {
         let loc = match &u.loc {
             Location::Hex(h) => g.fmt_hex(*h),
             Location::Box(b) => format!("[{b}]"),
         };
         let vals: Vec<String> = u.values().iter().map(|(k, v)| format!("{k} {}", json_text(v))).collect();
-        out.push(format!("{:<10} {:<8} {:<10} {:<22} {}", u.id, u.side, loc, strength, vals.join(" ")));
+        rows.push([u.id.clone(), u.side.clone(), loc, strength.clone(), vals.join(" ")]);
     }
+    // columns as wide as their widest entry (at least the old fixed widths), so that a long id
+    // or box name does not push the rest out of line
+    let width = |i: usize, least: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0).max(least);
+    let (w0, w1, w2, w3) = (width(0, 10), width(1, 8), width(2, 10), width(3, 22));
+    let mut out: Vec<String> =
+        rows.iter().map(|r| format!("{:<w0$} {:<w1$} {:<w2$} {:<w3$} {}", r[0], r[1], r[2], r[3], r[4])).collect();
     if out.is_empty() {
         out.push(match filters.as_slice() {
             [] => "no units".to_string(),

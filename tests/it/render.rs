@@ -435,3 +435,12 @@ fn a_map_numbered_by_rows_too_wide_for_the_terminal_is_windowed_on_its_middle() 
     // rows_up: the highest printed row at the top
     assert!(text.find("1512").unwrap() < text.find("0712").unwrap(), "{text}");
 }
+
+#[test]
+fn map_alone_draws_the_middle_of_the_map_not_an_edge() {
+    // the window is around the middle column's middle hex (it was that column's first: the edge)
+    let mut s = stargard();
+    let text = ok(&mut s, "map").join("\n");
+    assert!(text.contains("the part around the middle of the map"), "{text}");
+    assert!(text.contains("25.14") && !text.contains("25.01") && !text.contains(".02 "), "{text}");
+}
