@@ -301,6 +301,22 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("in_box", lua.create_function(in_box)?)?;
     t.set("stacks", lua.create_function(stacks)?)?;
     t.set("all", lua.create_function(all)?)?;
+    // `units["212/80"]` is a unit looked up as a field: say how a unit is found
+    let mt = lua.create_table()?;
+    mt.set(
+        "__index",
+        lua.create_function(|lua, (_, k): (Value, Value)| -> mlua::Result<Value> {
+            let k = match &k {
+                Value::String(s) => s.to_string_lossy(),
+                other => other.type_name().to_string(),
+            };
+            Err(mlua::Error::runtime(format!(
+                "{}units has no field '{k}' (a unit by its id: units.get('{k}'); the API: get, find, at, in_box, stacks, all)",
+                rule_place(lua)
+            )))
+        })?,
+    )?;
+    t.set_metatable(Some(mt))?;
     lua.globals().set("units", t)?;
     Ok(())
 }
