@@ -13,6 +13,7 @@
 //! would not see. A reload builds a new VM over the same world.
 
 mod actions;
+mod charged;
 mod chunks;
 pub mod coverage;
 mod cups;
@@ -545,6 +546,8 @@ impl Host {
         for register in areas {
             register(&host.lua).map_err(convert_error)?;
         }
+        // (before the prelude, whose wrappers keep the functions they wrap)
+        charged::register(&host.lua).map_err(convert_error)?;
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
         seal::register(&host.lua, &internal).map_err(convert_error)?;
         internal.set("loaded", loaded).map_err(convert_error)?;
@@ -650,7 +653,7 @@ impl Host {
         if covering {
             triggers = triggers.every_line();
         }
-        self.lua.set_global_hook(triggers, move |_lua, debug| {
+        self.lua.set_global_hook(triggers, move |lua, debug| {
             if debug.event() == mlua::debug::DebugEvent::Line {
                 let src = debug.source();
                 if let Some(s) = src.source.as_deref() {
@@ -679,9 +682,14 @@ impl Host {
             let line = || debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
             // the budget first: it is the limit, the same on every machine
             if used > limit {
+                // inside a wrapper of the prelude, the place is the rule's that called it
+                let place = if file == "<umpire prelude>" {
+                    seal::rule_place(lua)
+                } else {
+                    format!("{file}:{}: ", line())
+                };
                 return Err(mlua::Error::runtime(format!(
-                    "{file}:{}: instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?",
-                    line()
+                    "{place}instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?"
                 )));
             }
             // a last resort for time spent outside the VM, which the budget cannot see (C

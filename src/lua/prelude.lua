@@ -75,7 +75,45 @@ end
 -- Asks a player and waits for `choose` or `auto`. q = { prompt=, rule=, options={...},
 -- default=, kind="choice"|"unit"|"hex"|"text"|"number"|"yesno", side= (who answers) }. Returns the answer
 -- (a string; a unit id for kind "unit"; a printed hex id for kind "hex").
+-- The coroutines the rules make (coroutine.create and wrap): a question asked inside one
+-- would go back to that coroutine instead of to the player, so umpire.ask refuses there.
+local rule_threads = setmetatable({}, { __mode = "k" })
+do
+  local create, resume, pack, unpack = coroutine.create, coroutine.resume, table.pack, table.unpack
+  coroutine.create = function(f)
+    local co = create(f)
+    rule_threads[co] = true
+    return co
+  end
+  coroutine.wrap = function(f)
+    local co = create(f)
+    rule_threads[co] = true
+    return function(...)
+      local r = pack(resume(co, ...))
+      -- (as Lua's own wrap: a text error gains the place of the call)
+      if not r[1] then error(r[2], type(r[2]) == "string" and 2 or 0) end
+      return unpack(r, 2, r.n)
+    end
+  end
+end
+
+-- coroutine.yield from the command's own code would suspend the command as if it asked the
+-- player: refused at the rule's line (inside a coroutine the rules made it is theirs)
+coroutine.yield = function(...)
+  if not rule_threads[coroutine.running()] then
+    error("coroutine.yield: outside a coroutine the rules made it would stop the command itself (to ask the player, use umpire.ask)", 2)
+  end
+  return yield(...)
+end
+
+local function not_in_rule_thread(what)
+  if rule_threads[coroutine.running()] then
+    error(what .. ": called inside a coroutine the rules made (coroutine.create or wrap): it would go back to that coroutine, not to the player; call it from the command's own code", 3)
+  end
+end
+
 function U.ask(q)
+  not_in_rule_thread("umpire.ask")
   if type(q) ~= "table" or type(q.prompt) ~= "string" then
     error("umpire.ask: expected a table with a prompt", 2)
   end
@@ -100,7 +138,10 @@ end
 -- enumeration the run ends here: what follows only applies the result, which odds does not
 -- need. Outside `odds` it does nothing and returns the outcome.
 function U.outcome(result)
-  if U.is_probe() then yield({ __outcome = tostring(result) }) end
+  if U.is_probe() then
+    not_in_rule_thread("umpire.outcome")
+    yield({ __outcome = tostring(result) })
+  end
   return result
 end
 
@@ -139,6 +180,13 @@ end
 -- ---------------------------------------------------------------- message handler
 local function msgh(e)
   if type(e) == "string" then return I.traceback(e) end
+  -- a table (or nil, a boolean...) raised as an error: not read (its metamethods could loop),
+  -- said with the rule's line (the host names the rule frame under the prelude's place);
+  -- numbers are texts, and refusals (userdata) pass as they are
+  local t = type(e)
+  if t ~= "userdata" and t ~= "number" then
+    return I.traceback(("<umpire prelude>:1: the rule raised a %s as its error, not a text (use error('...') or umpire.refuse)"):format(t))
+  end
   return e
 end
 I.traceback = function(e) return e end -- replaced below by the host if available

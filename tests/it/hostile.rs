@@ -144,6 +144,29 @@ const PAYLOADS: &[(&str, &str, &[At])] = &[
         &[At::Load, At::Reload, At::Verb, At::Lua],
     ),
     ("local s = string.rep('x', 3e7) for i = 1, 100 do log.say(s) end", "log", &[At::Verb, At::Lua]),
+    // calls into Rust are charged by their work (issue 26.4): stopped by the budget at the
+    // rule's line, not by the wall-clock backstop
+    ("for i = 1, 1e9 do units.all() end", "instruction limit", &[At::Verb, At::Lua]),
+    ("for i = 1, 1e9 do map.hexes() end", "instruction limit", &[At::Verb, At::Lua]),
+    (
+        "local t = {} for i = 1, 1e4 do t[i] = 'abcdefgh' end for i = 1, 1e9 do table.concat(t) end",
+        "instruction limit",
+        &[At::Verb, At::Lua],
+    ),
+    ("for i = 1, 1e9 do local s = ('x'):rep(1e6) end", "instruction limit", &[At::Verb, At::Lua]),
+    // a rule's own coroutines (issue 26.9): a question asked in one, a yield outside one
+    (
+        "local co = coroutine.wrap(function() local a = umpire.ask{prompt = 'q', options = {'a'}} return a end) co()",
+        "umpire.ask: called inside a coroutine the rules made",
+        &[At::Verb, At::Lua],
+    ),
+    ("coroutine.yield(1)", "coroutine.yield: outside a coroutine the rules made", &[At::Verb, At::Lua]),
+    // an error that is not a text (issue 26.8), its metamethods never read
+    (
+        "error(setmetatable({}, {__index = function(t, k) return t[k] end}))",
+        "the rule raised a table as its error",
+        &[At::Verb, At::Lua],
+    ),
     // values that would differ between processes (issue 26.3): keys that collide once stored
     // (which value stays would follow the table's order), memory addresses
     ("vars.set('v', {['1'] = 1, [1] = 2})", "they are one key once stored", &[At::Verb, At::Lua]),
