@@ -23,6 +23,22 @@ pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A file's bytes as text, or where it stops being UTF-8: `line:column` (1-based, the column
+/// counted in bytes) and the byte, for a message such as `rules.lua:3:7: not UTF-8 text`.
+pub fn utf8_text(bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let before = &bytes[..at];
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = at - before.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+        format!(
+            "{line}:{column}: not UTF-8 text (byte 0x{:02x}; save the file as UTF-8)",
+            bytes.get(at).copied().unwrap_or(0)
+        )
+    })
+}
+
 /// How a typed name matched a list of names.
 pub enum Pick<'a> {
     One(&'a str),

@@ -86,8 +86,15 @@ fn check_ruleset(
     let files = lua_files(&dir);
     let before = problems.len();
     for f in &files {
-        let src = std::fs::read_to_string(f).map_err(|e| Error::io(f, e))?;
         let name = crate::lua::display_path(&root, f);
+        // every file is read: one that is not UTF-8 is a problem of its own, not the end
+        let src = match crate::text::utf8_text(std::fs::read(f).map_err(|e| Error::io(f, e))?) {
+            Ok(s) => s,
+            Err(at) => {
+                problems.push(format!("{name}:{at}"));
+                continue;
+            }
+        };
         if let Err(e) = crate::lua::compile(&lua, &src, &name) {
             problems.push(crate::lua::convert_error(e).to_string().trim_start_matches("rule error: ").to_string());
         }

@@ -912,8 +912,9 @@ fn install_require(lua: &Lua, ruleset: &Ruleset) -> mlua::Result<Table> {
             let refused = |m: String| mlua::Error::runtime(format!("{}{m}", seal::rule_place(lua)));
             let (file, real) = resolve_module(&dirs, &root, &name).map_err(refused)?;
             let chunk_name = display_path(&root, &file);
-            let src =
-                std::fs::read_to_string(&real).map_err(|e| refused(format!("require '{name}': {chunk_name}: {e}")))?;
+            let bytes = std::fs::read(&real).map_err(|e| refused(format!("require '{name}': {chunk_name}: {e}")))?;
+            // (a byte that is not UTF-8, as a file saved as Latin-1 has: named by its place)
+            let src = crate::text::utf8_text(bytes).map_err(|at| mlua::Error::runtime(format!("{chunk_name}:{at}")))?;
             let chunk = compile(lua, &src, &chunk_name)?;
             let v = load_module(lua, chunk, &name)?;
             let v = if v.is_nil() { Value::Boolean(true) } else { v };

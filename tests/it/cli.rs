@@ -723,3 +723,23 @@ fn a_ruleset_copied_anywhere_is_checked_played_reloaded_compared_and_replayed() 
     let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("no-such-game.ump: no such save file"), "{text}");
 }
+
+#[test]
+fn check_names_every_rule_file_that_is_not_utf8_at_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = fixture_rules_copy(dir.path());
+    for (file, text) in
+        [("combat.lua", b"-- caf\xe9\n".as_slice()), ("main.lua", b"local x = 1\n-- na\xefve\n".as_slice())]
+    {
+        let mut bytes = std::fs::read(copy.join(file)).unwrap();
+        bytes.extend_from_slice(text);
+        std::fs::write(copy.join(file), bytes).unwrap();
+    }
+    let out = umpire().arg("--library").arg(super::fixtures()).arg("check").arg(&copy).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    let combat_lines = std::fs::read(copy.join("combat.lua")).unwrap().iter().filter(|b| **b == b'\n').count();
+    let main_lines = std::fs::read(copy.join("main.lua")).unwrap().iter().filter(|b| **b == b'\n').count();
+    assert!(text.contains(&format!("combat.lua:{combat_lines}:7: not UTF-8 text (byte 0xe9")), "{text}");
+    assert!(text.contains(&format!("main.lua:{main_lines}:6: not UTF-8 text (byte 0xef")), "{text}");
+}
