@@ -404,7 +404,9 @@ fn read_extension(path: &Path, id: &str, shown: &str, src: &str, chain: &mut Vec
         state.side_values.insert(side, Arc::new(all));
     }
     for (hex, marks) in mine.hex_markers {
-        state.hex_markers.entry(hex).or_default().extend(marks);
+        for (name, v) in marks.iter() {
+            crate::state::set_marker(&mut state.hex_markers, hex, name.clone(), Some(*v));
+        }
     }
     let mut symbols = parent.symbols.clone();
     for r in &h.remove {
@@ -806,8 +808,8 @@ fn initial_state(cx: &mut Ctx, raw: &RawFile, map: &Map, id: &str) -> GameState 
         sides: header.sides.clone(),
         clock: Clock::default(),
         units: Default::default(),
-        hex_markers: BTreeMap::new(),
-        side_markers: BTreeMap::new(),
+        hex_markers: Default::default(),
+        side_markers: Default::default(),
         boxes: header.boxes.iter().cloned().collect(),
         cups: BTreeMap::new(),
         tracks: raw.tracks.clone(),
@@ -836,7 +838,7 @@ fn initial_state(cx: &mut Ctx, raw: &RawFile, map: &Map, id: &str) -> GameState 
     for (marker, per_hex) in &raw.markers {
         for (h, v) in per_hex {
             if let Some(hex) = hex_of(cx, map, h) {
-                state.hex_markers.entry(hex).or_default().insert(marker.clone(), *v);
+                crate::state::set_marker(&mut state.hex_markers, hex, marker.clone(), Some(*v));
             }
         }
     }

@@ -419,21 +419,6 @@ fn sources(map: &Map, t: &Table) -> mlua::Result<Vec<(HexId, i64)>> {
 
 /// Sets (Some) or removes (None) a marker of a hex or hexside; empty entries are dropped so the
 /// state stays canonical.
-fn set_marker_in<K: Ord + Copy>(all: &mut BTreeMap<K, BTreeMap<String, i64>>, key: K, name: String, v: Option<i64>) {
-    let m = all.entry(key).or_default();
-    match v {
-        Some(v) => {
-            m.insert(name, v);
-        }
-        None => {
-            m.remove(&name);
-            if m.is_empty() {
-                all.remove(&key);
-            }
-        }
-    }
-}
-
 /// What a search is charged to the instruction budget: about what the same time would buy in
 /// Lua instructions (building the profile and the answer, then each hex reached), so that the
 /// budget, the same on every machine, bounds searches as it bounds Lua code (a runaway loop of
@@ -507,7 +492,7 @@ fn hex(lua: &Lua, s: String) -> mlua::Result<(Value, Option<String>)> {
     r.set("features", info.features.iter().cloned().collect::<Vec<_>>())?;
     r.set("name", info.name.clone())?;
     r.set("values", info.values.clone())?;
-    r.set("markers", w.state.hex_markers.get(&h).cloned().unwrap_or_default())?;
+    r.set("markers", w.state.hex_markers.get(&h).map(|m| (**m).clone()).unwrap_or_default())?;
     Ok((Value::Table(r), None))
 }
 
@@ -708,7 +693,7 @@ fn set_marker(lua: &Lua, (s, name, v): (String, String, Value)) -> mlua::Result<
     let w = world(lua);
     let mut w = w.borrow_mut();
     let h = hex_arg(&w.map, &s, "map.set_marker")?;
-    set_marker_in(&mut w.state.hex_markers, h, name, v);
+    crate::state::set_marker(&mut w.state.hex_markers, h, name, v);
     Ok(())
 }
 
@@ -726,7 +711,7 @@ fn set_markers(lua: &Lua, (name, values): (String, Table)) -> mlua::Result<()> {
     }
     todo.sort();
     for (h, v) in todo {
-        set_marker_in(&mut w.state.hex_markers, h, name.clone(), v);
+        crate::state::set_marker(&mut w.state.hex_markers, h, name.clone(), v);
     }
     Ok(())
 }
@@ -737,7 +722,7 @@ fn clear_markers(lua: &Lua, name: String) -> mlua::Result<usize> {
     let mut w = w.borrow_mut();
     let had: Vec<HexId> = w.state.hex_markers.iter().filter(|(_, m)| m.contains_key(&name)).map(|(h, _)| *h).collect();
     for h in &had {
-        set_marker_in(&mut w.state.hex_markers, *h, name.clone(), None);
+        crate::state::set_marker(&mut w.state.hex_markers, *h, name.clone(), None);
     }
     Ok(had.len())
 }
@@ -783,7 +768,7 @@ fn set_side_marker(lua: &Lua, (a, b, name, v): (String, String, String, Value)) 
     if w.map.grid.direction(ha, hb).is_none() {
         return Err(mlua::Error::runtime(format!("map.set_side_marker: {a} and {b} are not adjacent")));
     }
-    set_marker_in(&mut w.state.side_markers, Hexside::new(ha, hb), name, v);
+    crate::state::set_marker(&mut w.state.side_markers, Hexside::new(ha, hb), name, v);
     Ok(())
 }
 

@@ -349,7 +349,7 @@ fn labels(g: &Game, target: &Shown) -> Result<Labels> {
             ("unit", Value::UserData(crate::lua::unit_handle(lua, id.clone()).map_err(lua_err)?), items)
         }
         Shown::Hex(h) => {
-            let markers = g.state().hex_markers.get(h).cloned().unwrap_or_default();
+            let markers = g.state().hex_markers.get(h).map(|m| (**m).clone()).unwrap_or_default();
             let mut items = Vec::new();
             for (k, v) in markers {
                 items.push(("marker", k, Value::Integer(v)));
