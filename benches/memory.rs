@@ -56,6 +56,18 @@ fn over(s: &Session) -> bool {
     s.game.as_ref().is_some_and(|g| g.state().clock.over.is_some())
 }
 
+/// The first command the rules list other than `next`: played where `forward` cannot go on (a
+/// decision with no default it may take, such as Sleigh Ride's flips before its set-up ends).
+fn first_listed(s: &Session, scenario: &str) -> String {
+    let g = s.game.as_ref().expect("a game");
+    g.actions(&umpire::lua::ActionFilter { unit: None, hex: None })
+        .ok()
+        .flatten()
+        .and_then(|l| l.into_iter().find(|a| a.cmd != "next"))
+        .map(|a| a.cmd)
+        .unwrap_or_else(|| panic!("{scenario}: forward stopped and the rules list nothing to play"))
+}
+
 /// Plays `scenario` as `busy` says and returns (commands in history, live heap held by the
 /// session, peak while playing).
 fn play(scenario: &str, busy: bool) -> (usize, usize, usize) {
@@ -66,7 +78,11 @@ fn play(scenario: &str, busy: bool) -> (usize, usize, usize) {
     if busy {
         let mut i = 0u64;
         while !over(&s) {
-            run(&mut s, "forward");
+            if s.execute("forward").status != Status::Ok {
+                let cmd = first_listed(&s, scenario);
+                run(&mut s, &cmd);
+                continue;
+            }
             if over(&s) {
                 break;
             }
@@ -81,7 +97,15 @@ fn play(scenario: &str, busy: bool) -> (usize, usize, usize) {
             }
         }
     } else {
-        run(&mut s, "forward end");
+        // `forward end`; where a decision has no default that forward can take (Sleigh Ride's
+        // set-up asks for flips first), the first command the rules list is played instead
+        while !over(&s) {
+            if s.execute("forward end").status == Status::Ok {
+                continue;
+            }
+            let cmd = first_listed(&s, scenario);
+            run(&mut s, &cmd);
+        }
     }
     let commands = s.game.as_ref().map_or(0, |g| g.history.len());
     if let Some(g) = &s.game {

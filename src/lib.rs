@@ -8,6 +8,7 @@ pub mod dice;
 pub mod error;
 pub mod game;
 pub mod hex;
+pub mod journal;
 pub mod library;
 pub mod lua;
 pub mod map;

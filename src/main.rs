@@ -62,6 +62,10 @@ enum Cmd {
         /// it or from the library).
         #[arg(long, value_name = "DIR")]
         rules: Option<PathBuf>,
+        /// Resume the game of a session that ended without finishing (a closed terminal, a
+        /// killed process): its journal, kept after every command.
+        #[arg(long, conflicts_with_all = ["scenario", "seed", "options"])]
+        resume: bool,
     },
     /// Like `play`, for designers: undo is free (it may take back dice rolls).
     Sandbox {
@@ -313,8 +317,10 @@ fn run(cli: Cli) -> Result<i32> {
             }
             Ok(if bad > 0 { 1 } else { 0 })
         }
-        Cmd::Play { scenario, seed, options, rules } => play(library, scenario, seed, options, rules, false),
-        Cmd::Sandbox { scenario, seed, options, rules } => play(library, scenario, seed, options, rules, true),
+        Cmd::Play { scenario, seed, options, rules, resume } => {
+            play(library, scenario, seed, options, rules, false, resume)
+        }
+        Cmd::Sandbox { scenario, seed, options, rules } => play(library, scenario, seed, options, rules, true, false),
         Cmd::Playout { scenario, games, save, list, profile } => {
             if profile {
                 umpire::lua::profile::start();
@@ -523,6 +529,9 @@ fn compare(library: Option<PathBuf>, scenario: &str, rules: &[PathBuf], g: &Game
     Ok(0)
 }
 
+/// Whether a command runs (Ctrl-C then stops it; at the prompt a signal ends the process).
+static RUNNING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The line editor of `play`, completing from the words of the session.
 type LineEditor = rustyline::Editor<ReplHelper, rustyline::history::DefaultHistory>;
 
@@ -533,6 +542,7 @@ fn play(
     options: Vec<String>,
     rules: Option<PathBuf>,
     sandbox: bool,
+    resume: bool,
 ) -> Result<i32> {
     let mut session = Session::new();
     if let Some(l) = library {
@@ -542,7 +552,26 @@ fn play(
     session.free_undo = sandbox;
     let tty = std::io::stdin().is_terminal();
     if tty {
-        banner(&session, scenario.is_none());
+        banner(&session, scenario.is_none() && !resume);
+    }
+    // the journal of a session that ended without finishing: resumed, or said
+    let journals = umpire::journal::dir();
+    let left = journals.as_deref().map(umpire::journal::left_behind).unwrap_or_default();
+    if resume {
+        let Some(j) = left.first() else { anyhow::bail!("no session to resume: no journal of an unfinished session") };
+        if !run_opening(&mut session, &format!("load {}", j.display()), tty) {
+            return Ok(1);
+        }
+        // (unsaved: the player has not saved this game; the old journal's part is taken over)
+        if let Some(g) = session.game.as_mut() {
+            g.saved_len = usize::MAX;
+        }
+        let _ = std::fs::remove_file(j);
+    } else if let Some(j) = left.first().filter(|_| tty) {
+        outln!(
+            "a session that ended without finishing left its game ({}): `umpire play --resume` resumes it",
+            j.display()
+        );
     }
     if let Some(name) = scenario
         && !open_scenario(&mut session, &name, seed, options, tty)?
@@ -561,7 +590,26 @@ fn play(
         session.borrow_mut().color = std::env::var_os("NO_COLOR").is_none();
         fit_width(&mut rl, &mut session.borrow_mut());
     }
-    let failed = read_eval(&mut rl, &session, &words, tty)?;
+    // at a terminal: Ctrl-C (and a closed terminal, SIGTERM) stops the running command, taken
+    // back as any failed command is; at the prompt a signal ends the process, the game kept in
+    // the journal, which is written after every command that changed the game
+    let mut journal = None;
+    if tty {
+        ctrlc::set_handler(|| {
+            if RUNNING.load(std::sync::atomic::Ordering::Relaxed) {
+                umpire::lua::interrupt();
+            } else {
+                std::process::exit(130);
+            }
+        })
+        .context("cannot catch Ctrl-C")?;
+        journal = journals.as_deref().map(umpire::journal::Journal::new);
+    }
+    let failed = read_eval(&mut rl, &session, &words, tty, journal.as_mut())?;
+    // the session ended as the player chose (what was unsaved, they chose to leave)
+    if let Some(j) = journal {
+        j.finish();
+    }
     if let Some(h) = &history {
         if let Some(d) = h.parent() {
             let _ = std::fs::create_dir_all(d);
@@ -681,12 +729,23 @@ fn fit_width(rl: &mut LineEditor, session: &mut Session) {
 }
 
 /// Reads and runs lines until the player leaves (or the input ends); whether any command failed.
-fn read_eval(rl: &mut LineEditor, session: &RefCell<Session>, words: &RefCell<Words>, tty: bool) -> Result<bool> {
+fn read_eval(
+    rl: &mut LineEditor,
+    session: &RefCell<Session>,
+    words: &RefCell<Words>,
+    tty: bool,
+    mut journal: Option<&mut umpire::journal::Journal>,
+) -> Result<bool> {
     if !tty {
         return read_piped(rl, &mut session.borrow_mut(), words);
     }
     let mut failed = false;
     loop {
+        if let Some(j) = journal.as_deref_mut()
+            && let Some(warning) = j.update(&session.borrow())
+        {
+            outln!("  {warning}");
+        }
         let prompt = {
             let s = session.borrow();
             umpire::repl::fit_prompt(&s.prompt(), s.width)
@@ -770,7 +829,10 @@ fn handle_line(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words
     if !confirm_replace(rl, session, tty, t) {
         return Ran::default();
     }
+    umpire::lua::clear_interrupt();
+    RUNNING.store(true, std::sync::atomic::Ordering::Relaxed);
     let r = session.execute(t);
+    RUNNING.store(false, std::sync::atomic::Ordering::Relaxed);
     print_reply(&r);
     words.borrow_mut().refresh(session);
     Ran {

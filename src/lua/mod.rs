@@ -84,6 +84,26 @@ pub struct World {
 
 pub type Shared = Rc<RefCell<World>>;
 
+/// Set by the front end when the player presses Ctrl-C while a command runs: the instruction
+/// hook stops the rule code at its next count, and the command fails, taken back as any failed
+/// command is. Cleared before each command.
+static INTERRUPT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks the running rule code to stop (Ctrl-C); safe from a signal handler's thread.
+pub fn interrupt() {
+    INTERRUPT.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Forgets an interrupt asked before the next command.
+pub fn clear_interrupt() {
+    INTERRUPT.store(false, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether an interrupt was asked (`forward` stops between its commands).
+pub fn interrupted() -> bool {
+    INTERRUPT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// App data of the VM: rule code ran out of memory (garbage is collected before the next command).
 struct OutOfMemory;
 
@@ -680,6 +700,13 @@ impl Host {
                 profile::sample(file, src.line_defined.unwrap_or(0), debug.current_line().unwrap_or(0), started.get());
             }
             let line = || debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
+            // the player's Ctrl-C
+            if interrupted() {
+                return Err(mlua::Error::runtime(format!(
+                    "{}interrupted (Ctrl-C): the command is taken back",
+                    seal::rule_place(lua)
+                )));
+            }
             // the budget first: it is the limit, the same on every machine
             if used > limit {
                 // inside a wrapper of the prelude, the place is the rule's that called it

@@ -274,7 +274,11 @@ pub(super) fn forward(s: &mut Session, rest: &str, line: &str) -> Result<Reply> 
                 None => rules.push((rule, 1)),
             }
         }
-        let r = s.execute(cmd);
+        let r = if crate::lua::interrupted() {
+            Reply::with(vec![], Status::Error(Error::Usage("interrupted (Ctrl-C)".into())))
+        } else {
+            s.execute(cmd)
+        };
         if let Status::Error(e) = r.status {
             let done = nexts + answers;
             let lost = s.game_mut()?.rollback(checkpoint);

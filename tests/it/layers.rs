@@ -26,6 +26,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("save", 3),
     ("session", 4),
     ("repl", 5),
+    ("journal", 5),
     ("script", 5),
     ("playout", 5),
     ("mutate", 5),

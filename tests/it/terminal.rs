@@ -52,6 +52,7 @@ impl Term {
                 "Enter" => b"\r",
                 "C-u" => b"\x15",
                 "C-d" => b"\x04",
+                "C-c" => b"\x03",
                 text => text.as_bytes(),
             };
             self.bytes(bytes);
@@ -261,4 +262,38 @@ fn tab_after_choose_offers_the_decisions_options() {
         assert!(s.contains(h), "{h} is not offered:\n{s}");
     }
     assert!(!s.contains("3SS-PZ-HQ") && !s.contains("04.18"), "not only the options:\n{s}");
+}
+
+#[test]
+fn ctrl_c_stops_the_running_command_and_a_killed_session_resumes_from_its_journal() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = play(&home);
+    t.wait_for("T1 · ? Place BA within 1 hex of Bluetown ›");
+    t.keys(&["auto", "Enter"]);
+    t.wait_for("Movement Phase ›");
+    t.keys(&["move B1 0303", "Enter"]);
+    t.wait_for("B1 moves 0202 → 0303");
+    // a command that would run until its budget: Ctrl-C stops it, it is taken back, and the
+    // prompt comes back with the game as it was
+    t.keys(&["lua vars.set('spun', 1) while true do end", "Enter"]);
+    t.wait_for("while true do end");
+    std::thread::sleep(Duration::from_millis(300));
+    t.keys(&["C-c"]);
+    t.wait_for("interrupted (Ctrl-C): the command is taken back");
+    t.keys(&["= vars.get('spun')", "Enter"]);
+    t.wait_for("nil");
+    // the process is killed: nothing is lost, the journal holds the game
+    let _ = t.child.kill();
+    let _ = t.child.wait();
+    let mut u = play_in(&home, &[], 120);
+    u.wait_for("`umpire play --resume` resumes it");
+    u.keys(&["quit", "Enter"]);
+    let mut v = play_in(&home, &["--resume"], 120);
+    v.wait_for("Movement Phase ›");
+    v.keys(&["show B1", "Enter"]);
+    v.wait_for("0303");
+    // it is not saved yet: leaving asks
+    v.keys(&["C-d"]);
+    v.wait_for("unsaved commands. Leave anyway?");
+    v.keys(&["y", "Enter"]);
 }
