@@ -442,6 +442,7 @@ fn tidy_traceback(msg: &str) -> String {
             && (t.contains("<umpire prelude>")
                 || t.starts_with("[C]: in function 'error'")
                 || t.starts_with("[C]: in function 'xpcall'")
+                || t.starts_with("[C]: in upvalue 'xpcall'")
                 || t.starts_with("[C]: in ?")
                 || t == "(...tail calls...)")
         {
@@ -575,6 +576,27 @@ impl Host {
         // line (one C call would otherwise fail with a memory error that names no place)
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
         internal.set("max_string", (limits.memory / 2) as i64).map_err(convert_error)?;
+        // what stops a command, if it has happened (pcall must not catch it: the prelude)
+        let (used, limit, started, backstop, seconds) =
+            (host.budget.clone(), limits.instructions, host.started.clone(), host.backstop.clone(), limits.seconds);
+        let stopping = host
+            .lua
+            .create_function(move |_, ()| {
+                let late = backstop.get() && started.get().is_some_and(|t| t.elapsed().as_secs_f64() > seconds);
+                Ok(if interrupted() {
+                    Some("interrupted (Ctrl-C): the command is taken back".to_string())
+                } else if used.get() > limit {
+                    Some(format!("instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?"))
+                } else if late {
+                    Some(format!(
+                        "time limit exceeded ({seconds} s in one command, outside the instruction budget): a runaway loop?"
+                    ))
+                } else {
+                    None
+                })
+            })
+            .map_err(convert_error)?;
+        internal.set("stopping", stopping).map_err(convert_error)?;
         compile(&host.lua, PRELUDE, PRELUDE_PLACE).and_then(|f| f.call::<()>(())).map_err(convert_error)?;
         // the message handler of rule calls adds a traceback of the failing coroutine
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;

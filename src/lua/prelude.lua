@@ -6,6 +6,29 @@ local U, I = umpire, __umpire
 local raw_next, type, tostring, error, xpcall = next, type, tostring, error, xpcall
 local yield = coroutine.yield
 
+-- pcall, xpcall and coroutine.resume do not catch what stops a command (the instruction
+-- budget, the wall-clock backstop, Ctrl-C, the memory limit): a rule that loops on pcall would
+-- otherwise run for ever, its budget spent and every stop caught. Such an error goes on up.
+do
+  local raw_pcall, raw_xpcall, raw_resume, stopping = pcall, xpcall, coroutine.resume, I.stopping
+  -- (varargs, no table functions: those are charged, and a C call more a level would bring
+  -- the C stack's limit nearer)
+  local function passed(ok, ...)
+    if not ok then
+      -- (said afresh at the caller's line: a message handler may have failed on it; `passed`
+      -- is called in a tail call, so level 2 is the caller of pcall)
+      if ... == "not enough memory" then error("memory limit exceeded (not enough memory)", 2) end
+      local why = stopping()
+      if why then error(why, 2) end
+    end
+    return ok, ...
+  end
+  -- (the globals; the prelude's own `xpcall` local stays the raw one)
+  _ENV.pcall = function(...) return passed(raw_pcall(...)) end
+  _ENV.xpcall = function(...) return passed(raw_xpcall(...)) end
+  coroutine.resume = function(...) return passed(raw_resume(...)) end
+end
+
 -- pairs in a fixed order (numbers, then strings, then booleans, then handles by their id),
 -- whatever the hash seed. Tables and functions as keys have no fixed order: refused.
 local rank_keys, pairs_step = I.sorted_keys, I.pairs_step
@@ -79,21 +102,24 @@ end
 -- would go back to that coroutine instead of to the player, so umpire.ask refuses there.
 local rule_threads = setmetatable({}, { __mode = "k" })
 do
-  local create, resume, pack, unpack = coroutine.create, coroutine.resume, table.pack, table.unpack
+  local create, resume = coroutine.create, coroutine.resume
   coroutine.create = function(f)
     local co = create(f)
     rule_threads[co] = true
     return co
   end
+  -- (as Lua's own wrap: a text error gains the place of the call; varargs, no table functions)
+  local function unwrapped(ok, ...)
+    if not ok then
+      local e = ...
+      error(e, type(e) == "string" and 2 or 0)
+    end
+    return ...
+  end
   coroutine.wrap = function(f)
     local co = create(f)
     rule_threads[co] = true
-    return function(...)
-      local r = pack(resume(co, ...))
-      -- (as Lua's own wrap: a text error gains the place of the call)
-      if not r[1] then error(r[2], type(r[2]) == "string" and 2 or 0) end
-      return unpack(r, 2, r.n)
-    end
+    return function(...) return unwrapped(resume(co, ...)) end
   end
 end
 

@@ -154,6 +154,20 @@ const PAYLOADS: &[(&str, &str, &[At])] = &[
         &[At::Verb, At::Lua],
     ),
     ("for i = 1, 1e9 do local s = ('x'):rep(1e6) end", "instruction limit", &[At::Verb, At::Lua]),
+    // what stops a command is not caught by pcall, xpcall or coroutine.resume: a loop of them
+    // would run for ever, its budget spent
+    ("while true do pcall(function() while true do end end) end", "instruction limit", &[At::Verb, At::Lua]),
+    ("while true do xpcall(function() while true do end end, print) end", "instruction limit", &[At::Verb, At::Lua]),
+    (
+        "while true do coroutine.resume(coroutine.create(function() while true do end end)) end",
+        "instruction limit",
+        &[At::Verb, At::Lua],
+    ),
+    (
+        "while true do pcall(function() local s = 'x' for i = 1, 40 do s = s .. s end end) end",
+        "memory limit",
+        &[At::Verb, At::Lua],
+    ),
     // a rule's own coroutines (issue 26.9): a question asked in one, a yield outside one
     (
         "local co = coroutine.wrap(function() local a = umpire.ask{prompt = 'q', options = {'a'}} return a end) co()",
