@@ -94,7 +94,7 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
             Ok(mut g) => {
                 g.host().set_backstop(true);
                 g.saved_len = g.history.len();
-                out.push(format!("loaded {shown} ({} commands replayed, state {})", g.history.len(), g.state().hash()));
+                out.push(format!("loaded {shown} ({} commands replayed, state {})", g.history.len(), g.hash()));
                 session.game = Some(g);
                 return Ok(out);
             }
@@ -110,7 +110,7 @@ fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> 
     }
     let g = resume(session, path, p, scen, ruleset, &mut out)?;
     g.host().set_backstop(true);
-    out.push(format!("loaded {shown} (state {})", g.state().hash()));
+    out.push(format!("loaded {shown} (state {})", g.hash()));
     session.game = Some(g);
     Ok(out)
 }

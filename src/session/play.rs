@@ -72,7 +72,10 @@ pub(super) fn choose(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> 
     s.game_mut()?.answer(Some(rest)).map(Reply::ok)
 }
 
-pub(super) fn auto(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply> {
+pub(super) fn auto(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    if !rest.trim().is_empty() {
+        return Err(Error::Usage("usage: auto (it takes no words: `choose <answer>` gives one)".into()));
+    }
     s.game_mut()?.answer(None).map(Reply::ok)
 }
 

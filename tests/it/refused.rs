@@ -36,6 +36,9 @@ const BAD: &[&str] = &[
     "seed x",
     "forward turn x",
     "forward step nosuch",
+    // extra words are refused, not ignored (`next` would end the segment, `auto` answer)
+    "next foo bar",
+    "auto now",
     "lua vars.set('junk', 1) error('boom')",
     "lua vars.set('junk', 2) umpire.refuse('X1', 'refused after a change')",
     "lua units.get('{unit}'):set_marker('junk', 1) error('late')",
