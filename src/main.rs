@@ -817,7 +817,11 @@ fn handle_line(rl: &mut LineEditor, session: &mut Session, words: &RefCell<Words
         let _ = rl.add_history_entry(t);
         fit_width(rl, session);
     } else if !t.starts_with('#') {
-        outln!("> {t}");
+        // (a line over the limit is refused: its echo is cut, not printed whole)
+        match t.char_indices().nth(80).filter(|_| t.len() > umpire::session::MAX_LINE) {
+            Some((cut, _)) => outln!("> {}… ({} KiB in all)", &t[..cut], t.len() >> 10),
+            None => outln!("> {t}"),
+        }
     }
     // `next` at a terminal first says what is left undone, once
     if let Some(left) = rl.helper_mut().filter(|_| tty).and_then(|h| h.hold_next(session, t)) {

@@ -743,3 +743,17 @@ fn check_names_every_rule_file_that_is_not_utf8_at_its_place() {
     assert!(text.contains(&format!("combat.lua:{combat_lines}:7: not UTF-8 text (byte 0xe9")), "{text}");
     assert!(text.contains(&format!("main.lua:{main_lines}:6: not UTF-8 text (byte 0xef")), "{text}");
 }
+
+#[test]
+fn a_piped_line_over_the_limit_is_refused_and_its_echo_cut() {
+    let input = format!("{}\n", "x".repeat(70_000));
+    let out =
+        super::feed(umpire().args(["play", "tests/fixtures/scenarios/fixture/basic.toml", "--seed", "1"]), &input);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains("… (68 KiB in all)") && text.contains("over the limit of 64 KiB"),
+        "{}",
+        &text[..text.len().min(400)]
+    );
+    assert!(text.len() < 4_000, "the line was echoed whole ({} bytes)", text.len());
+}
