@@ -89,10 +89,7 @@ impl Ruleset {
     /// game of its folder's name, else the game whose `ruleset.toml` has the same name; `None`
     /// when neither tells.
     pub fn game_of(dir: &Path, library: &Path) -> Option<String> {
-        let games: Vec<String> = list_dirs(&library.join("rulesets"))
-            .into_iter()
-            .filter(|d| library.join("rulesets").join(d).join("ruleset.toml").is_file())
-            .collect();
+        let games = games(library);
         let folder = dir.canonicalize().ok()?.file_name()?.to_str()?.to_string();
         if games.contains(&folder) {
             return Some(folder);
@@ -115,10 +112,7 @@ impl Ruleset {
         let file = dir.join("ruleset.toml");
         if !file.is_file() {
             // the games: folders with a ruleset.toml (not the shared `lib/`)
-            let known: Vec<String> = list_dirs(&root.join("rulesets"))
-                .into_iter()
-                .filter(|d| root.join("rulesets").join(d).join("ruleset.toml").is_file())
-                .collect();
+            let known = games(root);
             return Err(Error::NotFound(if known.is_empty() {
                 format!(
                     "no ruleset '{id}': the library {} has no rulesets/ folder (name the library with --library)",
@@ -158,6 +152,15 @@ impl Ruleset {
 
 pub fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The games of the library `root`: its rulesets/ folders that hold a ruleset.toml (not the
+/// shared `lib/`), in name order.
+pub fn games(root: &Path) -> Vec<String> {
+    list_dirs(&root.join("rulesets"))
+        .into_iter()
+        .filter(|d| root.join("rulesets").join(d).join("ruleset.toml").is_file())
+        .collect()
 }
 
 pub fn list_dirs(p: &Path) -> Vec<String> {

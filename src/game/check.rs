@@ -24,10 +24,7 @@ pub fn check_path(p: &Path, library: Option<&Path>, cfg: HostConfig) -> Result<V
     let named = (!p.exists() && p.components().count() == 1)
         .then(|| {
             let root = library.map(Path::to_path_buf).unwrap_or_else(crate::ruleset::find_root);
-            let games: Vec<String> = crate::ruleset::list_dirs(&root.join("rulesets"))
-                .into_iter()
-                .filter(|d| root.join("rulesets").join(d).join("ruleset.toml").is_file())
-                .collect();
+            let games = crate::ruleset::games(&root);
             // (a unique prefix, as `play` takes it: `umpire check stargard`)
             match crate::text::pick(&p.to_string_lossy(), games.iter().map(String::as_str)) {
                 crate::text::Pick::One(g) => root.join("rulesets").join(g),

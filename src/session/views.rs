@@ -258,39 +258,34 @@ fn describes(g: &Game, what: &str) -> Result<bool> {
     internal.contains_key(format!("describe_{what}")).map_err(lua_err)
 }
 
-/// A unit's strength in the rules' words (`umpire.describe{strength = fn}`), else the kernel's
-/// (`full, 2 of 2 steps`).
-pub(super) fn strength_of(g: &Game, u: &Unit) -> Result<String> {
-    if !describes(g, "strength")? {
-        return Ok(u.strength());
+/// What the rules' `umpire.describe{<key> = fn(u)}` says of a unit: `None` when they give no
+/// such function or it returns nil (`nil_means` says what nil stands for, in the error of a
+/// result that is neither).
+fn unit_words(g: &Game, key: &str, unit: &str, nil_means: &str) -> Result<Option<String>> {
+    if !describes(g, key)? {
+        return Ok(None);
     }
-    let handle = crate::lua::unit_handle(&g.host().lua, u.id.clone()).map_err(crate::lua::convert_error)?;
-    match g.host().call::<Value>("describe_strength", Value::UserData(handle))? {
-        Value::String(t) => Ok(t.to_string_lossy()),
-        Value::Nil => Ok(u.strength()),
+    let handle = crate::lua::unit_handle(&g.host().lua, unit.to_string()).map_err(crate::lua::convert_error)?;
+    match g.host().call::<Value>(&format!("describe_{key}"), Value::UserData(handle))? {
+        Value::String(t) => Ok(Some(t.to_string_lossy())),
+        Value::Nil => Ok(None),
         v => Err(Error::Lua(format!(
-            "umpire.describe: `strength` must return a text or nil (the kernel's words) for {}, not {}",
-            u.id,
+            "umpire.describe: `{key}` must return a text or nil ({nil_means}) for {unit}, not {}",
             v.type_name()
         ))),
     }
 }
 
+/// A unit's strength in the rules' words (`umpire.describe{strength = fn}`), else the kernel's
+/// (`full, 2 of 2 steps`).
+pub(super) fn strength_of(g: &Game, u: &Unit) -> Result<String> {
+    Ok(unit_words(g, "strength", &u.id, "the kernel's words")?.unwrap_or_else(|| u.strength()))
+}
+
 /// Why a unit has no move listed now, in the rules' words (`umpire.describe{cannot_move = fn}`);
 /// `None` when the rules give no reason.
 pub(super) fn why_cannot_move(g: &Game, unit: &str) -> Result<Option<String>> {
-    if !describes(g, "cannot_move")? {
-        return Ok(None);
-    }
-    let handle = crate::lua::unit_handle(&g.host().lua, unit.to_string()).map_err(crate::lua::convert_error)?;
-    match g.host().call::<Value>("describe_cannot_move", Value::UserData(handle))? {
-        Value::String(t) => Ok(Some(t.to_string_lossy())),
-        Value::Nil => Ok(None),
-        v => Err(Error::Lua(format!(
-            "umpire.describe: `cannot_move` must return a text or nil (no reason) for {unit}, not {}",
-            v.type_name()
-        ))),
-    }
+    unit_words(g, "cannot_move", unit, "no reason")
 }
 
 /// How the rules print each track in `status` (`umpire.describe{track = fn}`): `Some(Some(text))`,
