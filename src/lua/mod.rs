@@ -443,6 +443,7 @@ fn tidy_traceback(msg: &str) -> String {
                 || t.starts_with("[C]: in function 'error'")
                 || t.starts_with("[C]: in function 'xpcall'")
                 || t.starts_with("[C]: in upvalue 'xpcall'")
+                || t.starts_with("[C]: in field 'thread_error'")
                 || t.starts_with("[C]: in ?")
                 || t == "(...tail calls...)")
         {
@@ -581,7 +582,7 @@ impl Host {
             (host.budget.clone(), limits.instructions, host.started.clone(), host.backstop.clone(), limits.seconds);
         let stopping = host
             .lua
-            .create_function(move |_, ()| {
+            .create_function(move |lua, ()| {
                 let late = backstop.get() && started.get().is_some_and(|t| t.elapsed().as_secs_f64() > seconds);
                 Ok(if interrupted() {
                     Some("interrupted (Ctrl-C): the command is taken back".to_string())
@@ -591,6 +592,8 @@ impl Host {
                     Some(format!(
                         "time limit exceeded ({seconds} s in one command, outside the instruction budget): a runaway loop?"
                     ))
+                } else if lua.app_data_ref::<OutOfMemory>().is_some() {
+                    Some("memory limit exceeded (not enough memory)".to_string())
                 } else {
                     None
                 })
@@ -598,12 +601,15 @@ impl Host {
             .map_err(convert_error)?;
         internal.set("stopping", stopping).map_err(convert_error)?;
         compile(&host.lua, PRELUDE, PRELUDE_PLACE).and_then(|f| f.call::<()>(())).map_err(convert_error)?;
-        // the message handler of rule calls adds a traceback of the failing coroutine
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
+        // the error a rule call's own coroutine died of (the prelude's `protected`)
+        let memory = limits.memory;
         internal
             .set(
-                "traceback",
-                host.lua.create_function(|lua, msg: String| lua.traceback(Some(&msg), 1)).map_err(convert_error)?,
+                "thread_error",
+                host.lua
+                    .create_function(move |lua, (co, msg): (Thread, String)| thread_error(lua, &co, msg, memory))
+                    .map_err(convert_error)?,
             )
             .map_err(convert_error)?;
         host.reset_budget();
@@ -793,6 +799,7 @@ impl Host {
             // may fail the next command too)
             if self.lua.remove_app_data::<OutOfMemory>().is_some() {
                 let _ = self.lua.gc_collect();
+                let _ = self.lua.set_memory_limit(self.limits.memory);
             }
         }
         self.scopes.set(self.scopes.get() + 1);
@@ -804,6 +811,9 @@ impl Host {
         let memory = is_memory_error(&e);
         if memory {
             self.lua.set_app_data(OutOfMemory);
+            // room for the checks after the command (the dead coroutine holds its memory until
+            // the next command starts, when the garbage goes and the limit is put back)
+            let _ = self.lua.set_memory_limit(self.limits.memory + GRACE);
         }
         let (file, line) = self.last_place.borrow().clone();
         match convert_error(e) {
@@ -1005,6 +1015,42 @@ fn load_module(lua: &Lua, chunk: Function, name: &str) -> mlua::Result<Value> {
         }
         Err(e) => Err(e),
     }
+}
+
+/// Memory above the limit that an error of running out of it may use to be said and checked.
+const GRACE: usize = 1 << 20;
+
+/// The error a rule call died of in its own coroutine (the prelude's `protected`), for its
+/// caller: a text with the traceback of the dead coroutine and then the frames of the caller; a
+/// memory error (which Lua reports without a place and without calling a message handler) is
+/// raised with the place where the rule was, with room to say it.
+fn thread_error(lua: &Lua, co: &Thread, msg: String, memory: usize) -> mlua::Result<String> {
+    if msg == "not enough memory" {
+        lua.set_app_data(OutOfMemory);
+        // (the limit is put back when the next command starts, after the garbage has gone)
+        let _ = lua.set_memory_limit(memory + GRACE);
+        let m = "memory limit exceeded (not enough memory)";
+        return Err(mlua::Error::runtime(match dead_thread_place(co) {
+            Some(place) => format!("{place}: {m}"),
+            None => m.to_string(),
+        }));
+    }
+    if msg.contains("stack traceback:") {
+        return Ok(msg);
+    }
+    let co_state = co.state();
+    // SAFETY: the stack holds `msg` (1); luaL_traceback reads the frames of `co` (alive,
+    // borrowed, not running) and pushes one string, and `msg` is then removed.
+    let inner: String = unsafe {
+        lua.exec_raw(msg, |state| {
+            let m = mlua::ffi::lua_tostring(state, 1);
+            mlua::ffi::luaL_traceback(state, co_state, m, 0);
+            mlua::ffi::lua_remove(state, 1);
+        })?
+    };
+    let outer = lua.traceback(None, 1)?.to_string_lossy();
+    let frames = outer.split_once('\n').map_or("", |(_, f)| f);
+    Ok(format!("{inner}\n{frames}"))
 }
 
 /// `file:line` where a coroutine that died by an error was in rule code: Lua keeps the frames of

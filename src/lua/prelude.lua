@@ -5,6 +5,8 @@
 local U, I = umpire, __umpire
 local raw_next, type, tostring, error, xpcall = next, type, tostring, error, xpcall
 local yield = coroutine.yield
+-- (the coroutine functions as Lua has them: the rules' own are wrapped below)
+local raw_create, raw_resume, raw_status = coroutine.create, coroutine.resume, coroutine.status
 
 -- pcall, xpcall and coroutine.resume do not catch what stops a command (the instruction
 -- budget, the wall-clock backstop, Ctrl-C, the memory limit): a rule that loops on pcall would
@@ -203,24 +205,35 @@ function U.check(ok, rule, msg, ...)
   return ok
 end
 
--- ---------------------------------------------------------------- message handler
-local function msgh(e)
-  if type(e) == "string" then return I.traceback(e) end
+-- ---------------------------------------------------------------- rule calls
+-- Rule code runs in a coroutine of its own, so that its frames outlive an error: a memory
+-- error (for which Lua calls no message handler) is then told where the rule was
+-- (I.thread_error raises it), and any other text gains the traceback of the dead coroutine. A
+-- question it asks goes up to the host and the answer comes back down.
+
+-- The error a rule call ended with, as the caller sees it.
+local function failure(co, e)
+  local t = type(e)
+  if t == "string" then return I.thread_error(co, e) end
   -- a table (or nil, a boolean...) raised as an error: not read (its metamethods could loop),
   -- said with the rule's line (the host names the rule frame under the prelude's place);
   -- numbers are texts, and refusals (userdata) pass as they are
-  local t = type(e)
   if t ~= "userdata" and t ~= "number" then
-    return I.traceback(("<umpire prelude>:1: the rule raised a %s as its error, not a text (use error('...') or umpire.refuse)"):format(t))
+    return I.thread_error(co, ("<umpire prelude>:1: the rule raised a %s as its error, not a text (use error('...') or umpire.refuse)"):format(t))
   end
   return e
 end
-I.traceback = function(e) return e end -- replaced below by the host if available
+
+-- (varargs and tail calls: no table functions, which are charged)
+local function finished(co, ok, ...)
+  if raw_status(co) ~= "dead" then return finished(co, raw_resume(co, yield(...))) end
+  if ok then return ... end
+  error(failure(co, (...)), 0)
+end
 
 local function protected(f, ...)
-  local ok, res = xpcall(f, msgh, ...)
-  if not ok then error(res, 0) end
-  return res
+  local co = raw_create(f)
+  return finished(co, raw_resume(co, ...))
 end
 
 -- ---------------------------------------------------------------- verbs
@@ -555,6 +568,7 @@ local sealed_meta = raw_setmetatable({}, { __mode = "k" })
 -- place (Lua looks metamethods up raw); checked and put back after every run of rule code
 local watched = {}
 local frozen = false
+local string_meta_view -- (I.freeze)
 
 -- (string methods are taken now: sealing the string library empties it for a moment)
 local s_sub, s_match, s_format = string.sub, string.match, string.format
@@ -695,6 +709,15 @@ function I.freeze()
   local string_meta = raw_getmeta_checked("")
   seen[string_meta] = true
   seal(string_meta, "getmetatable('')", function(what) return what .. ": " .. API_READ_ONLY end)
+  -- what getmetatable('') gives the rules: a view whose writes are refused at their line (the
+  -- real one keeps `__index` in place, where Lua reads it, and a write there is only found
+  -- after the command)
+  string_meta_view = raw_setmetatable({}, {
+    __index = string_meta,
+    __newindex = function(_, k) error(where() .. "getmetatable('')" .. key_text(k) .. ": " .. API_READ_ONLY, 0) end,
+    __metatable = false,
+  })
+  frozen_real[string_meta_view] = frozen_real[string_meta]
   local modules = sorted_keys(loaded)
   for _, name in ipairs(modules) do names[loaded[name]] = names[loaded[name]] or name end
   for _, name in ipairs(modules) do walk(loaded[name], name, seen) end
@@ -765,6 +788,7 @@ function rawset(t, k, v)
   return raw_rawset(t, k, v)
 end
 function getmetatable(v)
+  if string_meta_view and type(v) == "string" then return string_meta_view end
   local mt = sealed_meta[v]
   if mt == nil then return raw_getmeta_checked(v) end
   if mt == false then return nil end

@@ -136,6 +136,14 @@ const PAYLOADS: &[(&str, &str, &[At])] = &[
         &[At::Load, At::Reload, At::Verb, At::Lua],
     ),
     ("local s = ('x'):rep(2^40)", "memory limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    // a few instructions that fill the memory (no count hook in between: the place is found in
+    // the frames of the rule call's dead coroutine)
+    ("local s = 'x' while true do s = s .. s end", "memory limit", &[At::Load, At::Reload, At::Verb, At::Lua]),
+    (
+        "local s = string.pack('s4', ('x'):rep(1000)) for i = 1, 40 do s = s .. s end",
+        "memory limit",
+        &[At::Load, At::Reload, At::Verb, At::Lua],
+    ),
     // conversions into Rust, bounded
     ("local t = {1} for i = 1, 23 do t = {t, t} end vars.set('dag', t)", "vars.set", &[At::Verb, At::Lua]),
     (
@@ -198,6 +206,7 @@ const PAYLOADS: &[(&str, &str, &[At])] = &[
     // the read-only libraries, API and prelude during play
     ("getmetatable('').__index.upper = function() return 'X' end", "read-only", &[At::Verb, At::Lua]),
     ("rawset(string, 'upper', function() return 'X' end)", "rawset", &[At::Verb, At::Lua]),
+    ("getmetatable('').__index = {}", "read-only", &[At::Verb, At::Lua]),
     ("rawset(_G, 'g', 1)", "rawset", &[At::Verb, At::Lua]),
     ("__umpire.next = function() return 'X' end", "read-only", &[At::Verb, At::Lua]),
     ("rawset(units, 'get', 1)", "rawset", &[At::Verb, At::Lua]),
