@@ -80,7 +80,7 @@ local function moves(side, opts, out)
     if not of_side[s] then
       local ez = C.ezoc(s, stacks)
       local enter, leave = movement.ezoc_costs(ez)
-      of_side[s] = { ezoc = ez, enter = enter, leave = leave, enemy = C.occupied(C.enemy(s)) }
+      of_side[s] = { ezoc = ez, enter = enter, leave = leave, enemy = C.occupied(C.other(s)) }
     end
     local o = of_side[s]
     return { overrun = overrun, ezoc = o.ezoc, enter = o.enter, leave = o.leave, enemy = o.enemy, stacks = stacks }

@@ -267,7 +267,7 @@ function M.retreat(list, n, origin, rule, combat_hex)
   for _, u in ipairs(stack) do ids[u.id] = true end
   local movement = require "movement"
   local ez = C.ezoc(side)
-  local enemy = C.occupied(C.enemy(side))
+  local enemy = C.occupied(C.other(side))
   local dists = {}
   local function alive_of(group)
     local out = {}
@@ -674,7 +674,7 @@ function M.advance(list, second)
       "a mechanized unit that entered a village or city must stop")
     umpire.check(map.distance(adv.hex, second) == 1, "10.3", "%s is not adjacent to %s", second, adv.hex)
     local lone = movement.lone_hq(second, list[1].side)
-    umpire.check(not C.occupied(C.enemy(list[1].side))[second] or lone, "10.5", "%s is occupied by the enemy", second)
+    umpire.check(not C.occupied(C.other(list[1].side))[second] or lone, "10.5", "%s is occupied by the enemy", second)
     local second_side = map.hexside(adv.hex, second)
     umpire.check(not (C.contains(second_side, "major_river") and not C.contains(second_side, "bridge")), "10.5.1",
       "no advance across an unbridged major river")

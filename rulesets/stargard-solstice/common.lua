@@ -11,7 +11,12 @@ function C.is_combat(u) return u.kind ~= "hq" and u.kind ~= "air" end
 function C.is_mech(u) return u:attr("mech") == true end
 function C.attack(u) return u:value("attack") or 0 end
 function C.defense(u) return u:value("defense") or 0 end
-function C.enemy(side) return side == "German" and "Soviet" or "German" end
+
+-- The two sides (1.1), and the other one: the enemy of `side`.
+C.SOVIET, C.GERMAN = "Soviet", "German"
+---@param side string
+---@return string
+function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
 -- A count with its noun: "1 activation", "2 activations" (`many` for an irregular plural).
 C.count = require("words").count
 

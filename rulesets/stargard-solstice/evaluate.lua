@@ -15,6 +15,7 @@
 local C = require "common"
 local T = require "tables"
 local victory = require "victory"
+local scoring = require "scoring"   -- rulesets/lib
 
 local M = {}
 
@@ -34,43 +35,36 @@ function M.result()
   for _, row in ipairs(T.victory) do
     if over == row[2] then return over end
   end
-  local text = over:gsub("%s*%b()", "")
-  return (text:gsub("(%a)(%a*)", function(a, b) return a:upper() .. b end))
+  return scoring.title((over:gsub("%s*%b()", "")))
+end
+
+-- 11.0: an isolated unit is in worse trouble than one only out of supply.
+local function trouble(u)
+  if u:marker("isolated") then return 1 end
+  if u:marker("oos") then return 0.5 end
+  return 0
 end
 
 -- Steps on the map and supply states of the combat units, by side (one pass over the units).
 local function forces()
-  local f = { German = { steps = 0, supply = 0 }, Soviet = { steps = 0, supply = 0 } }
-  for _, u in ipairs(units.all { on_map = true }) do
-    if C.is_combat(u) then
-      local s = f[u.side]
-      s.steps = s.steps + u.steps_left
-      if u:marker("isolated") then s.supply = s.supply + 1                 -- 11.0
-      elseif u:marker("oos") then s.supply = s.supply + 0.5 end
-    end
-  end
-  return f
+  return scoring.count(scoring.forces { "German", "Soviet" }, units.all { on_map = true }, C.is_combat, trouble)
 end
 
 function M.figures()
   local vp, hexes = victory.tally()
-  local f = forces()
-  return {
+  return scoring.steps_figures({
     soviet_vp = math.ceil(vp),                                            -- 14.1, 16.4
-    vp_hexes = hexes,
-    german_steps = f.German.steps,
-    soviet_steps = f.Soviet.steps,
+    vp_hexes = hexes,                                                     -- 14.1, 14.3.1
     result = M.result(),
-  }
+  }, forces())
 end
 
 function M.score(side)
   local vp = victory.tally()
   local f = forces()
-  local s = 10 * vp + (f.Soviet.steps - f.German.steps) + (f.German.supply - f.Soviet.supply)
-  local r = M.result()
-  if r then s = s + 1000 * (WEIGHT[r] or 0) end
-  return side == "Soviet" and s or -s
+  local s = 10 * vp + (f.Soviet.steps - f.German.steps)                  -- 14.1
+    + (f.German.trouble - f.Soviet.trouble)                               -- 11.0
+  return scoring.for_side(s, M.result(), WEIGHT, side, "Soviet")         -- 14.2, 14.3
 end
 
 return M

@@ -11,7 +11,7 @@ function M.relocate(hq)
   local old = hq.hex
   local reach = supply.trace(hq.side, C.sources(hq))
   local ez = C.ezoc(hq.side)
-  local enemy = C.occupied(C.enemy(hq.side))
+  local enemy = C.occupied(C.other(hq.side))
   local best = C.best()
   for h, d in pairs(reach) do
     local away = map.distance(old, h)

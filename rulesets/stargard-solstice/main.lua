@@ -133,7 +133,7 @@ umpire.command {
 -- ------------------------------------------------------------------ map overlays
 umpire.overlay {
   usage = "zoc <side>", help = "hexes in the side's zone of control", rule = "4.2",
-  run = function(side) local z = {} for h in pairs(C.ezoc(C.enemy(side))) do z[h] = "Z" end return z end,
+  run = function(side) local z = {} for h in pairs(C.ezoc(C.other(side))) do z[h] = "Z" end return z end,
 }
 umpire.overlay {
   usage = "reach <unit>", help = "every hex the unit could reach now by regular movement, with its cost", rule = "5.1",
@@ -197,7 +197,7 @@ umpire.describe {
   hex = function(hex)
     local lines = {}
     for _, side in ipairs { "German", "Soviet" } do
-      if C.ezoc(C.enemy(side))[hex] then lines[#lines + 1] = "in the ZOC of " .. side .. " units [4.2]" end
+      if C.ezoc(C.other(side))[hex] then lines[#lines + 1] = "in the ZOC of " .. side .. " units [4.2]" end
     end
     if map.hex(hex).values.vp then lines[#lines + 1] = ("worth %d VP now [14.3.1]"):format(victory.vp_value(hex)) end
     return lines

@@ -56,7 +56,7 @@ function M.profile(side, from, mp, opts)
   local enter, leave = opts.enter, opts.leave
   if not enter then enter, leave = M.ezoc_costs(ez) end                              -- 4.1
   local blocked = {}
-  for h in pairs(opts.enemy or C.occupied(C.enemy(side))) do                        -- 5.3
+  for h in pairs(opts.enemy or C.occupied(C.other(side))) do                        -- 5.3
     if not (opts.overrun and lone_hq(h, side, opts.stacks)) then blocked[#blocked + 1] = h end
   end
   if opts.strategic then                                                            -- 5.4.1
@@ -129,7 +129,7 @@ function M.rail_profile(side, from)
   local ez = C.ezoc(side)
   local stop, blocked = {}, {}
   for h in pairs(ez) do stop[#stop + 1] = h end
-  for h in pairs(C.occupied(C.enemy(side))) do blocked[#blocked + 1] = h end
+  for h in pairs(C.occupied(C.other(side))) do blocked[#blocked + 1] = h end
   return { from = from, paths = { railroad = 0 }, paths_only = true, hexsides = T.hexside_cost, cancels = T.cancels,
     terrain = T.terrain_cost, stop = stop, blocked = blocked }
 end
@@ -240,7 +240,7 @@ local function refuse_unreachable(prof, side, from, to, mp, who, strategic)
     -- 5.4.1: within reach but for the EZOCs it may not enter?
     local open = unlimited(prof)
     open.mp, open.blocked = mp, {}
-    for h in pairs(C.occupied(C.enemy(side))) do open.blocked[#open.blocked + 1] = h end
+    for h in pairs(C.occupied(C.other(side))) do open.blocked[#open.blocked + 1] = h end
     local near, near_path = map.route(open, to)
     if near then
       local through = {}
@@ -402,7 +402,7 @@ function M.move(list, to, via, strategic, rail)
     -- 5.5.2 a unit that starts in an EZOC may leave it by rail but must end away from the enemy
     if C.ezoc(side)[from] then
       for _, n in ipairs(map.neighbours(dest)) do
-        umpire.check(not C.occupied(C.enemy(side))[n], "5.5.2", "leaving an EZOC by rail, the move must end away from enemy units")
+        umpire.check(not C.occupied(C.other(side))[n], "5.5.2", "leaving an EZOC by rail, the move must end away from enemy units")
       end
     end
     for i = 2, #path - 1 do

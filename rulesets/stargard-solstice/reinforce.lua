@@ -11,7 +11,7 @@ local M = {}
 function M.entry_hexes(side, area, known)
   local hexes = type(area) == "table" and area or map.area(area) or {}
   local ez = known and known.ezoc or C.ezoc(side)
-  local enemy = known and known.enemy or C.occupied(C.enemy(side))
+  local enemy = known and known.enemy or C.occupied(C.other(side))
   local ok = {}
   for _, h in ipairs(hexes) do
     if not ez[h] and not enemy[h] and map.terrain(h) ~= "lake" then ok[#ok + 1] = h end
@@ -87,7 +87,7 @@ function M.phase()
   -- placing friendly units changes neither side's view of the enemy: computed once
   local known = {}
   for _, side in ipairs { "German", "Soviet" } do
-    known[side] = { ezoc = C.ezoc(side), enemy = C.occupied(C.enemy(side)) }
+    known[side] = { ezoc = C.ezoc(side), enemy = C.occupied(C.other(side)) }
   end
   for _, u in ipairs(units.in_box("reinforcements")) do
     local due = (u:attr("arrives") == turn or C.contains(arriving, u.id)) and not u:attr("option")
@@ -443,7 +443,7 @@ function M.replace(u, which)
       local spots = { hq.hex }
       for _, n in ipairs(map.neighbours(hq.hex)) do spots[#spots + 1] = n end
       for _, h in ipairs(spots) do
-        if not ez[h] and not require("movement").stacking_problem(h, { u }) and not C.occupied(C.enemy(u.side))[h] then
+        if not ez[h] and not require("movement").stacking_problem(h, { u }) and not C.occupied(C.other(u.side))[h] then
           where = h
           break
         end

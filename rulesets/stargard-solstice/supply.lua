@@ -14,7 +14,7 @@ function M.trace(side, sources, strict, known, targets)
   known = known or {}
   local ez = known.ezoc or C.ezoc(side)
   local friendly = known.own or C.occupied(side)
-  local enemy = known.enemy or C.occupied(C.enemy(side))
+  local enemy = known.enemy or C.occupied(C.other(side))
   return map.reach {
     from = sources,
     terrain = { clear = 1, town = 1, city = 1, forest = "no", swamp = "no", lake = "no", restrictive = "no" },
@@ -45,7 +45,7 @@ function M.check(u, cache)
   if not cache[key] then
     -- the side's EZOC and units, once per supply phase
     local st = cache.stacks
-    cache[u.side] = cache[u.side] or { ezoc = C.ezoc(u.side, st), own = C.occupied(u.side), enemy = C.occupied(C.enemy(u.side)) }
+    cache[u.side] = cache[u.side] or { ezoc = C.ezoc(u.side, st), own = C.occupied(u.side), enemy = C.occupied(C.other(u.side)) }
     -- only the hexes of the side's units are wanted
     cache[u.side .. ":targets"] = cache[u.side .. ":targets"] or (function()
       local t = {}
