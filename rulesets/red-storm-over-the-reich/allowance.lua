@@ -109,6 +109,19 @@ function M.declare(n)
     #notes > 0 and ("; " .. table.concat(notes, "; ")) or ""))
 end
 
+-- 10.6.A: the Soviet declaration, asked at the start of the assault movement once the markers are
+-- set (before any unit moves): 0 up to the mechanized marker, 1 rifle MP kept for combat by default
+-- (10.6.B), at most 3 unless the artillery is to flip (10.3.C).
+function M.ask_declaration()
+  local mech = tracks.get("sov_mech")
+  local options = {}
+  for i = 0, mech do options[#options + 1] = tostring(i) end
+  local default = math.max(0, math.min(T.artillery_declare_max, tracks.get("sov_rifle") - 1))
+  local n = umpire.ask { prompt = ("declare the MPs of the assault movement (0-%d; keep 1 rifle MP for combat, 10.6.B; more than %d flips the artillery, 10.3.C)"):format(mech, T.artillery_declare_max),
+    rule = "10.6.A", kind = "number", options = options, default = tostring(default) }
+  M.declare(math.tointeger(n))
+end
+
 -- 13.2: the combat duration: a die halved, rounded up, off every Soviet marker; the German
 -- reaction allowance is twice it.
 function M.duration()

@@ -1,9 +1,11 @@
 -- Red Storm over the Reich: the sequence of play (4.1, 4.2) and the hook that keeps hex control
--- current after every command (3.5.A). Each rule area is a file of its own: control (3.5.A),
--- zoc (6), supply (7, 15), reinforce (8), logistics (9), allowance (10.1-10.3, 10.6, 13.2),
--- movement (10.4-10.8), transport (10.8.1, 10.8.2), barrage (11, 12), combat (13), overrun (14),
--- kg (16), special (17), victory (3), scenarios (3.2-3.4 set-ups), stacking (5), views, actions
--- (what may be done now: umpire.actions).
+-- current after every command (3.5.A). Each rule area is a file of its own, registering its own
+-- verbs: control (3.5.A), zoc (6), supply (7), reinforce (8), logistics (9), allowance (10.1-10.3,
+-- 10.6, 13.2), movement (10.4-10.8), transport (10.8.1, 10.8.2), barrage (11, 12), combat (13),
+-- overrun (14), attrition (15), kg (16), special (17), victory (3), scenarios (3.2-3.4 set-ups),
+-- stacking (5); common (the sides and shared predicates), tables and validate (the rulebook's
+-- tables and their checks), views, actions (what may be done now: umpire.actions), evaluate (how
+-- a position stands: umpire.evaluate), testing (helpers for scripts and smoke games).
 local C = require "common"
 local T = require "tables"
 local control = require "control"
@@ -14,13 +16,17 @@ local stacking = require "stacking"
 local logistics = require "logistics"
 local barrage = require "barrage"
 require "views"
-require "scenarios"
-require "transport"
-require "reinforce"
-require "special"
-require "combat"
+local scenarios = require "scenarios"
+local transport = require "transport"
+local reinforce = require "reinforce"
+local special = require "special"
+local combat = require "combat"
 require "overrun"
 require "testing"
+local evaluate = require "evaluate"
+local victory = require "victory"
+local attrition = require "attrition"
+local actions = require "actions"
 
 umpire.after_command(function()
   control.update()
@@ -36,7 +42,7 @@ local function segment_start(side, kind)
     movement.begin_segment(side)
     if side == C.GERMAN then
       logistics.german_segment_start()
-      require("special").german_segment_start()   -- 17.1.C
+      special.german_segment_start()   -- 17.1.C
     end
     if kind ~= "breakthrough" and kind ~= "reaction" then allowance.roll(side, kind) end
     if kind == "assault" and side == C.SOVIET then vars.set("declared", nil); vars.set("combat", nil); vars.set("cavalry_moved", nil) end
@@ -45,7 +51,7 @@ end
 
 local function segment_end(side, kind, rule)
   return function()
-    if side == C.GERMAN then require("special").usir_check() end   -- 17.1.C
+    if side == C.GERMAN then special.usir_check() end   -- 17.1.C
     stacking.enforce(side, ("the end of the %s movement segment (5.1)"):format(kind))
     movement.end_segment(side)
     -- 10.7.1.A.1-2: bridgeheads at the end of the Soviet segments and the German exploitation
@@ -59,18 +65,6 @@ local function segment_end(side, kind, rule)
       for _, u in ipairs(units.all { side = C.SOVIET }) do u:set_marker("immobile", nil) end
     end
   end
-end
-
--- 10.6.A: the Soviet declaration, asked at the start of the assault movement once the markers are
--- set (before any unit moves).
-local function ask_declaration()
-  local mech = tracks.get("sov_mech")
-  local options = {}
-  for i = 0, mech do options[#options + 1] = tostring(i) end
-  local default = math.max(0, math.min(T.artillery_declare_max, tracks.get("sov_rifle") - 1))
-  local n = umpire.ask { prompt = ("declare the MPs of the assault movement (0-%d; keep 1 rifle MP for combat, 10.6.B; more than %d flips the artillery, 10.3.C)"):format(mech, T.artillery_declare_max),
-    rule = "10.6.A", kind = "number", options = options, default = tostring(default) }
-  allowance.declare(math.tointeger(n))
 end
 
 local function side_step(id, name, side, rule, extra)
@@ -93,31 +87,29 @@ end
 -- 10.8.2: a German Detrain Segment.
 local function detrain_step(id)
   return side_step(id, "German Detrain Segment", C.GERMAN, "10.8.2", {
-    leave = function() require("transport").detrain_segment_end() end })
+    leave = transport.detrain_segment_end })
 end
 
 umpire.sequence {
   turns = function() return vars.get("turns") or 8 end,
   start = function()
     control.init()
-    require("scenarios").start()
+    scenarios.start()
   end,
   turn_start = function(t)
     log.say(("%s (turn %d of %d)"):format(T.turn_names[t] or ("turn " .. t), t, vars.get("turns") or 8))
   end,
-  finish = function() return require("victory").finish() end,
+  finish = victory.finish,
   steps = {
     -- 3.3.A, 3.4.A: the German set-up decisions of Sleigh Ride and Guderian, before turn 1
     side_step("setup", "Set-up", C.GERMAN, "3.3.A", {
-      skip_if = function() return not require("scenarios").has_setup() end,
-      leave = function() require("scenarios").setup_end() end }),
+      skip_if = function() return not scenarios.has_setup() end,
+      leave = scenarios.setup_end }),
     { id = "reinforcement", name = "Reinforcement and Replacement Phase", rule = "4.2.I", steps = {
       side_step("ger_place", "German Placement Segment", C.GERMAN, "8.1", {
-        enter = function() require("reinforce").german_start() end,
-        leave = function() require("reinforce").german_end() end }),
+        enter = reinforce.german_start, leave = reinforce.german_end }),
       side_step("sov_place", "Soviet Placement Segment", C.SOVIET, "8.1.1.A", {
-        enter = function() require("reinforce").soviet_start() end,
-        leave = function() require("reinforce").soviet_end() end }),
+        enter = reinforce.soviet_start, leave = reinforce.soviet_end }),
     } },
     { id = "weather_phase", name = "Weather and Logistics Phase", rule = "4.2.II", steps = {
       { id = "weather", name = "Weather Segment", rule = "9.1", auto = true, enter = logistics.weather_segment },
@@ -130,7 +122,7 @@ umpire.sequence {
     { id = "assault_phase", name = "Assault Phase", rule = "4.2.III", steps = {
       supply_step("sov_supply", C.SOVIET),
       side_step("sov_assault", "Soviet Assault Movement Segment", C.SOVIET, "10.6", {
-        enter = function() segment_start(C.SOVIET, "assault")(); ask_declaration() end,
+        enter = function() segment_start(C.SOVIET, "assault")(); allowance.ask_declaration() end,
         leave = segment_end(C.SOVIET, "assault") }),
       side_step("sov_barrage", "Soviet Combat Segment › Soviet Barrages", C.SOVIET, "11.0", {
         skip_if = combat_off, enter = barrage.begin_segment, leave = barrage.fire_declared }),
@@ -138,15 +130,15 @@ umpire.sequence {
         skip_if = function() return combat_off() or not barrage.any_ready(C.GERMAN) end }),
       side_step("sov_combat", "Soviet Combat Segment", C.SOVIET, "13.0", {
         skip_if = combat_off,
-        enter = function() allowance.duration(); require("combat").begin_segment(C.SOVIET) end,
+        enter = function() allowance.duration(); combat.begin_segment(C.SOVIET) end,
         leave = function()
-          require("combat").end_segment(C.SOVIET)
+          combat.end_segment(C.SOVIET)
           movement.check_bridgeheads("the end of the Soviet Combat Segment")
         end }),
       side_step("ger_reaction", "German Reaction Movement Segment", C.GERMAN, "10.8.5", {
         skip_if = combat_off, enter = segment_start(C.GERMAN, "reaction"),
         leave = function()
-          require("special").usir_check()
+          special.usir_check()
           stacking.enforce(C.GERMAN, "the end of the reaction movement (5.1)")
           movement.end_segment(C.GERMAN)
           tracks.set("ger_reaction", 0)
@@ -155,7 +147,7 @@ umpire.sequence {
         skip_if = combat_off, enter = segment_start(C.SOVIET, "breakthrough"),
         leave = segment_end(C.SOVIET, "breakthrough") }),
       side_step("ger_strategic", "German Strategic Segment", C.GERMAN, "4.2.III.f", {
-        enter = function() require("special").strategic_start() end }),
+        enter = special.strategic_start }),
       supply_step("ger_supply", C.GERMAN),
       movement_step("ger_assault", "German Assault Movement Segment", C.GERMAN, "10.1", "assault"),
       side_step("ger_barrage", "German Combat Segment › German Barrages", C.GERMAN, "11.0", {
@@ -163,9 +155,9 @@ umpire.sequence {
       side_step("ger_barrage_sov", "German Combat Segment › Soviet Barrages", C.SOVIET, "11.0", {
         skip_if = function() return not barrage.any_ready(C.SOVIET) end, leave = barrage.fire_declared }),
       side_step("ger_combat", "German Combat Segment", C.GERMAN, "13.0", {
-        enter = function() require("combat").begin_segment(C.GERMAN) end,
+        enter = function() combat.begin_segment(C.GERMAN) end,
         leave = function()
-          require("combat").end_segment(C.GERMAN)
+          combat.end_segment(C.GERMAN)
           movement.check_bridgeheads("the end of the German Combat Segment")
         end }),
       detrain_step("ger_detrain"),
@@ -196,15 +188,14 @@ umpire.sequence {
           logistics.check_sls()
         end },
       { id = "attrition", name = "Attrition Segment", rule = "15.0", auto = true,
-        enter = function() require("attrition").segment() end },
+        enter = attrition.segment },
     } },
     { id = "end_turn", name = "End Turn Phase", rule = "4.2.VII", auto = true,
-      enter = function() require("victory").end_turn_phase(turn()) end },
+      enter = function() victory.end_turn_phase(turn()) end },
   },
 }
 
 -- What may be done now (actions.lua, docs/lua-api.md §2.6).
-umpire.actions(function(side, opts) return require("actions").list(side, opts) end)
+umpire.actions(function(side, opts) return actions.list(side, opts) end)
 -- How the game stands, for bots and playouts (evaluate.lua).
-local evaluate = require "evaluate"
 umpire.evaluate(function(side) return evaluate.score(side), evaluate.figures() end)
