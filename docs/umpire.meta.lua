@@ -8,9 +8,15 @@
 --   "runtime.builtin": { "io": "disable", "os": "disable", "debug": "disable", "package": "disable" }
 --
 -- The sandbox (docs/lua-api.md §1.8): 64 MiB of Lua memory; 200,000,000 instructions per
--- command, map searches included (the limit, the same on every machine); a 60 s wall-clock
--- backstop per command for time outside the VM; string.find/match/gmatch/gsub refuse patterns
--- with more than 12 repetition operators. Once the rule files have loaded, the libraries, the
+-- command (the limit, the same on every machine), which also pays for the work done in Rust:
+-- map searches; pattern matching (string.find/match/gmatch/gsub are Umpire's port of Lua 5.4's
+-- matcher, src/lua/patterns.rs: one instruction per matching step, 100 per call; there is no
+-- limit on a pattern's repetitions, only Lua's own: 32 captures, a match that recurses more
+-- than 200 deep is "too complex"; a gsub result at most half the memory limit, 32 MiB); every
+-- call of the API tables and of string.byte/char/lower/pack/rep/reverse/upper, table.concat/
+-- unpack and utf8.char/codepoint (src/lua/charged.rs: 8 per call, plus 8 an entry of a
+-- returned list and 1 per 16 bytes of a returned string); a 60 s wall-clock backstop per
+-- command for time the budget cannot see. Once the rule files have loaded, the libraries, the
 -- API tables below and every table the rule files reach (modules, nested tables, metatables,
 -- upvalues) are read-only, no global may be created or assigned, and a module's upvalue
 -- reassigned during a command is put back and fails it (§1.1); the lua, = and expect commands
@@ -370,6 +376,10 @@ function umpire.sequence(spec) end
 ---@param rule string
 ---@param msg string
 function umpire.refuse(rule, msg) end
+
+---A rule's check as umpire.check has it (rulesets/lib/checks.lua passes its own, which stops
+---without refusing): returns `ok`, or stops at the first condition that fails.
+---@alias Umpire.CheckFn fun(ok: any, rule?: string, msg?: string, ...: any): any
 
 ---Refuses with `rule` unless `ok`; the message is msg:format(...) when extra arguments are given.
 ---@generic T

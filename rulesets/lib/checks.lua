@@ -6,6 +6,9 @@ local M = {}
 -- this one). Any other error goes on up.
 local FAILED = {}
 local function quiet_check(cond) if not cond then error(FAILED, 0) end return cond end
+---@param fn fun(check: Umpire.CheckFn, ...: any) the verb's checks
+---@param ... any the arguments after `check`
+---@return boolean
 function M.passes(fn, ...)
   local ok, e = pcall(fn, quiet_check, ...)
   if ok then return true end
@@ -16,6 +19,10 @@ end
 -- The first failed condition of `fn` as `rule, text` (nil when every check passes): `fn(check, ...)`
 -- is called with a `check(cond, rule, fmt, ...)` that records it and stops there. For `show` and
 -- `moves`, which say why a verb would refuse; any other error goes on up.
+---@param fn fun(check: Umpire.CheckFn, ...: any) the verb's checks
+---@param ... any the arguments after `check`
+---@return string|nil rule
+---@return string|nil text
 function M.first_failure(fn, ...)
   local failed
   local function check(cond, rule, fmt, ...)

@@ -14,6 +14,19 @@ local M = {}
 
 local function alive(u) return u.exists and u.hex ~= nil end
 
+---@class Losses.AllocateSpec
+---@field side string the owner, who chooses
+---@field n integer the steps to take
+---@field units UnitRef[] the units that may take them
+---@field rule string
+---@field lose fun(u: UnitRef) takes one step from u
+---@field eligible? fun(u: UnitRef): boolean who may take the next step
+---@field default? fun(options: string[], by_id: table<string, UnitRef>): string the default answer
+---@field prompt? string
+
+---@param spec Losses.AllocateSpec
+---@return integer taken the steps taken
+---@return integer left the steps no unit could take
 function M.allocate(spec)
   local taken, left = 0, spec.n
   while left > 0 do
@@ -41,6 +54,9 @@ end
 -- How many of `n` result points a side may take as hexes of retreat: at most `max_hexes`, the
 -- rest steps (0 hexes when the side may not retreat). Asks the owner when there is a choice;
 -- default: as many hexes as allowed (`prefer = "steps"` makes the default all steps).
+---@param spec { side: string, n: integer, max_hexes?: integer, rule: string, prefer?: "steps" }
+---@return integer hexes
+---@return integer steps
 function M.split(spec)
   local most = math.max(0, math.min(spec.n, spec.max_hexes or spec.n))
   if most == 0 or spec.n == 0 then return 0, spec.n end

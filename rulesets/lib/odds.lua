@@ -13,6 +13,11 @@
 -- Integer arithmetic only: att * d >= def * a for a column a-d.
 local M = {}
 
+---@class Odds.Column
+---@field name string as written ("3-1")
+---@field a integer the attack part of the ratio
+---@field d integer the defence part
+
 -- Parses "3-1", "1:2", "7-1+" into { name =, a =, d = }. A bad name is a bug of the ruleset.
 local function parse(name)
   local a, d = tostring(name):match("^%s*(%d+)%s*[-:]%s*(%d+)%+?%s*$")
@@ -21,6 +26,8 @@ local function parse(name)
 end
 
 -- The columns of a table from their names, lowest odds first.
+---@param names string[]
+---@return Odds.Column[]
 function M.columns(names)
   local out = {}
   for i, n in ipairs(names) do
@@ -34,6 +41,11 @@ end
 
 -- The column of `att` against `def` (see above). opts.below = "clamp" clamps low odds to the first
 -- column; otherwise odds below it give nil.
+---@param att integer
+---@param def integer
+---@param cols Odds.Column[]
+---@param opts? { below?: "clamp" }
+---@return integer|nil column
 function M.column(att, def, cols, opts)
   if def <= 0 then return #cols end
   local best
@@ -45,11 +57,18 @@ function M.column(att, def, cols, opts)
 end
 
 -- `col` moved by `n` columns (positive: towards higher odds), clamped to the table.
+---@param col integer
+---@param n integer
+---@param cols Odds.Column[]
+---@return integer
 function M.shift(col, n, cols)
   return math.max(1, math.min(#cols, col + n))
 end
 
 -- The plain ratio, reduced in the defender's favour, for messages: "3-1" or "1-3".
+---@param att integer
+---@param def integer
+---@return string
 function M.ratio(att, def)
   if def <= 0 then return "no defence" end
   if att >= def then return ("%d-1"):format(att // def) end

@@ -13,6 +13,10 @@ local M = {}
 -- x reduced by p percent: the loss rounded up (opts.loss = "up", the default) or down ("down")
 -- or to nearest with halves up ("nearest"), and the result never below opts.floor (default 1; a
 -- value already below the floor is left as it is). p is an integer percentage (0..100).
+---@param x integer
+---@param p integer
+---@param opts? { loss?: "up"|"down"|"nearest", floor?: integer }
+---@return integer
 function M.percent(x, p, opts)
   opts = opts or {}
   if math.type(x) ~= "integer" or math.type(p) ~= "integer" then
@@ -30,6 +34,9 @@ function M.percent(x, p, opts)
 end
 
 -- Half of x rounded "up" or "down".
+---@param x integer
+---@param rounding "up"|"down"
+---@return integer
 function M.half(x, rounding)
   if rounding == "up" then return (x + 1) // 2 end
   if rounding == "down" then return x // 2 end

@@ -18,7 +18,15 @@
 -- S.test(what, fn) wraps a predicate of your own.
 local M = {}
 
--- A value as a message shows it.
+---A spec: what it accepts, in words, and the check that reports each problem of a value.
+---@class Schema.Spec
+---@field what string
+---@field optional? boolean a field that may be missing (S.optional)
+---@field check fun(self: Schema.Spec, value: any, path: (string|integer)[], report: fun(path: (string|integer)[], msg: string))
+
+-- A value as a message shows it (schema.show, for messages of a ruleset's own checks).
+---@param v any
+---@return string
 local function show(v)
   if type(v) == "string" then return ("%q"):format(v) end
   if type(v) == "table" then return "a table" end
@@ -45,9 +53,14 @@ local function leaf(what, ok)
 end
 
 -- S.test(what, fn): fn(v) returns true, or false[, why].
+---@param what string
+---@param fn fun(v: any): boolean, string?
+---@return Schema.Spec
 function M.test(what, fn) return leaf(what, fn) end
 
 -- S.number{ min =, max =, integer = true, step = 1/60 }: a number within bounds.
+---@param o? { min?: number, max?: number, integer?: boolean, step?: number, step_text?: string }
+---@return Schema.Spec
 function M.number(o)
   o = o or {}
   local what = o.integer and "a whole number" or "a number"
@@ -69,6 +82,8 @@ function M.number(o)
 end
 
 -- S.string{ pattern = "^%a" }: a string (matching the pattern, if given).
+---@param o? { pattern?: string, what?: string }
+---@return Schema.Spec
 function M.string(o)
   o = o or {}
   return leaf(o.what or "a string", function(v)
@@ -77,6 +92,9 @@ function M.string(o)
 end
 
 -- S.one_of{ "no", "stop" } (or a table whose keys are the values allowed, with `what`).
+---@param values any[]|table<any, any>
+---@param what? string
+---@return Schema.Spec
 function M.one_of(values, what)
   local allowed, names = {}, {}
   if #values > 0 then
@@ -89,6 +107,8 @@ function M.one_of(values, what)
 end
 
 -- S.either(a, b, ...): a value that one of the specs accepts (the message names them all).
+---@param ... Schema.Spec
+---@return Schema.Spec
 function M.either(...)
   local specs = { ... }
   local names = {}
@@ -107,6 +127,9 @@ function M.either(...)
 end
 
 -- S.list(spec, { len = n, min = n }): a sequence 1..n of values the spec accepts, nothing else.
+---@param spec Schema.Spec
+---@param o? { len?: integer, min?: integer }
+---@return Schema.Spec
 function M.list(spec, o)
   o = o or {}
   local what = "a list" .. (o.len and (" of " .. o.len) or "") .. " of " .. spec.what
@@ -126,6 +149,9 @@ function M.list(spec, o)
 end
 
 -- S.map(keyspec, valuespec): a table whose every key and value the specs accept.
+---@param keyspec Schema.Spec
+---@param valuespec Schema.Spec
+---@return Schema.Spec
 function M.map(keyspec, valuespec)
   return {
     what = "a table of " .. valuespec.what,
@@ -141,6 +167,8 @@ end
 
 -- S.record{ field = spec, ... }: a table with exactly these fields (S.optional(spec) for one
 -- that may be missing).
+---@param fields table<string, Schema.Spec>
+---@return Schema.Spec
 function M.record(fields)
   return {
     what = "a record",
@@ -157,11 +185,16 @@ function M.record(fields)
   }
 end
 
+-- S.optional(spec): a field of S.record that may be missing.
+---@param spec Schema.Spec
+---@return Schema.Spec
 function M.optional(spec)
   return { what = spec.what, optional = true, check = function(_, v, path, report) spec:check(v, path, report) end }
 end
 
 -- S.tuple{ spec1, spec2, ... }: a list of exactly these entries.
+---@param specs Schema.Spec[]
+---@return Schema.Spec
 function M.tuple(specs)
   local names = {}
   for i, s in ipairs(specs) do names[i] = s.what end
@@ -176,24 +209,37 @@ function M.tuple(specs)
 end
 
 -- A checker collects the problems of the tables of one module.
+---@class Schema.Checker
+---@field file string
+---@field list Umpire.Problem[]
 local Checker = {}
 Checker.__index = Checker
 
+-- schema.checker(file): a checker of the tables of the module `file` (as `require` names it).
+---@param file string
+---@return Schema.Checker
 function M.checker(file)
   return setmetatable({ file = file, list = {} }, Checker)
 end
 
 -- c:check(name, value, spec): checks the table assigned to `name` in the module.
+---@param name string|(string|integer)[] the table's name, or the key path to it
+---@param value any
+---@param spec Schema.Spec
 function Checker:check(name, value, spec)
   local path = type(name) == "table" and name or { name }
   spec:check(value, path, function(p, msg) self:report(p, msg) end)
 end
 
 -- c:report(path, msg): a problem found by code of your own.
+---@param path string|(string|integer)[]
+---@param msg string
 function Checker:report(path, msg)
   self.list[#self.list + 1] = { file = self.file, path = type(path) == "table" and path or { path }, msg = msg }
 end
 
+-- c:problems(): every problem found, for umpire.validate to return.
+---@return Umpire.Problem[]
 function Checker:problems() return self.list end
 
 return M

@@ -2,6 +2,9 @@
 local M = {}
 
 -- The set of a list's items: { [item] = true, ... }.
+---@generic T
+---@param list T[]
+---@return table<T, true>
 function M.set_of(list)
   local t = {}
   for _, h in ipairs(list) do t[h] = true end
@@ -9,6 +12,9 @@ function M.set_of(list)
 end
 
 -- Whether the list (nil: none) holds x.
+---@param list? any[]
+---@param x any
+---@return boolean
 function M.contains(list, x)
   for _, y in ipairs(list or {}) do if y == x then return true end end
   return false
@@ -16,6 +22,10 @@ end
 
 -- A map overlay's labels: every hex of a set labelled `label`, over the labels of `into` (a
 -- table of labels already made, or none).
+---@param set table<Umpire.Hex, any>|Umpire.HexSet
+---@param label any
+---@param into? table<Umpire.Hex, any>
+---@return table<Umpire.Hex, any>
 function M.labelled(set, label, into)
   local out = into or {}
   for h in pairs(set) do out[h] = out[h] or label end

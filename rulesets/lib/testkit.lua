@@ -5,6 +5,7 @@ local M = {}
 -- Takes every unit off the map to opts.box, and every unit marker off, so a script can build a
 -- situation. With opts.full_strength, every unit not at step 1 goes back to it: all of them
 -- (true), or those for which opts.full_strength(u) is true.
+---@param opts { box: string, full_strength?: boolean|fun(u: UnitRef): boolean }
 function M.clear(opts)
   local full = opts.full_strength
   for _, u in ipairs(units.all { on_map = true }) do u:put_in(opts.box) end
@@ -16,6 +17,8 @@ end
 
 -- Places units: place({ [id] = hex, ... }, placed), in the order of pairs; placed(u, hex), if
 -- given, is called after each move.
+---@param t table<string, Umpire.Hex>
+---@param placed? fun(u: UnitRef, hex: Umpire.Hex)
 function M.place(t, placed)
   for id, hex in pairs(t) do
     local u = assert(units.get(id), "no unit " .. id)
@@ -26,6 +29,8 @@ end
 
 -- Sets hex control of hexes in the hex marker `ctl` (1 Soviet, 2 German):
 -- M.control({ "3813", "3812" }, "German").
+---@param hexes Umpire.Hex[]
+---@param side string "Soviet" or "German"
 function M.control(hexes, side)
   local t = {}
   for _, h in ipairs(hexes) do t[h] = side == "Soviet" and 1 or 2 end
@@ -33,6 +38,9 @@ function M.control(hexes, side)
 end
 
 -- Hexes matching a predicate, in order.
+---@param pred fun(h: Umpire.Hex): boolean
+---@param limit? integer at most this many
+---@return Umpire.Hex[]
 function M.find(pred, limit)
   local out = {}
   for _, h in ipairs(map.hexes()) do
