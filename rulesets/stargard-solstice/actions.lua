@@ -13,6 +13,7 @@
 -- rather than offer one the rules refuse.
 local T = require "tables"
 local C = require "common"
+local zoc = require "zoc"
 local movement = require "movement"
 local combat = require "combat"
 local command = require "command"
@@ -78,8 +79,8 @@ local function moves(side, opts, out)
   local of_side = {}
   local function side_opts(s, overrun)
     if not of_side[s] then
-      local ez = C.ezoc(s, stacks)
-      local enter, leave = movement.ezoc_costs(ez)
+      local ez = zoc.ezoc(s, stacks)
+      local enter, leave = zoc.costs(ez)
       of_side[s] = { ezoc = ez, enter = enter, leave = leave, enemy = C.occupied(C.other(s)) }
     end
     local o = of_side[s]

@@ -1,6 +1,7 @@
 -- Stargard Solstice 8.0 Combat, 9.0 Retreats, 10.0 Advance After Combat, 13.1 air support.
 local T = require "tables"
 local C = require "common"
+local zoc = require "zoc"
 local command = require "command"
 local supply = require "supply"
 local M = {}
@@ -266,7 +267,7 @@ function M.retreat(list, n, origin, rule, combat_hex)
   local ids = {}
   for _, u in ipairs(stack) do ids[u.id] = true end
   local movement = require "movement"
-  local ez = C.ezoc(side)
+  local ez = zoc.ezoc(side)
   local enemy = C.occupied(C.other(side))
   local dists = {}
   local function alive_of(group)

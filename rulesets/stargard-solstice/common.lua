@@ -1,4 +1,4 @@
--- Stargard Solstice: helpers shared by the rule areas (unit classes, ZOC, supply sources,
+-- Stargard Solstice: helpers shared by the rule areas (sides, unit classes, supply sources,
 -- strengths with the standard rounding rule).
 local T = require "tables"
 local odds = require "odds"   -- rulesets/lib
@@ -20,34 +20,16 @@ function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
 -- A count with its noun: "1 activation", "2 activations" (`many` for an irregular plural).
 C.count = require("words").count
 
--- 4.2: units with a printed attack of 1 or more have a ZOC; 4.2.1 not HQs or 0-attack units.
-function C.has_zoc(u)
-  return C.is_combat(u) and C.attack(u) >= 1
-end
-
--- 6.3.1: a stack whose top unit (air units aside) has no ZOC exerts none.
-local function top_has_zoc(stack)
-  for _, u in ipairs(stack) do
-    if not C.is_air(u) then return C.has_zoc(u) end
-  end
-  return false
-end
-
-function C.stack_has_zoc(hex)
-  return top_has_zoc(units.at(hex))
-end
-
--- Hexes in the zone of control of `side`'s enemies: the EZOC `side` must respect. 4.2.2 a ZOC
--- reaches only hexes the unit could enter; 4.6 not across a major river (even bridged), an
--- impassable hexside, or into water. The neighbours are found in Rust (map.adjacent).
--- `stacks` may be given (units.stacks()) when the caller already has them.
-function C.ezoc(side, stacks)
-  local from = {}
-  for h, stack in pairs(stacks or units.stacks()) do
-    if stack[1].side ~= side and top_has_zoc(stack) then from[#from + 1] = h end
-  end
-  return map.adjacent { from = from, not_across = { "major_river", "impassable" }, not_into = { "lake", "restrictive" } }
-end
+-- Zones of control are zoc.lua's (4.0); these two names stay here for the scripts and designers
+-- that ask `require("common").ezoc(side)` or `.has_zoc(u)`.
+-- (required here: zoc requires common)
+---@param u UnitRef
+---@return boolean
+function C.has_zoc(u) return require("zoc").has_zoc(u) end
+---@param side string
+---@param stacks? table<Umpire.Hex, UnitRef[]>
+---@return table<Umpire.Hex, boolean>
+function C.ezoc(side, stacks) return require("zoc").ezoc(side, stacks) end
 
 -- Hexes holding units of a side (combat units and HQs, not air units).
 function C.occupied(side)

@@ -47,7 +47,7 @@ end
 
 -- Steps on the map and supply states of the combat units, by side (one pass over the units).
 local function forces()
-  return scoring.count(scoring.forces { "German", "Soviet" }, units.all { on_map = true }, C.is_combat, trouble)
+  return scoring.count(scoring.forces { C.GERMAN, C.SOVIET }, units.all { on_map = true }, C.is_combat, trouble)
 end
 
 function M.figures()
@@ -64,7 +64,7 @@ function M.score(side)
   local f = forces()
   local s = 10 * vp + (f.Soviet.steps - f.German.steps)                  -- 14.1
     + (f.German.trouble - f.Soviet.trouble)                               -- 11.0
-  return scoring.for_side(s, M.result(), WEIGHT, side, "Soviet")         -- 14.2, 14.3
+  return scoring.for_side(s, M.result(), WEIGHT, side, C.SOVIET)        -- 14.2, 14.3
 end
 
 return M

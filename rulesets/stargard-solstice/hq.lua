@@ -1,6 +1,7 @@
 -- Stargard Solstice 12.2 Headquarters: relocation (12.2.2) after an overrun (12.2.6), the loss
 -- of every combat unit stacked with it (12.2.1), or being out of supply (11.3.1).
 local C = require "common"
+local zoc = require "zoc"
 local M = {}
 
 -- 12.2.2: the shortest relocation that is at least 5 hexes from the old hex, not in an EZOC and
@@ -10,7 +11,7 @@ function M.relocate(hq)
   local supply = require "supply"
   local old = hq.hex
   local reach = supply.trace(hq.side, C.sources(hq))
-  local ez = C.ezoc(hq.side)
+  local ez = zoc.ezoc(hq.side)
   local enemy = C.occupied(C.other(hq.side))
   local best = C.best()
   for h, d in pairs(reach) do

@@ -2,6 +2,7 @@
 -- Rule numbers refer to the Stargard Solstice rulebook; every area has its own file.
 local T = require "tables"
 local C = require "common"
+local zoc = require "zoc"
 local command = require "command"
 local movement = require "movement"
 local combat = require "combat"
@@ -133,7 +134,7 @@ umpire.command {
 -- ------------------------------------------------------------------ map overlays
 umpire.overlay {
   usage = "zoc <side>", help = "hexes in the side's zone of control", rule = "4.2",
-  run = function(side) local z = {} for h in pairs(C.ezoc(C.other(side))) do z[h] = "Z" end return z end,
+  run = function(side) local z = {} for h in pairs(zoc.ezoc(C.other(side))) do z[h] = "Z" end return z end,
 }
 umpire.overlay {
   usage = "reach <unit>", help = "every hex the unit could reach now by regular movement, with its cost", rule = "5.1",
@@ -174,7 +175,7 @@ umpire.describe {
   unit = function(u)
     local lines = {}
     if C.is_combat(u) then
-      lines[#lines + 1] = C.has_zoc(u) and "exerts a ZOC [4.2]" or "no ZOC (attack 0) [4.2.1]"
+      lines[#lines + 1] = zoc.has_zoc(u) and "exerts a ZOC [4.2]" or "no ZOC (attack 0) [4.2.1]"
       if u.hex then
         local left = movement.allowance(u) - (u:marker("mp_spent") or 0) / 60
         local rule, why = movement.why_not_now(u)
@@ -197,7 +198,7 @@ umpire.describe {
   hex = function(hex)
     local lines = {}
     for _, side in ipairs { "German", "Soviet" } do
-      if C.ezoc(C.other(side))[hex] then lines[#lines + 1] = "in the ZOC of " .. side .. " units [4.2]" end
+      if zoc.ezoc(C.other(side))[hex] then lines[#lines + 1] = "in the ZOC of " .. side .. " units [4.2]" end
     end
     if map.hex(hex).values.vp then lines[#lines + 1] = ("worth %d VP now [14.3.1]"):format(victory.vp_value(hex)) end
     return lines

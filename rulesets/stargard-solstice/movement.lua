@@ -1,6 +1,7 @@
 -- Stargard Solstice 5.0 Movement, 6.0 Stacking, 4.1 EZOC costs, 5.6 / 12.2.6 overrun of lone HQs.
 local T = require "tables"
 local C = require "common"
+local zoc = require "zoc"
 local command = require "command"
 local checks = require "checks"
 local M = {}
@@ -40,21 +41,14 @@ function M.terrain_profile()
 end
 
 -- The movement profile of a side (5.1.2, 5.2, 4.1), for regular or strategic movement.
--- 4.1: the MP an EZOC adds to entering and to leaving its hexes, by hex (from C.ezoc).
-function M.ezoc_costs(ez)
-  local enter, leave = {}, {}
-  for h in pairs(ez) do enter[h] = T.ezoc_enter; leave[h] = T.ezoc_leave end
-  return enter, leave
-end
-
 -- `opts` may give what the caller has found already (a list of actions makes several profiles
--- of a side): `ezoc` (C.ezoc), `enter` and `leave` (M.ezoc_costs of it), `enemy` (the hexes
+-- of a side): `ezoc` (zoc.ezoc), `enter` and `leave` (zoc.costs of it), `enemy` (the hexes
 -- the enemy holds, C.occupied) and `stacks` (units.stacks()).
 function M.profile(side, from, mp, opts)
   opts = opts or {}
-  local ez = opts.ezoc or C.ezoc(side, opts.stacks)
+  local ez = opts.ezoc or zoc.ezoc(side, opts.stacks)
   local enter, leave = opts.enter, opts.leave
-  if not enter then enter, leave = M.ezoc_costs(ez) end                              -- 4.1
+  if not enter then enter, leave = zoc.costs(ez) end                              -- 4.1
   local blocked = {}
   for h in pairs(opts.enemy or C.occupied(C.other(side))) do                        -- 5.3
     if not (opts.overrun and lone_hq(h, side, opts.stacks)) then blocked[#blocked + 1] = h end
@@ -126,7 +120,7 @@ end
 -- 5.5 rail movement (reinforcements only): along rail lines, unblocked by enemy units; entering
 -- an EZOC stops the move (5.5.2); the stacking limit holds at every hex (5.5.3).
 function M.rail_profile(side, from)
-  local ez = C.ezoc(side)
+  local ez = zoc.ezoc(side)
   local stop, blocked = {}, {}
   for h in pairs(ez) do stop[#stop + 1] = h end
   for h in pairs(C.occupied(C.other(side))) do blocked[#blocked + 1] = h end
@@ -235,7 +229,7 @@ end
 local function refuse_unreachable(prof, side, from, to, mp, who, strategic)
   local free = unlimited(prof)
   local need, path = map.route(free, to)
-  local ez = C.ezoc(side)
+  local ez = zoc.ezoc(side)
   if need and strategic then
     -- 5.4.1: within reach but for the EZOCs it may not enter?
     local open = unlimited(prof)
@@ -353,7 +347,7 @@ function M.move(list, to, via, strategic, rail)
   local prof = rail and M.rail_profile(side, from) or M.profile(side, from, mp, { strategic = strategic, overrun = overrun })
   if strategic then
     umpire.check(on_road(from), "5.4.1", "strategic movement must begin in a road hex")
-    umpire.check(not C.ezoc(side)[from], "5.4.1", "strategic movement may not begin in an enemy ZOC")
+    umpire.check(not zoc.ezoc(side)[from], "5.4.1", "strategic movement may not begin in an enemy ZOC")
   end
   local who = #list == 1 and list[1].id or "the stack"
   -- 5.2.6: never into a water hex (the map has no impassable hexside; a hex off the map cannot
@@ -383,7 +377,7 @@ function M.move(list, to, via, strategic, rail)
       free.stop = nil
       local _, free_path = map.route(free, to)
       if free_path then
-        local ez = C.ezoc(side)
+        local ez = zoc.ezoc(side)
         for i = 2, #free_path - 1 do
           if ez[free_path[i]] then
             umpire.refuse("5.5.2", ("a move by rail stops on entering an enemy ZOC: %s would have to stop in %s, short of %s"):format(who, free_path[i], to))
@@ -400,7 +394,7 @@ function M.move(list, to, via, strategic, rail)
   if rule then umpire.refuse(rule, why) end
   if rail then
     -- 5.5.2 a unit that starts in an EZOC may leave it by rail but must end away from the enemy
-    if C.ezoc(side)[from] then
+    if zoc.ezoc(side)[from] then
       for _, n in ipairs(map.neighbours(dest)) do
         umpire.check(not C.occupied(C.other(side))[n], "5.5.2", "leaving an EZOC by rail, the move must end away from enemy units")
       end

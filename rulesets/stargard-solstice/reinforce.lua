@@ -1,6 +1,7 @@
 -- Stargard Solstice 7.0 Reinforcements, 7.3 Replacements, 12.4 Volksturm, 19.1.5 Corps Tettau,
 -- 19.1.3 Defend the Reich.
 local C = require "common"
+local zoc = require "zoc"
 local M = {}
 
 -- 7.1.2: where a reinforcement may be placed: its entry hexes not occupied by the enemy nor in
@@ -10,7 +11,7 @@ local M = {}
 -- `known` may carry the side's EZOC and enemy hexes ({ezoc=, enemy=}) when placing many units.
 function M.entry_hexes(side, area, known)
   local hexes = type(area) == "table" and area or map.area(area) or {}
-  local ez = known and known.ezoc or C.ezoc(side)
+  local ez = known and known.ezoc or zoc.ezoc(side)
   local enemy = known and known.enemy or C.occupied(C.other(side))
   local ok = {}
   for _, h in ipairs(hexes) do
@@ -87,7 +88,7 @@ function M.phase()
   -- placing friendly units changes neither side's view of the enemy: computed once
   local known = {}
   for _, side in ipairs { "German", "Soviet" } do
-    known[side] = { ezoc = C.ezoc(side), enemy = C.occupied(C.other(side)) }
+    known[side] = { ezoc = zoc.ezoc(side), enemy = C.occupied(C.other(side)) }
   end
   for _, u in ipairs(units.in_box("reinforcements")) do
     local due = (u:attr("arrives") == turn or C.contains(arriving, u.id)) and not u:attr("option")
@@ -436,7 +437,7 @@ function M.replace(u, which)
       umpire.check(only and only.hex, "7.3.2", "%s may only be rebuilt by %s, which is not on the map", u.id, u:attr("rebuild_hq"))
     end
     local hq = units.get(u:attr("rebuild_hq") or u:attr("formation") or "")
-    local ez = C.ezoc(u.side)
+    local ez = zoc.ezoc(u.side)
     local where
     if hq and hq.hex then
       -- 7.3.2 on or next to its HQ; 7.3.3 not in an EZOC
@@ -467,7 +468,7 @@ function M.replace(u, which)
     log.rule("7.3.2", ("%s is rebuilt at %s, %s, for %d RP"):format(u.id, where, u.step == 1 and "full strength" or "reduced", cost))
   else
     umpire.check(u.hex ~= nil and u.step > 1, "7.3", "%s has no lost step to replace", u.id)
-    umpire.check(not C.ezoc(u.side)[u.hex], event and mine.rule or "7.3.3", "%s is in an enemy ZOC", u.id)   -- 7.3.3, 19.1.11
+    umpire.check(not zoc.ezoc(u.side)[u.hex], event and mine.rule or "7.3.3", "%s is in an enemy ZOC", u.id)   -- 7.3.3, 19.1.11
     u:restore_steps(1)
     log.rule("7.3.1", u.id .. " regains a step")
   end

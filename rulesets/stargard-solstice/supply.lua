@@ -1,6 +1,7 @@
 -- Stargard Solstice 11.0 Supply and Isolation.
 local T = require "tables"
 local C = require "common"
+local zoc = require "zoc"
 local M = {}
 
 -- 11.1: a supply line runs over clear terrain, Roll-Bahn, roads, trails, railways or friendly
@@ -12,7 +13,7 @@ local M = {}
 -- `known` may carry the side's EZOC and the occupied hexes already computed ({ezoc=, own=, enemy=}).
 function M.trace(side, sources, strict, known, targets)
   known = known or {}
-  local ez = known.ezoc or C.ezoc(side)
+  local ez = known.ezoc or zoc.ezoc(side)
   local friendly = known.own or C.occupied(side)
   local enemy = known.enemy or C.occupied(C.other(side))
   return map.reach {
@@ -45,7 +46,7 @@ function M.check(u, cache)
   if not cache[key] then
     -- the side's EZOC and units, once per supply phase
     local st = cache.stacks
-    cache[u.side] = cache[u.side] or { ezoc = C.ezoc(u.side, st), own = C.occupied(u.side), enemy = C.occupied(C.other(u.side)) }
+    cache[u.side] = cache[u.side] or { ezoc = zoc.ezoc(u.side, st), own = C.occupied(u.side), enemy = C.occupied(C.other(u.side)) }
     -- only the hexes of the side's units are wanted
     cache[u.side .. ":targets"] = cache[u.side .. ":targets"] or (function()
       local t = {}

@@ -2,6 +2,7 @@
 -- sudden deaths (14.2), other VP sources (14.3.2, 12.6, 16.1, 16.2, 16.4), victory levels (14.3).
 local T = require "tables"
 local C = require "common"
+local zoc = require "zoc"
 local M = {}
 
 local function vp_value(hex)
@@ -22,7 +23,7 @@ M.vp_value = vp_value
 -- the Soviet player keeps the marker's value at the time of capture.
 function M.enter(u, hex)
   if not map.hex(hex) or not map.hex(hex).values.vp then return end
-  if not (C.has_zoc(u) and C.defense(u) >= 1) then return end
+  if not (zoc.has_zoc(u) and C.defense(u) >= 1) then return end
   local held = map.marker(hex, "soviet_vp")
   if u.side == "Soviet" and not held then
     local v = vp_value(hex)
