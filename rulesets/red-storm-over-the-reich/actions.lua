@@ -29,11 +29,18 @@
 -- (3.3.A `withdraw`: optional, the set-up ends without them) and the strategic movement
 -- (entrain, rail, detrain, sea, evacuate: 10.8.1, 10.8.2).
 local C = require "common"
+local T = require "tables"
 local allowance = require "allowance"
 local movement = require "movement"
 local combat = require "combat"
 local overrun = require "overrun"
 local stacking = require "stacking"
+local barrage = require "barrage"
+local supply = require "supply"
+local logistics = require "logistics"
+local reinforce = require "reinforce"
+local zoc = require "zoc"
+local scenarios = require "scenarios"
 
 local M = {}
 
@@ -335,7 +342,6 @@ end
 -- declared, once a unit and once a hex, then `fire` fires them). Naval units are listed from
 -- the nearest coastal hex only (no `from`).
 local function barrages(side, opts, add)
-  local barrage = require "barrage"
   local firing = barrage.FIRING[umpire.clock().step]
   if firing ~= side then return end
   local declaring = barrage.declaring()
@@ -372,7 +378,6 @@ end
 -- 9.2.A: the German's Fuel Supply markers (listed only in hexes holding a German mechanized
 -- unit, where they count, 9.2.B; the verb takes any friendly supplied hex).
 local function fuel(side, opts, add)
-  local T = require "tables"
   local placed = map.marked("fuel_supply")
   local n = 0
   for _ in pairs(placed) do n = n + 1 end
@@ -386,7 +391,7 @@ local function fuel(side, opts, add)
   end
   table.sort(cand)
   if #cand == 0 then return end
-  local ok = require("supply").traceable(C.GERMAN, cand)
+  local ok = supply.traceable(C.GERMAN, cand)
   for _, h in ipairs(cand) do
     if ok[h] then add { cmd = "fuel " .. h, group = "fuel", hex = h } end
   end
@@ -394,8 +399,6 @@ end
 
 -- 9.2.A, 9.2.B: a Fuel Shortage marker on each German mechanized unit that may take one.
 local function shortage(side, opts, add)
-  local T = require "tables"
-  local logistics = require "logistics"
   local have = 0
   for _, u in ipairs(units.all { side = C.GERMAN }) do if u:marker("fuel_shortage") then have = have + 1 end end
   if have + 1 > T.fuel.shortage then return end
@@ -410,7 +413,6 @@ end
 -- undisrupted Soviet combat unit (at the end of the breakthrough, exploitation and redeployment
 -- segments; removing one, 10.7.1.A.2, is left out).
 local function bridgeheads(side, opts, add)
-  local T = require "tables"
   local n = 0
   for _ in pairs(map.marked("bridgehead")) do n = n + 1 end
   if n >= T.bridgeheads then return end
@@ -426,12 +428,10 @@ local function bridgeheads(side, opts, add)
   end
 end
 
--- 8.2.1.A: the Soviet replacements, once a game, not on a turn of the strain (9.3).
 -- 8.1, 8.2.1: each unit the side may place now (a reinforcement due, a replacement drawn) in
 -- every hex its kind of placement allows (reinforce.may_place, the verb's own checks; the
 -- supply of the candidate hexes traced once a side).
 local function placements(side, opts, add)
-  local reinforce = require "reinforce"
   local known = { supplied = {} }
   local hexes_of, placing = {}, {}
   for _, u in ipairs(units.all { side = side, on_map = false }) do
@@ -445,7 +445,7 @@ local function placements(side, opts, add)
   -- (the supply of every candidate hex traced once)
   local all = {}
   for _, list in pairs(hexes_of) do for _, h in ipairs(list) do all[#all + 1] = h end end
-  known.supplied[side] = require("supply").traceable(side, all)
+  known.supplied[side] = supply.traceable(side, all)
   for _, p in ipairs(placing) do
     local u, k = p.u, p.k
     for _, h in ipairs(hexes_of[k]) do
@@ -456,8 +456,9 @@ local function placements(side, opts, add)
   end
 end
 
+-- 8.2.1.A: the Soviet replacements, once a game, not on a turn of the strain (9.3).
 local function soviet_replacements(add)
-  if not vars.get("soviet_replacements_taken") and not require("logistics").sls_active() then
+  if not vars.get("soviet_replacements_taken") and not logistics.sls_active() then
     add { cmd = "replacements", group = "replacements" }
   end
 end
@@ -479,7 +480,7 @@ local function disbands(opts, add)
   local z
   for _, u in ipairs(C.on_map(C.GERMAN)) do
     if wanted(opts, u) and u:attr("garrison") == "generic" then
-      z = z or require("zoc").zoc(C.SOVIET)
+      z = z or zoc.zoc(C.SOVIET)
       if not z[u.hex] then add { cmd = "disband " .. u.id, group = "disband", unit = u.id, hex = u.hex } end
     end
   end
@@ -487,12 +488,10 @@ end
 
 -- 3.3.A, 3.4.A: the set-up decisions of Sleigh Ride and Guderian (the verbs' own checks).
 local function setup(opts, add)
-  local S = require "scenarios"
-  local stacking = require "stacking"
   for _, u in ipairs(C.on_map(C.GERMAN)) do
     if wanted(opts, u) then
-      if C.passes(function(check) S.check_kg(u, check) end) then add { cmd = "kg " .. u.id, group = "kg", unit = u.id, hex = u.hex } end
-      if C.passes(function(check) S.check_reduce(u, check) end) then add { cmd = "reduce " .. u.id, group = "reduce", unit = u.id, hex = u.hex } end
+      if C.passes(function(check) scenarios.check_kg(u, check) end) then add { cmd = "kg " .. u.id, group = "kg", unit = u.id, hex = u.hex } end
+      if C.passes(function(check) scenarios.check_reduce(u, check) end) then add { cmd = "reduce " .. u.id, group = "reduce", unit = u.id, hex = u.hex } end
     end
   end
   -- (the Guderian units are placed one at a time: without a unit asked for, the hexes of the
@@ -505,17 +504,17 @@ local function setup(opts, add)
     -- the hexes where a Guderian unit may go: supplied (one trace for the whole map), with no
     -- Soviet unit next to them, and passing the verb's checks (the same for every unit waiting
     -- but for stacking)
-    local supplied = require("supply").traceable(C.GERMAN, map.hexes())
+    local supplied = supply.traceable(C.GERMAN, map.hexes())
     local soviet = {}
     for _, u in ipairs(C.on_map(C.SOVIET)) do soviet[u.hex] = true end
     local exposed = next(soviet) and map.adjacent { from = soviet } or {}
     local known = { supplied = supplied, soviet = soviet, near_soviet = exposed, control = map.marked("ctl") }
     -- (in hex order: pairs walks the hex ids in order)
     local hexes = {}
-    if C.passes(function(check) S.check_deploy_unit(waiting[1], check) end) then
+    if C.passes(function(check) scenarios.check_deploy_unit(waiting[1], check) end) then
       for h in pairs(supplied) do
         if not exposed[h] and not soviet[h] and (opts.hex == nil or opts.hex == h)
-          and C.passes(function(check) S.check_deploy_hex(h, check, known) end) then
+          and C.passes(function(check) scenarios.check_deploy_hex(h, check, known) end) then
           hexes[#hexes + 1] = h
         end
       end
@@ -530,7 +529,7 @@ local function setup(opts, add)
       end
     end
   end
-  return C.passes(function(check) S.check_end(check) end)
+  return C.passes(function(check) scenarios.check_end(check) end)
 end
 
 function M.list(side, opts)

@@ -9,7 +9,8 @@
 -- segment's roll gave (10.6.A: units whose marker the declaration removed move up to it).
 local C = require "common"
 local T = require "tables"
-local reduce = require "reduce"
+local reduce = require "reduce"   -- rulesets/lib
+local logistics = require "logistics"
 
 local M = {}
 
@@ -40,7 +41,7 @@ function M.roll(side, segment)
       mods = mods + T.command_mod[w]
       why[#why + 1] = ("%+d %s (9.1.C)"):format(T.command_mod[w], w)
     end
-    if require("logistics").sls_active(turn) then
+    if logistics.sls_active(turn) then
       mods = mods + T.command_mod.sls
       why[#why + 1] = ("%+d logistical strain (9.3)"):format(T.command_mod.sls)
     end

@@ -6,7 +6,9 @@ local C = require "common"
 local T = require "tables"
 local zoc = require "zoc"
 local kg = require "kg"
-local losses = require "losses"
+local losses = require "losses"   -- rulesets/lib
+local supply = require "supply"
+local logistics = require "logistics"
 
 local M = {}
 
@@ -60,7 +62,7 @@ local function air_bases(side)
     end
   end
   table.sort(list)
-  return require("supply").traceable(side, list)
+  return supply.traceable(side, list)
 end
 
 -- 11.3: the Baltic coastal hexes without Soviet units (where a naval unit may fire from).
@@ -122,7 +124,7 @@ local function terrain_drm(hex, side)
   for _, f in ipairs { "city", "fortress" } do
     if map.has(hex, f) then d = d + T.combat_drm.hex[f] end
   end
-  if side == C.SOVIET and require("supply").intact_dw(hex) then d = d + T.combat_drm.hex.dw end
+  if side == C.SOVIET and supply.intact_dw(hex) then d = d + T.combat_drm.hex.dw end
   return math.max(d, T.barrage_drm.terrain_max)
 end
 
@@ -340,8 +342,9 @@ end
 -- 12.2, 11.2, 11.3, 11.4, 10.8.1, 9.3: the Joint Disruption Removal and Artillery Replenishment
 -- Segment.
 function M.joint_removal()
-  local ez = { Soviet = zoc.zoc(C.GERMAN), German = zoc.zoc(C.SOVIET) }
-  local sls = require("logistics").sls_active()
+  local ez = {}   -- each side's enemy ZOC
+  for _, side in ipairs(C.SIDES) do ez[side] = zoc.zoc(C.other(side)) end
+  local sls = logistics.sls_active()
   local cleared, ready, kept = {}, {}, {}
   for _, u in ipairs(units.all {}) do
     if u.hex and C.disrupted(u) and not ez[u.side][u.hex] then

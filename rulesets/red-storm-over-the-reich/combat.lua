@@ -16,6 +16,9 @@ local losses = require "losses"
 local retreat = require "retreat"
 local stacking = require "stacking"
 local reduce = require "reduce"
+local supply = require "supply"
+local logistics = require "logistics"
+local movement = require "movement"
 
 local M = {}
 
@@ -137,7 +140,7 @@ local function hex_drm(hex, side, from_hexes, parts)
     end
   end
   -- 17.8: intact German defensive works against Soviet attacks (once: 17.8 repeats 13.7.A)
-  if side == C.SOVIET and require("supply").intact_dw(hex) then
+  if side == C.SOVIET and supply.intact_dw(hex) then
     d = d + T.combat_drm.hex.dw; parts[#parts + 1] = ("%d defensive works (17.8)"):format(T.combat_drm.hex.dw)
   end
   local river, lake = false, false
@@ -161,7 +164,7 @@ local function side_drm(side, list, air, parts)
     end
   end
   if air then d = d + T.combat_drm.tactical_air; parts[#parts + 1] = ("+%d tactical air %s"):format(T.combat_drm.tactical_air, air.id) end
-  if side == C.SOVIET and require("logistics").sls_active() then
+  if side == C.SOVIET and logistics.sls_active() then
     d = d + T.combat_drm.sls; parts[#parts + 1] = ("%d Soviet Logistical Strain (9.3)"):format(T.combat_drm.sls)
   end
   return d
@@ -232,7 +235,7 @@ local function retreat_units(list, hex, hexes, side)
       u:move_to(dest)
       u:set_marker("retreated", 1)
     end
-    require("movement").entered({ hex, table.unpack(path) }, side, list)
+    movement.entered({ hex, table.unpack(path) }, side, list)
   end
   return path, left
 end
@@ -745,7 +748,7 @@ function M.advance(list, path)
         notes[#notes + 1] = u.id .. " crossed a major river: Immobile (10.7.1.B)"
       end
     end
-    require("movement").entered(full, side, { u })
+    movement.entered(full, side, { u })
   end
   log.rule("13.6", ("%s advance%s %s (no MP; enemy ZOC ignored)%s"):format(C.ids(list), #list == 1 and "s" or "", table.concat(path, " → "),
     #notes > 0 and ("; " .. table.concat(notes, "; ")) or ""))

@@ -2,11 +2,17 @@
 -- (2.2), the weather (9.1), supply and disruption states, hex control, and the map's fixed sets,
 -- built once when the rules load (the map never changes; the lists are read-only during play).
 local T = require "tables"
-local sets = require "sets"   -- rulesets/lib
+local sets = require "sets"     -- rulesets/lib
+local words = require "words"   -- rulesets/lib
+local checks = require "checks" -- rulesets/lib
 
 local C = {}
 
 C.SOVIET, C.GERMAN = "Soviet", "German"
+C.SIDES = { C.SOVIET, C.GERMAN }
+-- The other side: the enemy of `side`.
+---@param side string
+---@return string
 function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
 
 local set_of = sets.set_of
@@ -158,11 +164,11 @@ function C.ids(list)
   for _, u in ipairs(list) do out[#out + 1] = u.id end
   return table.concat(out, ",")
 end
-C.plural = require("words").plural
+C.plural = words.plural
 -- A count with its noun: "1 step", "2 steps" (rulesets/lib/words.lua).
-C.count = require("words").count
+C.count = words.count
 
 -- Whether the checks of `fn` pass, without refusing (rulesets/lib/checks.lua).
-C.passes = require("checks").passes
+C.passes = checks.passes
 
 return C

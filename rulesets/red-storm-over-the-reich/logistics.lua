@@ -3,6 +3,7 @@
 -- Strain (9.3, checked in the Attrition Phase, 15.0).
 local C = require "common"
 local T = require "tables"
+local supply = require "supply"
 
 local M = {}
 
@@ -75,7 +76,7 @@ umpire.command {
     umpire.check(not C.PROHIBITED[hex], "9.2.A", "%s is not a land hex", hex)
     umpire.check(C.controller(hex) == C.GERMAN, "9.2.A", "%s is not German-controlled", hex)
     umpire.check(#C.at(hex, C.SOVIET) == 0, "9.2.A", "%s holds Soviet units", hex)
-    umpire.check(require("supply").traceable(C.GERMAN, { hex })[hex], "9.2.A", "%s is not a supplied hex: no German supply line reaches it (7.1)", hex)
+    umpire.check(supply.traceable(C.GERMAN, { hex })[hex], "9.2.A", "%s is not a supplied hex: no German supply line reaches it (7.1)", hex)
     map.set_marker(hex, "fuel_supply", 1)
     log.rule("9.2.A", ("Fuel Supply marker placed in %s (%d of %d)"):format(hex, n + 1, T.fuel.supply))
   end,

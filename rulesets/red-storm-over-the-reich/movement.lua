@@ -9,6 +9,8 @@ local T = require "tables"
 local zoc = require "zoc"
 local allowance = require "allowance"
 local control = require "control"
+local stacking = require "stacking"
+local barrage = require "barrage"
 local checks = require "checks"   -- rulesets/lib
 
 local M = {}
@@ -563,11 +565,11 @@ local function move_one(u, to, via, side, seg, z)
     one_hex and ("%s MP of %s"):format(map.fmt_cost(cost), map.fmt_cost(mp)) or spent_text(u, cost, mp, spent),
     #notes > 0 and (": " .. table.concat(notes, "; ")) or ""))
   -- 5.1, 5.3: an overstack is legal until the end of the segment: the player is told at the move
-  local over = require("stacking").warning(dest, side, seg == "reaction" and "the end of the reaction movement"
+  local over = stacking.warning(dest, side, seg == "reaction" and "the end of the reaction movement"
     or ("the end of the %s movement segment"):format(seg))
   if over then log.rule("5.1", over) end
   M.entered(path, side, { u })
-  require("barrage").joined(u)
+  barrage.joined(u)
 end
 
 umpire.command {

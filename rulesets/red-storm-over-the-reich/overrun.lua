@@ -17,7 +17,8 @@ local combat = require "combat"
 local movement = require "movement"
 local stacking = require "stacking"
 local kg = require "kg"
-local losses = require "losses"
+local losses = require "losses"   -- rulesets/lib
+local allowance = require "allowance"
 
 local M = {}
 
@@ -204,7 +205,7 @@ function M.overrun(hex, list, air_flag, air_unit)
   for _, u in ipairs(list) do
     if u.exists and u.hex then
       u:set_marker("moved", 1)
-      local mp = require("allowance").allowance(u) or 0
+      local mp = allowance.allowance(u) or 0
       u:set_marker("mp_used", math.tointeger(math.ceil(mp * UNIT)))
     end
   end

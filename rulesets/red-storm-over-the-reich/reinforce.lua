@@ -10,6 +10,10 @@ local T = require "tables"
 local zoc = require "zoc"
 local supply = require "supply"
 local stacking = require "stacking"
+local transport = require "transport"
+local kg = require "kg"
+local logistics = require "logistics"
+local special = require "special"
 
 local M = {}
 
@@ -58,7 +62,7 @@ end
 -- 10.8.1, 8.1.2: the Sea Transport that carries a "K" unit: a ready one in the holding box, else
 -- one waiting in a port with a delayed refugee (the K unit has priority over the evacuation).
 local function k_transport()
-  local t = require("transport").ready_transport()
+  local t = transport.ready_transport()
   if t then return t, false end
   for _, x in ipairs(C.on_map(C.GERMAN, C.is_transport)) do
     if #C.at(x.hex, C.GERMAN, C.is_refugee) > 0 then return x, true end
@@ -290,7 +294,7 @@ umpire.command {
         for _, d in ipairs(units.in_box(box)) do if d.id ~= u.id and not d:attr("mech_kg") then div = d end end
       end
       if not div then
-        for _, b in ipairs(require("kg").KG_BOXES) do
+        for _, b in ipairs(kg.KG_BOXES) do
           local inside = units.in_box(b)
           local has_kg = false
           for _, x in ipairs(inside) do if x:attr("mech_kg") then has_kg = true end end
@@ -331,7 +335,7 @@ umpire.command {
   run = function()
     local taken = vars.get("soviet_replacements_taken")
     umpire.check(not taken, "8.2.1.A", "the Soviet took his replacements on turn %s (once a game)", tostring(taken))
-    umpire.check(not require("logistics").sls_active(), "8.2.1.A", "no Soviet replacements on a turn marked by the Logistical Strain (9.3)")
+    umpire.check(not logistics.sls_active(), "8.2.1.A", "no Soviet replacements on a turn marked by the Logistical Strain (9.3)")
     local full = {}
     for _, u in ipairs(C.on_map(C.SOVIET)) do
       if (C.is_mech(u) or u:attr("guards")) and u.step > 1 and C.supplied(u) then
@@ -378,7 +382,6 @@ umpire.command {
 
 -- The German Placement Segment begins (4.2.I.a).
 function M.german_start()
-  local special = require "special"
   special.turn_start()
   local t = turn()
   if t == T.thunderclap_turn then special.thunderclap() end

@@ -8,6 +8,7 @@ local C = require "common"
 local T = require "tables"
 local zoc = require "zoc"
 local stacking = require "stacking"
+local supply = require "supply"
 
 local M = {}
 
@@ -92,7 +93,7 @@ function M.check_deploy_hex(hex, check, known)
       check(not soviet_in(n), "3.4.A", "%s is next to Soviet units (%s)", hex, n)
     end
   end
-  check((known.supplied or require("supply").traceable(C.GERMAN, { hex }))[hex], "3.4.A", "%s is not supplied (7.1)", hex)
+  check((known.supplied or supply.traceable(C.GERMAN, { hex }))[hex], "3.4.A", "%s is not supplied (7.1)", hex)
 end
 
 -- 3.3.A, 3.4.A: may the set-up end? (every decision made)

@@ -4,6 +4,9 @@
 -- reinforce.lua; Zossen 17.6 in movement.lua and allowance.lua.)
 local C = require "common"
 local T = require "tables"
+local movement = require "movement"
+local transport = require "transport"
+local kg = require "kg"
 
 local M = {}
 
@@ -76,7 +79,6 @@ end
 function M.usir_stuck()
   local ids = vars.get("usir_evacuate")
   if not ids then return {} end
-  local movement = require "movement"
   local out = {}
   for _, id in ipairs(ids) do
     local u = units.get(id)
@@ -128,7 +130,6 @@ end
 function M.thunderclap()
   if vars.get("thunderclap_done") then return end
   vars.set("thunderclap_done", true)
-  local transport = require "transport"
   local total = transport.markers_total()
   local lost = {}
   while #transport.entrained() > total do
@@ -145,7 +146,7 @@ function M.thunderclap()
   for _, u in ipairs(C.at(T.dresden, C.GERMAN)) do
     u:set_marker("fuel_shortage", nil)
     u:set_marker("used", nil)
-    dead[#dead + 1] = require("kg").eliminate_unit(u)
+    dead[#dead + 1] = kg.eliminate_unit(u)
   end
   log.rule("17.5", ("Dresden (%s) is bombed: %s; no German rail movement or supply through Dresden this turn"):format(
     T.dresden, #dead > 0 and table.concat(dead, "; ") or "no German unit there"))

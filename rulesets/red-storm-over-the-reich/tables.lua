@@ -1,7 +1,10 @@
 -- Red Storm over the Reich: the game's tables as data (a designer edits them here; validate.lua
--- checks them when the rules load). Values the rulebook states are cited with their rule; APPROX
--- marks what it does not give (the printed charts are not in the rulebook; DATA.md lists every
--- invented value and the points of the text each table is built around).
+-- checks every one of them once the rule files have loaded, see the end of this file). Values the
+-- rulebook states are cited with their rule; APPROX marks what it does not give (the printed
+-- charts are not in the rulebook; DATA.md lists every invented value and the points of the text
+-- each table is built around).
+local validate = require "validate"
+
 local T = {}
 
 -- 2.5, 3.5.B: the Turn Record Track. Turn 1 is Jan I, 2 Jan II, 3 Feb I (3.5.B's example); a turn
@@ -197,8 +200,10 @@ T.compass = { German = { "NW", "SW" }, Soviet = { "NE", "SE" } }
 -- mechanized steps, two more with the USIR linked to Berlin (17.1.B).
 T.reinforce = { memel = "4601", kg_draws = 4, mech_steps = 2, usir_steps = 2 }
 
--- Every table above is checked when the rules load (validate.lua): a bad entry is reported at
--- its line here, and the game does not start with it.
-require("validate").register(T)
+-- validate.lua checks every table above (umpire.validate) once the rule files have loaded, at
+-- `umpire check`, `new`, `reload` and `load`: a bad entry is reported at its line here (a map
+-- terrain neither priced nor prohibited, at move_cost), and the game does not start with it (a
+-- `reload` keeps the rules it had).
+validate.register(T)
 
 return T

@@ -4,6 +4,7 @@
 -- Mandated Attacks (track `hma_missed`).
 local C = require "common"
 local T = require "tables"
+local supply = require "supply"
 
 local M = {}
 
@@ -40,7 +41,7 @@ function M.refugees_surviving(at_end)
   if #on == 0 then return n, n end
   local hexes = {}
   for _, r in ipairs(on) do hexes[#hexes + 1] = r.hex end
-  local ok = require("supply").traceable(C.GERMAN, hexes, { ports = false })
+  local ok = supply.traceable(C.GERMAN, hexes, { ports = false })
   local alive = n
   for _, r in ipairs(on) do if ok[r.hex] then alive = alive + 1 end end
   return alive, n

@@ -9,6 +9,10 @@ local allowance = require "allowance"
 local movement = require "movement"
 local describe = require "describe"   -- rulesets/lib
 local sets = require "sets"           -- rulesets/lib
+local overlays = require "overlays"   -- rulesets/lib
+local supply = require "supply"
+local logistics = require "logistics"
+local victory = require "victory"
 
 local M = {}
 
@@ -93,7 +97,7 @@ umpire.describe {
     if u.hex and allowance.segment() and u.side == umpire.clock().side then
       local mp, why, reason = allowance.allowance(u)
       if mp then
-        local left = require("movement").left(u)
+        local left = movement.left(u)
         lines[#lines + 1] = ("movement this segment: %s MP (%s), %s left [10.1]%s"):format(map.fmt_cost(mp), why,
           map.fmt_cost(left), (u:marker("moved") and left > 0) and "; it has moved: a unit moves once a segment [10.4.A]" or "")
       else
@@ -110,7 +114,7 @@ umpire.describe {
   end,
   hex = function(hex)
     local lines = {}
-    for _, side in ipairs { C.SOVIET, C.GERMAN } do
+    for _, side in ipairs(C.SIDES) do
       if zoc.zoc(side)[hex] then lines[#lines + 1] = ("in a %s zone of control [6.1]"):format(side) end
     end
     if C.WEST_OF_SLS[hex] then lines[#lines + 1] = "west of the SLS line [9.3]" end
@@ -148,14 +152,13 @@ umpire.status(function()
   local turn = umpire.clock().turn
   local lines = {
     ("%s, %s weather [9.1]%s"):format(T.turn_names[turn] or ("turn " .. turn), C.weather(turn),
-      require("logistics").sls_active(turn) and "; Soviet Logistical Strain [9.3]" or ""),
+      logistics.sls_active(turn) and "; Soviet Logistical Strain [9.3]" or ""),
     ("Movement Point Track: %s [10.2]"):format(track_line()),
   }
   if vars.get("declared") then lines[#lines + 1] = ("declared for the Soviet assault: %d MP [10.6.A]"):format(vars.get("declared")) end
   if vars.get("duration") then lines[#lines + 1] = ("combat duration: %d [13.2]"):format(vars.get("duration")) end
-  local v = require "victory"
-  local s, g = #v.vp_hexes(C.SOVIET), #v.vp_hexes(C.GERMAN)
-  lines[#lines + 1] = ("VP hexes: Soviet %d, German %d; German VP now %d [3.5]"):format(s, g, (v.german_vp(false)))
+  local s, g = #victory.vp_hexes(C.SOVIET), #victory.vp_hexes(C.GERMAN)
+  lines[#lines + 1] = ("VP hexes: Soviet %d, German %d; German VP now %d [3.5]"):format(s, g, (victory.german_vp(false)))
   return lines
 end)
 
@@ -281,12 +284,11 @@ umpire.overlay {
 }
 umpire.overlay {
   usage = "supply <side>", help = "the hexes where a unit of the side would be in supply now", rule = "7.1",
-  run = function(side) return sets.labelled(require("supply").traceable(side, map.hexes()), "S") end,
+  run = function(side) return sets.labelled(supply.traceable(side, map.hexes()), "S") end,
 }
-require("overlays").reach {   -- rulesets/lib
+overlays.reach {
   help = "every hex the unit can still move to in this segment, with its cost in MP", rule = "10.4",
   profile = function(u)
-    local movement = require "movement"
     return movement.profile(u, u.hex, movement.left(u))
   end,
 }
