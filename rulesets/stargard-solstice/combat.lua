@@ -701,4 +701,21 @@ function M.advance(list, second)
   require("victory").check_sudden_death()
 end
 
+-- ------------------------------------------------------------------ verbs
+umpire.command {
+  usage = "attack <hex> with <units> [air] [<word>...]",
+  help = "attack an enemy stack with activated adjacent units; air support: `air 1JG full Rudel normal`",
+  example = "attack 16.09 with 4Pz/4SS,8/4SS air Rudel full",
+  rule = "8.2", phases = { "combat" }, odds = true,
+  run = function(hex, attackers, _, words) return M.attack(hex, attackers, words) end,
+}
+
+umpire.command {
+  usage = "advance <units> [<hex>]",
+  help = "advance after combat into the vacated hex; mechanized units may name a second hex",
+  example = "advance 4Pz/4SS 13.12",
+  rule = "10.0", phases = { "combat" },
+  run = function(list, second) M.advance(list, second) end,
+}
+
 return M

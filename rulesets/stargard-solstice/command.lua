@@ -2,6 +2,7 @@
 -- (3.2, 3.3), special chits (3.1.4, 3.1.5), the turn-1 Soviet reaction (12.1).
 local T = require "tables"
 local C = require "common"
+local victory = require "victory"
 local M = {}
 
 -- Special chits (1.4): any HQ of the owner's choice (3.1.4 the 1st Belorussian Front, 3.1.5 the
@@ -361,5 +362,34 @@ function M.note_attacked(defenders)
   end
   vars.set("reaction_queue", q)
 end
+
+-- 12.6 Zhukov's report (turns 8-9) / 16.1 Stavka orders (turns 2-3, optional): the Soviet
+-- player sets one chit of the cup aside this turn, during the command phase, for -1 VP.
+---@param chit string
+function M.withdraw(chit)
+  local clock = umpire.clock()
+  local turn = clock.turn
+  local stavka = umpire.option("op16_1") and (turn == 2 or turn == 3)
+  umpire.check(turn == 8 or turn == 9 or stavka, "12.6", "a chit may be withdrawn only on turns 8 and 9 (2 and 3 with optional rule 16.1)")
+  -- 12.6 / 16.1: during the command phase (its movement and combat segments, where the players act)
+  umpire.check(clock.step == "movement" or clock.step == "combat", stavka and "16.1" or "12.6",
+    "a chit may be withdrawn only during the command phase, not in the %s", clock.phase ~= "" and clock.phase or "set-up")
+  umpire.check(M.side_of_chit(chit) == "Soviet", "12.6", "%s is not a Soviet chit", chit)
+  umpire.check(not vars.get("withdrawn_" .. turn), "12.6", "one chit a turn")
+  umpire.check(cups.remove("chits", chit), "12.6", "%s is not in the cup", chit)
+  cups.add("set_aside", chit)
+  vars.set("withdrawn_" .. turn, chit)
+  victory.adjust(-1, stavka and "Stavka orders (16.1)" or "Zhukov's report (12.6)")
+  log.rule(stavka and "16.1" or "12.6", "the Soviet player withdraws a chit this turn: -1 VP")
+end
+
+-- ------------------------------------------------------------------ verbs
+umpire.command {
+  usage = "withdraw <word>",
+  help = "Soviet: during the command phase, set a command chit aside this turn (12.6 on turns 8-9; 16.1 Stavka on turns 2-3), -1 VP",
+  example = "withdraw 61",
+  rule = "12.6, 16.1",
+  run = function(chit) M.withdraw(chit) end,
+}
 
 return M

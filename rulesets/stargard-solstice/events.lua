@@ -112,4 +112,13 @@ function M.bombard(hex)
   return result
 end
 
+-- ------------------------------------------------------------------ verbs
+umpire.command {
+  usage = "bombard <hex>",
+  help = "a bombardment attack on an enemy stack adjacent to a friendly combat unit",
+  example = "bombard 16.09",
+  rule = "8.5", phases = { "bombardment" }, odds = true,
+  run = function(hex) return M.bombard(hex) end,
+}
+
 return M

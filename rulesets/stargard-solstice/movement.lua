@@ -3,6 +3,7 @@ local T = require "tables"
 local C = require "common"
 local zoc = require "zoc"
 local command = require "command"
+local victory = require "victory"
 local checks = require "checks"
 local M = {}
 
@@ -454,5 +455,45 @@ function M.move(list, to, via, strategic, rail)
   end
   require("victory").check_sudden_death()
 end
+
+-- 14.2.1: a mechanized unit of the 3rd SS Panzer Corps leaves the map via the Landsberg edge
+-- (turns 1-3, in supply, activated, once Arnswalde is relieved), paying what the hex it leaves
+-- costs; what three such exits win is victory.lua's (victory.exited).
+---@param u UnitRef
+function M.exit_map(u)
+  local turn = umpire.clock().turn
+  umpire.check(turn <= 3, "14.2.1", "units may exit only on turns 1-3")
+  umpire.check(u.side == "German" and C.is_mech(u) and u:attr("formation") == "3SS-PZ-HQ", "14.2.1",
+    "only mechanized units of the 3rd SS Panzer Corps may exit")
+  umpire.check(not u:marker("oos") and not u:marker("isolated"), "14.2", "%s must be in supply and not isolated", u.id)
+  umpire.check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not move", u.id)
+  umpire.check(map.in_area("landsberg_edge", u.hex), "14.2.1", "%s is not on the Landsberg edge (15.01-35.01)", u.id)
+  -- 14.2.1: the exit costs what the occupied hex costs, from what is left of the allowance
+  -- (a unit may move to the edge and then leave)
+  local cost = M.exit_cost(u.hex)
+  local left = M.allowance(u) - (u:marker("mp_spent") or 0) / 60
+  umpire.check(cost ~= nil and cost <= left + 1e-9, "14.2.1", "%s has %s MP left; leaving from %s costs %s",
+    u.id, map.fmt_cost(math.max(left, 0)), u.hex, cost and map.fmt_cost(cost) or "?")
+  umpire.check(vars.get("arnswalde_relieved"), "14.2.1", "the siege of Arnswalde must be lifted first (14.1.2)")
+  u:put_in("exited")
+  log.rule("14.2.1", u.id .. " leaves the map via the Landsberg supply line")
+  victory.exited()
+end
+
+-- ------------------------------------------------------------------ verbs
+umpire.command {
+  usage = "move <units> <hex> [<hex>...] [strategic] [rail]",
+  help = "move a unit or a stack to a hex by the cheapest route, or along the hexes given; `strategic` for strategic movement, `rail` for reinforcements by rail",
+  example = "move 4Pz/4SS 13.12      move 44Pz/233 16.16 17.16 strategic      move 234P/163 30.20 rail",
+  rule = "5.1, 5.4, 5.5", phases = M.STEPS,
+  run = function(list, to, via, strategic, rail) M.move(list, to, via, strategic, rail) end,
+}
+
+umpire.command {
+  usage = "exit <unit>",
+  help = "German: move a mechanized 3rd SS unit off the map via the Landsberg edge (14.2.1)",
+  rule = "14.2.1", phases = { "movement" },
+  run = function(u) M.exit_map(u) end,
+}
 
 return M

@@ -486,4 +486,37 @@ function M.replace(u, which)
   save_pools(u.side, schedule, events)
 end
 
+-- 7.3: the Soviet Replacements segment: the points of the turn's schedule (vars rp, spent by
+-- `replace`), cleared when the segment ends.
+function M.begin_soviet_replacements()
+  local n = sides.get("Soviet", "replacement_points")[umpire.clock().turn]
+  local rp = vars.get("rp") or {}
+  rp.Soviet = { points = n }
+  vars.set("rp", rp)
+  log.rule("7.3", ("the Soviet player receives %s (replace <unit>)"):format(C.count(n, "replacement point")))
+end
+
+function M.end_soviet_replacements()
+  local rp = vars.get("rp") or {} rp.Soviet = nil vars.set("rp", rp)
+end
+
+-- ------------------------------------------------------------------ verbs
+umpire.command {
+  usage = "volksturm <unit> <hex>",
+  help = "deploy a Volksturm unit from its box",
+  rule = "12.4", phases = { "volksturm" },
+  run = function(u, hex) M.volksturm(u, hex) end,
+}
+
+umpire.command {
+  usage = "replace <unit> [<word>]",
+  help = "spend a replacement point to restore a step; name the kind of point (7.3, 19.1.11 or 19.1.13) when a side holds several: by default the first of the unit's kind, an event's point first",
+  example = "replace 65GT/9GT      replace 65GT/9GT 7.3",
+  rule = "7.3, 19.1.11, 19.1.13", phases = { "replacements", "reinforcement" },
+  run = function(u, which)
+    umpire.check(which == nil or M.rp_kinds[which], "7.3", "%s is not a kind of replacement point (7.3, 19.1.11, 19.1.13)", tostring(which))
+    M.replace(u, which)
+  end,
+}
+
 return M

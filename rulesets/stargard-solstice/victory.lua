@@ -113,4 +113,31 @@ function M.adjust(vp, why)
   vars.set("vp_adjust", a)
 end
 
+-- 14.2.1: three units off the map via the Landsberg edge are a German sudden death victory;
+-- with optional rule 16.2, 3 VP to the German player instead.
+function M.exited()
+  if #units.in_box("exited") >= 3 then
+    if umpire.option("op16_2") then
+      if not vars.get("german_exit_vp") then
+        vars.set("german_exit_vp", true)
+        M.adjust(-3, "German exit (16.2)")
+        log.rule("16.2", "three units have left the map: 3 VP to the German player")
+      end
+    else
+      umpire.game_over("German sudden death victory (14.2.1)")
+    end
+  end
+end
+
+-- 16.4 (optional): 1/2 VP to the Soviet player at the start of each turn from turn 5 while
+-- Defend the Reich has not fired (the event is rolled later in the turn, so the turn it fires
+-- still counts); 3 VP over turns 5-10.
+---@param turn integer
+function M.delayed_withdrawal(turn)
+  if umpire.option("op16_4") and turn >= 5 and not vars.get("defend_reich") then
+    M.adjust(0.5, "Delayed withdrawal of the 39th Panzer Corps (16.4), turn " .. turn)
+    log.rule("16.4", ("turn %d: the 39th Panzer Corps has not been withdrawn: 1/2 VP to the Soviet player"):format(turn))
+  end
+end
+
 return M

@@ -1,12 +1,17 @@
 -- Stargard Solstice: what helps a player find things. The states `units` filters by, the
 -- lines `status` adds, the charts `table` prints, what `next` at a terminal warns is left
--- undone, and the Tab candidates of move, attack and bombard. Everything here only looks.
+-- undone, the Tab candidates of move, attack and bombard, the map overlays (zoc, reach, supply,
+-- command) and the rules' lines of `show` (umpire.describe). Everything here only looks.
 local T = require "tables"
 local C = require "common"
+local zoc = require "zoc"
 local command = require "command"
 local air = require "air"
 local combat = require "combat"
 local movement = require "movement"
+local supply = require "supply"
+local victory = require "victory"
+local labels = require "labels"
 local M = {}
 
 -- ------------------------------------------------------------------ unit states
@@ -253,5 +258,79 @@ umpire.table { name = "reinforcements", title = "Reinforcement schedule", rule =
     end
     return out
   end }
+
+-- ------------------------------------------------------------------ map overlays
+umpire.overlay {
+  usage = "zoc <side>", help = "hexes in the side's zone of control", rule = "4.2",
+  run = function(side) local z = {} for h in pairs(zoc.ezoc(C.other(side))) do z[h] = "Z" end return z end,
+}
+umpire.overlay {
+  usage = "reach <unit>", help = "every hex the unit could reach now by regular movement, with its cost", rule = "5.1",
+  run = function(u)
+    umpire.check(u.hex, "5.1", "%s is not on the map (it is in %s): it has no reach", u.id, tostring(u.box))
+    return movement.reach(u)
+  end,
+}
+umpire.overlay {
+  usage = "supply <side>", help = "hexes a supply line of the side reaches", rule = "11.1",
+  run = function(side)
+    local src = map.area(side == "German" and "supply_german" or "supply_soviet")
+    local out = {}
+    for h in pairs(supply.trace(side, src)) do out[h] = "S" end
+    return out
+  end,
+}
+umpire.overlay {
+  usage = "command <unit>", help = "the hexes within the HQ's command range", rule = "3.3.3",
+  run = function(hq)
+    umpire.check(hq.hex, "3.3.3", "%s is not on the map (it is in %s): it commands no hexes", hq.id, tostring(hq.box))
+    local out = {}
+    for _, h in ipairs(map.within(hq.hex, command.range(hq))) do out[h] = "C" end
+    return out
+  end,
+}
+
+-- `show`: every marker and attribute in the player's terms (labels.lua), then what follows from them
+
+umpire.describe {
+  -- `moves`: why a unit has no move listed (2.3.2, 3.3.5, 5.1...)
+  cannot_move = function(u)
+    local rule, why = movement.why_not_now(u)
+    return rule and ("%s [%s]"):format(why, rule) or nil
+  end,
+  marker = labels.marker,
+  attr = labels.attr,
+  unit = function(u)
+    local lines = {}
+    if C.is_combat(u) then
+      lines[#lines + 1] = zoc.has_zoc(u) and "exerts a ZOC [4.2]" or "no ZOC (attack 0) [4.2.1]"
+      if u.hex then
+        local left = movement.allowance(u) - (u:marker("mp_spent") or 0) / 60
+        local rule, why = movement.why_not_now(u)
+        if not command.is_active(u) then
+          lines[#lines + 1] = "not activated: may not move or attack now [3.3.5]"
+        elseif not rule then
+          lines[#lines + 1] = ("may move: %s MP [5.1.1]"):format(map.fmt_cost(movement.allowance(u)))
+        else
+          lines[#lines + 1] = ("cannot move now: %s [%s]"):format(why, rule)
+          if u:marker("moved") and left > 0 then
+            lines[#lines + 1] = ("moved: %s of %s MP unspent, which may not be saved [5.3]"):format(map.fmt_cost(left), map.fmt_cost(movement.allowance(u)))
+          end
+        end
+      end
+    elseif C.is_hq(u) then
+      lines[#lines + 1] = ("command range %d [3.3.3]"):format(command.range(u))
+    end
+    return lines
+  end,
+  hex = function(hex)
+    local lines = {}
+    for _, side in ipairs { "German", "Soviet" } do
+      if zoc.ezoc(C.other(side))[hex] then lines[#lines + 1] = "in the ZOC of " .. side .. " units [4.2]" end
+    end
+    if map.hex(hex).values.vp then lines[#lines + 1] = ("worth %d VP now [14.3.1]"):format(victory.vp_value(hex)) end
+    return lines
+  end,
+}
 
 return M
