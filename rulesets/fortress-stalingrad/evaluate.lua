@@ -18,6 +18,7 @@
 -- (DATA.md).
 local C = require "common"
 local T = require "tables"
+local scoring = require "scoring"   -- rulesets/lib
 
 local M = {}
 
@@ -37,40 +38,28 @@ local WEIGHT = {
 
 -- Steps on the map and supply levels of the combat units, by side (one pass over the units).
 local function forces()
-  local f = { German = { steps = 0, supply = 0 }, Soviet = { steps = 0, supply = 0 } }
   local turn = umpire.clock().turn
-  for _, u in ipairs(units.all { on_map = true }) do
-    if C.is_combat(u) then
-      local s = f[u.side]
-      s.steps = s.steps + u.steps_left
-      s.supply = s.supply + C.supply_level(u, turn)                       -- 7.11, 7.34
-    end
-  end
-  return f
+  return scoring.count(scoring.forces { C.GERMAN, C.SOVIET }, units.all { on_map = true }, C.is_combat,
+    function(u) return C.supply_level(u, turn) end)                       -- 7.11, 7.34
 end
 
 function M.figures()
-  local f = forces()
-  return {
+  return scoring.steps_figures({
     vp = tracks.get("vp"),                                                -- 15.7
-    german_steps = f.German.steps,
-    soviet_steps = f.Soviet.steps,
     result = M.result(),
-  }
+  }, forces())                                                            -- 5.7
 end
 
 function M.score(side)
   local f = forces()
-  local s = 2 * tracks.get("vp") + (f.Soviet.steps - f.German.steps)
-    + 0.5 * (f.German.supply - f.Soviet.supply)
+  local s = 2 * tracks.get("vp") + (f.Soviet.steps - f.German.steps)     -- 15.7, 15.1-15.6
+    + 0.5 * (f.German.trouble - f.Soviet.trouble)                       -- 7.11, 7.34
   -- 14.5: the attacks owed this German player turn (counted from its Movement Phase, fmco.lua;
   -- the final supply check ends the FMCO, 15.8)
   if (vars.get("fmco_turn") or 0) > 0 then
     s = s + 25 * math.max(0, T.fmco.attacks - (vars.get("fmco_attacks") or 0))
   end
-  local r = M.result()
-  if r then s = s + 1000 * WEIGHT[r] end
-  return side == C.SOVIET and s or -s
+  return scoring.for_side(s, M.result(), WEIGHT, side, C.SOVIET)        -- 15.9, 14.5
 end
 
 return M

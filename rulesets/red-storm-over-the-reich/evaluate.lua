@@ -16,6 +16,7 @@
 -- (DATA.md).
 local C = require "common"
 local victory = require "victory"
+local scoring = require "scoring"   -- rulesets/lib
 
 local M = {}
 
@@ -26,8 +27,7 @@ local WEIGHT = { ["Soviet Automatic Victory"] = 1, ["Soviet Victory"] = 1, ["Ger
 function M.result()
   local over = umpire.clock().over
   if not over then return nil end
-  local head = over:match("^([^:]*)") or over
-  return (head:gsub("(%a)(%a*)", function(a, b) return a:upper() .. b end))
+  return scoring.title(over:match("^([^:]*)") or over)
 end
 
 local function bunker_standing()
@@ -38,43 +38,36 @@ end
 -- 2.2.A: the kinds of combat units (C.is_combat), for units.all to filter in Rust.
 local COMBAT_KINDS = { "infantry", "mech", "cavalry", "antitank" }
 
+local SIDES = { C.GERMAN, C.SOVIET }
+local function oos(u) return u:marker("oos") and 1 or 0 end             -- 7.0
+
 -- Steps on the map and units out of supply, by side.
 local function forces()
-  local f = {}
-  for _, side in ipairs { C.GERMAN, C.SOVIET } do
-    local s = { steps = 0, oos = 0 }
+  local f = scoring.forces(SIDES)
+  for _, side in ipairs(SIDES) do
     for _, kind in ipairs(COMBAT_KINDS) do
-      for _, u in ipairs(units.all { side = side, kind = kind, on_map = true }) do
-        s.steps = s.steps + u.steps_left
-        if u:marker("oos") then s.oos = s.oos + 1 end                   -- 7.0
-      end
+      scoring.count(f, units.all { side = side, kind = kind, on_map = true }, nil, oos)
     end
-    f[side] = s
   end
   return f
 end
 
 function M.figures()
-  local f = forces()
   local over = umpire.clock().over ~= nil
-  return {
+  return scoring.steps_figures({
     soviet_vp = victory.soviet_vp(),                                      -- 3.5
     german_vp = (victory.german_vp(over)),                                -- 3.5, 3.5.C
-    german_steps = f.German.steps,
-    soviet_steps = f.Soviet.steps,
     bunker = bunker_standing() and "standing" or "eliminated",
     result = M.result(),
-  }
+  }, forces())                                                            -- 2.2.A, 16.1.A
 end
 
 function M.score(side)
   local f = forces()
-  local s = 10 * (victory.soviet_vp() - victory.german_vp(false))
-    + (f.Soviet.steps - f.German.steps) + 0.5 * (f.German.oos - f.Soviet.oos)
-  if not bunker_standing() then s = s + 30 end
-  local r = M.result()
-  if r then s = s + 1000 * (WEIGHT[r] or 0) end
-  return side == C.SOVIET and s or -s
+  local s = 10 * (victory.soviet_vp() - victory.german_vp(false))       -- 3.5
+    + (f.Soviet.steps - f.German.steps) + 0.5 * (f.German.trouble - f.Soviet.trouble)
+  if not bunker_standing() then s = s + 30 end                            -- 3.2.C.2, 16.2
+  return scoring.for_side(s, M.result(), WEIGHT, side, C.SOVIET)        -- 3.2.C, 3.4.C
 end
 
 return M
