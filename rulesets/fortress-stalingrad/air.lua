@@ -6,6 +6,7 @@
 local C = require "common"
 local T = require "tables"
 local control = require "control"
+local supply = require "supply"
 
 local M = {}
 
@@ -155,7 +156,7 @@ umpire.command {
     if #here == 0 then
       -- 8.15, 8.16: only an entry hex of this turn's reinforcements (the intention stated)
       local entry = map.in_area(side == C.GERMAN and "west_edge" or "north_edge", hex) or map.in_area("east_edge", hex) or map.in_area("south_edge", hex)
-        or (side == C.GERMAN and (require("supply").german_sources()[hex] or -1) == 0)
+        or (side == C.GERMAN and (supply.german_sources()[hex] or -1) == 0)
       for _, s in ipairs(units.at(hex)) do if C.is_supply_unit(s) and s.side == side then entry = true end end
       umpire.check(entry, "8.16", "%s has no %s ground unit; an air unit goes on a stack, or on the entry hex of a reinforcement arriving this turn (8.15)", hex, side)
       a:set_marker("waiting", 1)   -- 8.15: until its side's Reinforcement Phase ends (reinforce.end_phase)

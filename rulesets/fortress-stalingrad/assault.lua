@@ -8,6 +8,9 @@ local zoc = require "zoc"
 local control = require "control"
 local combat = require "combat"
 local movement = require "movement"
+local stacking = require "stacking"
+local air = require "air"
+local retreats = require "retreats"
 
 local M = {}
 
@@ -55,7 +58,7 @@ umpire.command {
     umpire.check(#here > 0 or works, "10.38", "there is no %s unit in %s%s", enemy, d,
       (#C.ground_at(d, enemy) > 0) and " (a lone 0-0-1 is pushed aside by moving in, 7.18: use move)" or "")
     -- 10.39, 6.7: the launch hex within the stacking limit at the instant of the assault
-    local prob_rule, prob = require("stacking").problem(from, side)
+    local prob_rule, prob = stacking.problem(from, side)
     if prob_rule then umpire.refuse("10.39", ("the launch hex is over the stacking limit: %s"):format(prob)) end
     -- MP: every unit pays the tripled cost
     local costs = {}
@@ -69,7 +72,7 @@ umpire.command {
     -- 10.34: this is part of the stack's movement
     for _, u in ipairs(list) do movement.parent_check(u) end
     movement.begin_parent(origin)
-    combat.close_advance()   -- 11.32: an occupation not taken before this assault is forgone
+    retreats.close_advance()   -- 11.32: an occupation not taken before this assault is forgone
     for _, u in ipairs(list) do
       u:set_marker("mp_used", (u:marker("mp_used") or 0) + costs[u.id] * UNIT)
       u:set_marker("moved", 1)
@@ -87,7 +90,7 @@ umpire.command {
       -- 10.43, 10.47: a retreat (figured from the launch hex) ends the move
       for _, u in ipairs(alive) do u:set_marker("ma_retreated", 1) u:set_marker("mp_used", math.tointeger(movement.mf(u) * UNIT)) end
       if #alive > 0 then log.rule("10.43", ("%s retreated: %s move ends in %s"):format(C.list_ids(alive), #alive > 1 and "their" or "its", alive[1].hex)) end
-      combat.open_defenders_advance(side, { d }, { from })   -- 11.32: against mobile assaults too
+      retreats.open_defenders_advance(side, { d }, { from })   -- 11.32: against mobile assaults too
     elseif s.cleared and #alive > 0 then
       -- 10.48: the hex is clear; the victors stand in it (DATA.md) and may go on
       local ez = zoc.zoc(enemy)
@@ -98,7 +101,7 @@ umpire.command {
       log.rule("10.48", ("%s stand%s in %s and may go on moving and mobile-assaulting (%s MP left)%s"):format(C.list_ids(alive), #alive > 1 and "" or "s", d,
         map.fmt_cost(movement.left(alive[1])), ez[d] and "; it is in an enemy zone of control: only mobile assaults from here (5.4)" or ""))
       movement.entered({ from, d }, side, alive)
-      require("air").follow(from, d, side)
+      air.follow(from, d, side)
     elseif #alive > 0 then
       log.rule("10.48", ("%s stay%s in %s (%s MP left)"):format(C.list_ids(alive), #alive > 1 and "" or "s", from, map.fmt_cost(movement.left(alive[1]))))
     end

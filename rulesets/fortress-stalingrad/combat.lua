@@ -1,19 +1,24 @@
 -- Fortress Stalingrad 11 (and 10.10-10.33, 10.38-10.49 through assault.lua): battles. Strengths
 -- with supply and terrain reductions, odds rounded for the defender on a 1-3 ... 8-1 table, result
--- modifiers with the air cap, Manstein and the FMCO's column shifts, results absorbed by each side
--- as steps and hexes of retreat, TOAST, retreats, advances; the Prepared Assault verb and the
--- Katyushas. A battle is one call of M.resolve, shared by prepared and mobile assaults.
+-- modifiers with the air cap, Manstein and the FMCO's column shifts, TOAST and the result each side
+-- absorbs (as steps and hexes of retreat: retreats.lua); the Prepared Assault verb (the amphibious
+-- assault it may call: amphibious.lua) and the Katyushas. A battle is one call of M.resolve,
+-- shared by prepared and mobile assaults.
 local C = require "common"
 local T = require "tables"
-local zoc = require "zoc"
 local control = require "control"
-local stacking = require "stacking"
-local reduce = require "reduce"
-local odds = require "odds"
-local losses = require "losses"
-local retreat = require "retreat"
+local supply = require "supply"
+local retreats = require "retreats"
+local amphibious = require "amphibious"
+local reduce = require "reduce"   -- rulesets/lib
+local odds = require "odds"       -- rulesets/lib
 
 local M = {}
+
+-- Scripts (scripts/fortress-stalingrad) ask these of combat: they are retreats.lua's.
+M.retreat_allowed = retreats.retreat_allowed
+M.open_defenders_advance = retreats.open_defenders_advance
+M.close_advance = retreats.close_advance
 
 M.COLS = odds.columns(T.crt_columns)
 
@@ -290,132 +295,6 @@ function M.parse(cell)
   return tonumber(a), tonumber(d)
 end
 
--- The units of the battle hexes of the defending side (combat units).
-function M.defenders_in(hexes, side)
-  local out = {}
-  for _, h in ipairs(hexes) do
-    for _, u in ipairs(C.combat_at(h, side)) do out[#out + 1] = u end
-  end
-  return out
-end
-
--- 11.26: each hex of a retreat lies farther from every battle hex than the one before (a battle
--- against several hexes has several: the attackers retreat away from each hex attacked, DATA.md).
-function M.away(battles, cur, to)
-  for _, b in ipairs(battles) do
-    if map.distance(b, to) <= map.distance(b, cur) then return false end
-  end
-  return true
-end
-
--- 11.26-11.28, 11.35, 5.15, 10.9, 10.19, 10.30: where a stack of `side` retreating from `cur`
--- (battle hexes `battles`) may go next.
-function M.retreat_allowed(side, battles, list)
-  local enemy = C.other(side)
-  local ez = zoc.zoc(enemy)
-  local turn = umpire.clock().turn
-  local is62 = #list == 1 and list[1].id == T.units.army62
-  return function(cur, to)
-    if map.terrain(to) == "sea" then return false end
-    if not M.away(battles, cur, to) then return false end                                 -- 11.26: away
-    if #C.combat_at(to, enemy) > 0 then return false end
-    local hs = map.hexside(cur, to)
-    if has(hs, "sea") then return false end                                              -- 10.9: not across the Straits
-    if has(hs, "volga") and turn <= T.volga_closed_through and not (is62 and to == "3428") then return false end -- 10.19
-    if ez[to] and #C.combat_at(to, side) == 0 then return false end                      -- 11.27, 5.15
-    if side == C.GERMAN and control.intact_entrenchment(to, C.SOVIET) then return false end -- 10.30
-    return true
-  end
-end
-
--- A stack retreats `n` hexes from `from` away from the battle hexes `battles` (11.26-11.28);
--- returns the hexes it could not retreat.
-function M.retreat(list, n, from, battles, rule, kind)
-  local live = {}
-  for _, u in ipairs(list) do if u.hex then live[#live + 1] = u end end
-  if #live == 0 or n <= 0 then return 0 end
-  local side = live[1].side
-  local path, left = retreat.walk {
-    side = side, from = from, hexes = n, rule = "11.26",
-    allowed = M.retreat_allowed(side, battles, live),
-    -- 11.28: the last hex of a retreat within the stacking limit where one exists
-    prefer = function(_, to, i) return i < n or stacking.problem(to, side, live) == nil end,
-    prompt = "retreat " .. C.list_ids(live),
-  }
-  if #path > 0 then
-    for _, u in ipairs(live) do
-      u:move_to(path[#path])
-      if kind == "pa" then u:set_marker("retreated", 1) end   -- 11.34 (prepared assaults)
-    end
-    log.rule(rule or "11.26", ("%s retreat%s %s → %s"):format(C.list_ids(live), #live > 1 and "" or "s", from, table.concat(path, " → ")))
-    -- 3.3, 10.26, 7.18, 9.25: a retreat enters its hexes as a move does (DATA.md)
-    require("movement").entered({ from, table.unpack(path) }, side, live, "retreats into")
-    require("air").follow(from, path[#path], side)
-    stacking.enforce_hex(path[#path], side, "the end of a retreat, 6.6", live)
-  end
-  return left
-end
-
--- 12.2, 11.11: the 0-3-0 garrisons among `list` (alive). A garrison never leaves its hex, and a hex
--- of retreat counts only when every unit of the battle retreats it: garrisons alone take their whole
--- result as steps; with other units, a retreat is possible only for the part of the result left
--- once each garrison has lost its step (DATA.md).
-local function garrisons(list)
-  local out = {}
-  for _, u in ipairs(list) do if u.hex and C.is_garrison(u) then out[#out + 1] = u end end
-  return out
-end
-
-local function max_retreat_with_garrisons(n, max_hexes, list, fixed)
-  local others = 0
-  for _, u in ipairs(list) do if u.hex and not C.is_garrison(u) then others = others + 1 end end
-  if others == 0 then return 0 end
-  return math.max(0, math.min(max_hexes, n - #fixed))
-end
-
--- One side absorbs `n` (11.11, 11.33: steps first, then the retreat): `units` are its units in the
--- battle, `max_hexes` what it may retreat (0: none). `groups` = { { hex =, units = } } the stacks
--- that retreat (each from its own hex), away from the hexes `battles` (nil: from its own hex, as
--- defenders do). Returns the hexes retreated.
-function M.absorb(side, n, units_list, max_hexes, groups, battles, rule, lose, kind)
-  if n <= 0 then return 0 end
-  local fixed = garrisons(units_list)
-  if #fixed > 0 and max_hexes > 0 then
-    max_hexes = max_retreat_with_garrisons(n, max_hexes, units_list, fixed)
-    log.rule("12.2", ("%s never leave%s %s hex: %s"):format(C.list_ids(fixed), #fixed > 1 and "" or "s", #fixed > 1 and "their" or "its",
-      max_hexes == 0 and "the result is taken as steps" or ("a retreat only after %s lost %s step (at most %d hex%s)"):format(
-        #fixed > 1 and "they have" or "it has", #fixed > 1 and "their" or "its", max_hexes, max_hexes > 1 and "es" or "")))
-  end
-  local hexes, steps = losses.split { side = side, n = n, max_hexes = max_hexes, rule = rule }
-  if hexes > 0 and #fixed > 0 then
-    losses.allocate { side = side, n = #fixed, units = fixed, rule = "12.2", prompt = "a garrison left behind by the retreat", lose = lose }
-    steps = steps - #fixed
-  end
-  if steps > 0 then
-    local _, left = losses.allocate { side = side, n = steps, units = units_list, rule = "11.11",
-      prompt = ("result %d, %d of it as step%s"):format(n, steps, steps > 1 and "s" or ""), lose = lose,
-      default = function(options, by_id)
-        local best = options[1]
-        for _, id in ipairs(options) do if by_id[id].steps_left > by_id[best].steps_left then best = id end end
-        return best
-      end }
-    if left > 0 then log.rule(rule, ("%d step%s of the result cannot be taken: no unit is left"):format(left, left > 1 and "s" or "")) end
-  end
-  if hexes > 0 then
-    local short = 0
-    for _, g in ipairs(groups) do
-      local rrule = rule == "11.11" and "11.26" or (rule == "10.42" and "10.47" or rule)
-      local unable = M.retreat(g.units, hexes, g.hex, battles or { g.hex }, rrule, kind)
-      short = math.max(short, unable)
-    end
-    if short > 0 then
-      log.rule("11.29", ("%s cannot retreat %d hex%s: taken as steps"):format(side, short, short > 1 and "es" or ""))
-      losses.allocate { side = side, n = short, units = units_list, rule = "11.29", prompt = "a hex that cannot be retreated", lose = lose }
-    end
-  end
-  return hexes
-end
-
 local function lose_one(rule) return function(u) C.lose_steps(u, 1, rule) end end
 
 -- 11.16: Manstein may join one battle a turn with an overland-supplied German unit in it.
@@ -443,7 +322,7 @@ end
 function M.resolve(b)
   b.attacking_units = {}
   for _, a in ipairs(b.attackers) do b.attacking_units[#b.attacking_units + 1] = a.u end
-  b.defenders = M.defenders_in(b.hexes, b.defender)
+  b.defenders = C.combat_in(b.hexes, b.defender)
   local rule = b.kind == "ma" and "10.38" or "11.3"
   -- 11.25: supply, terrain, odds
   local att, alines = M.attack_strength(b.attackers, b.hexes)
@@ -488,60 +367,79 @@ function M.resolve(b)
   return M.apply(b, result, ar, dr)
 end
 
--- Applies a result (11.11-11.14, 11.29-11.35): the defender first.
-function M.apply(b, result, ar, dr)
-  local summary = { result = result, defender_hexes = 0, attacker_hexes = 0 }
-  local drule = "11.11"
-  if result == "Dx" then
-    for _, u in ipairs(b.defenders) do C.eliminate(u, "11.12", "Dx") end
-    for _, h in ipairs(b.hexes) do if M.intrinsic(h) then log.rule("10.29", "the intrinsic defence of " .. h .. " is destroyed") end end
-    summary.destroyed = true
-    ar = 0
-  else
-    -- 11.34: units that retreated here earlier this phase add nothing and die on any result
-    local fighting = {}
-    for _, u in ipairs(b.defenders) do
-      if M.new_arrival(u) and dr > 0 then
-        C.eliminate(u, "11.34", "it retreated into this hex earlier this phase and the stack suffers a result above 0")
-      elseif u.hex then
-        fighting[#fighting + 1] = u
-      end
-    end
-    -- 11.14 TOAST: satellite units not stacked with a German unit, a result above their steps
-    for _, h in ipairs(b.hexes) do
-      local here, german, steps = {}, false, 0
-      for _, u in ipairs(fighting) do
-        if u.hex == h then
-          here[#here + 1] = u
-          if C.is_german(u) then german = true end
-          steps = steps + u.steps_left
-        end
-      end
-      if #here > 0 and not german and satellites_only(here) and dr > steps then
-        for _, u in ipairs(here) do
-          C.eliminate(u, "11.14", ("TOAST: satellite troops without a German unit, result %d, more than their %d step%s"):format(dr, steps, steps > 1 and "s" or ""))
-        end
-      end
-    end
-    local alive = {}
-    for _, u in ipairs(fighting) do if u.hex then alive[#alive + 1] = u end end
-    if dr > 0 and #alive == 0 then
-      for _, h in ipairs(b.hexes) do
-        if M.intrinsic(h) then log.rule("10.29", ("the intrinsic defence of %s is destroyed (it returns next turn unless the hex is entered)"):format(h)) end
-      end
-    end
-    if dr > 0 and #alive > 0 then
-      local groups = {}
-      for _, h in ipairs(b.hexes) do
-        local g = { hex = h, units = {} }
-        for _, u in ipairs(alive) do if u.hex == h then g.units[#g.units + 1] = u end end
-        if #g.units > 0 then groups[#groups + 1] = g end
-      end
-      local max = b.amphibious and 0 or T.retreat_max.defender                                    -- 11.18, 11.29
-      summary.defender_hexes = M.absorb(b.defender, dr, alive, max, groups, nil, drule, lose_one(drule), b.kind)
+-- 11.12: a Dx destroys every defender (and the intrinsic defence of an entrenchment, 10.29).
+local function destroy_defenders(b)
+  for _, u in ipairs(b.defenders) do C.eliminate(u, "11.12", "Dx") end
+  for _, h in ipairs(b.hexes) do if M.intrinsic(h) then log.rule("10.29", "the intrinsic defence of " .. h .. " is destroyed") end end
+end
+
+-- 11.34: units that retreated here earlier this phase add nothing and die on any result; the
+-- defenders left fighting.
+local function new_arrivals_die(defenders, dr)
+  local fighting = {}
+  for _, u in ipairs(defenders) do
+    if M.new_arrival(u) and dr > 0 then
+      C.eliminate(u, "11.34", "it retreated into this hex earlier this phase and the stack suffers a result above 0")
+    elseif u.hex then
+      fighting[#fighting + 1] = u
     end
   end
-  -- the attacker absorbs his number second (11.33)
+  return fighting
+end
+
+-- 11.14 TOAST: satellite units not stacked with a German unit, a result above their steps.
+local function toast(hexes, fighting, dr)
+  for _, h in ipairs(hexes) do
+    local here, german, steps = {}, false, 0
+    for _, u in ipairs(fighting) do
+      if u.hex == h then
+        here[#here + 1] = u
+        if C.is_german(u) then german = true end
+        steps = steps + u.steps_left
+      end
+    end
+    if #here > 0 and not german and satellites_only(here) and dr > steps then
+      for _, u in ipairs(here) do
+        C.eliminate(u, "11.14", ("TOAST: satellite troops without a German unit, result %d, more than their %d step%s"):format(dr, steps, steps > 1 and "s" or ""))
+      end
+    end
+  end
+end
+
+-- The stacks of `list` in each of `hexes` (those with a unit left), each retreating on its own.
+local function groups_in(hexes, list)
+  local groups = {}
+  for _, h in ipairs(hexes) do
+    local g = { hex = h, units = {} }
+    for _, u in ipairs(list) do if u.hex == h then g.units[#g.units + 1] = u end end
+    if #g.units > 0 then groups[#groups + 1] = g end
+  end
+  return groups
+end
+
+-- 11.11, 11.14, 11.34, 11.29, 11.18: the defender absorbs his number `dr` first; the hexes he
+-- retreated.
+local function defender_absorbs(b, dr)
+  local drule = "11.11"
+  local fighting = new_arrivals_die(b.defenders, dr)
+  toast(b.hexes, fighting, dr)
+  local alive = {}
+  for _, u in ipairs(fighting) do if u.hex then alive[#alive + 1] = u end end
+  if dr > 0 and #alive == 0 then
+    for _, h in ipairs(b.hexes) do
+      if M.intrinsic(h) then log.rule("10.29", ("the intrinsic defence of %s is destroyed (it returns next turn unless the hex is entered)"):format(h)) end
+    end
+  end
+  if dr > 0 and #alive > 0 then
+    local groups = groups_in(b.hexes, alive)
+    local max = b.amphibious and 0 or T.retreat_max.defender                                    -- 11.18, 11.29
+    return retreats.absorb(b.defender, dr, alive, max, groups, nil, drule, lose_one(drule), b.kind)
+  end
+  return 0
+end
+
+-- 11.33, 11.30, 10.42, 14.3: the attacker absorbs his number `ar` second; the hexes he retreated.
+local function attacker_absorbs(b, ar)
   local attackers = {}
   for _, a in ipairs(b.attackers) do if a.u.hex then attackers[#attackers + 1] = a.u end end
   if ar and ar > 0 and #attackers > 0 then
@@ -550,34 +448,27 @@ function M.apply(b, result, ar, dr)
       max = 0
       log.rule("14.3", "during the FMCO German/Axis attackers absorb every result as steps")
     end
-    local groups = {}
-    for _, h in ipairs(b.from_hexes) do
-      local g = { hex = h, units = {} }
-      for _, u in ipairs(attackers) do if u.hex == h then g.units[#g.units + 1] = u end end
-      if #g.units > 0 then groups[#groups + 1] = g end
-    end
-    summary.attacker_hexes = M.absorb(b.attacker, ar, attackers, max, groups, b.hexes, b.kind == "ma" and "10.42" or "11.30", lose_one(b.kind == "ma" and "10.42" or "11.30"), b.kind)
+    local groups = groups_in(b.from_hexes, attackers)
+    return retreats.absorb(b.attacker, ar, attackers, max, groups, b.hexes, b.kind == "ma" and "10.42" or "11.30", lose_one(b.kind == "ma" and "10.42" or "11.30"), b.kind)
   end
-  summary.cleared = #M.defenders_in(b.hexes, b.defender) == 0
+  return 0
+end
+
+-- Applies a result (11.11-11.14, 11.29-11.35): the defender first.
+function M.apply(b, result, ar, dr)
+  local summary = { result = result, defender_hexes = 0, attacker_hexes = 0 }
+  if result == "Dx" then
+    destroy_defenders(b)
+    summary.destroyed = true
+    ar = 0
+  else
+    summary.defender_hexes = defender_absorbs(b, dr)
+  end
+  summary.attacker_hexes = attacker_absorbs(b, ar)
+  summary.cleared = #C.combat_in(b.hexes, b.defender) == 0
   -- 11.32: defenders destroyed, by Dx or otherwise (TOAST, steps): the full advance
   if summary.cleared and summary.defender_hexes == 0 then summary.destroyed = true end
   return summary
-end
-
--- 11.32: after a battle, prepared or mobile, whose attackers retreated: the victorious defenders
--- may occupy a launch hex the attackers left, and no more (12.2: never a 0-3-0 garrison).
-function M.open_defenders_advance(attacker, hexes, from_hexes)
-  local defender = C.other(attacker)
-  local vacated = {}
-  for _, h in ipairs(from_hexes) do if #C.combat_at(h, attacker) == 0 then vacated[#vacated + 1] = h end end
-  local ids = {}
-  for _, u in ipairs(M.defenders_in(hexes, defender)) do
-    if not C.is_garrison(u) then ids[#ids + 1] = u.id end
-  end
-  if #vacated == 0 or #ids == 0 then return end
-  vars.set("advance", { side = defender, hexes = vacated, max = 1, units = ids, defenders = true })
-  log.rule("11.32", ("the attackers have left %s: the defenders (%s) may occupy it (advance <units> <hex>)"):format(
-    table.concat(vacated, ","), table.concat(ids, ",")))
 end
 
 -- ---------------------------------------------------------------- the Prepared Assault Phase
@@ -628,6 +519,70 @@ function M.attacker_refusal(u, side, hexes)
   return nil
 end
 
+-- 11.1, 11.5, 11.6, 11.34: the hexes attacked hold enemy units (or an empty intact Soviet
+-- entrenchment, 10.31) not yet attacked this phase.
+local function check_targets(hexes, enemy)
+  umpire.check(#hexes > 0, "11.1", "name the hex (or hexes) attacked")
+  local seen = {}
+  for _, h in ipairs(hexes) do
+    umpire.check(not seen[h], "11.6", "%s is named twice", h)
+    seen[h] = true
+    local here = C.combat_at(h, enemy)
+    local empty_works = #here == 0 and enemy == C.SOVIET and M.intrinsic(h)
+    umpire.check(#here > 0 or empty_works, "11.1", "there is no %s unit in %s to attack", enemy, h)
+    -- 11.5: no unit is attacked twice in a phase; 11.34: a stack that units retreated into may
+    -- be, for the units that were there (the arrivals die on any result)
+    local fresh = #here == 0
+    for _, u in ipairs(here) do
+      if not u:marker("defended") then fresh = true end
+    end
+    umpire.check(fresh, "11.5", "%s in %s has already been attacked this phase", here[1] and here[1].id or "?", h)
+  end
+end
+
+-- 11.2-11.7, 12.2: the attackers ({ u =, from = }) and the hexes they attack from, in order.
+local function gather_attackers(list, side, hexes)
+  local attackers, from_hexes, fh = {}, {}, {}
+  for _, u in ipairs(list) do
+    local r, why = M.attacker_refusal(u, side, hexes)
+    if r then umpire.refuse(r, why) end
+    attackers[#attackers + 1] = { u = u, from = u.hex }
+    if not fh[u.hex] then fh[u.hex] = true from_hexes[#from_hexes + 1] = u.hex end
+  end
+  table.sort(from_hexes)
+  return attackers, from_hexes
+end
+
+-- 11.20: the Katyushas of this attack are removed.
+local function remove_katyushas(attackers)
+  for _, a in ipairs(attackers) do
+    if a.u:marker("katyusha") then
+      a.u:set_marker("katyusha", nil)
+      for _, k in ipairs(units.all { kind = "katyusha" }) do
+        if k.hex == a.from then k:put_in("offboard") end
+      end
+    end
+  end
+end
+
+-- 11.31, 11.32: advance after combat, opened for the attackers that stayed in their hexes when
+-- the defenders' hexes are clear, or for the defenders when the attackers retreated.
+local function open_advance(side, hexes, attackers, from_hexes, s)
+  if s.cleared then
+    local left = {}
+    for _, a in ipairs(attackers) do
+      if a.u.hex == a.from then left[#left + 1] = a.u.id end
+    end
+    if #left > 0 then
+      vars.set("advance", { side = side, hexes = hexes, max = s.destroyed and 99 or s.defender_hexes, units = left })
+      log.rule("11.31", ("the defenders' hex%s %s %s clear: %s may advance after combat (advance <units> <hex>...)"):format(
+        #hexes > 1 and "es" or "", table.concat(hexes, ","), #hexes > 1 and "are" or "is", table.concat(left, ",")))
+    end
+  elseif s.attacker_hexes > 0 then
+    retreats.open_defenders_advance(side, hexes, from_hexes)
+  end
+end
+
 umpire.command {
   usage = "attack <hex>... with <units>",
   help = "a prepared assault on one or more adjacent enemy hexes (11.1-11.7); the result is absorbed by each side as steps and hexes of retreat",
@@ -636,146 +591,19 @@ umpire.command {
   run = function(hexes, list)
     local side = umpire.clock().side
     local enemy = C.other(side)
-    umpire.check(#hexes > 0, "11.1", "name the hex (or hexes) attacked")
-    local seen = {}
-    for _, h in ipairs(hexes) do
-      umpire.check(not seen[h], "11.6", "%s is named twice", h)
-      seen[h] = true
-      local here = C.combat_at(h, enemy)
-      local empty_works = #here == 0 and enemy == C.SOVIET and M.intrinsic(h)
-      umpire.check(#here > 0 or empty_works, "11.1", "there is no %s unit in %s to attack", enemy, h)
-      -- 11.5: no unit is attacked twice in a phase; 11.34: a stack that units retreated into may
-      -- be, for the units that were there (the arrivals die on any result)
-      local fresh = #here == 0
-      for _, u in ipairs(here) do
-        if not u:marker("defended") then fresh = true end
-      end
-      umpire.check(fresh, "11.5", "%s in %s has already been attacked this phase", here[1] and here[1].id or "?", h)
-    end
+    check_targets(hexes, enemy)
     table.sort(hexes)   -- 11.7: one battle, whatever the order the hexes are named in
-    local attackers, from_hexes, fh = {}, {}, {}
-    for _, u in ipairs(list) do
-      local r, why = M.attacker_refusal(u, side, hexes)
-      if r then umpire.refuse(r, why) end
-      attackers[#attackers + 1] = { u = u, from = u.hex }
-      if not fh[u.hex] then fh[u.hex] = true from_hexes[#from_hexes + 1] = u.hex end
-    end
-    table.sort(from_hexes)
-    -- 11.18: an amphibious assault on a Black Sea coastal hex, if the Soviet has one and wants it
-    local amph
-    if side == C.SOVIET and #hexes == 1 and map.in_area("coast_black_sea", hexes[1]) then
-      local have = vars.get("amphibious") or 0
-      local second = (vars.get("amphibious_2") or 0) > 0 and (vars.get("amphibious_2_from") or 99) <= umpire.clock().turn
-      if have > 0 or second then
-        local opts = { "no" }
-        if have > 0 then opts[#opts + 1] = "first" elseif second and (vars.get("amphibious_used_turn") or 0) ~= umpire.clock().turn then opts[#opts + 1] = "second" end
-        if #opts > 1 then
-          local pick = umpire.ask { prompt = "Soviet: call the amphibious landing forces for this attack (11.18)?", rule = "11.18", kind = "choice", options = opts, default = "no" }
-          if pick == "first" then
-            amph = 1
-            vars.set("amphibious", have - 1)
-          elseif pick == "second" then
-            amph = 2
-            vars.set("amphibious_2", 0)
-          end
-          if amph then
-            vars.set("amphibious_used_turn", umpire.clock().turn)
-            log.rule("11.18", ("amphibious assault (%s): the defenders may not retreat"):format(amph == 1 and "the first" or "the second, +2"))
-          end
-        end
-      end
-    end
+    local attackers, from_hexes = gather_attackers(list, side, hexes)
+    local amph = amphibious.call(side, hexes)                                                   -- 11.18
     for _, a in ipairs(attackers) do a.u:set_marker("attacked", 1) end
-    for _, u in ipairs(M.defenders_in(hexes, enemy)) do u:set_marker("defended", 1) end
+    for _, u in ipairs(C.combat_in(hexes, enemy)) do u:set_marker("defended", 1) end
     vars.set("battles", (vars.get("battles") or 0) + 1)
     vars.set("advance", nil)
     log.rule("11.1", ("prepared assault on %s by %s"):format(table.concat(hexes, ","), C.list_ids(list)))
     local s = M.resolve { kind = "pa", attacker = side, defender = enemy, attackers = attackers, hexes = hexes, from_hexes = from_hexes, amphibious = amph }
-    -- 11.20: the Katyushas of this attack are removed
-    for _, a in ipairs(attackers) do
-      if a.u:marker("katyusha") then
-        a.u:set_marker("katyusha", nil)
-        for _, k in ipairs(units.all { kind = "katyusha" }) do
-          if k.hex == a.from then k:put_in("offboard") end
-        end
-      end
-    end
+    remove_katyushas(attackers)
     if (vars.get("fmco_turn") or 0) > 0 and side == C.GERMAN then vars.set("fmco_attacks", (vars.get("fmco_attacks") or 0) + 1) end
-    -- 11.31, 11.32: advance after combat
-    if s.cleared then
-      local left = {}
-      for _, a in ipairs(attackers) do
-        if a.u.hex == a.from then left[#left + 1] = a.u.id end
-      end
-      if #left > 0 then
-        vars.set("advance", { side = side, hexes = hexes, max = s.destroyed and 99 or s.defender_hexes, units = left })
-        log.rule("11.31", ("the defenders' hex%s %s %s clear: %s may advance after combat (advance <units> <hex>...)"):format(
-          #hexes > 1 and "es" or "", table.concat(hexes, ","), #hexes > 1 and "are" or "is", table.concat(left, ",")))
-      end
-    elseif s.attacker_hexes > 0 then
-      M.open_defenders_advance(side, hexes, from_hexes)
-    end
-  end,
-}
-
--- 11.31, 11.32: an open advance after combat lasts until the next command that is not one
--- (movement.lua closes it on a move or a mobile assault; the next prepared assault opens its own).
-function M.close_advance() vars.set("advance", nil) end
-
--- 11.31, 11.32, 10.30, 10.9, 12.2, 7.22: advance after combat.
-umpire.command {
-  usage = "advance <units> <hex> [<hex>...]",
-  help = "advance victorious units after a prepared assault: the first hex is the defenders' vacated hex (11.31); victorious defenders, after a prepared or a mobile assault, may occupy the hex the attackers left (11.32)",
-  example = "advance 5TA 3717 3716",
-  rule = "11.31", phases = { "assault", "movement" },
-  run = function(list, first, rest)
-    local adv = vars.get("advance")
-    umpire.check(adv ~= nil, "11.31", "no advance after combat is open now (only right after a prepared assault that cleared the defenders' hex, or a battle whose attackers retreated, 11.32)")
-    local path = { first }
-    for _, h in ipairs(rest or {}) do path[#path + 1] = h end
-    umpire.check(C.contains(adv.hexes, first), "11.31", "the first hex of the advance is %s (the hex the enemy left)", table.concat(adv.hexes, " or "))
-    local side = adv.side
-    local from = list[1].hex
-    for _, u in ipairs(list) do
-      umpire.check(not C.is_garrison(u), "12.2", "%s is a 0-3-0 garrison: it never leaves its hex", u.id)
-      umpire.check(C.contains(adv.units, u.id), "11.31", "%s may not advance (the victors: %s)", u.id, table.concat(adv.units, ","))
-      umpire.check(u.hex == from, "11.31", "units advancing together start from one hex")
-      local cap = C.is_satellite(u) and T.advance_max.satellite or T.advance_max[C.class(u)]
-      if adv.defenders then cap = 1 end
-      local allowed = math.min(cap, adv.max)
-      umpire.check(#path <= allowed, adv.defenders and "11.32" or "11.31", "%s may advance %d hex%s (%s)", u.id, allowed, allowed == 1 and "" or "es",
-        adv.defenders and "victorious defenders only occupy the attackers' hex" or
-        (adv.max >= 99 and ("its type's limit: mechanized 4, straight-leg 2, satellites 1") or ("the defenders retreated " .. adv.max .. "; satellites 1, straight-leg 2, mechanized 4")))
-    end
-    local enemy = C.other(side)
-    for i, h in ipairs(path) do
-      local prev = i == 1 and from or path[i - 1]
-      umpire.check(map.distance(prev, h) == 1, "11.31", "%s is not next to %s", h, prev)
-      umpire.check(map.terrain(h) ~= "sea", "10.8", "%s is an all-sea hex", h)
-      umpire.check(#C.combat_at(h, enemy) == 0, "11.31", "%s holds enemy units", h)
-      local hs = map.hexside(prev, h)
-      if C.contains(hs, "sea") then
-        umpire.check(C.contains(hs, "kerch") and i == 1, "10.9", "an advance crosses the Kerch Straits only as its first hex, and no other all-sea hexside")
-      end
-      if C.contains(hs, "volga") and umpire.clock().turn <= T.volga_closed_through then umpire.refuse("10.19", "no crossing of the Volga on turns 1 and 2") end
-      if side == C.GERMAN and i > 1 then
-        umpire.check(not control.intact_entrenchment(h, C.SOVIET), "10.30", "German/Axis units advance into an intact Soviet entrenchment only as the first hex of the advance (%s)", h)
-      end
-      for _, u in ipairs(list) do
-        umpire.check(not (u:marker("sea_supplied") and not C.COAST[h]), "7.22", "%s is supplied by sea this turn: it advances only into coastal hexes (%s is inland)", u.id, h)
-      end
-    end
-    for _, u in ipairs(list) do u:move_to(path[#path]) end
-    local remaining = {}
-    for _, id in ipairs(adv.units) do
-      if not C.contains(list, units.get(id)) then remaining[#remaining + 1] = id end
-    end
-    adv.units = remaining
-    vars.set("advance", #remaining > 0 and adv or nil)
-    log.rule(adv.defenders and "11.32" or "11.31", ("%s advance%s %s → %s (enemy zones of control ignored)"):format(C.list_ids(list), #list > 1 and "" or "s", from, table.concat(path, " → ")))
-    require("movement").entered({ from, table.unpack(path) }, side, list, "advances into")
-    require("air").follow(from, path[#path], side)
-    stacking.enforce_hex(path[#path], side, "the end of an advance, 6.6", list)
+    open_advance(side, hexes, attackers, from_hexes, s)
   end,
 }
 
@@ -788,7 +616,7 @@ function M.katyusha_refusal(u, lengths)
   if not (u.side == C.SOVIET and C.is_combat(u) and u.hex ~= nil) then return "11.20", ("%s is not a Soviet ground combat unit on the map"):format(u.id) end
   if u:marker("moved") then return "11.20", ("%s moved in the Movement Phase"):format(u.id) end
   if not (C.supply_level(u) < T.as_max) then return "7.13", ("%s is at >3 AS: no Katyusha"):format(u.id) end
-  lengths = lengths or require("supply").soviet_trace()
+  lengths = lengths or supply.soviet_trace()
   if not (lengths[u.hex] ~= nil or umpire.clock().turn == 1) then return "11.20", ("%s has no open supply line now"):format(u.id) end
   if u:marker("katyusha") then return "11.20", ("%s already has a Katyusha"):format(u.id) end
   for _, k in ipairs(units.all { kind = "katyusha" }) do

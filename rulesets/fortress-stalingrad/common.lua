@@ -1,7 +1,8 @@
 -- Fortress Stalingrad: what every rule area asks of a unit or a hex (sides, nations, classes,
 -- the supply state a unit is in this turn, elimination with its victory points).
 local T = require "tables"
-local sets = require "sets"   -- rulesets/lib
+local sets = require "sets"     -- rulesets/lib
+local words = require "words"   -- rulesets/lib
 
 local C = {}
 
@@ -9,7 +10,7 @@ C.SOVIET, C.GERMAN = "Soviet", "German"
 
 function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
 -- A count with its noun: "1 step", "2 steps" (`many` for an irregular plural).
-C.count = require("words").count
+C.count = words.count
 
 -- The map never changes: what the rules look up often is listed once, when the rules load (the
 -- lists are read-only during play).
@@ -82,6 +83,15 @@ function C.combat_at(hex, side)
   local out = {}
   for _, u in ipairs(units.at(hex)) do
     if (side == nil or u.side == side) and C.is_combat(u) then out[#out + 1] = u end
+  end
+  return out
+end
+
+-- The combat units of `side` in the hexes `hexes` (the defenders of a battle), hex by hex.
+function C.combat_in(hexes, side)
+  local out = {}
+  for _, h in ipairs(hexes) do
+    for _, u in ipairs(C.combat_at(h, side)) do out[#out + 1] = u end
   end
   return out
 end

@@ -1,7 +1,10 @@
 -- Fortress Stalingrad: the sequence of play (4.2, 13.1) and the hook that keeps hex control, air
--- support and the victory points current after every command (3.3, 8.4, 8.12, 15.2). Each rule
--- area is a file of its own: control (3.3), zoc (5), stacking (6), supply (7), air (8), reinforce
--- (9, 12.1), movement (10.1-10.37), assault (10.38-10.49), combat (11), fmco (14), victory (15).
+-- support, the second amphibious assault and the victory points current after every command
+-- (3.3, 8.4, 8.12, 11.18, 15.2). Each rule area is a file of its own (rulesets/ANATOMY.md):
+-- control (3.3), zoc (5), stacking (6), supply (7), air (8), reinforce (9, 12.1), movement
+-- (10.1-10.37), assault (10.38-10.49), combat (11.1-11.24), amphibious (11.18), retreats (11.11,
+-- 11.26-11.35), fmco (14), victory (15); views (what `show`, `status` and `map` print), actions
+-- (the list of legal actions) and evaluate (how the game stands, for bots).
 local C = require "common"
 local T = require "tables"
 local control = require "control"
@@ -10,27 +13,20 @@ local movement = require "movement"
 local stacking = require "stacking"
 local victory = require "victory"
 local combat = require "combat"
+local amphibious = require "amphibious"
 local air = require "air"
 local reinforce = require "reinforce"
 local fmco = require "fmco"
 require "assault"
 require "views"
+local actions = require "actions"
+local evaluate = require "evaluate"
 
--- 11.18: the turn after the Soviet captures Novorossisk he has a second amphibious assault.
-local function novorossisk()
-  if vars.get("amphibious_2_from") then return end
-  if control.is("1309", C.SOVIET) then
-    vars.set("amphibious_2", 1)
-    vars.set("amphibious_2_from", umpire.clock().turn + 1)
-    log.rule("11.18", "Novorossisk is Soviet: a second amphibious assault (+2) is available from next turn")
-  end
-end
-
--- 3.3, 15.2, 8.4, 8.12: derived state, current after every change.
+-- 3.3, 15.2, 8.4, 8.12, 11.18: derived state, current after every change.
 umpire.after_command(function()
   control.update()
   air.update()
-  novorossisk()
+  amphibious.novorossisk()
   victory.update()
 end)
 
@@ -84,8 +80,6 @@ umpire.sequence {
 }
 
 -- What may be done now (actions.lua).
-local actions = require "actions"
 umpire.actions(function(side, opts) return actions.list(side, opts) end)
 -- How the game stands, for bots and playouts (evaluate.lua).
-local evaluate = require "evaluate"
 umpire.evaluate(function(side) return evaluate.score(side), evaluate.figures() end)

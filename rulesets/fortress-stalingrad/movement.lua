@@ -5,7 +5,9 @@ local C = require "common"
 local T = require "tables"
 local zoc = require "zoc"
 local control = require "control"
-local reduce = require "reduce"
+local stacking = require "stacking"
+local air = require "air"
+local reduce = require "reduce"   -- rulesets/lib
 local checks = require "checks"   -- rulesets/lib
 
 local M = {}
@@ -400,7 +402,7 @@ umpire.command {
         notes[#notes + 1] = "enters an enemy zone of control: it stops (5.4)"
       end
     end
-    local over = require("stacking").warning(dest, side, "the end of the Movement Phase")
+    local over = stacking.warning(dest, side, "the end of the Movement Phase")
     if over then notes[#notes + 1] = over .. "; undo takes the move back" end
     for i = 2, #path do
       if C.contains(map.hexside(path[i - 1], path[i]), "kerch") then
@@ -426,7 +428,7 @@ umpire.command {
     M.entered(path, side, list)
     for _, a in ipairs(air_units) do a:move_to(dest, "under") end
     if #air_units > 0 then log.rule("8.5", ("%s go%s with the stack to %s"):format(C.list_ids(air_units), #air_units > 1 and "" or "es", dest)) end
-    require("air").follow(from, dest, side)
+    air.follow(from, dest, side)
   end,
 }
 

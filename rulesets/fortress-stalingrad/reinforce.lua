@@ -6,6 +6,8 @@ local C = require "common"
 local T = require "tables"
 local control = require "control"
 local stacking = require "stacking"
+local supply = require "supply"
+local movement = require "movement"
 
 local M = {}
 
@@ -29,7 +31,7 @@ local function millerovo_check()
   if vars.get("millerovo_triggered") then return end
   local h = T.millerovo
   local lost = control.is(h, C.SOVIET)
-  if not lost then lost = require("supply").german_trace({ [h] = true })[h] == nil end
+  if not lost then lost = supply.german_trace({ [h] = true })[h] == nil end
   if lost then
     vars.set("millerovo_triggered", true)
     vars.set("millerovo_lost", T.millerovo_phases)
@@ -142,7 +144,7 @@ function M.entry_cost(u, hex, recreated, sources)
       -- 9.5: the turn-7 0-0-1, in an intact Soviet entrenchment or a Soviet town or city with a line to an edge
       local place = control.intact_entrenchment(hex, C.SOVIET) or ((map.has(hex, "town") or map.has(hex, "city")) and control.is(hex, C.SOVIET))
       if not place then return nil, "9.5", ("the new 0-0-1 is placed in an intact Soviet entrenchment or a Soviet-controlled town or city; %s is neither"):format(hex) end
-      local _, _, reached = require("supply").soviet_trace({ [hex] = true })
+      local _, _, reached = supply.soviet_trace({ [hex] = true })
       if not reached[hex] then return nil, "9.5", ("%s has no 0-0-1 supply line to a Soviet north, east or south edge hex"):format(hex) end
       return 0, "9.5"
     end
@@ -167,7 +169,7 @@ function M.entry_cost(u, hex, recreated, sources)
     if not ((map.has(hex, "town") or map.has(hex, "city")) and control.is(hex, C.GERMAN)) then
       return nil, "9.9", ("the ad hoc units appear only in a German-controlled town or city; %s is not one"):format(hex)
     end
-    if require("supply").german_trace({ [hex] = true })[hex] == nil then
+    if supply.german_trace({ [hex] = true })[hex] == nil then
       return nil, "9.9", ("%s is not in supply (no German line of %d hexes or fewer)"):format(hex, T.german_line_max)
     end
     if C.contains(vars.get("adhoc_hexes") or {}, hex) then
@@ -176,7 +178,7 @@ function M.entry_cost(u, hex, recreated, sources)
     return 0, "9.9"
   end
   -- 9.12: a functioning supply source (a railroad town or city connected to the west edge)
-  if ((sources or require("supply").german_sources())[hex] or -1) == 0 then return 0, "9.12" end
+  if ((sources or supply.german_sources())[hex] or -1) == 0 then return 0, "9.12" end
   -- 9.11: a west-edge hex, as the Soviets' edge hexes (9.2)
   if map.in_area("west_edge", hex) and control.is(hex, C.GERMAN) then return move_cost, "9.11" end
   return nil, "9.11", ("German reinforcements enter by a German-controlled west-edge hex or at a railroad town or city that is a supply source; %s is neither"):format(hex)
@@ -195,7 +197,7 @@ local function place(u, hex, cost, rule, how)
   end
   log.rule(rule, ("%s %s in %s%s"):format(u.id, how, C.hex_label(hex),
     cost > 0 and (" (the hex counts as hex one of its movement: %s MP)"):format(map.fmt_cost(cost)) or ""))
-  require("movement").trans_don({ hex }, u.side, u, "is placed in")   -- 9.25 (DATA.md)
+  movement.trans_don({ hex }, u.side, u, "is placed in")   -- 9.25 (DATA.md)
 end
 
 umpire.command {
@@ -260,7 +262,7 @@ umpire.command {
       umpire.check(u.step > 1, "9.18", "%s is at full strength", u.id)
       if side == C.SOVIET then
         umpire.check(C.supply_level(u) < T.as_max or u:marker("entered"), "9.20", "%s is at >3 AS: no replacements", u.id)
-        local lengths = require("supply").soviet_trace()
+        local lengths = supply.soviet_trace()
         umpire.check(lengths[u.hex] ~= nil, "9.20", "%s has no overland supply line open now", u.id)
       end
       if side == C.GERMAN and (C.is_satellite(u) or u.steps == 1) then umpire.refuse("9.16", "satellite and one-step German units are never replaced") end

@@ -1,6 +1,8 @@
 -- Fortress Stalingrad: the game's tables as data (a designer edits them here; validate.lua checks
 -- them when the rules load). Values the rulebook states are cited; APPROX marks what it does not
 -- give (see DATA.md).
+local validate = require "validate"
+
 local T = {}
 
 -- Turn record (1.0, 7.36, 9.4): 12 turns of a third of a month, NOV III to MAR II (the turn names
@@ -119,6 +121,6 @@ T.fmco = { turns = { 10, 11, 12 }, shift = 1, attacks = 4 }   -- 14.1, 14.2, 14.
 
 -- Every table above is checked when the rules load (validate.lua): a bad entry is reported at
 -- its line here, and the game does not start with it.
-require("validate")(T)
+validate.register(T)
 
 return T

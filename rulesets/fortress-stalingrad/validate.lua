@@ -1,6 +1,6 @@
 -- Fortress Stalingrad: the checks of tables.lua, run when the rules load (umpire.validate), so that
 -- a bad edit of a table is reported at its line by `umpire check`, `new` and `reload` instead of
--- failing later in the rule that reads it. tables.lua calls this with its table.
+-- failing later in the rule that reads it. tables.lua calls M.register with its table.
 local S = require "schema"
 
 -- 11.4, 11.12: a CRT cell is "attacker/defender" numbers or "Dx".
@@ -19,7 +19,10 @@ local mod = S.number { min = -3, max = 3, integer = true }
 local count = S.number { min = 0, integer = true }
 local TERRAINS = { "clear", "broken", "woods", "marsh", "steppe", "mountain", "sea" }
 
-return function(T)
+local M = {}
+
+-- Registers the checks of the tables T (umpire.validate).
+function M.register(T)
   umpire.validate(function()
     local c = S.checker("tables")
     c:check("turns", T.turns, S.number { min = 1, integer = true })
@@ -83,3 +86,5 @@ return function(T)
     return c:problems()
   end)
 end
+
+return M

@@ -5,6 +5,7 @@
 local C = require "common"
 local T = require "tables"
 local control = require "control"
+local supply = require "supply"
 
 local M = {}
 
@@ -61,7 +62,6 @@ function M.finish()
   -- 15.8: the final German/Axis supply check: units without an overland line are destroyed (the
   -- FMCO is over), and the hexes they leave empty become Soviet
   vars.set("fmco_turn", 0)
-  local supply = require "supply"
   local lines = supply.german_trace()
   local vacated = {}
   for _, u in ipairs(C.on_map(C.GERMAN)) do

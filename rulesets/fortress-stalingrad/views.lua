@@ -8,8 +8,12 @@ local zoc = require "zoc"
 local control = require "control"
 local movement = require "movement"
 local stacking = require "stacking"
+local victory = require "victory"
+local reinforce = require "reinforce"
+local supply = require "supply"
 local describe = require "describe"   -- rulesets/lib
 local sets = require "sets"           -- rulesets/lib
+local overlays = require "overlays"   -- rulesets/lib
 
 local M = {}
 
@@ -129,14 +133,13 @@ umpire.status(function()
   local lines = {}
   local turn = umpire.clock().turn
   lines[#lines + 1] = ("turn %d of %d: %s [1.0]"):format(turn, T.turns, T.turn_names[turn] or "?")
-  local v = require("victory")
   lines[#lines + 1] = ("Soviet victory points [15.7]: %d (towns and cities %d, losses %d%s); 111 or more wins, 100-110 draws [15.9]"):format(
-    tracks.get("vp"), v.control_points(), tracks.get("vp_kills") or 0, (tracks.get("vp_crimea") or 0) > 0 and (", Crimea " .. tracks.get("vp_crimea")) or "")
+    tracks.get("vp"), victory.control_points(), tracks.get("vp_kills") or 0, (tracks.get("vp_crimea") or 0) > 0 and (", Crimea " .. tracks.get("vp_crimea")) or "")
   local r = vars.get("replacements")
   if r then lines[#lines + 1] = ("%s replacement steps left [9.16]: %d mechanized, %d straight-leg"):format(r.side, r.mech, r.leg) end
   for _, side in ipairs { C.SOVIET, C.GERMAN } do
     local due = {}
-    for _, u in ipairs(require("reinforce").due(side)) do due[#due + 1] = u.id end
+    for _, u in ipairs(reinforce.due(side)) do due[#due + 1] = u.id end
     if #due > 0 then lines[#lines + 1] = ("%s reinforcements due [9.1]: %s"):format(side, list(due)) end
   end
   for _, side in ipairs { C.GERMAN, C.SOVIET } do
@@ -171,7 +174,7 @@ function M.unfinished()
     if #left > 0 then out[#out + 1] = ("air units still to commit [8.1]: %s (air <unit> <hex>)"):format(list(left)) end
   elseif step == "reinforcement" then
     local due = {}
-    for _, u in ipairs(require("reinforce").due(side)) do due[#due + 1] = u.id end
+    for _, u in ipairs(reinforce.due(side)) do due[#due + 1] = u.id end
     if #due > 0 then out[#out + 1] = ("reinforcements not entered (they may wait, 9.14): %s"):format(list(due)) end
     local r = vars.get("replacements")
     if r and r.mech + r.leg > 0 then out[#out + 1] = ("replacement steps not taken are lost [9.16]: %d mechanized, %d straight-leg"):format(r.mech, r.leg) end
@@ -212,17 +215,16 @@ umpire.overlay {
   usage = "supply <side>", help = "Soviet: >AS level:length of each Soviet unit's line; German: line lengths up to 12 from the sources (turn 1: everyone is in full supply whatever the lines, 13.3)", rule = "7.3",
   run = function(side)
     local out = {}
-    local s = require("supply")
     if side == C.SOVIET then
-      local lengths = s.soviet_trace()
-      for h, n in pairs(lengths) do out[h] = (">%d:%d"):format(s.as_level(n), math.tointeger(n) or n) end
+      local lengths = supply.soviet_trace()
+      for h, n in pairs(lengths) do out[h] = (">%d:%d"):format(supply.as_level(n), math.tointeger(n) or n) end
     else
-      for h, n in pairs(s.german_trace(true)) do out[h] = math.tointeger(n) or n end
+      for h, n in pairs(supply.german_trace(true)) do out[h] = math.tointeger(n) or n end
     end
     return out
   end,
 }
-require("overlays").reach {   -- rulesets/lib
+overlays.reach {
   help = "every hex the unit can still move to this phase, with its cost in MP", rule = "10.1",
   profile = function(u) return movement.profile(u, u.hex, math.max(0, movement.left(u))) end,
 }
@@ -282,8 +284,8 @@ local function turn_rows()
         if u.side == C.SOVIET then s[#s + 1] = u.id else g[#g + 1] = u.id end
       end
     end
-    local sm, sl = require("reinforce").rate(C.SOVIET, t)
-    local gm, gl = require("reinforce").rate(C.GERMAN, t)
+    local sm, sl = reinforce.rate(C.SOVIET, t)
+    local gm, gl = reinforce.rate(C.GERMAN, t)
     turns[#turns + 1] = { tostring(t), name, list(s), list(g), t >= 2 and ("%d+%d"):format(sm, sl) or "-", t >= 2 and ("%d+%d"):format(gm, gl) or "-" }
   end
   return turns
