@@ -33,6 +33,7 @@ local T = require "tables"
 local allowance = require "allowance"
 local movement = require "movement"
 local combat = require "combat"
+local resolution = require "resolution"
 local overrun = require "overrun"
 local stacking = require "stacking"
 local barrage = require "barrage"
@@ -225,10 +226,10 @@ local function attacks(side, opts, add)
   local hexes = held_by(stacks, enemy)
   local wanted_target = targets_wanted(opts)
   for _, hex in ipairs(hexes) do
-    if wanted_target(hex) and (done[hex] or 0) == 0 and #combat.defenders(hex, enemy) > 0 then
+    if wanted_target(hex) and (done[hex] or 0) == 0 and #resolution.defenders(hex, enemy) > 0 then
       local groups, zhukov = {}, nil
       for _, n in ipairs(map.neighbours(hex)) do
-        if combat.hexside_open(n, hex) then
+        if resolution.hexside_open(n, hex) then
           local l = from_hex(units_in(stacks, n, side, may_join), n, side)
           if #l > 0 then
             groups[#groups + 1] = { hex = n, units = l }
@@ -263,9 +264,9 @@ local function attacks(side, opts, add)
       end
       if list then
         local l = ids(list)
-        local tc = combat.strength and combat.strength(list, "attack")
+        local tc = resolution.strength and resolution.strength(list, "attack")
         add { cmd = ("attack %s with %s"):format(hex, table.concat(l, ",")), group = "attack", units = l, hex = hex,
-              note = tc and ("%s against %s"):format(tc, combat.strength(combat.defenders(hex, enemy), "defense")) or nil }
+              note = tc and ("%s against %s"):format(tc, resolution.strength(resolution.defenders(hex, enemy), "defense")) or nil }
       end
     end
   end
@@ -302,7 +303,7 @@ local function overruns(side, opts, add, z)
   local wanted_target = targets_wanted(opts)
   for _, hex in ipairs(hexes) do
     local t = map.terrain(hex)
-    if wanted_target(hex) and (t == "clear" or t == "broken") and #combat.defenders(hex, enemy) > 0 then
+    if wanted_target(hex) and (t == "clear" or t == "broken") and #resolution.defenders(hex, enemy) > 0 then
       for _, n in ipairs(map.neighbours(hex)) do
         local l = units_in(stacks, n, side, function(u)
           return C.is_mech(u) and C.supplied(u) and not C.disrupted(u) and not u:marker("fuel_shortage") and not u:marker("entrained")

@@ -1,7 +1,8 @@
 -- Red Storm over the Reich: the sequence of play (4.1, 4.2) and the hook that keeps hex control
 -- current after every command (3.5.A). Each rule area is a file of its own, registering its own
 -- verbs: control (3.5.A), zoc (6), supply (7), reinforce (8), logistics (9), allowance (10.1-10.3,
--- 10.6, 13.2), movement (10.4-10.8), transport (10.8.1, 10.8.2), barrage (11, 12), combat (13),
+-- 10.6, 13.2), movement (10.4-10.8), transport (10.8.1, 10.8.2), barrage (11, 12), combat (13.1,
+-- 13.6), resolution (13.3-13.5, 13.7: a combat's dice and losses, shared with the overruns),
 -- overrun (14), attrition (15), kg (16), special (17), victory (3), scenarios (3.2-3.4 set-ups),
 -- stacking (5); common (the sides and shared predicates), tables and validate (the rulebook's
 -- tables and their checks), views, actions (what may be done now: umpire.actions), evaluate (how

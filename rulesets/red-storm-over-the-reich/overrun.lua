@@ -2,7 +2,7 @@
 -- undisrupted mechanized units not short of fuel (9.2.C), together only if they began the
 -- segment stacked together, one overrun a unit a phase, never a hex with the Vistula division
 -- (17.2.A), only clear or broken target hexes; the launch conditions of 6.10; +1 MP beyond the
--- cost of entering the target; resolved as a combat (combat.resolve) with the overrunners halved
+-- cost of entering the target; resolved as a combat (resolution.resolve) with the overrunners halved
 -- against mechanized defenders and no retreat; cleared, they enter; not, they lose a step more;
 -- either way their movement ends (14.2).
 --
@@ -13,7 +13,7 @@
 local C = require "common"
 local T = require "tables"
 local zoc = require "zoc"
-local combat = require "combat"
+local resolution = require "resolution"
 local movement = require "movement"
 local stacking = require "stacking"
 local kg = require "kg"
@@ -106,7 +106,7 @@ end
 local function check_overrun(hex, list, side, check, known)
   check = check or umpire.check
   local enemy = C.other(side)
-  local defenders = combat.defenders(hex, enemy)
+  local defenders = resolution.defenders(hex, enemy)
   check(#defenders > 0, "14.2", "%s holds no %s unit to overrun", hex, enemy)
   for _, d in ipairs(defenders) do
     check(not d:attr("vistula"), "17.2.A", "%s holds the Vistula division: it may never be overrun (14.1)", hex)
@@ -134,7 +134,7 @@ local function check_overrun(hex, list, side, check, known)
     check(s == start, "14.1", "units overrun together only if they began the exploitation phase stacked together: %s began in %s, %s in %s", list[1].id, start, u.id, s)
   end
   check(map.direction(from, hex) ~= nil, "14.2", "%s is not next to %s", from, hex)
-  local ok, what = combat.hexside_open(from, hex)
+  local ok, what = resolution.hexside_open(from, hex)
   check(ok, "14.2", "%s/%s is a %s hexside: no overrun across it", from, hex, what or "?")
   -- 6.10
   local began_here = start == from
@@ -171,7 +171,7 @@ function M.overrun(hex, list, air_flag, air_unit)
       local r = units.get("RUDEL")
       if r and r.exists and not r.hex and r.box ~= "removed" and not r:marker("used") then extra[1] = r end
     end
-    air = combat.attacker_air(side, hex, air_unit, extra)
+    air = resolution.attacker_air(side, hex, air_unit, extra)
   end
   for _, u in ipairs(list) do u:set_marker("overran", mark) end
   -- 17.7: an overrun counts as a Hitler Mandated Attack
@@ -188,7 +188,7 @@ function M.overrun(hex, list, air_flag, air_unit)
   log.rule("14.2", ("%s overrun%s %s (%s) from %s%s%s"):format(C.ids(list), #list == 1 and "s" or "", hex, C.ids(defenders), from,
     began_here and " (began the segment there, 6.10)" or " (moved there; only the target's ZOC there, 6.10)",
     air and (", tactical air " .. air.id) or ""))
-  local out = combat.resolve { hex = hex, side = side, attackers = list, air = air, overrun = true }
+  local out = resolution.resolve { hex = hex, side = side, attackers = list, air = air, overrun = true }
   local survivors = {}
   for _, u in ipairs(list) do if u.exists and u.hex then survivors[#survivors + 1] = u end end
   if out.cleared and #survivors > 0 then

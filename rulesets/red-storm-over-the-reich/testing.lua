@@ -5,7 +5,7 @@ local C = require "common"
 local T = require "tables"
 local allowance = require "allowance"
 local movement = require "movement"
-local combat = require "combat"
+local resolution = require "resolution"
 local reinforce = require "reinforce"
 local M = {}
 
@@ -155,8 +155,8 @@ local function plan_attacks(out, side)
       end
       if #mine >= 2 or (#mine == 1 and not C.is_infantry(mine[1])) then
         for _, h in ipairs(map.neighbours(u.hex)) do
-          local def = combat.defenders(h, C.other(side))
-          if #def > 0 and combat.strength(mine, "attack") >= combat.strength(def, "defense") then
+          local def = resolution.defenders(h, C.other(side))
+          if #def > 0 and resolution.strength(mine, "attack") >= resolution.strength(def, "defense") then
             out[#out + 1] = ("attack %s with %s"):format(h, C.ids(mine))
             n = n + 1
             break
