@@ -4,6 +4,11 @@ local C = require "common"
 local zoc = require "zoc"
 local command = require "command"
 local supply = require "supply"
+local movement = require "movement"
+local headquarters = require "hq"
+local air = require "air"
+local victory = require "victory"
+local retreat = require "retreat"   -- rulesets/lib
 local M = {}
 
 -- Parses a CRT result ("A1/Dr", "D1r2", "Ar", "-") into the two sides' effects (8.1).
@@ -28,7 +33,7 @@ end
 -- costs (movement.terrain_profile: water, restrictive terrain off the paths, the unbridged Oder,
 -- impassable hexsides), without units, ZOCs or MPs.
 local function can_attack_into(from, to)
-  return map.path_cost(require("movement").terrain_profile(), { from, to }) ~= nil
+  return map.path_cost(movement.terrain_profile(), { from, to }) ~= nil
 end
 M.can_attack_into = can_attack_into
 
@@ -70,7 +75,7 @@ end
 
 -- The odds of an attack: strengths with every factor, the rounded totals, the column and its
 -- shifts, each step logged with its rule. Returns the column index and context.
-function M.odds(hex, attackers, air)
+function M.odds(hex, attackers, support)
   local side = attackers[1].side
   local defenders = {}
   for _, u in ipairs(units.at(hex)) do
@@ -147,7 +152,7 @@ function M.odds(hex, attackers, air)
       log.rule("19.1.12", "German surprise: +1 column on the first 3rd SS Panzer Corps attack")
     end
   end
-  for _, a in ipairs(air or {}) do
+  for _, a in ipairs(support or {}) do
     shift = shift + a.points
     log.rule("13.1", ("air unit %s, %s attack: +%d column%s"):format(a.unit.id, a.full and "full" or "normal", a.points, a.points > 1 and "s" or ""))
   end
@@ -212,7 +217,7 @@ end
 -- The profile is the regular-movement one (movement.terrain_profile) with every allowed step
 -- priced 1: what is prohibited stays prohibited, other costs count as one hex.
 function M.retreat_distance(sources)
-  local base = require("movement").terrain_profile()
+  local base = movement.terrain_profile()
   local function hexes(costs, keep_allowed)
     local out = {}
     for k, c in pairs(costs) do
@@ -239,7 +244,6 @@ M.off_map_step = off_map_step
 -- 6.2: the retreating units still in an overstacked hex are eliminated, one by one, until the hex
 -- is within the limit (DATA.md: the units beyond the limit, not the whole stack).
 local function eliminate_overstacked(group, hex)
-  local movement = require "movement"
   for _, u in ipairs(group) do
     if u.hex == hex and C.is_combat(u) and movement.stacking_problem(hex, {}) then M.eliminate(u, "6.2") end
   end
@@ -250,219 +254,338 @@ end
 -- costs the stack one step (9.1.2, 4.4); each hex that cannot be retreated costs a step (9.4);
 -- a stack that can only go on across the map edge is destroyed (1.2.1, 5.3.1). Where the owner
 -- has a choice of hexes, the stack may split (9.1.4): each part then retreats on its own, as a
--- stack of its own (one step per EZOC hex it enters).
+-- stack of its own (one step per EZOC hex it enters). The walk hex by hex is lib/retreat.lua's.
 -- `combat_hex`: for the one hex more of 6.2, the hex the retreat began from: the extra hex is part
 -- of the retreat, so it too lies farther from that hex than the hex before it (9.2).
-function M.retreat(list, n, origin, rule, combat_hex)
-  local extra = combat_hex ~= nil
-  -- 9.2: every hex of the retreat is one hex farther from the combat hex than the one before
-  local from_hex = combat_hex or origin
-  local base = combat_hex and map.distance(combat_hex, origin) or 0
-  local stack = {}
-  for _, u in ipairs(list) do if u.hex == origin and not u:attr("festung") then stack[#stack + 1] = u end end
-  if #stack == 0 or n <= 0 then return end
+--
+-- The steps below share what one retreat knows (`r`): the side, the hexes to retreat (`n`),
+-- where it began, the enemy's ZOCs and units as they stood, and the parts' routes as they end.
+
+-- The units of a group still on the map.
+---@param group UnitRef[]
+---@return UnitRef[]
+local function alive_of(group)
+  local out = {}
+  for _, u in ipairs(group) do if u.hex then out[#out + 1] = u end end
+  return out
+end
+
+-- 9.2.1: the distances to the sources of the group's first combat unit (11.2.2, 11.2.4).
+---@param r table the retreat
+---@param group UnitRef[]
+---@return table<Umpire.Hex, number>
+local function dist_of(r, group)
+  local lead = group[1]
+  for _, u in ipairs(group) do if C.is_combat(u) then lead = u break end end
+  local area = C.source_area(lead)
+  r.dists[area] = r.dists[area] or M.retreat_distance(C.sources(lead))
+  return r.dists[area]
+end
+
+-- 9.0: what one retreat knows as it begins: `stack` (the retreating units, not empty) retreats
+-- `n` hexes from `origin` (the one hex more of 6.2 when `combat_hex` is given).
+---@param stack UnitRef[]
+---@param n integer
+---@param origin Umpire.Hex
+---@param combat_hex? Umpire.Hex
+---@return table
+local function begin_retreat(stack, n, origin, combat_hex)
   local side = stack[1].side
-  -- 8.6.1: the first step lost goes by attack for the attacker, by defence for the defender
-  local role = side == sides.active() and "A" or "D"
-  local ids = {}
-  for _, u in ipairs(stack) do ids[u.id] = true end
-  local movement = require "movement"
-  local ez = zoc.ezoc(side)
-  local enemy = C.occupied(C.other(side))
-  local dists = {}
-  local function alive_of(group)
-    local out = {}
-    for _, u in ipairs(group) do if u.hex then out[#out + 1] = u end end
-    return out
-  end
-  -- 9.2.1: the sources of the group's first combat unit (11.2.2, 11.2.4)
-  local function dist_of(group)
-    local lead = group[1]
-    for _, u in ipairs(group) do if C.is_combat(u) then lead = u break end end
-    local area = C.source_area(lead)
-    dists[area] = dists[area] or M.retreat_distance(C.sources(lead))
-    return dists[area]
-  end
-  local ended = {}
-  local split = false
-  local chosen = {}   -- hexes of the retreat the owner chose (the others had no alternative)
-  -- one hex of retreat for a group from `cur` into `to`: moved, lone HQ overrun, EZOC cost
-  local function enter(group, cur, to)
-    local lone = movement.lone_hq(to, side)
-    for _, u in ipairs(group) do if u.hex == cur then u:move_to(to) end end
-    if lone then
-      log.rule("9.3.2", group[1].id .. " overruns the lone HQ " .. lone.id .. " while retreating (12.2.6)")
-      require("hq").relocate(lone)
+  local r = {
+    side = side, n = n, origin = origin, extra = combat_hex ~= nil,
+    -- 9.2: every hex of the retreat is one hex farther from the combat hex than the one before
+    from_hex = combat_hex or origin, base = combat_hex and map.distance(combat_hex, origin) or 0,
+    -- 8.6.1: the first step lost goes by attack for the attacker, by defence for the defender
+    role = side == sides.active() and "A" or "D",
+    ids = {}, ez = zoc.ezoc(side), enemy = C.occupied(C.other(side)), dists = {},
+    ended = {},      -- each part's route as it ended: { group =, hex =, path = }
+    split = false,   -- 9.1.4: whether the stack split
+    chosen = {},     -- hexes of the retreat the owner chose (the others had no alternative)
+  }
+  for _, u in ipairs(stack) do r.ids[u.id] = true end
+  return r
+end
+
+-- 9.2, 9.4, 9.1.3, 5.2.5, 6.2: the hexes `group` may retreat into from `cur` as hex `k` of the
+-- retreat, the best of them only, in the map's order of neighbours.
+---@param r table the retreat
+---@param group UnitRef[]
+---@param cur Umpire.Hex
+---@param k integer
+---@return Umpire.Hex[]
+local function best_hexes(r, group, cur, k)
+  local dist = dist_of(r, group)
+  local combat_units = false
+  for _, u in ipairs(group) do if C.is_combat(u) and C.attack(u) > 0 then combat_units = true end end
+  local best = C.best()
+  for _, h in ipairs(map.neighbours(cur)) do
+    -- 9.4: only hexes the units could enter in regular movement; 9.3.2 / 12.2.6: a lone
+    -- enemy HQ may be overrun by retreating combat units
+    local overrun = combat_units and movement.lone_hq(h, r.side)
+    -- 5.2.5: restrictive terrain only along a road, trail or rail line; never end in a transit hex
+    local along = false
+    for _, f in ipairs(map.hexside(cur, h)) do if T.path_cost[f] then along = true end end
+    local t = map.terrain(h)
+    local ok = map.distance(r.from_hex, h) == r.base + k and (not r.enemy[h] or overrun) and t ~= "lake"
+      and (t ~= "restrictive" or along) and not (k == r.n and map.has(h, "transit"))
+    if ok then
+      for _, f in ipairs(map.hexside(cur, h)) do
+        if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(cur, h), "bridge") then ok = false end -- 9.1.3
+      end
     end
-    if ez[to] then
-      log.rule("9.1.2", "the retreating stack enters an enemy ZOC in " .. to .. ": one step lost")
-      take_losses(group, 1, role, "9.1.2")
+    -- 6.2: the one hex more is a legal one only where the units may stack
+    if ok and r.extra and movement.stacking_problem(h, group) then ok = false end
+    if ok then
+      -- 9.2.1 toward the nearest source: the hexes nearest to it (one hex nearer than the
+      -- hex left where possible, else as near as can be); then 9.2.2 outside EZOCs if
+      -- possible; the owner chooses among equals (two sources equally near included)
+      best:offer(h, { dist[h] or math.huge, r.ez[h] and 1 or 0 })
     end
   end
-  local function route(group, k0, cur, path)
-    for k = k0, n do
+  return best.options
+end
+
+-- 9.1.2, 9.3.2: one hex of retreat for a group from `cur` into `to`: the units move, a lone
+-- enemy HQ there is overrun (12.2.6), an EZOC entered costs a step (4.4).
+---@param r table the retreat
+---@param group UnitRef[]
+---@param cur Umpire.Hex
+---@param to Umpire.Hex
+local function enter_hex(r, group, cur, to)
+  local lone = movement.lone_hq(to, r.side)
+  for _, u in ipairs(group) do if u.hex == cur then u:move_to(to) end end
+  if lone then
+    log.rule("9.3.2", group[1].id .. " overruns the lone HQ " .. lone.id .. " while retreating (12.2.6)")
+    headquarters.relocate(lone)
+  end
+  if r.ez[to] then
+    log.rule("9.1.2", "the retreating stack enters an enemy ZOC in " .. to .. ": one step lost")
+    take_losses(group, 1, r.role, "9.1.2")
+  end
+end
+
+-- The question of a retreat hex names the hexes already retreated (`path`), and which were
+-- taken automatically (the only hex 9.2 allowed) rather than chosen.
+---@param r table the retreat
+---@param path Umpire.Hex[]
+---@return string
+local function done_so_far(r, path)
+  if #path == 0 then return "" end
+  local t = {}
+  for _, h in ipairs(path) do t[#t + 1] = h .. (r.chosen[h] and " (chosen)" or " (automatic: the only hex allowed)") end
+  return (" (%d of %s done: %s → %s)"):format(#path, C.count(r.n, "hex", "hexes"), r.origin, table.concat(t, " → "))
+end
+
+local route
+
+-- 9.1.4: the stack in `cur` retreats by separate routes at the owner's discretion: a hex among
+-- `options` for each combat unit, the other units (HQs, 9.3.1) with the combat units going to
+-- a hex of their owner's choice; each part goes on from there as a stack of its own, from hex
+-- `k` + 1 of the retreat. `path`: the hexes retreated before `cur`'s next one.
+---@param r table the retreat
+---@param group UnitRef[]
+---@param cur Umpire.Hex
+---@param options Umpire.Hex[]
+---@param k integer
+---@param path Umpire.Hex[]
+local function split_stack(r, group, cur, options, k, path)
+  r.split = true
+  local done = done_so_far(r, path)
+  local parts, order, said = {}, {}, {}
+  local function join(u, h)
+    if not parts[h] then parts[h] = {} order[#order + 1] = h end
+    table.insert(parts[h], u)
+  end
+  for _, u in ipairs(group) do
+    if C.is_combat(u) then
+      join(u, umpire.ask { prompt = r.side .. ": retreat " .. u.id .. " to which hex?" .. done, rule = "9.1.4", kind = "hex", options = options })
+    end
+  end
+  for _, u in ipairs(group) do
+    if not C.is_combat(u) then
+      local h = order[1]
+      if #order > 1 then
+        h = umpire.ask { prompt = r.side .. ": " .. u.id .. " retreats with the units going to which hex?", rule = "9.3.1", kind = "hex", options = order }
+      end
+      join(u, h)
+    end
+  end
+  for _, h in ipairs(order) do r.chosen[h] = true end
+  for _, h in ipairs(order) do
+    local names = {}
+    for _, u in ipairs(parts[h]) do names[#names + 1] = u.id end
+    said[#said + 1] = table.concat(names, ", ") .. " to " .. h
+  end
+  log.rule("9.1.4", ("the stack in %s retreats by separate routes: %s"):format(cur, table.concat(said, "; ")))
+  for _, h in ipairs(order) do
+    local p = { table.unpack(path) }
+    p[#p + 1] = h
+    enter_hex(r, parts[h], cur, h)
+    route(r, parts[h], k + 1, h, p)
+  end
+end
+
+-- 1.2.1 / 5.3.1, 6.2, 9.4: `group` can retreat no farther from `cur` at hex `k`. Across the map
+-- edge it is destroyed (returns false: no route ends); for the one hex more of 6.2 the caller
+-- eliminates what still overstacks; else each hex not retreated costs a step.
+---@param r table the retreat
+---@param group UnitRef[]
+---@param cur Umpire.Hex
+---@param k integer
+---@return boolean ended whether the group's route ends in `cur`
+local function blocked(r, group, cur, k)
+  if not r.extra and off_map_step(cur, r.from_hex, r.base + k) then
+    -- 1.2.1 / 5.3.1: the only way on lies across the map edge, a hard limit: forced off,
+    -- the units are destroyed (14.2's exit is a move of its own, not a retreat)
+    log.rule("5.3.1", ("%s cannot retreat on inside the map: forced across the map edge from %s"):format(group[1].id, cur))
+    for _, u in ipairs(group) do M.eliminate(u, "1.2.1") end
+    return false
+  end
+  if r.extra then
+    -- 6.2: no hex for the one hex more: the caller eliminates what still overstacks
+    log.rule("6.2", ("%s cannot retreat one hex more from %s"):format(group[1].id, cur))
+    return true
+  end
+  local left = r.n - k + 1
+  log.rule("9.4", ("%s cannot retreat %d more hex%s: %d step%s lost"):format(group[1].id, left, left > 1 and "es" or "", left, left > 1 and "s" or ""))
+  take_losses(group, left, r.role, "9.4", true)
+  return true
+end
+
+-- 9.2: `group` retreats from `cur` hexes `k0`..n of the retreat (lib/retreat.lua walks it: the
+-- best hexes of 9.2 in the map's order, the owner asked where there are several, 9.1.4 a split
+-- offered to a stack of several combat units); `path`: the hexes retreated before `cur`.
+---@param r table the retreat
+---@param group UnitRef[]
+---@param k0 integer
+---@param cur Umpire.Hex
+---@param path Umpire.Hex[]
+function route(r, group, k0, cur, path)
+  if k0 <= r.n then
+    group = alive_of(group)
+    if #group == 0 then return end
+  end
+  local gone = false
+  local memo = {}
+  -- the best hexes from `from` for hex `i` of this walk, found once a step
+  local function best(from, i)
+    if memo.from ~= from or memo.i ~= i then
+      memo = { from = from, i = i, rank = {} }
+      for pos, h in ipairs(best_hexes(r, group, from, k0 + i - 1)) do memo.rank[h] = pos end
+    end
+    return memo.rank
+  end
+  local walked, left, split = retreat.walk {
+    from = cur, hexes = r.n - k0 + 1, rule = "9.2.1",
+    allowed = function(from, to, _, i) return best(from, i)[to] ~= nil end,
+    rank = function(from, to) return memo.rank[to] end,
+    prompt = function(_, p)
+      local full = { table.unpack(path) }
+      for _, h in ipairs(p) do full[#full + 1] = h end
+      return r.side .. ": retreat to which hex?" .. done_so_far(r, full)
+    end,
+    enter = function(from, to, i, chosen)
+      if chosen then r.chosen[to] = true end
+      enter_hex(r, group, from, to)
       group = alive_of(group)
-      if #group == 0 then return end
-      local dist = dist_of(group)
-      local combat_units = false
-      for _, u in ipairs(group) do if C.is_combat(u) and C.attack(u) > 0 then combat_units = true end end
-      local best = C.best()
-      for _, h in ipairs(map.neighbours(cur)) do
-        -- 9.4: only hexes the units could enter in regular movement; 9.3.2 / 12.2.6: a lone
-        -- enemy HQ may be overrun by retreating combat units
-        local overrun = combat_units and movement.lone_hq(h, side)
-        -- 5.2.5: restrictive terrain only along a road, trail or rail line; never end in a transit hex
-        local along = false
-        for _, f in ipairs(map.hexside(cur, h)) do if T.path_cost[f] then along = true end end
-        local t = map.terrain(h)
-        local ok = map.distance(from_hex, h) == base + k and (not enemy[h] or overrun) and t ~= "lake"
-          and (t ~= "restrictive" or along) and not (k == n and map.has(h, "transit"))
-        if ok then
-          for _, f in ipairs(map.hexside(cur, h)) do
-            if (f == "major_river" or f == "impassable") and not C.contains(map.hexside(cur, h), "bridge") then ok = false end -- 9.1.3
-          end
-        end
-        -- 6.2: the one hex more is a legal one only where the units may stack
-        if ok and extra and movement.stacking_problem(h, group) then ok = false end
-        if ok then
-          -- 9.2.1 toward the nearest source: the hexes nearest to it (one hex nearer than the
-          -- hex left where possible, else as near as can be); then 9.2.2 outside EZOCs if
-          -- possible; the owner chooses among equals (two sources equally near included)
-          best:offer(h, { dist[h] or math.huge, ez[h] and 1 or 0 })
-        end
-      end
-      local options = best.options
-      if #options == 0 then
-        if not extra and off_map_step(cur, from_hex, base + k) then
-          -- 1.2.1 / 5.3.1: the only way on lies across the map edge, a hard limit: forced off,
-          -- the units are destroyed (14.2's exit is a move of its own, not a retreat)
-          log.rule("5.3.1", ("%s cannot retreat on inside the map: forced across the map edge from %s"):format(group[1].id, cur))
-          for _, u in ipairs(group) do M.eliminate(u, "1.2.1") end
-          return
-        end
-        if extra then
-          -- 6.2: no hex for the one hex more: the caller eliminates what still overstacks
-          log.rule("6.2", ("%s cannot retreat one hex more from %s"):format(group[1].id, cur))
-          break
-        end
-        local left = n - k + 1
-        log.rule("9.4", ("%s cannot retreat %d more hex%s: %d step%s lost"):format(group[1].id, left, left > 1 and "es" or "", left, left > 1 and "s" or ""))
-        take_losses(group, left, role, "9.4", true)
-        break
-      end
-      local to = options[1]
-      if #options > 1 then
-        -- the question names the hexes already retreated, and which were taken automatically
-        -- (the only hex 9.2 allowed) rather than chosen
-        local done = ""
-        if #path > 0 then
-          local t = {}
-          for _, h in ipairs(path) do t[#t + 1] = h .. (chosen[h] and " (chosen)" or " (automatic: the only hex allowed)") end
-          done = (" (%d of %s done: %s → %s)"):format(#path, C.count(n, "hex", "hexes"), origin, table.concat(t, " → "))
-        end
-        local choices = {}
-        for _, h in ipairs(options) do choices[#choices + 1] = h end
-        local combat = {}
-        for _, u in ipairs(group) do if C.is_combat(u) then combat[#combat + 1] = u end end
-        if #combat > 1 then choices[#choices + 1] = "split" end      -- 9.1.4
-        to = umpire.ask { prompt = side .. ": retreat to which hex?" .. done, rule = "9.2.1", kind = "hex", options = choices }
-        chosen[to] = true
-        if to == "split" then
-          -- 9.1.4: separate routes at the owner's discretion: a hex for each unit (HQs go with
-          -- combat units, 9.3.1); each part goes on as a stack of its own
-          split = true
-          local parts, order, said = {}, {}, {}
-          local function join(u, h)
-            if not parts[h] then parts[h] = {} order[#order + 1] = h end
-            table.insert(parts[h], u)
-          end
-          for _, u in ipairs(combat) do
-            join(u, umpire.ask { prompt = side .. ": retreat " .. u.id .. " to which hex?" .. done, rule = "9.1.4", kind = "hex", options = options })
-          end
-          for _, u in ipairs(group) do
-            if not C.is_combat(u) then
-              local h = order[1]
-              if #order > 1 then
-                h = umpire.ask { prompt = side .. ": " .. u.id .. " retreats with the units going to which hex?", rule = "9.3.1", kind = "hex", options = order }
-              end
-              join(u, h)
-            end
-          end
-          for _, h in ipairs(order) do chosen[h] = true end
-          for _, h in ipairs(order) do
-            local names = {}
-            for _, u in ipairs(parts[h]) do names[#names + 1] = u.id end
-            said[#said + 1] = table.concat(names, ", ") .. " to " .. h
-          end
-          log.rule("9.1.4", ("the stack in %s retreats by separate routes: %s"):format(cur, table.concat(said, "; ")))
-          for _, h in ipairs(order) do
-            local p = {}
-            for _, x in ipairs(path) do p[#p + 1] = x end
-            p[#p + 1] = h
-            enter(parts[h], cur, h)
-            route(parts[h], k + 1, h, p)
-          end
-          return
-        end
-      end
-      enter(group, cur, to)
-      path[#path + 1] = to
-      cur = to
-    end
-    ended[#ended + 1] = { group = alive_of(group), hex = cur, path = path }
-  end
-  route(stack, 1, origin, {})
-  for _, e in ipairs(ended) do
+      -- a group gone before its last hex ends the walk: no route ends for it
+      gone = #group == 0 and k0 + i - 1 < r.n
+      return not gone
+    end,
+    can_split = function()
+      local combat = 0
+      for _, u in ipairs(group) do if C.is_combat(u) then combat = combat + 1 end end
+      return combat > 1
+    end,
+    split = function(from, options, i, p)
+      local full = { table.unpack(path) }
+      for _, h in ipairs(p) do full[#full + 1] = h end
+      split_stack(r, group, from, options, k0 + i - 1, full)
+    end,
+  }
+  if split or gone then return end
+  for _, h in ipairs(walked) do path[#path + 1] = h end
+  local last = walked[#walked] or cur
+  if left > 0 and not blocked(r, group, last, r.n - left + 1) then return end
+  r.ended[#r.ended + 1] = { group = alive_of(group), hex = last, path = path }
+end
+
+-- 9.0, 9.3.1: each part's route as it ended, in the log (the units named when the stack split).
+---@param r table the retreat
+---@param rule? string
+local function log_routes(r, rule)
+  for _, e in ipairs(r.ended) do
     if #e.path > 0 and #e.group > 0 then
       local who = ""
-      if split then
+      if r.split then
         local names = {}
         for _, u in ipairs(e.group) do names[#names + 1] = u.id end
         who = " (" .. table.concat(names, ", ") .. ")"
       end
-      log.rule(rule or "9.0", ("retreat %s → %s%s"):format(origin, table.concat(e.path, " → "), who))
+      log.rule(rule or "9.0", ("retreat %s → %s%s"):format(r.origin, table.concat(e.path, " → "), who))
       for _, u in ipairs(e.group) do
         if C.is_hq(u) and u.hex == e.hex then log.rule("9.3.1", u.id .. " retreats with its stack to " .. e.hex) end
       end
     end
   end
-  for _, e in ipairs(ended) do
-    local cur, alive = e.hex, alive_of(e.group)
-    if #alive > 0 and cur ~= origin then
-      -- 6.3: an HQ retreating onto another HQ: the one that moved in is relocated
-      for _, u in ipairs(alive) do
-        if C.is_hq(u) then
-          for _, x in ipairs(units.at(cur)) do
-            if C.is_hq(x) and x.id ~= u.id and not ids[x.id] then
-              log.rule("6.3", u.id .. " ends its retreat with another HQ: it is relocated")
-              require("hq").relocate(u)
-              break
-            end
+end
+
+-- 6.3, 6.2: where a part's retreat ended: an HQ retreating onto another HQ is relocated; a hex
+-- overstacked at the end of a retreat sends the part one hex more, and the units that still
+-- overstack a hex then (there or where they could not leave) are eliminated.
+---@param r table the retreat
+---@param e table a part's route: { group =, hex =, path = }
+local function end_of_route(r, e)
+  local cur, alive, origin = e.hex, alive_of(e.group), r.origin
+  if #alive > 0 and cur ~= origin then
+    -- 6.3: an HQ retreating onto another HQ: the one that moved in is relocated
+    for _, u in ipairs(alive) do
+      if C.is_hq(u) then
+        for _, x in ipairs(units.at(cur)) do
+          if C.is_hq(x) and x.id ~= u.id and not r.ids[x.id] then
+            log.rule("6.3", u.id .. " ends its retreat with another HQ: it is relocated")
+            headquarters.relocate(u)
+            break
           end
         end
       end
-      -- 6.2: overstacked at the end of a retreat: one hex more; units that still overstack a hex
-      -- then (there or where they could not leave) are eliminated
-      if movement.stacking_problem(cur, {}) then
-        if extra then
-          eliminate_overstacked(alive, cur)
-        else
-          local names = {}
-          for _, u in ipairs(alive) do names[#names + 1] = u.id end
-          log.rule("6.2", ("%s is overstacked at the end of the retreat: %s must retreat one more hex"):format(cur, table.concat(names, ", ")))
-          M.retreat(alive, 1, cur, "6.2", from_hex)
-          eliminate_overstacked(alive, cur)
-        end
+    end
+    -- 6.2: overstacked at the end of a retreat: one hex more; units that still overstack a hex
+    -- then (there or where they could not leave) are eliminated
+    if movement.stacking_problem(cur, {}) then
+      if r.extra then
+        eliminate_overstacked(alive, cur)
+      else
+        local names = {}
+        for _, u in ipairs(alive) do names[#names + 1] = u.id end
+        log.rule("6.2", ("%s is overstacked at the end of the retreat: %s must retreat one more hex"):format(cur, table.concat(names, ", ")))
+        M.retreat(alive, 1, cur, "6.2", r.from_hex)
+        eliminate_overstacked(alive, cur)
       end
     end
   end
 end
 
+---@param list UnitRef[] the units of the stack (12.3: a Festung among them ignores the retreat)
+---@param n integer hexes to retreat
+---@param origin Umpire.Hex where the stack stands
+---@param rule? string the rule of the log line (9.0 by default)
+---@param combat_hex? Umpire.Hex for 6.2's one hex more, where the retreat began
+function M.retreat(list, n, origin, rule, combat_hex)
+  local stack = {}
+  for _, u in ipairs(list) do if u.hex == origin and not u:attr("festung") then stack[#stack + 1] = u end end
+  if #stack == 0 or n <= 0 then return end
+  local r = begin_retreat(stack, n, origin, combat_hex)
+  route(r, stack, 1, origin, {})
+  log_routes(r, rule)
+  for _, e in ipairs(r.ended) do end_of_route(r, e) end
+end
+
 -- The attack itself (8.2): declared, odds, die, result applied, advance offered.
 function M.attack(hex, attackers, air_words)
   local side = attackers[1].side
-  local air = require("air").parse(side, air_words or {})
-  local col, defenders, surprise = M.odds(hex, attackers, air)
+  local air_support = air.parse(side, air_words or {})
+  local col, defenders, surprise = M.odds(hex, attackers, air_support)
   if surprise then vars.set("german_surprise", nil) end          -- 19.1.12: the first attack only
   local die = dice.roll("1d6", "combat at " .. hex)
   local result = umpire.outcome(T.crt[die][col])   -- 8.2: odds needs no more than the CRT
@@ -476,7 +599,7 @@ function M.attack(hex, attackers, air_words)
   local attacked = vars.get("attacked_hexes") or {}
   attacked[#attacked + 1] = hex
   vars.set("attacked_hexes", attacked)
-  require("air").spend(air)
+  air.spend(air_support)
   command.note_attacked(defenders)
   local eff = M.parse(result)
   local hqs_with = {}
@@ -503,7 +626,7 @@ function M.attack(hex, attackers, air_words)
       for _, u in ipairs(defenders) do if C.is_combat(u) and u.hex then alive_at = alive_at or u.hex end end
       if not alive_at then
         log.rule("12.2.1", "the units stacked with " .. hq.id .. " are gone: it is relocated")
-        require("hq").relocate(hq)
+        headquarters.relocate(hq)
       elseif hq.hex == hex and alive_at ~= hex then
         hq:move_to(alive_at)
         log.rule("9.3.1", hq.id .. " retreats with its stack to " .. alive_at)
@@ -551,7 +674,7 @@ function M.attack(hex, attackers, air_words)
       for _, u in ipairs(units.at(h)) do
         if C.is_hq(u) and u.side == side then
           log.rule("12.2.1", "the units stacked with " .. u.id .. " are gone: it is relocated")
-          require("hq").relocate(u)
+          headquarters.relocate(u)
         end
       end
     end
@@ -577,7 +700,7 @@ function M.attack(hex, attackers, air_words)
   else
     vars.set("advance", nil)
   end
-  require("victory").check_sudden_death()
+  victory.check_sudden_death()
   return result
 end
 
@@ -585,7 +708,7 @@ end
 -- hexsides, a path needed for restrictive terrain); EZOCs, MPs and enemy units do not count
 -- here (10.0: no MPs spent, EZOCs ignored).
 function M.can_advance(from, to)
-  return map.path_cost(require("movement").terrain_profile(), { from, to }) ~= nil
+  return map.path_cost(movement.terrain_profile(), { from, to }) ~= nil
 end
 
 -- The checks of an advance into the vacated hex (10.0, 12.3, 12.2.4, 6.0, 10.5.1, 10.5), in the
@@ -597,7 +720,6 @@ function M.check_advance(list, second, check)
   check(adv ~= nil, "10.0", "no hex was vacated by the last combat")
   local ok_ids = {}
   for _, id in ipairs(adv.units) do ok_ids[id] = true end
-  local movement = require "movement"
   for _, u in ipairs(list) do
     check(ok_ids[u.id] and u.hex, "10.0", "%s did not take part in the attack on %s", u.id, adv.hex)
     -- (an attacker that retreated, Ar, is no longer next to the vacated hex)
@@ -655,7 +777,6 @@ end
 function M.advance(list, second)
   local crossed_river = M.check_advance(list, second, umpire.check)
   local adv = vars.get("advance")
-  local movement = require "movement"
   local advanced_from = adv.advanced_from or {}
   for _, u in ipairs(list) do
     if not C.is_hq(u) and not C.contains(advanced_from, u.hex) then advanced_from[#advanced_from + 1] = u.hex end
@@ -685,7 +806,7 @@ function M.advance(list, second)
     for _, u in ipairs(list) do u:move_to(second) end
     if lone then
       log.rule("12.2.6", list[1].id .. " overruns the lone HQ " .. lone.id .. " while advancing")
-      require("hq").relocate(lone)
+      headquarters.relocate(lone)
     end
     log.rule("10.3", ("%s advance%s a second hex into %s"):format(#list == 1 and list[1].id or (#list .. " units"), #list == 1 and "s" or "", second))
     movement.entered(list[1], { second })
@@ -698,7 +819,7 @@ function M.advance(list, second)
   end
   adv.units = remaining
   vars.set("advance", #remaining > 0 and adv or nil)
-  require("victory").check_sudden_death()
+  victory.check_sudden_death()
 end
 
 -- ------------------------------------------------------------------ verbs
