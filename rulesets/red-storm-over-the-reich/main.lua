@@ -4,16 +4,16 @@
 -- 10.6, 13.2), movement (10.4-10.8), transport (10.8.1, 10.8.2), barrage (11, 12), combat (13.1,
 -- 13.6), resolution (13.3-13.5, 13.7: a combat's dice and losses, shared with the overruns),
 -- overrun (14), attrition (15), kg (16), special (17), victory (3), scenarios (3.2-3.4 set-ups),
--- stacking (5); common (the sides and shared predicates), tables and validate (the rulebook's
--- tables and their checks), views, actions (what may be done now: umpire.actions), evaluate (how
--- a position stands: umpire.evaluate), testing (helpers for scripts and smoke games).
+-- stacking (5), segments (4.2: the start and end of the movement segments); common (the sides and
+-- shared predicates), tables and validate (the rulebook's tables and their checks), views, actions
+-- (what may be done now: umpire.actions), evaluate (how a position stands: umpire.evaluate),
+-- testing (helpers for scripts and smoke games).
 local C = require "common"
 local T = require "tables"
 local control = require "control"
 local supply = require "supply"
 local allowance = require "allowance"
 local movement = require "movement"
-local stacking = require "stacking"
 local logistics = require "logistics"
 local barrage = require "barrage"
 require "views"
@@ -21,6 +21,7 @@ local scenarios = require "scenarios"
 local transport = require "transport"
 local reinforce = require "reinforce"
 local special = require "special"
+local segments = require "segments"
 local combat = require "combat"
 require "overrun"
 require "testing"
@@ -36,38 +37,23 @@ end)
 local function turn() return umpire.clock().turn end
 local function combat_off() return vars.get("combat") == false end
 
--- A movement segment of `side`: its command roll (10.2.A) for the variable allowances, the
--- markers of the last one forgotten (10.4.A), the German fuel check (9.2.D).
-local function segment_start(side, kind)
-  return function()
-    movement.begin_segment(side)
-    if side == C.GERMAN then
-      logistics.german_segment_start()
-      special.german_segment_start()   -- 17.1.C
-    end
-    if kind ~= "breakthrough" and kind ~= "reaction" then allowance.roll(side, kind) end
-    if kind == "assault" and side == C.SOVIET then vars.set("declared", nil); vars.set("combat", nil); vars.set("cavalry_moved", nil) end
-  end
-end
+-- 4.2: the start and the end of a movement segment of `side` of the kind (segments.lua).
+---@param side string
+---@param kind string
+---@return fun()
+local function segment_start(side, kind) return function() segments.begin(side, kind) end end
+---@param side string
+---@param kind string
+---@return fun()
+local function segment_end(side, kind) return function() segments.finish(side, kind) end end
 
-local function segment_end(side, kind, rule)
-  return function()
-    if side == C.GERMAN then special.usir_check() end   -- 17.1.C
-    stacking.enforce(side, ("the end of the %s movement segment (5.1)"):format(kind))
-    movement.end_segment(side)
-    -- 10.7.1.A.1-2: bridgeheads at the end of the Soviet segments and the German exploitation
-    if side == C.SOVIET or kind == "exploitation" then
-      movement.check_bridgeheads(("the end of the %s %s movement segment"):format(side, kind))
-    end
-    -- 4.2.III.h: the German's unused assault MPs are lost (the Soviet's stay for combat and breakthrough, 10.6)
-    if kind ~= "assault" or side == C.GERMAN then allowance.clear(side) end
-    if side == C.SOVIET and kind == "breakthrough" then
-      -- 4.2.III.e: the Soviet Immobile markers come off
-      for _, u in ipairs(units.all { side = C.SOVIET }) do u:set_marker("immobile", nil) end
-    end
-  end
-end
-
+-- A step of the sequence played by `side` (extra: more fields of the node, docs/lua-api.md §3.1).
+---@param id string
+---@param name string
+---@param side string
+---@param rule string
+---@param extra? table
+---@return table
 local function side_step(id, name, side, rule, extra)
   local node = { id = id, name = name, side = side, rule = rule }
   for k, v in pairs(extra or {}) do node[k] = v end
@@ -75,17 +61,28 @@ local function side_step(id, name, side, rule, extra)
 end
 
 -- 7.0: a side's Supply Segment (no decision: the umpire checks supply).
+---@param id string
+---@param side string
+---@return table
 local function supply_step(id, side)
   return { id = id, name = side .. " Supply Segment", rule = "7.0", auto = true,
     enter = function() supply.check(side, "7.0") end }
 end
 
 -- A movement segment of `side` of the kind (segment_start and segment_end around it).
+---@param id string
+---@param name string
+---@param side string
+---@param rule string
+---@param kind string
+---@return table
 local function movement_step(id, name, side, rule, kind)
   return side_step(id, name, side, rule, { enter = segment_start(side, kind), leave = segment_end(side, kind) })
 end
 
 -- 10.8.2: a German Detrain Segment.
+---@param id string
+---@return table
 local function detrain_step(id)
   return side_step(id, "German Detrain Segment", C.GERMAN, "10.8.2", {
     leave = transport.detrain_segment_end })
@@ -123,7 +120,7 @@ umpire.sequence {
     { id = "assault_phase", name = "Assault Phase", rule = "4.2.III", steps = {
       supply_step("sov_supply", C.SOVIET),
       side_step("sov_assault", "Soviet Assault Movement Segment", C.SOVIET, "10.6", {
-        enter = function() segment_start(C.SOVIET, "assault")(); allowance.ask_declaration() end,
+        enter = function() segments.begin(C.SOVIET, "assault"); allowance.ask_declaration() end,
         leave = segment_end(C.SOVIET, "assault") }),
       side_step("sov_barrage", "Soviet Combat Segment › Soviet Barrages", C.SOVIET, "11.0", {
         skip_if = combat_off, enter = barrage.begin_segment, leave = barrage.fire_declared }),
@@ -138,12 +135,7 @@ umpire.sequence {
         end }),
       side_step("ger_reaction", "German Reaction Movement Segment", C.GERMAN, "10.8.5", {
         skip_if = combat_off, enter = segment_start(C.GERMAN, "reaction"),
-        leave = function()
-          special.usir_check()
-          stacking.enforce(C.GERMAN, "the end of the reaction movement (5.1)")
-          movement.end_segment(C.GERMAN)
-          tracks.set("ger_reaction", 0)
-        end }),
+        leave = segments.reaction_end }),
       side_step("sov_breakthrough", "Soviet Breakthrough Movement Segment", C.SOVIET, "10.6.C", {
         skip_if = combat_off, enter = segment_start(C.SOVIET, "breakthrough"),
         leave = segment_end(C.SOVIET, "breakthrough") }),

@@ -58,7 +58,7 @@ local function in_usir()
   return out
 end
 
--- 17.1.C: at the start of every German movement segment (main.lua's segment_start calls it).
+-- 17.1.C: at the start of every German movement segment (segments.begin calls it).
 function M.german_segment_start()
   local why = M.usir_trigger()
   if not why then
@@ -96,7 +96,7 @@ function M.usir_stuck()
 end
 
 -- 17.1.C: refuses the end of a German movement segment while a unit that must leave the USIR
--- still can (main.lua's segment_end calls it for the German, before the stacking check).
+-- still can (segments.finish and segments.reaction_end call it for the German, before the stacking check).
 function M.usir_check()
   local stuck = M.usir_stuck()
   umpire.check(#stuck == 0, "17.1.C", "the USIR must be evacuated: %s can still move out of it", C.ids(stuck))
