@@ -16,6 +16,7 @@ local C = require "common"
 local zoc = require "zoc"
 local movement = require "movement"
 local combat = require "combat"
+local advance = require "advance"
 local command = require "command"
 local sets = require "sets"     -- rulesets/lib
 local checks = require "checks" -- rulesets/lib
@@ -144,14 +145,14 @@ local function attacks(side, out)
 end
 
 -- 10.0: after an attack vacated a hex, each attacker that may advance into it alone (the verb's
--- own checks: combat.check_advance)
+-- own checks: advance.check_advance)
 local function advances(opts, out)
   local adv = vars.get("advance")
   if not adv then return end
   for _, id in ipairs(adv.units) do
     local u = units.get(id)
     if u and (opts.unit == nil or opts.unit == id)
-        and checks.passes(function(check) combat.check_advance({ u }, nil, check) end) then
+        and checks.passes(function(check) advance.check_advance({ u }, nil, check) end) then
       out[#out + 1] = { cmd = "advance " .. id, group = "advance", unit = id, hex = adv.hex }
     end
   end

@@ -1,4 +1,5 @@
--- Stargard Solstice 8.0 Combat, 9.0 Retreats, 10.0 Advance After Combat, 13.1 air support.
+-- Stargard Solstice 8.0 Combat, 9.0 Retreats, 13.1 air support (10.0 Advance After Combat is
+-- advance.lua's).
 local T = require "tables"
 local C = require "common"
 local zoc = require "zoc"
@@ -8,8 +9,12 @@ local movement = require "movement"
 local headquarters = require "hq"
 local air = require "air"
 local victory = require "victory"
+local advance = require "advance"
 local retreat = require "retreat"   -- rulesets/lib
 local M = {}
+
+-- 10.5: advance.lua's, kept under this name for the scripts that ask `require("combat").can_advance`.
+M.can_advance = advance.can_advance
 
 -- Parses a CRT result ("A1/Dr", "D1r2", "Ar", "-") into the two sides' effects (8.1).
 function M.parse(result)
@@ -581,15 +586,13 @@ function M.retreat(list, n, origin, rule, combat_hex)
   for _, e in ipairs(r.ended) do end_of_route(r, e) end
 end
 
--- The attack itself (8.2): declared, odds, die, result applied, advance offered.
-function M.attack(hex, attackers, air_words)
-  local side = attackers[1].side
-  local air_support = air.parse(side, air_words or {})
-  local col, defenders, surprise = M.odds(hex, attackers, air_support)
-  if surprise then vars.set("german_surprise", nil) end          -- 19.1.12: the first attack only
-  local die = dice.roll("1d6", "combat at " .. hex)
-  local result = umpire.outcome(T.crt[die][col])   -- 8.2: odds needs no more than the CRT
-  log.rule("8.2", ("die %d on %s: %s"):format(die, T.columns[col], result))
+-- 8.3.1: the attackers are marked as having attacked and the hex as attacked this segment.
+-- Returns the hexes the attack came from and the hex of each attacker (for 12.2.1, 12.2.4).
+---@param hex Umpire.Hex
+---@param attackers UnitRef[]
+---@return Umpire.Hex[] attack_hexes
+---@return table<string, Umpire.Hex> start_hex
+local function mark_attack(hex, attackers)
   local attack_hexes, seen, start_hex = {}, {}, {}
   for _, u in ipairs(attackers) do
     start_hex[u.id] = u.hex
@@ -599,69 +602,95 @@ function M.attack(hex, attackers, air_words)
   local attacked = vars.get("attacked_hexes") or {}
   attacked[#attacked + 1] = hex
   vars.set("attacked_hexes", attacked)
-  air.spend(air_support)
-  command.note_attacked(defenders)
-  local eff = M.parse(result)
+  return attack_hexes, start_hex
+end
+
+-- 8.1 the defender's half of the result: 8.7 a city ignores the first step lost, 9.5 a village
+-- or city the first hex of retreat, 12.3 a Festung every retreat; then the defender's HQs go with
+-- their stack (9.3.1, 12.2.3) or, their combat units gone, are relocated (12.2.1).
+---@param hex Umpire.Hex the attacked hex
+---@param defenders UnitRef[]
+---@param eff table the result (M.parse)
+local function defender_effects(hex, defenders, eff)
   local hqs_with = {}
   for _, u in ipairs(defenders) do if C.is_hq(u) then hqs_with[#hqs_with + 1] = u end end
-  local function defender_effects()
-    local loss, retreat = eff.D.loss, eff.D.retreat
-    if loss > 0 and map.terrain(hex) == "city" then
-      loss = loss - 1
-      log.rule("8.7", "defender in a city ignores the first step loss")
-    end
-    if retreat > 0 and (map.terrain(hex) == "city" or map.has(hex, "village")) then
-      retreat = retreat - 1
-      log.rule("9.5", "defender in a village or city ignores the first hex of retreat")
-    end
-    if loss > 0 then take_losses(defenders, loss, "D") end
-    for _, u in ipairs(defenders) do
-      if u:attr("festung") and retreat > 0 then log.rule("12.3", u.id .. " (Festung) ignores the retreat") end
-    end
-    if retreat > 0 then M.retreat(defenders, retreat, hex, "9.0") end
-    -- 9.3.1 / 12.2.3 HQs retreat with their stack; 12.2.1 an HQ whose stacked combat units
-    -- were all eliminated (losses, a blocked retreat, an EZOC on the way) is relocated
-    for _, hq in ipairs(hqs_with) do
-      local alive_at
-      for _, u in ipairs(defenders) do if C.is_combat(u) and u.hex then alive_at = alive_at or u.hex end end
-      if not alive_at then
-        log.rule("12.2.1", "the units stacked with " .. hq.id .. " are gone: it is relocated")
-        headquarters.relocate(hq)
-      elseif hq.hex == hex and alive_at ~= hex then
-        hq:move_to(alive_at)
-        log.rule("9.3.1", hq.id .. " retreats with its stack to " .. alive_at)
-      end
+  local loss, retreat = eff.D.loss, eff.D.retreat
+  if loss > 0 and map.terrain(hex) == "city" then
+    loss = loss - 1
+    log.rule("8.7", "defender in a city ignores the first step loss")
+  end
+  if retreat > 0 and (map.terrain(hex) == "city" or map.has(hex, "village")) then
+    retreat = retreat - 1
+    log.rule("9.5", "defender in a village or city ignores the first hex of retreat")
+  end
+  if loss > 0 then take_losses(defenders, loss, "D") end
+  for _, u in ipairs(defenders) do
+    if u:attr("festung") and retreat > 0 then log.rule("12.3", u.id .. " (Festung) ignores the retreat") end
+  end
+  if retreat > 0 then M.retreat(defenders, retreat, hex, "9.0") end
+  -- 9.3.1 / 12.2.3 HQs retreat with their stack; 12.2.1 an HQ whose stacked combat units
+  -- were all eliminated (losses, a blocked retreat, an EZOC on the way) is relocated
+  for _, hq in ipairs(hqs_with) do
+    local alive_at
+    for _, u in ipairs(defenders) do if C.is_combat(u) and u.hex then alive_at = alive_at or u.hex end end
+    if not alive_at then
+      log.rule("12.2.1", "the units stacked with " .. hq.id .. " are gone: it is relocated")
+      headquarters.relocate(hq)
+    elseif hq.hex == hex and alive_at ~= hex then
+      hq:move_to(alive_at)
+      log.rule("9.3.1", hq.id .. " retreats with its stack to " .. alive_at)
     end
   end
-  local function attacker_effects()
-    if eff.A.loss > 0 then take_losses(attackers, eff.A.loss, "A") end
-    if eff.A.retreat > 0 then
-      -- 9.0: each attacking stack retreats from its own hex; 9.5.1: an attacker in a village or
-      -- city does not ignore the first hex, as a defender would (9.5)
-      local groups = {}
-      for _, u in ipairs(attackers) do
-        if u.hex then groups[u.hex] = groups[u.hex] or {}; table.insert(groups[u.hex], u) end
+end
+
+-- 8.1 the attacker's half of the result: its step losses, then its retreat, each attacking stack
+-- from its own hex (9.0); 9.5.1 an attacker in a village or city retreats in full.
+---@param attackers UnitRef[]
+---@param eff table the result (M.parse)
+local function attacker_effects(attackers, eff)
+  if eff.A.loss > 0 then take_losses(attackers, eff.A.loss, "A") end
+  if eff.A.retreat > 0 then
+    -- 9.0: each attacking stack retreats from its own hex; 9.5.1: an attacker in a village or
+    -- city does not ignore the first hex, as a defender would (9.5)
+    local groups = {}
+    for _, u in ipairs(attackers) do
+      if u.hex then groups[u.hex] = groups[u.hex] or {}; table.insert(groups[u.hex], u) end
+    end
+    for h, list in pairs(groups) do
+      if map.terrain(h) == "city" or map.has(h, "village") then
+        log.rule("9.5.1", ("the attacker in %s (a %s) retreats in full: only a defender ignores the first hex"):format(h,
+          map.terrain(h) == "city" and "city" or "village"))
       end
-      for h, list in pairs(groups) do
-        if map.terrain(h) == "city" or map.has(h, "village") then
-          log.rule("9.5.1", ("the attacker in %s (a %s) retreats in full: only a defender ignores the first hex"):format(h,
-            map.terrain(h) == "city" and "city" or "village"))
-        end
-        M.retreat(list, eff.A.retreat, h, "9.0")
-      end
+      M.retreat(list, eff.A.retreat, h, "9.0")
     end
   end
+end
+
+-- 8.1, 8.1.1: the result carried out: the defender's half first, the attacker's first on double
+-- results; 8.1.2 a P result pins the defenders still on the map.
+---@param hex Umpire.Hex the attacked hex
+---@param attackers UnitRef[]
+---@param defenders UnitRef[]
+---@param eff table the result (M.parse)
+local function apply_result(hex, attackers, defenders, eff)
   if eff.A.loss + eff.A.retreat > 0 and eff.D.loss + eff.D.retreat > 0 then
-    attacker_effects()     -- 8.1.1: on double results the attacker executes first
-    defender_effects()
+    attacker_effects(attackers, eff)     -- 8.1.1: on double results the attacker executes first
+    defender_effects(hex, defenders, eff)
   else
-    defender_effects()     -- 8.1: the defender executes first
-    attacker_effects()
+    defender_effects(hex, defenders, eff)     -- 8.1: the defender executes first
+    attacker_effects(attackers, eff)
   end
   if eff.pinned then
     for _, u in ipairs(defenders) do if u.hex then u:set_marker("pinned", 1) end end
   end
-  -- 12.2.1: an attacking HQ whose stacked combat units were all eliminated is relocated
+end
+
+-- 12.2.1: an attacking HQ whose stacked combat units were all eliminated is relocated.
+---@param side string the attacker
+---@param attackers UnitRef[]
+---@param attack_hexes Umpire.Hex[]
+---@param start_hex table<string, Umpire.Hex> each attacker's hex as the attack began
+local function relocate_bereft_hqs(side, attackers, attack_hexes, start_hex)
   for _, h in ipairs(attack_hexes) do
     local had, left = false, false
     for _, u in ipairs(attackers) do
@@ -679,147 +708,29 @@ function M.attack(hex, attackers, air_words)
       end
     end
   end
-  -- 10.0: the attacker may advance into a vacated hex
-  local left = false
-  for _, u in ipairs(units.at(hex)) do if u.side ~= side and not C.is_air(u) then left = true end end
-  if not left then
-    local ids = {}
-    for _, u in ipairs(attackers) do if u.hex then ids[#ids + 1] = u.id end end
-    -- 12.2.4: an HQ stacked with the attackers may advance with them
-    for _, h in ipairs(attack_hexes) do
-      for _, u in ipairs(units.at(h)) do
-        if C.is_hq(u) and u.side == side then ids[#ids + 1] = u.id end
-      end
-    end
-    if #ids > 0 then
-      local moved = false
-      for _, u in ipairs(defenders) do if u.hex and u.hex ~= hex then moved = true end end
-      vars.set("advance", { hex = hex, units = ids, retreated = moved })
-      log.rule("10.0", hex .. " is vacated: the attackers may advance (advance <units> [<hex>])")
-    end
-  else
-    vars.set("advance", nil)
-  end
+end
+
+-- The attack itself (8.2): declared, odds, die, result applied, advance offered.
+---@param hex Umpire.Hex
+---@param attackers UnitRef[]
+---@param air_words? string[] the air support named (13.1)
+---@return string result the CRT result
+function M.attack(hex, attackers, air_words)
+  local side = attackers[1].side
+  local air_support = air.parse(side, air_words or {})
+  local col, defenders, surprise = M.odds(hex, attackers, air_support)
+  if surprise then vars.set("german_surprise", nil) end          -- 19.1.12: the first attack only
+  local die = dice.roll("1d6", "combat at " .. hex)
+  local result = umpire.outcome(T.crt[die][col])   -- 8.2: odds needs no more than the CRT
+  log.rule("8.2", ("die %d on %s: %s"):format(die, T.columns[col], result))
+  local attack_hexes, start_hex = mark_attack(hex, attackers)
+  air.spend(air_support)
+  command.note_attacked(defenders)
+  apply_result(hex, attackers, defenders, M.parse(result))
+  relocate_bereft_hqs(side, attackers, attack_hexes, start_hex)
+  advance.offer(hex, side, attackers, defenders, attack_hexes)            -- 10.0
   victory.check_sudden_death()
   return result
-end
-
--- 10.5: a hex an advancing unit could not enter from `from` by regular movement (terrain,
--- hexsides, a path needed for restrictive terrain); EZOCs, MPs and enemy units do not count
--- here (10.0: no MPs spent, EZOCs ignored).
-function M.can_advance(from, to)
-  return map.path_cost(movement.terrain_profile(), { from, to }) ~= nil
-end
-
--- The checks of an advance into the vacated hex (10.0, 12.3, 12.2.4, 6.0, 10.5.1, 10.5), in the
--- order the verb refuses them; `check` is umpire.check in the verb, a quiet one in the list of
--- actions. `second`: the second hex named (12.2.4's check of HQs going on). Returns whether a
--- unit crosses an unbridged river (10.3.1).
-function M.check_advance(list, second, check)
-  local adv = vars.get("advance")
-  check(adv ~= nil, "10.0", "no hex was vacated by the last combat")
-  local ok_ids = {}
-  for _, id in ipairs(adv.units) do ok_ids[id] = true end
-  for _, u in ipairs(list) do
-    check(ok_ids[u.id] and u.hex, "10.0", "%s did not take part in the attack on %s", u.id, adv.hex)
-    -- (an attacker that retreated, Ar, is no longer next to the vacated hex)
-    check(map.distance(u.hex, adv.hex) == 1, "10.0", "%s is no longer next to %s: it advances only from the hex it attacked from", u.id, adv.hex)
-  end
-  for _, u in ipairs(list) do
-    check(not u:attr("festung"), "12.3", "a Festung may not move")
-  end
-  -- 10.2, 12.2.4: an HQ advances only with combat units of its own stack (advancing now, or
-  -- already advanced from it after this combat)
-  local advanced_from = adv.advanced_from or {}
-  for _, u in ipairs(list) do
-    if C.is_hq(u) then
-      local with = C.contains(advanced_from, u.hex)
-      for _, x in ipairs(list) do
-        if not C.is_hq(x) and x.hex == u.hex then with = true end
-      end
-      check(with, "12.2.4", "%s may advance only with combat units of its stack (10.2)", u.id)
-    end
-  end
-  if second then
-    -- 12.2.4: an HQ goes a second hex only with mechanized units of its stack doing the same
-    for _, u in ipairs(list) do
-      if C.is_hq(u) then
-        local mech = false
-        for _, x in ipairs(list) do
-          if x.hex == u.hex and C.is_mech(x) and not C.is_hq(x) then mech = true end
-        end
-        check(mech, "12.2.4", "%s may advance a second hex only with mechanized units of its stack", u.id)
-      end
-    end
-  end
-  -- 6.1: the limit holds where the advance ends (a unit going on to a second hex may pass
-  -- through a full vacated hex, as a regular move may; DATA.md 8)
-  if not second then
-    local rule, why = movement.stacking_problem(adv.hex, list)
-    if rule then check(false, rule, "%s", why) end
-  end
-  local crossed_river = false
-  for _, u in ipairs(list) do
-    local side_feats = map.hexside(u.hex, adv.hex)
-    local bridged = C.contains(side_feats, "bridge")
-    for _, f in ipairs(side_feats) do
-      check(not (f == "major_river" and not bridged), "10.5.1", "no advance across an unbridged major river")
-      if f == "river" and not bridged then crossed_river = true end
-    end
-    check(M.can_advance(u.hex, adv.hex), "10.5", "%s could not enter %s by regular movement", u.id, adv.hex)
-  end
-  return crossed_river
-end
-
--- 10.0 advance after combat: the first hex is the defender's; mechanized units may go a second
--- hex when the defender retreated (10.3), unless they crossed an unbridged river or entered a
--- village or city (10.3.1) or are OOS/isolated (11.3.3); EZOCs are ignored, no MPs spent.
-function M.advance(list, second)
-  local crossed_river = M.check_advance(list, second, umpire.check)
-  local adv = vars.get("advance")
-  local advanced_from = adv.advanced_from or {}
-  for _, u in ipairs(list) do
-    if not C.is_hq(u) and not C.contains(advanced_from, u.hex) then advanced_from[#advanced_from + 1] = u.hex end
-    u:move_to(adv.hex)
-  end
-  adv.advanced_from = advanced_from
-  log.rule("10.0", ("%s advance%s into %s"):format(#list == 1 and list[1].id or (#list .. " units"), #list == 1 and "s" or "", adv.hex))
-  movement.entered(list[1], { adv.hex })
-  if second then
-    umpire.check(adv.retreated, "10.3", "only when the defender retreated may mechanized units advance a second hex")
-    for _, u in ipairs(list) do
-      umpire.check(C.is_mech(u) or C.is_hq(u), "10.4", "%s is not mechanized: non-mechanized units advance one hex", u.id)
-      umpire.check(not (u:marker("oos") or u:marker("isolated")), "11.3.3", "%s is out of supply: it advances only one hex", u.id)
-    end
-    umpire.check(not crossed_river, "10.3.1", "a mechanized unit that crossed an unbridged river must stop")
-    umpire.check(not (map.terrain(adv.hex) == "city" or map.has(adv.hex, "village")), "10.3.1",
-      "a mechanized unit that entered a village or city must stop")
-    umpire.check(map.distance(adv.hex, second) == 1, "10.3", "%s is not adjacent to %s", second, adv.hex)
-    local lone = movement.lone_hq(second, list[1].side)
-    umpire.check(not C.occupied(C.other(list[1].side))[second] or lone, "10.5", "%s is occupied by the enemy", second)
-    local second_side = map.hexside(adv.hex, second)
-    umpire.check(not (C.contains(second_side, "major_river") and not C.contains(second_side, "bridge")), "10.5.1",
-      "no advance across an unbridged major river")
-    umpire.check(M.can_advance(adv.hex, second), "10.5", "no unit may advance into %s: it could not be entered by regular movement", second)
-    local r, w = movement.stacking_problem(second, list)
-    if r then umpire.refuse(r, w) end
-    for _, u in ipairs(list) do u:move_to(second) end
-    if lone then
-      log.rule("12.2.6", list[1].id .. " overruns the lone HQ " .. lone.id .. " while advancing")
-      headquarters.relocate(lone)
-    end
-    log.rule("10.3", ("%s advance%s a second hex into %s"):format(#list == 1 and list[1].id or (#list .. " units"), #list == 1 and "s" or "", second))
-    movement.entered(list[1], { second })
-  end
-  local remaining = {}
-  for _, id in ipairs(adv.units) do
-    local moved = false
-    for _, u in ipairs(list) do if u.id == id then moved = true end end
-    if not moved then remaining[#remaining + 1] = id end
-  end
-  adv.units = remaining
-  vars.set("advance", #remaining > 0 and adv or nil)
-  victory.check_sudden_death()
 end
 
 -- ------------------------------------------------------------------ verbs
@@ -829,14 +740,6 @@ umpire.command {
   example = "attack 16.09 with 4Pz/4SS,8/4SS air Rudel full",
   rule = "8.2", phases = { "combat" }, odds = true,
   run = function(hex, attackers, _, words) return M.attack(hex, attackers, words) end,
-}
-
-umpire.command {
-  usage = "advance <units> [<hex>]",
-  help = "advance after combat into the vacated hex; mechanized units may name a second hex",
-  example = "advance 4Pz/4SS 13.12",
-  rule = "10.0", phases = { "combat" },
-  run = function(list, second) M.advance(list, second) end,
 }
 
 return M
