@@ -342,6 +342,72 @@ local function move_supply(u, to, via)
     u.id, from, path[#path], #path - 1, #path > 2 and "es" or "", n > 1 and "; its two hexes this turn" or ""))
 end
 
+-- 8.4, 8.5: the air units named with a moving stack go with it; the ground units move.
+local function split_air(list, side)
+  local air_units, ground = {}, {}
+  for _, u in ipairs(list) do
+    if C.is_air(u) then air_units[#air_units + 1] = u else ground[#ground + 1] = u end
+  end
+  umpire.check(#ground > 0, "8.4", "air units stay with the stack they support; name them with the ground units they go with")
+  for _, a in ipairs(air_units) do
+    umpire.check(a.side == side and a.hex == ground[1].hex, "8.5", "%s is not with %s", a.id, ground[1].id)
+  end
+  return air_units, ground
+end
+
+-- 10.1, 5.4, 5.9: the stack arrives at the end of `path`: its MP spent, moved, halted in an enemy
+-- zone of control it entered, marked when it infiltrated from one into another.
+local function arrive(list, path, costs, from, origin, start_ez)
+  local dest = path[#path]
+  for _, u in ipairs(list) do
+    u:move_to(dest)
+    u:set_marker("mp_used", (u:marker("mp_used") or 0) + math.tointeger(costs[u.id] * UNIT))
+    u:set_marker("moved", 1)
+    if start_ez[dest] then u:set_marker("halted", 1) end
+    if start_ez[from] and start_ez[dest] and #path == 2 and C.hex_of(origin) == from then
+      u:set_marker("infiltrated", 1)
+    end
+  end
+end
+
+-- 5.4, 5.9, 5.10, 6.6, 10.9: what the log adds about the move: a stop in an enemy zone of control,
+-- a stack over the limit, a crossing of the Kerch Straits.
+local function move_notes(list, path, from, origin, start_ez, side)
+  local dest = path[#path]
+  local notes = {}
+  if start_ez[dest] then
+    if start_ez[from] and #path == 2 and C.hex_of(origin) == from then
+      notes[#notes + 1] = "infiltrates from one enemy zone of control into another: it stops (5.9)" ..
+        (C.is_mech(list[1]) and "; no mobile assault this turn (5.10)" or "")
+    else
+      notes[#notes + 1] = "enters an enemy zone of control: it stops (5.4)"
+    end
+  end
+  local over = stacking.warning(dest, side, "the end of the Movement Phase")
+  if over then notes[#notes + 1] = over .. "; undo takes the move back" end
+  for i = 2, #path do
+    if C.contains(map.hexside(path[i - 1], path[i]), "kerch") then
+      notes[#notes + 1] = ("crosses the Kerch Straits %s/%s for half its printed movement factor (10.9)"):format(path[i - 1], path[i])
+    end
+  end
+  return notes
+end
+
+-- 10.1: what each unit paid and has left (once for the stack when they all paid the same).
+local function costs_text(list, costs)
+  local costs_txt = {}
+  local same = true
+  for _, u in ipairs(list) do if costs[u.id] ~= costs[list[1].id] then same = false end end
+  if same then
+    costs_txt[1] = ("%s MP, %s left"):format(map.fmt_cost(costs[list[1].id]), map.fmt_cost(M.left(list[1])))
+  else
+    for _, u in ipairs(list) do
+      costs_txt[#costs_txt + 1] = ("%s %s MP, %s left"):format(u.id, map.fmt_cost(costs[u.id]), map.fmt_cost(M.left(u)))
+    end
+  end
+  return costs_txt
+end
+
 umpire.command {
   usage = "move <units> <hex> [<hex>...]",
   help = "move a unit or stack to a hex by the cheapest path, or along the hexes given (the last is where it stops)",
@@ -350,16 +416,8 @@ umpire.command {
   run = function(list, to, via)
     if via and #via == 0 then via = nil end
     local side = umpire.clock().side
-    -- 8.5: air units named with a moving stack go with it
-    local air_units, ground = {}, {}
-    for _, u in ipairs(list) do
-      if C.is_air(u) then air_units[#air_units + 1] = u else ground[#ground + 1] = u end
-    end
-    umpire.check(#ground > 0, "8.4", "air units stay with the stack they support; name them with the ground units they go with")
-    for _, a in ipairs(air_units) do
-      umpire.check(a.side == side and a.hex == ground[1].hex, "8.5", "%s is not with %s", a.id, ground[1].id)
-    end
-    list = ground
+    local air_units
+    air_units, list = split_air(list, side)
     local from = list[1].hex
     local origin = list[1]:marker("origin")
     for _, u in ipairs(list) do M.check_mover(u, side, list[1], from, origin) end
@@ -383,48 +441,15 @@ umpire.command {
     vars.set("advance", nil)   -- 11.32: an occupation not taken before this move is forgone
     local start_ez = zoc.zoc(C.other(side))
     local dest = path[#path]
-    local notes = {}
-    for _, u in ipairs(list) do
-      u:move_to(dest)
-      u:set_marker("mp_used", (u:marker("mp_used") or 0) + math.tointeger(costs[u.id] * UNIT))
-      u:set_marker("moved", 1)
-      if start_ez[dest] then u:set_marker("halted", 1) end
-      if start_ez[from] and start_ez[dest] and #path == 2 and C.hex_of(origin) == from then
-        u:set_marker("infiltrated", 1)
-      end
-    end
+    arrive(list, path, costs, from, origin, start_ez)
     if has62 then vars.set("army62_left", true) end
-    if start_ez[dest] then
-      if start_ez[from] and #path == 2 and C.hex_of(origin) == from then
-        notes[#notes + 1] = "infiltrates from one enemy zone of control into another: it stops (5.9)" ..
-          (C.is_mech(list[1]) and "; no mobile assault this turn (5.10)" or "")
-      else
-        notes[#notes + 1] = "enters an enemy zone of control: it stops (5.4)"
-      end
-    end
-    local over = stacking.warning(dest, side, "the end of the Movement Phase")
-    if over then notes[#notes + 1] = over .. "; undo takes the move back" end
-    for i = 2, #path do
-      if C.contains(map.hexside(path[i - 1], path[i]), "kerch") then
-        notes[#notes + 1] = ("crosses the Kerch Straits %s/%s for half its printed movement factor (10.9)"):format(path[i - 1], path[i])
-      end
-    end
+    local notes = move_notes(list, path, from, origin, start_ez, side)
     if has62 and umpire.clock().turn <= T.volga_closed_through then
       notes[#notes + 1] = "slides across the Volga into 3427 and moves no farther this turn (10.19)"
       for _, u in ipairs(list) do u:set_marker("halted", 1) u:set_marker("volga_slide", 1) end
     end
-    local costs_txt = {}
-    local same = true
-    for _, u in ipairs(list) do if costs[u.id] ~= costs[list[1].id] then same = false end end
-    if same then
-      costs_txt[1] = ("%s MP, %s left"):format(map.fmt_cost(costs[list[1].id]), map.fmt_cost(M.left(list[1])))
-    else
-      for _, u in ipairs(list) do
-        costs_txt[#costs_txt + 1] = ("%s %s MP, %s left"):format(u.id, map.fmt_cost(costs[u.id]), map.fmt_cost(M.left(u)))
-      end
-    end
     log.rule("10.1", ("%s %s → %s (%s)%s"):format(C.list_ids(list), from, table.concat(path, " → ", 2),
-      table.concat(costs_txt, "; "), #notes > 0 and (": " .. table.concat(notes, "; ")) or ""))
+      table.concat(costs_text(list, costs), "; "), #notes > 0 and (": " .. table.concat(notes, "; ")) or ""))
     M.entered(path, side, list)
     for _, a in ipairs(air_units) do a:move_to(dest, "under") end
     if #air_units > 0 then log.rule("8.5", ("%s go%s with the stack to %s"):format(C.list_ids(air_units), #air_units > 1 and "" or "es", dest)) end
