@@ -1,9 +1,11 @@
--- Stargard Solstice 5.0 Movement, 6.0 Stacking, 4.1 EZOC costs, 5.6 / 12.2.6 overrun of lone HQs.
+-- Stargard Solstice 5.0 Movement, 6.0 Stacking, 5.6 / 12.2.6 overrun of lone HQs, 14.2.1 the
+-- German exit (the EZOC costs of 4.1 are zoc.lua's).
 local T = require "tables"
 local C = require "common"
 local zoc = require "zoc"
 local command = require "command"
 local victory = require "victory"
+local headquarters = require "hq"
 local checks = require "checks"
 local M = {}
 
@@ -114,7 +116,6 @@ end
 -- 14.1: Soviet combat units able to control (ZOC, defense 1+) take VP hexes they enter;
 -- German units take them back.
 function M.entered(u, hexes)
-  local victory = require "victory"
   for _, h in ipairs(hexes) do victory.enter(u, h) end
 end
 
@@ -324,10 +325,15 @@ function M.why_not_now(u)
   return checks.first_failure(function(check) M.check_mover(u, u.hex, false, check) end)
 end
 
--- Moves units (one stack at a time) along the cheapest route or the hexes given.
-function M.move(list, to, via, strategic, rail)
+-- 5.1, 12.1, 19.1.3-19.1.5, 3.1.5: the checks on each unit of a moving stack (by strategic
+-- movement, those that may not use it). Returns the stack's allowance: the least of its units'.
+---@param list UnitRef[]
+---@param from Umpire.Hex
+---@param strategic? boolean
+---@param rail? boolean
+---@return number mp
+local function check_movers(list, from, strategic, rail)
   local side = list[1].side
-  local from = list[1].hex
   local turn = umpire.clock().turn
   local mp = math.huge
   for _, u in ipairs(list) do
@@ -342,21 +348,57 @@ function M.move(list, to, via, strategic, rail)
     end
     mp = math.min(mp, M.allowance(u))
   end
+  return mp
+end
+
+-- 5.6 / 12.2.6: a stack may overrun a lone enemy HQ when every unit of it is a combat unit with
+-- an attack strength.
+---@param list UnitRef[]
+---@return boolean
+local function may_overrun(list)
   local overrun = true
   for _, u in ipairs(list) do if not C.is_combat(u) or C.attack(u) <= 0 then overrun = false end end
-  umpire.check(not (rail and strategic), "5.5.3", "a move is either by rail or strategic, not both")
-  local prof = rail and M.rail_profile(side, from) or M.profile(side, from, mp, { strategic = strategic, overrun = overrun })
-  if strategic then
-    umpire.check(on_road(from), "5.4.1", "strategic movement must begin in a road hex")
-    umpire.check(not zoc.ezoc(side)[from], "5.4.1", "strategic movement may not begin in an enemy ZOC")
+  return overrun
+end
+
+-- 5.5.2: a rail move that cannot reach `to`: when a rail line leads there but enters an enemy
+-- ZOC on the way, the move would stop there (named); else no rail line leads there (5.5).
+---@param side string
+---@param from Umpire.Hex
+---@param to Umpire.Hex
+---@param who string the stack's name in refusals
+local function refuse_rail(side, from, to, who)
+  local free = M.rail_profile(side, from)
+  free.stop = nil
+  local _, free_path = map.route(free, to)
+  if free_path then
+    local ez = zoc.ezoc(side)
+    for i = 2, #free_path - 1 do
+      if ez[free_path[i]] then
+        umpire.refuse("5.5.2", ("a move by rail stops on entering an enemy ZOC: %s would have to stop in %s, short of %s"):format(who, free_path[i], to))
+      end
+    end
   end
-  local who = #list == 1 and list[1].id or "the stack"
-  -- 5.2.6: never into a water hex (the map has no impassable hexside; a hex off the map cannot
-  -- even be named in a move, 5.7)
-  for _, h in ipairs { to, table.unpack(via or {}) } do
-    umpire.check(map.terrain(h) ~= "lake", "5.2.6", "%s is a water hex: units may not enter it", h)
-    check_enemy_hex(h, side, overrun and not rail, who)
-  end
+  umpire.refuse("5.5", ("%s cannot reach %s by rail"):format(who, to))
+end
+
+-- 5.1.2: the path of a move, along the hexes named (`to`, then `via`, as typed) or by the
+-- cheapest route to `to`, and its cost; a path the profile refuses is refused with the
+-- rule that stops it (5.5.2 an EZOC on a rail line, 5.1.1 too far, 5.1.2 otherwise; a route
+-- not found: refuse_rail, refuse_unreachable).
+---@param prof table the movement profile
+---@param list UnitRef[]
+---@param from Umpire.Hex
+---@param to Umpire.Hex
+---@param via? Umpire.Hex[]
+---@param mp number
+---@param who string the stack's name in refusals
+---@param strategic? boolean
+---@param rail? boolean
+---@return number cost
+---@return Umpire.Hex[] path
+local function find_path(prof, list, from, to, via, mp, who, strategic, rail)
+  local side = list[1].side
   local cost, path
   if via and #via > 0 then
     path = { from, to }
@@ -371,24 +413,24 @@ function M.move(list, to, via, strategic, rail)
     end
   else
     cost, path = map.route(prof, to)
-    if not cost and rail then
-      -- 5.5.2: a rail move ends in the first EZOC hex it enters: name it when that is what stops
-      -- the unit short of `to`
-      local free = M.rail_profile(side, from)
-      free.stop = nil
-      local _, free_path = map.route(free, to)
-      if free_path then
-        local ez = zoc.ezoc(side)
-        for i = 2, #free_path - 1 do
-          if ez[free_path[i]] then
-            umpire.refuse("5.5.2", ("a move by rail stops on entering an enemy ZOC: %s would have to stop in %s, short of %s"):format(who, free_path[i], to))
-          end
-        end
-      end
-      umpire.refuse("5.5", ("%s cannot reach %s by rail"):format(who, to))
-    end
+    -- 5.5.2: a rail move ends in the first EZOC hex it enters: name it when that is what stops
+    -- the unit short of `to`
+    if not cost and rail then refuse_rail(side, from, to, who) end
     if not cost then refuse_unreachable(prof, side, from, to, mp, who, strategic) end
   end
+  return cost, path
+end
+
+-- 5.2.5, 6.0, 5.5.2, 5.5.3, 5.4.1: where the path may end and what it may pass: never a transit
+-- hex at its end, the stacking limit at its end (and at every hex of a rail or strategic move),
+-- a rail move from an EZOC ending away from enemy units.
+---@param list UnitRef[]
+---@param from Umpire.Hex
+---@param path Umpire.Hex[]
+---@param strategic? boolean
+---@param rail? boolean
+local function check_path(list, from, path, strategic, rail)
+  local side = list[1].side
   local dest = path[#path]
   umpire.check(not map.has(dest, "transit"), "5.2.5", "%s is a transit hex: units may pass through but not stop there", dest)
   local rule, why = M.stacking_problem(dest, list)
@@ -411,21 +453,39 @@ function M.move(list, to, via, strategic, rail)
       local r, w = M.stacking_problem(path[i], list)
       if r then umpire.refuse("5.4.1", "strategic movement may not pass over the stacking limit: " .. w) end
     end
-    if side == "German" then
-      -- 5.4.2 fuel: one chit fewer next turn (the same turn on turn 10), at most one
-      local mods = vars.get("chit_mods") or {}
-      local t = turn == 10 and 10 or turn + 1
-      local already = false
-      for _, m in ipairs(mods) do if m.fuel and m.turn == t then already = true end end
-      if not already then
-        mods[#mods + 1] = { side = "German", turn = t, delta = -1, fuel = true }
-        vars.set("chit_mods", mods)
-        log.rule("5.4.2", ("German strategic movement: one chit fewer on turn %d"):format(t))
-      end
-    end
   end
+end
+
+-- 5.4.2 fuel: German strategic movement costs one chit next turn (the same turn on turn 10), at
+-- most one a turn.
+local function german_fuel()
+  local turn = umpire.clock().turn
+  local mods = vars.get("chit_mods") or {}
+  local t = turn == 10 and 10 or turn + 1
+  local already = false
+  for _, m in ipairs(mods) do if m.fuel and m.turn == t then already = true end end
+  if not already then
+    mods[#mods + 1] = { side = "German", turn = t, delta = -1, fuel = true }
+    vars.set("chit_mods", mods)
+    log.rule("5.4.2", ("German strategic movement: one chit fewer on turn %d"):format(t))
+  end
+end
+
+-- 5.1.2: the stack moves along `path` (the MP spent kept for a later exit, 14.2.1), each hex
+-- entered logged with its cost, then the move with its total; a lone enemy HQ at the end is
+-- overrun (5.6, 12.2.6); the hexes entered are taken for victory (14.1); withdrawing units
+-- reaching Altdamm leave (19.1.3).
+---@param list UnitRef[]
+---@param prof table the movement profile
+---@param from Umpire.Hex
+---@param path Umpire.Hex[]
+---@param cost number
+---@param strategic? boolean
+---@param rail? boolean
+local function carry_out(list, prof, from, path, cost, strategic, rail)
+  local dest = path[#path]
   -- 5.6 / 12.2.6 overrun: a lone enemy HQ in the destination is relocated
-  local hq = lone_hq(dest, side)
+  local hq = lone_hq(dest, list[1].side)
   for _, u in ipairs(list) do
     u:move_to(dest)
     u:set_marker("moved", 1)
@@ -435,13 +495,15 @@ function M.move(list, to, via, strategic, rail)
   end
   -- 5.1.2: each hex entered with its cost, then the move with its total (the last entry)
   M.explain_path(prof, path, rail and "rail" or strategic and "strategic" or "regular")
+  local ids = {}
+  for i, u in ipairs(list) do ids[i] = u.id end
   log.rule(rail and "5.5" or strategic and "5.4" or "5.1", ("%s %s %s → %s for %s MP%s"):format(
-    #list == 1 and list[1].id or table.concat((function() local t = {} for i, u in ipairs(list) do t[i] = u.id end return t end)(), ","),
+    #list == 1 and list[1].id or table.concat(ids, ","),
     rail and "moves by rail" or strategic and "moves strategically" or "moves", from, dest, map.fmt_cost(cost),
     #path > 2 and (" via " .. table.concat(path, " ", 2, #path - 1)) or ""))
   if hq then
     log.rule("12.2.6", list[1].id .. " overruns the lone HQ " .. hq.id)
-    require("hq").relocate(hq)
+    headquarters.relocate(hq)
   end
   for _, u in ipairs(list) do M.entered(u, { table.unpack(path, 2) }) end
   -- 19.1.3: withdrawing units are picked up at Altdamm (07.16)
@@ -453,7 +515,39 @@ function M.move(list, to, via, strategic, rail)
       end
     end
   end
-  require("victory").check_sudden_death()
+end
+
+-- Moves units (one stack at a time) along the cheapest route or the hexes given: the units'
+-- checks, the profile of the kind of move (regular 5.1, strategic 5.4, rail 5.5), the hexes
+-- named (5.2.6, 5.3), the path and where it ends, then the move itself.
+---@param list UnitRef[]
+---@param to Umpire.Hex
+---@param via? Umpire.Hex[]
+---@param strategic? boolean
+---@param rail? boolean
+function M.move(list, to, via, strategic, rail)
+  local side = list[1].side
+  local from = list[1].hex
+  local mp = check_movers(list, from, strategic, rail)
+  local overrun = may_overrun(list)
+  umpire.check(not (rail and strategic), "5.5.3", "a move is either by rail or strategic, not both")
+  local prof = rail and M.rail_profile(side, from) or M.profile(side, from, mp, { strategic = strategic, overrun = overrun })
+  if strategic then
+    umpire.check(on_road(from), "5.4.1", "strategic movement must begin in a road hex")
+    umpire.check(not zoc.ezoc(side)[from], "5.4.1", "strategic movement may not begin in an enemy ZOC")
+  end
+  local who = #list == 1 and list[1].id or "the stack"
+  -- 5.2.6: never into a water hex (the map has no impassable hexside; a hex off the map cannot
+  -- even be named in a move, 5.7)
+  for _, h in ipairs { to, table.unpack(via or {}) } do
+    umpire.check(map.terrain(h) ~= "lake", "5.2.6", "%s is a water hex: units may not enter it", h)
+    check_enemy_hex(h, side, overrun and not rail, who)
+  end
+  local cost, path = find_path(prof, list, from, to, via, mp, who, strategic, rail)
+  check_path(list, from, path, strategic, rail)
+  if strategic and side == "German" then german_fuel() end                  -- 5.4.2
+  carry_out(list, prof, from, path, cost, strategic, rail)
+  victory.check_sudden_death()
 end
 
 -- 14.2.1: a mechanized unit of the 3rd SS Panzer Corps leaves the map via the Landsberg edge
