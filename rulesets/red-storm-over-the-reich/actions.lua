@@ -91,6 +91,10 @@ local function shares(a, b)
 end
 
 -- 10.4: each unit's moves in a movement segment.
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+---@param z table? the zones found once a list (movement.zones)
 local function moves(side, opts, add, z)
   local seg = allowance.segment()
   local dist = seg == "reaction" and soviet_distances() or nil
@@ -219,6 +223,9 @@ end
 
 -- 13.1: one attack a target, with every unit that may join it (13.1.B: from several hexes only
 -- those holding a mechanized unit, or Zhukov's and next to it).
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
 local function attacks(side, opts, add)
   local enemy = C.other(side)
   local stacks = units.stacks()
@@ -274,6 +281,9 @@ end
 
 -- 13.6.A: the survivors of the last attack into the vacated defenders' hex (within the
 -- stacking limits, flak never into an urban hex).
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
 local function advances(side, opts, add)
   local last = combat.segment_state().last
   if not last or not last.cleared or #C.at(last.hex, C.other(side)) > 0 then return end
@@ -295,6 +305,10 @@ end
 
 -- 14.2: an overrun of each enemy hex from each adjacent hex, with the mechanized units there
 -- that may overrun it together.
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+---@param z table? the zones found once a list (movement.zones)
 local function overruns(side, opts, add, z)
   local enemy = C.other(side)
   local stacks = units.stacks()
@@ -342,6 +356,9 @@ end
 -- barrage (M.why_not, the verb's own checks; with Heinrici available a Soviet barrage is
 -- declared, once a unit and once a hex, then `fire` fires them). Naval units are listed from
 -- the nearest coastal hex only (no `from`).
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
 local function barrages(side, opts, add)
   local firing = barrage.FIRING[umpire.clock().step]
   if firing ~= side then return end
@@ -378,6 +395,9 @@ end
 
 -- 9.2.A: the German's Fuel Supply markers (listed only in hexes holding a German mechanized
 -- unit, where they count, 9.2.B; the verb takes any friendly supplied hex).
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
 local function fuel(side, opts, add)
   local placed = map.marked("fuel_supply")
   local n = 0
@@ -399,6 +419,9 @@ local function fuel(side, opts, add)
 end
 
 -- 9.2.A, 9.2.B: a Fuel Shortage marker on each German mechanized unit that may take one.
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
 local function shortage(side, opts, add)
   local have = 0
   for _, u in ipairs(units.all { side = C.GERMAN }) do if u:marker("fuel_shortage") then have = have + 1 end end
@@ -413,6 +436,9 @@ end
 -- 10.7.1.A.1: a bridgehead marker in each hex next to a major river held by a supplied,
 -- undisrupted Soviet combat unit (at the end of the breakthrough, exploitation and redeployment
 -- segments; removing one, 10.7.1.A.2, is left out).
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
 local function bridgeheads(side, opts, add)
   local n = 0
   for _ in pairs(map.marked("bridgehead")) do n = n + 1 end
@@ -432,6 +458,9 @@ end
 -- 8.1, 8.2.1: each unit the side may place now (a reinforcement due, a replacement drawn) in
 -- every hex its kind of placement allows (reinforce.may_place, the verb's own checks; the
 -- supply of the candidate hexes traced once a side).
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
 local function placements(side, opts, add)
   local known = { supplied = {} }
   local hexes_of, placing = {}, {}
@@ -458,6 +487,7 @@ local function placements(side, opts, add)
 end
 
 -- 8.2.1.A: the Soviet replacements, once a game, not on a turn of the strain (9.3).
+---@param add fun(action: table) collects an action
 local function soviet_replacements(add)
   if not vars.get("soviet_replacements_taken") and not logistics.sls_active() then
     add { cmd = "replacements", group = "replacements" }
@@ -466,6 +496,8 @@ end
 
 -- 8.2.1.B: a German mechanized step on each reduced, supplied mechanized division on the map
 -- (a mechanized KG back to its box, 16.1.B, is left out).
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
 local function rebuilds(opts, add)
   if umpire.clock().turn < 2 or (vars.get("mech_steps") or 0) <= 0 then return end
   for _, u in ipairs(C.on_map(C.GERMAN, C.is_mech)) do
@@ -477,6 +509,8 @@ end
 
 -- 16.2: the German disbands a generic garrison outside a Soviet ZOC (the verb takes it at any
 -- time; listed in the German Placement Segment, where it comes back as a replacement at once).
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
 local function disbands(opts, add)
   local z
   for _, u in ipairs(C.on_map(C.GERMAN)) do
@@ -488,6 +522,9 @@ local function disbands(opts, add)
 end
 
 -- 3.3.A, 3.4.A: the set-up decisions of Sleigh Ride and Guderian (the verbs' own checks).
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+---@return boolean may_end whether the set-up may end now (3.3.A, 3.4.A)
 local function setup(opts, add)
   for _, u in ipairs(C.on_map(C.GERMAN)) do
     if wanted(opts, u) then
@@ -533,6 +570,10 @@ local function setup(opts, add)
   return C.passes(function(check) scenarios.check_end(check) end)
 end
 
+-- What `side` may do now (umpire.actions, docs/lua-api.md §2.6).
+---@param side string?
+---@param opts? table the filters asked for (unit, hex)
+---@return table[]
 function M.list(side, opts)
   opts = opts or {}
   local out = {}

@@ -31,6 +31,8 @@ local function clamp(n) return math.max(T.mp_track.min, math.min(T.mp_track.max,
 function M.zossen_lost() return vars.get("zossen_lost") == true end
 
 -- 10.2.A, 10.2.B: the command roll of `side` at the start of a segment; sets the markers.
+---@param side string
+---@param segment string the kind of segment (allowance.segment)
 function M.roll(side, segment)
   local turn = umpire.clock().turn
   local die = dice.d6(side .. " command roll (10.2.A)")

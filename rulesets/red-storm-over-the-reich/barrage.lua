@@ -54,6 +54,8 @@ function M.is_barrage_unit(u)
 end
 
 -- 11.4: the friendly-controlled, supplied urban, city and town hexes air barrages range from.
+---@param side string
+---@return table<string, boolean> the supplied ones
 local function air_bases(side)
   local list, seen = {}, {}
   for _, set in ipairs { C.URBAN, C.CITY, C.TOWN } do
@@ -119,6 +121,9 @@ function M.why_not(u, hex, from, known)
 end
 
 -- 11.1: the terrain modifier of the target hex (-1 or -2).
+---@param hex string the target
+---@param side string the side firing
+---@return integer
 local function terrain_drm(hex, side)
   local d = T.combat_drm.hex[map.terrain(hex)] or 0
   for _, f in ipairs { "city", "fortress" } do

@@ -475,17 +475,24 @@ local function spent_text(u, cost, mp, spent)
   return text
 end
 
--- One unit's move.
-local function move_one(u, to, via, side, seg, z)
-  check_mover(u, side, seg)
-  umpire.check(u.hex ~= to, "10.4", "%s is already in %s", u.id, to)
-  local mp, why, reason = allowance.allowance(u)
-  if mp == nil then umpire.refuse(why, reason) end
-  local from = u.hex
-  local path, cost, info, roving = plan(u, to, via, z)
-  local dest = path[#path]
-  local notes = {}
-  local left = M.left(u)
+-- 10.4.B: a move of one hex that costs more than the MPs left: one-hex movement (with an
+-- allowance of 1 or more; not across a major river from the starting hex, 10.7.1.B; not in the
+-- Soviet breakthrough). A route that used it is priced at the allowance: the step itself is
+-- priced here. Returns whether it is one-hex movement, and the cost of the move.
+---@param u Unit
+---@param path string[] the hexes of the move, its start first
+---@param cost number what the route cost
+---@param mp number the unit's allowance
+---@param left number its MPs left
+---@param info table what plan found (crossing, zones)
+---@param side string
+---@param seg string the segment (allowance.segment)
+---@param z table the zones (M.zones)
+---@param notes string[] the notes of the move's log line (appended to)
+---@return boolean one_hex
+---@return number cost
+local function one_hex_movement(u, path, cost, mp, left, info, side, seg, z, notes)
+  local from, dest = u.hex, path[#path]   -- (it has not moved yet)
   -- (a route that used one-hex movement is priced at the allowance: price the step itself)
   local one_hex = false
   if #path == 2 then
@@ -505,6 +512,20 @@ local function move_one(u, to, via, side, seg, z)
     umpire.check(not (side == C.SOVIET and seg == "breakthrough"), "10.4.B", "no Soviet unit uses one-hex movement in the breakthrough")
     notes[#notes + 1] = "one-hex movement (10.4.B)"
   end
+  return one_hex, cost
+end
+
+-- 6.8, 17.3.A, 10.8.5, 10.8.3: where the move may not end: a roving cauldron next to a Soviet
+-- unit, Zhukov next to an enemy unit without a friendly combat unit, a reacting unit not nearer
+-- the Soviet, a refugee on another.
+---@param u Unit
+---@param from string
+---@param dest string
+---@param side string
+---@param seg string the segment (allowance.segment)
+---@param roving boolean whether it moves as a roving cauldron (6.8)
+---@param notes string[] the notes of the move's log line (appended to)
+local function check_end_hex(u, from, dest, side, seg, roving, notes)
   if roving then
     local adj = adjacent_enemy(dest, side)
     umpire.check(not adj, "6.8", "%s moves as a roving cauldron (out of supply, across Soviet ZOCs along the Retreat Compass %s) and may not end next to a Soviet unit (%s)",
@@ -528,6 +549,17 @@ local function move_one(u, to, via, side, seg, z)
       umpire.refuse("10.8.3", ("only one refugee unit in a hex: %s is there"):format(r.id))
     end
   end
+end
+
+-- 10.7.1, 6.6, 6.7, 6.11: what the crossings of major rivers did, and the zones of control the
+-- move entered. Returns whether a crossing from the starting hex stops the unit (10.7.1.B).
+---@param path string[] the hexes of the move, its start first
+---@param info table what plan found (crossing, infiltrates, zones)
+---@param roving boolean whether it moves as a roving cauldron (6.8)
+---@param notes string[] the notes of the move's log line (appended to)
+---@return boolean stop_now
+local function crossing_notes(path, info, roving, notes)
+  local dest = path[#path]
   -- what the crossings did (10.7.1)
   local stop_now = false
   for i = 2, #path do
@@ -547,7 +579,23 @@ local function move_one(u, to, via, side, seg, z)
   end
   if info.zones.all[dest] and not roving then notes[#notes + 1] = "enters an enemy ZOC and stops (6.6)" end
   if info.zones.refugee[dest] then notes[#notes + 1] = "enters a refugee ZOC and stops (6.11)" end
-  u:move_to(dest)
+  return stop_now
+end
+
+-- 10.4.A, 10.6.A, 10.6.C, 10.3.B.2: the unit has moved: the MPs it spent (one-hex movement all
+-- that was left; a Soviet unit in the assault at least the MPs declared), Immobile after one-hex
+-- movement or a crossing that stopped it in the Soviet assault, the guard cavalry's segment.
+-- Returns the MPs spent.
+---@param u Unit
+---@param side string
+---@param seg string the segment (allowance.segment)
+---@param one_hex boolean
+---@param stop_now boolean
+---@param cost number
+---@param left number the MPs it had left
+---@param notes string[] the notes of the move's log line (appended to)
+---@return number spent
+local function spend(u, side, seg, one_hex, stop_now, cost, left, notes)
   local spent = one_hex and math.max(left, 0) or cost
   if side == C.SOVIET and seg == "assault" and allowance.class(u) then
     spent = math.max(spent, vars.get("declared") or 0)   -- 10.6.A: deemed to spend the declared MPs
@@ -561,6 +609,33 @@ local function move_one(u, to, via, side, seg, z)
   if C.is_cavalry(u) and side == C.SOVIET and (seg == "assault" or seg == "breakthrough") then
     vars.set("cavalry_moved", seg)
   end
+  return spent
+end
+
+-- 10.4: one unit's move: the checks of the mover and of its path, the move, its log line, then
+-- what ending it there does (5.1, control, disruption spreading, 12.0).
+---@param u Unit
+---@param to string
+---@param via string[]? the hexes given (the last is where it stops)
+---@param side string
+---@param seg string the segment (allowance.segment)
+---@param z table the zones (M.zones)
+local function move_one(u, to, via, side, seg, z)
+  check_mover(u, side, seg)
+  umpire.check(u.hex ~= to, "10.4", "%s is already in %s", u.id, to)
+  local mp, why, reason = allowance.allowance(u)
+  if mp == nil then umpire.refuse(why, reason) end
+  local from = u.hex
+  local path, cost, info, roving = plan(u, to, via, z)
+  local dest = path[#path]
+  local notes = {}
+  local left = M.left(u)
+  local one_hex
+  one_hex, cost = one_hex_movement(u, path, cost, mp, left, info, side, seg, z, notes)
+  check_end_hex(u, from, dest, side, seg, roving, notes)
+  local stop_now = crossing_notes(path, info, roving, notes)
+  u:move_to(dest)
+  local spent = spend(u, side, seg, one_hex, stop_now, cost, left, notes)
   log.rule("10.4", ("%s %s → %s (%s)%s"):format(u.id, from, table.concat(path, " → ", 2),
     one_hex and ("%s MP of %s"):format(map.fmt_cost(cost), map.fmt_cost(mp)) or spent_text(u, cost, mp, spent),
     #notes > 0 and (": " .. table.concat(notes, "; ")) or ""))

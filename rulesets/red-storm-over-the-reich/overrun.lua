@@ -103,6 +103,15 @@ end
 
 -- 14.1, 14.2, 6.10, 17.1.C, 17.2.A: checks an overrun; returns the defenders, the hex overrun
 -- from, the phase mark and whether the overrunners began the segment there.
+---@param hex string the target
+---@param list Unit[] the overrunners
+---@param side string
+---@param check function umpire.check, or the checker of C.passes
+---@param known? table what a caller checking many overruns found once
+---@return Unit[] defenders
+---@return string from
+---@return integer mark the phase mark (14.1)
+---@return boolean began_here
 local function check_overrun(hex, list, side, check, known)
   check = check or umpire.check
   local enemy = C.other(side)
@@ -159,6 +168,12 @@ function M.may_overrun(hex, list, side, known)
   return C.passes(function(check) check_overrun(hex, list, side, check, known) end)
 end
 
+-- 14.2: the verb `overrun`.
+---@param hex string
+---@param list Unit[]
+---@param air_flag? string "air"
+---@param air_unit? Unit
+---@return string the outcome
 function M.overrun(hex, list, air_flag, air_unit)
   local side = umpire.clock().side
   local enemy = C.other(side)

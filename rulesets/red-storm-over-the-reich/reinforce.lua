@@ -61,6 +61,8 @@ end
 
 -- 10.8.1, 8.1.2: the Sea Transport that carries a "K" unit: a ready one in the holding box, else
 -- one waiting in a port with a delayed refugee (the K unit has priority over the evacuation).
+---@return Unit? transport
+---@return boolean? waiting whether it waits in a port with a delayed refugee
 local function k_transport()
   local t = transport.ready_transport()
   if t then return t, false end

@@ -79,6 +79,10 @@ function M.check_deploy(u, hex, check, known)
   M.check_deploy_hex(hex, check, known)
 end
 
+-- 3.4.A: may a Guderian unit be deployed in `hex` (the checks that do not depend on the unit)?
+---@param hex string
+---@param check function umpire.check, or the checker of C.passes
+---@param known? table what a caller checking many hexes found once (supplied, soviet, near_soviet, control)
 function M.check_deploy_hex(hex, check, known)
   known = known or {}
   check(not C.PROHIBITED[hex], "3.4.A", "%s is not a land hex", hex)

@@ -76,6 +76,7 @@ end
 
 -- 17.1.C: the units of the evacuation list still in the USIR that could move out of it now (not
 -- moved this segment, a hex outside the USIR within their movement).
+---@return Unit[]
 function M.usir_stuck()
   local ids = vars.get("usir_evacuate")
   if not ids then return {} end

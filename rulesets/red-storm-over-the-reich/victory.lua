@@ -34,6 +34,9 @@ end
 
 -- 3.5.C: refugees that survive: evacuated, or on the map and supplied from the west map edge
 -- only (no port) at the end of the game.
+---@param at_end boolean at the end of the game (else only the evacuated count)
+---@return integer surviving
+---@return integer evacuated
 function M.refugees_surviving(at_end)
   local n = #units.in_box("evacuated")
   if not at_end then return n, n end
