@@ -18,6 +18,7 @@ local movement = require "movement"
 local combat = require "combat"
 local advance = require "advance"
 local command = require "command"
+local air = require "air"
 local sets = require "sets"     -- rulesets/lib
 local checks = require "checks" -- rulesets/lib
 
@@ -126,7 +127,7 @@ local function attacks(side, out)
   local stacks = units.stacks()
   local done = {}
   for _, h in ipairs(vars.get("attacked_hexes") or {}) do done[h] = true end
-  local no_air = require("air").parse(side, {})
+  local no_air = air.parse(side, {})
   for hex, stack in pairs(stacks) do
     if not done[hex] and stack[1].side ~= side then
       local with, ids = {}, {}

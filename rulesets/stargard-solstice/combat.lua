@@ -498,9 +498,9 @@ function route(r, group, k0, cur, path)
       return not gone
     end,
     can_split = function()
-      local combat = 0
-      for _, u in ipairs(group) do if C.is_combat(u) then combat = combat + 1 end end
-      return combat > 1
+      local count = 0
+      for _, u in ipairs(group) do if C.is_combat(u) then count = count + 1 end end
+      return count > 1
     end,
     split = function(from, options, i, p)
       local full = { table.unpack(path) }

@@ -1,6 +1,10 @@
 -- Stargard Solstice 19.0 Random Events and 8.5 Bombardment.
 local T = require "tables"
 local C = require "common"
+local air = require "air"
+local combat = require "combat"
+local command = require "command"
+local reinforce = require "reinforce"
 local M = {}
 
 -- 2.2.1 / 19.0: roll on the table for this turn; the secondary event replaces a primary that
@@ -44,7 +48,6 @@ M.effects = {
     vars.set("chit_mods", mods)
   end,
   aborted_air = function()                                                              -- 19.1.10
-    local air = require "air"
     air.ground_one("German")
     air.ground_one("Soviet")
   end,
@@ -56,8 +59,8 @@ M.effects = {
     M.grant_rp("German", 1, true, "19.1.13")
     M.grant_rp("Soviet", 1, true, "19.1.13")
   end,
-  tettau = function() require("reinforce").tettau() end,                                -- 19.1.5
-  defend_reich = function(turn) require("reinforce").defend_the_reich(turn) end,        -- 19.1.3
+  tettau = function() reinforce.tettau() end,                                -- 19.1.5
+  defend_reich = function(turn) reinforce.defend_the_reich(turn) end,        -- 19.1.3
 }
 
 function M.remove_air(id, rule)
@@ -71,7 +74,7 @@ end
 function M.grant_rp(side, n, mech, rule)
   -- 19.1.11 / 19.1.13: the points go to a pool of their own kind (reinforce.grant_points), apart
   -- from the Soviet 7.3 points and from the other event's points
-  require("reinforce").grant_points(side, n, mech, rule)
+  reinforce.grant_points(side, n, mech, rule)
   log.rule(rule, ("%s receives %d %sreplacement point%s (replace <unit>)"):format(side, n, mech and "mechanized " or "", n > 1 and "s" or ""))
 end
 
@@ -95,7 +98,6 @@ function M.bombard(hex)
   local die = dice.roll("1d6", "bombardment of " .. hex)
   local result = umpire.outcome(T.bombardment[die])   -- 8.5.1: odds needs no more
   log.rule("8.5.1", ("bombardment of %s: die %d, %s"):format(hex, die, result))
-  local combat = require "combat"
   local eff = combat.parse(result)
   local defenders = {}
   for _, u in ipairs(targets) do if C.is_combat(u) then defenders[#defenders + 1] = u end end
@@ -105,7 +107,7 @@ function M.bombard(hex)
       if u.hex then u:set_marker("pinned", 1) log.rule("8.1.2", u.id .. " is pinned") end
     end
   end
-  require("command").note_attacked(defenders)                                           -- 12.1
+  command.note_attacked(defenders)                                           -- 12.1
   b.left = b.left - 1
   b.targets[#b.targets + 1] = hex
   vars.set("bombardment", b)

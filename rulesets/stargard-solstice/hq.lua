@@ -2,13 +2,13 @@
 -- of every combat unit stacked with it (12.2.1), or being out of supply (11.3.1).
 local C = require "common"
 local zoc = require "zoc"
+local supply = require "supply"
 local M = {}
 
 -- 12.2.2: the shortest relocation that is at least 5 hexes from the old hex, not in an EZOC and
 -- able to trace supply; among those, the hexes nearest a friendly supply source; the owner
 -- chooses among the equally good hexes.
 function M.relocate(hq)
-  local supply = require "supply"
   local old = hq.hex
   local reach = supply.trace(hq.side, C.sources(hq))
   local ez = zoc.ezoc(hq.side)

@@ -1,7 +1,14 @@
 -- Stargard Solstice 7.0 Reinforcements, 7.3 Replacements, 12.4 Volksturm, 19.1.5 Corps Tettau,
 -- 19.1.3 Defend the Reich.
+local T = require "tables"
 local C = require "common"
 local zoc = require "zoc"
+local command = require "command"
+local movement = require "movement"
+local combat = require "combat"
+local supply = require "supply"
+local air = require "air"
+local victory = require "victory"
 local M = {}
 
 -- 7.1.2: where a reinforcement may be placed: its entry hexes not occupied by the enemy nor in
@@ -50,7 +57,6 @@ function M.place(u, area, known)
   end
   -- the first entry hex with room (6.0); if none, the first one (6.2: overstacking is allowed on
   -- placement, but must be mended by the end of the segment)
-  local movement = require "movement"
   local where = options[1]
   for _, h in ipairs(options) do
     if not movement.stacking_problem(h, { u }) then where = h break end
@@ -64,7 +70,6 @@ end
 -- 6.2 / 7.1: once the reinforcements are placed, each hex they overstack is named with what
 -- follows: it must be legal when their movement ends, or 6.2.1 applies there.
 function M.warn_overstacks()
-  local T = require "tables"
   local seen = {}
   for _, u in ipairs(units.all { on_map = true, marked = { "reinforcement" } }) do
     local h = u.hex
@@ -97,7 +102,7 @@ function M.phase()
       if area == "source" then area = u.side == "German" and "supply_german" or "supply_soviet" end
       if area and map.area(area) == nil and map.area("entry_" .. area) then area = "entry_" .. area end
       if u.kind == "air" then
-        u:put_in(require("air").home[u.side])
+        u:put_in(air.home[u.side])
         log.rule("7.0", u.id .. " (air) joins its air box")
       elseif area then
         M.place(u, area, known[u.side])
@@ -169,8 +174,6 @@ local function combat_units_in(hex)
 end
 
 function M.mend_overstacks()
-  local T = require "tables"
-  local combat = require "combat"
   for h in pairs(units.stacks()) do
     while combat_units_in(h) > T.stacking.combat do
       local strongest
@@ -203,7 +206,6 @@ end
 -- unit: 1 lost, 2-4 reduced, 5-6 full; then the 2nd Guards Cavalry Corps at H; then the Tettau
 -- chit goes into the cup (usable this turn).
 function M.tettau()
-  local T = require "tables"
   if vars.get("tettau_arrived") then return end
   vars.set("tettau_arrived", true)
   for _, u in ipairs(units.in_box("tettau")) do
@@ -287,7 +289,7 @@ function M.reich_deadline(turn)
     n = n + 1
   end
   if n > 0 then
-    require("victory").adjust(n, "Defend the Reich (14.3.2)")
+    victory.adjust(n, "Defend the Reich (14.3.2)")
     log.rule("14.3.2", ("%d withdrawing unit%s still on the map: eliminated, %d VP to the Soviet player"):format(n, n > 1 and "s" or "", n))
   end
 end
@@ -307,7 +309,6 @@ function M.volksturm(u, hex)
   -- the front line): a hex is behind Soviet lines when no German supply line (11.1) can be traced
   -- to it from the unit's own supply sources (11.2), i.e. Soviet units and their ZOCs cut it off
   -- from the German rear. The 5-hex rule keeps the hex itself clear of Soviet ZOCs.
-  local supply = require "supply"
   local reach = supply.trace("German", C.sources(u), false, nil, { hex })
   umpire.check(reach[hex] ~= nil, "12.4", "%s is behind Soviet lines: no German supply line reaches it", hex)
   u:move_to(hex)
@@ -427,7 +428,7 @@ function M.replace(u, which)
     umpire.check(u.hex ~= nil, mine.rule, "%s must be on the map", u.id)
     umpire.check(not u:marker("oos") and not u:marker("isolated"), mine.rule, "%s must be in supply", u.id)
     local hq = units.get(u:attr("formation") or "")
-    local in_command = u:attr("independent") or (hq and hq.hex and require("command").in_range(hq, u))
+    local in_command = u:attr("independent") or (hq and hq.hex and command.in_range(hq, u))
     umpire.check(in_command, mine.rule, "%s must be in command", u.id)
   end
   if u.box == "dead" then
@@ -444,7 +445,7 @@ function M.replace(u, which)
       local spots = { hq.hex }
       for _, n in ipairs(map.neighbours(hq.hex)) do spots[#spots + 1] = n end
       for _, h in ipairs(spots) do
-        if not ez[h] and not require("movement").stacking_problem(h, { u }) and not C.occupied(C.other(u.side))[h] then
+        if not ez[h] and not movement.stacking_problem(h, { u }) and not C.occupied(C.other(u.side))[h] then
           where = h
           break
         end
@@ -452,7 +453,7 @@ function M.replace(u, which)
     else
       -- 7.3.2 on a Soviet supply source; 7.3.3 not in an EZOC; 6.0 within the stacking limit
       for _, h in ipairs(map.area("supply_soviet") or {}) do
-        if not ez[h] and not C.occupied("German")[h] and not require("movement").stacking_problem(h, { u }) then where = h break end
+        if not ez[h] and not C.occupied("German")[h] and not movement.stacking_problem(h, { u }) then where = h break end
       end
     end
     umpire.check(where ~= nil, "7.3.3", "there is no hex for %s: rebuilt units may not be placed in an EZOC", u.id)

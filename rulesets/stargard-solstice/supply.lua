@@ -97,6 +97,7 @@ function M.phase()
         end
       end
       log.rule("11.3.2", ("%s is %s: so are the units it commands"):format(hq.id, st == "isolated" and "isolated" or "out of supply"))
+      -- (required here: hq requires supply, whose trace a relocation follows)
       require("hq").relocate(hq)                                              -- 11.3.1, 12.2.2
     end
   end

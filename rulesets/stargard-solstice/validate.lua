@@ -20,6 +20,7 @@ end
 
 local result = S.test('a combat result (8.1: "-", A#, D#, r# retreats, "Dr", "A1/Dr", "P" pinned)', function(v)
   if type(v) ~= "string" then return false end
+  -- (required here: tables requires validate as it loads, and combat requires tables)
   local ok, eff = pcall(require("combat").parse, v)
   return ok and canonical(eff) == v
 end)
@@ -32,6 +33,7 @@ local word = S.string { pattern = "^[%w_]+$", what = "a name" }
 return function(T)
   umpire.validate(function()
     local c = S.checker("tables")
+    -- (required here: tables requires validate as it loads, and events requires tables)
     local events = require "events"
     c:check("columns", T.columns, S.list(S.string(), { min = 1 }))
     local cols = type(T.columns) == "table" and #T.columns or nil

@@ -3,6 +3,7 @@
 local T = require "tables"
 local C = require "common"
 local zoc = require "zoc"
+local supply = require "supply"
 local M = {}
 
 local function vp_value(hex)
@@ -52,7 +53,6 @@ end
 -- 14.1.2: during the VP marker segment, an EZOC-free German supply line into Arnswalde or Bahn
 -- flips its marker to the lower value.
 function M.vp_segment()
-  local supply = require "supply"
   local reach = supply.trace("German", map.area("supply_german"), true)
   for _, name in ipairs { "Arnswalde", "Bahn" } do
     local hexes = map.place(name)
