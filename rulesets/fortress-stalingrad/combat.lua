@@ -217,13 +217,9 @@ end
 
 local function oos_high(u) return u.side == C.GERMAN and C.supply_level(u) >= T.oos_no_zoc end
 
--- 10.12-10.32, 11.14-11.24, 8.7-8.9: the result modifiers of a battle, air last. Returns the
--- defender's and the attacker's modifier and the lines saying why.
-function M.modifiers(b)
-  local dm, am, lines = 0, 0, {}
-  local function d(n, text) if n ~= 0 then dm = dm + n lines[#lines + 1] = ("defender's result %+d: %s"):format(n, text) end end
-  local function a(n, text) if n ~= 0 then am = am + n lines[#lines + 1] = ("attacker's result %+d: %s"):format(n, text) end end
-  -- terrain of the defender's hex: with several defender hexes, the one best for the defender
+-- 10.12, 10.13, 10.22, 10.28, 10.32: the terrain modifiers of the defender's hex, as { n, text }
+-- pairs: with several defender hexes, those of the hex best for the defender.
+local function terrain_modifiers(b)
   local best, best_lines
   for _, h in ipairs(b.hexes) do
     local n, l = 0, {}
@@ -240,7 +236,16 @@ function M.modifiers(b)
     end
     if not best or n < best then best, best_lines = n, l end
   end
-  for _, x in ipairs(best_lines or {}) do d(x[1], x[2]) end
+  return best_lines or {}
+end
+
+-- 10.12-10.32, 11.14-11.24, 8.7-8.9: the result modifiers of a battle, air last. Returns the
+-- defender's and the attacker's modifier and the lines saying why.
+function M.modifiers(b)
+  local dm, am, lines = 0, 0, {}
+  local function d(n, text) if n ~= 0 then dm = dm + n lines[#lines + 1] = ("defender's result %+d: %s"):format(n, text) end end
+  local function a(n, text) if n ~= 0 then am = am + n lines[#lines + 1] = ("attacker's result %+d: %s"):format(n, text) end end
+  for _, x in ipairs(terrain_modifiers(b)) do d(x[1], x[2]) end
   if b.amphibious then
     d(T.result_amphibious[b.amphibious], ("amphibious assault %d: the weather modifier is cancelled%s (11.18)"):format(b.amphibious, b.amphibious == 2 and ", +1 more" or ""))
     if T.result_amphibious[b.amphibious] == 0 and map.in_area("south_of_weather_line", b.hexes[1]) then
