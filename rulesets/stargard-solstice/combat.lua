@@ -46,6 +46,11 @@ M.can_attack_into = can_attack_into
 -- (11.3.1 out of supply, 11.3.2 isolated) and, for an attacker, the river hexside it attacks
 -- across (8.4.1, cumulative with supply; APPROX factor in tables). Returns the product and the
 -- text ` ×1/2 (why, rule)...`.
+---@param u UnitRef
+---@param from? Umpire.Hex the attacker's hex (nil for a defender)
+---@param to? Umpire.Hex the attacked hex
+---@return number factor
+---@return string why
 local function factors(u, from, to)
   local f, why = supply.factor(u), {}
   if f < 1 then
@@ -64,6 +69,7 @@ local function factors(u, from, to)
   end
   return f, table.concat(why)
 end
+M.factors = factors   -- (testing.lua's simple player weighs its attacks with them)
 
 -- The checks on one unit attacking `hex` for `side`, in the order the attack refuses them;
 -- `check` is umpire.check in the verb, a quiet one in the list of actions.
