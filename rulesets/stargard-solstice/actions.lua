@@ -67,6 +67,9 @@ local function ends_barred(side, enemy, overrun, stacks)
   return barred
 end
 
+---@param side string
+---@param opts table the options of umpire.actions
+---@param out table the list being made
 local function moves(side, opts, out)
   -- only units with a marker of 3.3.5 may move (check_mover asks command.is_active)
   local movers = {}
@@ -79,6 +82,9 @@ local function moves(side, opts, out)
   local transit = sets.set_of(map.having("transit"))                 -- 5.2.5: pass through only
   -- each side's EZOC and enemy hexes found once per call
   local of_side = {}
+  ---@param s string a side
+  ---@param overrun boolean
+  ---@return table opts of movement.profile
   local function side_opts(s, overrun)
     if not of_side[s] then
       local ez = zoc.ezoc(s, stacks)
@@ -119,6 +125,8 @@ local function may_attack(u, side, hex)
   return checks.passes(function(check) combat.check_attacker(u, side, hex, check) end)
 end
 
+---@param side string
+---@param out table the list being made
 local function attacks(side, out)
   -- only units with a marker of 3.3.5 may attack (check_attacker asks command.is_active)
   local active = {}
@@ -147,6 +155,8 @@ end
 
 -- 10.0: after an attack vacated a hex, each attacker that may advance into it alone (the verb's
 -- own checks: advance.check_advance)
+---@param opts table the options of umpire.actions
+---@param out table the list being made
 local function advances(opts, out)
   local adv = vars.get("advance")
   if not adv then return end

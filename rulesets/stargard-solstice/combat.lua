@@ -37,6 +37,9 @@ end
 -- 4.6: a unit may attack only into a hex it could enter in regular movement: what the map
 -- costs (movement.terrain_profile: water, restrictive terrain off the paths, the unbridged Oder,
 -- impassable hexsides), without units, ZOCs or MPs.
+---@param from Umpire.Hex
+---@param to Umpire.Hex
+---@return boolean
 local function can_attack_into(from, to)
   return map.path_cost(movement.terrain_profile(), { from, to }) ~= nil
 end
@@ -86,6 +89,12 @@ end
 
 -- The odds of an attack: strengths with every factor, the rounded totals, the column and its
 -- shifts, each step logged with its rule. Returns the column index and context.
+---@param hex Umpire.Hex the attacked hex
+---@param attackers UnitRef[]
+---@param support? table[] the air support (air.parse, 13.1)
+---@return integer column the final column of the CRT
+---@return UnitRef[] defenders
+---@return boolean surprise whether 19.1.12 shifted it
 function M.odds(hex, attackers, support)
   local side = attackers[1].side
   local defenders = {}
@@ -227,6 +236,8 @@ end
 -- and EZOCs are weighed second (9.2.2).
 -- The profile is the regular-movement one (movement.terrain_profile) with every allowed step
 -- priced 1: what is prohibited stays prohibited, other costs count as one hex.
+---@param sources Umpire.Hex[]
+---@return table<Umpire.Hex, number>
 function M.retreat_distance(sources)
   local base = movement.terrain_profile()
   local function hexes(costs, keep_allowed)
@@ -254,6 +265,8 @@ M.off_map_step = off_map_step
 
 -- 6.2: the retreating units still in an overstacked hex are eliminated, one by one, until the hex
 -- is within the limit (DATA.md: the units beyond the limit, not the whole stack).
+---@param group UnitRef[]
+---@param hex Umpire.Hex
 local function eliminate_overstacked(group, hex)
   for _, u in ipairs(group) do
     if u.hex == hex and C.is_combat(u) and movement.stacking_problem(hex, {}) then M.eliminate(u, "6.2") end
@@ -403,6 +416,8 @@ local function split_stack(r, group, cur, options, k, path)
   r.split = true
   local done = done_so_far(r, path)
   local parts, order, said = {}, {}, {}
+  ---@param u UnitRef
+  ---@param h Umpire.Hex
   local function join(u, h)
     if not parts[h] then parts[h] = {} order[#order + 1] = h end
     table.insert(parts[h], u)
@@ -479,6 +494,9 @@ function route(r, group, k0, cur, path)
   local gone = false
   local memo = {}
   -- the best hexes from `from` for hex `i` of this walk, found once a step
+  ---@param from Umpire.Hex
+  ---@param i integer
+  ---@return table<Umpire.Hex, integer> rank
   local function best(from, i)
     if memo.from ~= from or memo.i ~= i then
       memo = { from = from, i = i, rank = {} }

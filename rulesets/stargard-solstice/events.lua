@@ -71,6 +71,10 @@ function M.remove_air(id, rule)
   end
 end
 
+---@param side string
+---@param n integer
+---@param mech boolean
+---@param rule string
 function M.grant_rp(side, n, mech, rule)
   -- 19.1.11 / 19.1.13: the points go to a pool of their own kind (reinforce.grant_points), apart
   -- from the Soviet 7.3 points and from the other event's points
@@ -80,6 +84,8 @@ end
 
 -- 8.5.1: a bombardment attack against a unit adjacent to a friendly combat unit, once per
 -- target, rolled on the bombardment column of the CRT.
+---@param hex Umpire.Hex
+---@return string result the bombardment result
 function M.bombard(hex)
   local b = vars.get("bombardment")
   umpire.check(b and b.left > 0, "8.5", "no bombardment attack is available now")

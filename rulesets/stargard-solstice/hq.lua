@@ -8,6 +8,7 @@ local M = {}
 -- 12.2.2: the shortest relocation that is at least 5 hexes from the old hex, not in an EZOC and
 -- able to trace supply; among those, the hexes nearest a friendly supply source; the owner
 -- chooses among the equally good hexes.
+---@param hq UnitRef
 function M.relocate(hq)
   local old = hq.hex
   local reach = supply.trace(hq.side, C.sources(hq))

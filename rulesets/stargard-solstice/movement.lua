@@ -47,6 +47,11 @@ end
 -- `opts` may give what the caller has found already (a list of actions makes several profiles
 -- of a side): `ezoc` (zoc.ezoc), `enter` and `leave` (zoc.costs of it), `enemy` (the hexes
 -- the enemy holds, C.occupied) and `stacks` (units.stacks()).
+---@param side string
+---@param from Umpire.Hex
+---@param mp number
+---@param opts? table
+---@return table profile
 function M.profile(side, from, mp, opts)
   opts = opts or {}
   local ez = opts.ezoc or zoc.ezoc(side, opts.stacks)
@@ -115,12 +120,17 @@ end
 
 -- 14.1: Soviet combat units able to control (ZOC, defense 1+) take VP hexes they enter;
 -- German units take them back.
+---@param u UnitRef
+---@param hexes Umpire.Hex[]
 function M.entered(u, hexes)
   for _, h in ipairs(hexes) do victory.enter(u, h) end
 end
 
 -- 5.5 rail movement (reinforcements only): along rail lines, unblocked by enemy units; entering
 -- an EZOC stops the move (5.5.2); the stacking limit holds at every hex (5.5.3).
+---@param side string
+---@param from Umpire.Hex
+---@return table profile
 function M.rail_profile(side, from)
   local ez = zoc.ezoc(side)
   local stop, blocked = {}, {}
@@ -228,6 +238,13 @@ end
 
 -- Why `to` cannot be reached: names the real reason (5.3 enemy units, 5.1.1 too far, 5.4.1 an
 -- EZOC or no road for strategic movement, 5.2.x terrain) and refuses under its rule.
+---@param prof table
+---@param side string
+---@param from Umpire.Hex
+---@param to Umpire.Hex
+---@param mp number
+---@param who string
+---@param strategic? boolean
 local function refuse_unreachable(prof, side, from, to, mp, who, strategic)
   local free = unlimited(prof)
   local need, path = map.route(free, to)

@@ -16,6 +16,11 @@ local M = {}
 -- map edge (5 hexes, in any direction, for an interior entry point), nearest first.
 -- `area` is an area name or a list of hexes (a fixed entry hex such as the 163rd's 37.21).
 -- `known` may carry the side's EZOC and enemy hexes ({ezoc=, enemy=}) when placing many units.
+---@param side string
+---@param area string|Umpire.Hex[]
+---@param known? table
+---@return Umpire.Hex[] hexes
+---@return string rule
 function M.entry_hexes(side, area, known)
   local hexes = type(area) == "table" and area or map.area(area) or {}
   local ez = known and known.ezoc or zoc.ezoc(side)
@@ -48,6 +53,10 @@ end
 
 -- Places a unit at the first free entry hex (stacking 6.2 may be exceeded on placement);
 -- 7.1.3: a unit that cannot enter at all is eliminated.
+---@param u UnitRef
+---@param area string|Umpire.Hex[]
+---@param known? table
+---@return boolean placed
 function M.place(u, area, known)
   local options, rule = M.entry_hexes(u.side, area, known)
   if #options == 0 then
@@ -280,6 +289,7 @@ end
 
 -- 2.6: at the end of the turn after the event, withdrawing units still on the map are
 -- eliminated and give the Soviet player 1 VP each (14.3.2).
+---@param turn integer
 function M.reich_deadline(turn)
   local d = vars.get("defend_reich")
   if not d or d.turn + 1 ~= turn then return end
@@ -296,6 +306,8 @@ end
 
 -- 12.4 / 2.5.2: a Volksturm unit is placed in a German-controlled town or city at least 5 hexes
 -- from any Soviet unit, alone, not behind Soviet lines.
+---@param u UnitRef
+---@param hex Umpire.Hex
 function M.volksturm(u, hex)
   umpire.check(u:attr("volksturm") and u.box == "volksturm", "12.4", "%s is not in the Volksturm box", u.id)
   local t = map.terrain(hex)
@@ -394,6 +406,8 @@ M.rp_kinds = { ["7.3"] = true, ["19.1.11"] = true, ["19.1.13"] = true }
 -- 7.3 / 19.1.11 / 19.1.13: spend a replacement point on a unit; `which` names the pool ("7.3",
 -- "19.1.11", "19.1.13"); by default the first pool of the unit's kind (an event's point first,
 -- except for a unit in the dead pile, which only the 7.3 points can bring back).
+---@param u UnitRef
+---@param which? string the kind of point: 7.3, 19.1.11 or 19.1.13
 function M.replace(u, which)
   local pools = M.rp_pools(u.side)
   local total = 0

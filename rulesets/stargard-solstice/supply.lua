@@ -11,6 +11,12 @@ local M = {}
 -- With `strict`, no EZOC hex is crossed even where a friendly unit stands (14.1.2: a line
 -- "free of enemy units and their ZOCs").
 -- `known` may carry the side's EZOC and the occupied hexes already computed ({ezoc=, own=, enemy=}).
+---@param side string
+---@param sources Umpire.Hex[]
+---@param strict? boolean
+---@param known? table
+---@param targets? Umpire.Hex[]
+---@return table<Umpire.Hex, number>
 function M.trace(side, sources, strict, known, targets)
   known = known or {}
   local ez = known.ezoc or zoc.ezoc(side)
@@ -39,6 +45,9 @@ local function festung_below(u, stacks)
 end
 
 -- Whether a unit can trace supply now (cached traces by source group).
+---@param u UnitRef
+---@param cache table
+---@return boolean
 function M.check(u, cache)
   cache.stacks = cache.stacks or units.stacks()
   if u:attr("festung") or festung_below(u, cache.stacks) then return true end           -- 12.3

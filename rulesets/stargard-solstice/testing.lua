@@ -52,6 +52,7 @@ M.find = kit.find
 -- 5.1: each unit that may move now (the move verb's checks, movement.why_not_now), to the hex
 -- of its reach nearest an enemy unit (then the lowest id), not held by the enemy, not a transit
 -- hex, within the stacking limit and not taken by an earlier move of the plan; at most six.
+---@param out string[] the commands so far
 local function plan_moves(out)
   local enemy_hexes = { German = {}, Soviet = {} }
   for _, u in ipairs(units.all { on_map = true }) do
@@ -84,6 +85,8 @@ end
 -- by every unit that may join it (the attack's own checks, combat.check_attacker) and is in no
 -- other attack of the plan, when the strengths with their factors (combat.factors: supply,
 -- rivers) give 1:1 or better; at most three.
+---@param side string
+---@param out string[] the commands so far
 local function plan_attacks(side, out)
   local stacks = units.stacks()
   local done = {}
@@ -119,6 +122,7 @@ end
 
 -- 8.5.1: a bombardment attack on each enemy stack next to a friendly combat unit (of Stell II
 -- for 19.1.2), as many as the roll gave.
+---@param out string[] the commands so far
 local function plan_bombardment(out)
   local b = vars.get("bombardment")
   if not b then return end
@@ -146,6 +150,8 @@ end
 
 -- 7.3: a step back for reduced non-mechanized units on the map, in supply and out of enemy ZOCs,
 -- while the side's points by schedule last (1 RP a step; the points of events are left unspent).
+---@param side string
+---@param out string[] the commands so far
 local function plan_replacements(side, out)
   local points = 0
   for _, p in ipairs(reinforce.rp_pools(side)) do
@@ -164,6 +170,7 @@ end
 
 -- 12.4: each Volksturm unit of the box into the first empty German town, village or city (in id
 -- order) five hexes or more from every Soviet unit that a German supply line reaches.
+---@param out string[] the commands so far
 local function plan_volksturm(out)
   local soviets = units.all { side = "Soviet", on_map = true }
   local taken = {}

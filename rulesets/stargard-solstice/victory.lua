@@ -22,6 +22,8 @@ M.vp_value = vp_value
 
 -- 14.1 / 14.1.1: a unit with a ZOC and a defence of 1+ entering a VP hex takes it for its side;
 -- the Soviet player keeps the marker's value at the time of capture.
+---@param u UnitRef
+---@param hex Umpire.Hex
 function M.enter(u, hex)
   if not map.hex(hex) or not map.hex(hex).values.vp then return end
   if not (zoc.has_zoc(u) and C.defense(u) >= 1) then return end
