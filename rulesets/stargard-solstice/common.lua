@@ -17,6 +17,8 @@ C.SOVIET, C.GERMAN = "Soviet", "German"
 ---@param side string
 ---@return string
 function C.other(side) return side == C.SOVIET and C.GERMAN or C.SOVIET end
+-- C.other's former name, which benches/umpire.rs's supply bench still calls.
+C.enemy = C.other
 -- A count with its noun: "1 activation", "2 activations" (`many` for an irregular plural).
 C.count = require("words").count
 

@@ -403,6 +403,65 @@ end
 
 M.rp_kinds = { ["7.3"] = true, ["19.1.11"] = true, ["19.1.13"] = true }
 
+-- 7.3.2, 7.3.3: a Soviet unit of the dead pile (not with an event's point) is rebuilt on or next
+-- to its HQ (on a Soviet supply source when it has none on the map), never in an EZOC: at full
+-- strength for 2 RP, reduced for 1 (7.3.1; a mechanized unit one step a turn). Returns the RP.
+---@param u UnitRef
+---@param mine table the pool of points spent (M.rp_pools)
+---@param mech boolean
+---@param cost integer the RP of one step
+---@param event boolean whether the point is an event's (19.1.11, 19.1.13)
+---@return integer cost
+local function rebuild(u, mine, mech, cost, event)
+  umpire.check(u.side == "Soviet" and not event, "7.3.2", "%s cannot return from the dead pile", u.id)
+  if u:attr("rebuild_hq") then
+    local only = units.get(u:attr("rebuild_hq"))
+    umpire.check(only and only.hex, "7.3.2", "%s may only be rebuilt by %s, which is not on the map", u.id, u:attr("rebuild_hq"))
+  end
+  local hq = units.get(u:attr("rebuild_hq") or u:attr("formation") or "")
+  local ez = zoc.ezoc(u.side)
+  local where
+  if hq and hq.hex then
+    -- 7.3.2 on or next to its HQ; 7.3.3 not in an EZOC
+    local spots = { hq.hex }
+    for _, n in ipairs(map.neighbours(hq.hex)) do spots[#spots + 1] = n end
+    for _, h in ipairs(spots) do
+      if not ez[h] and not movement.stacking_problem(h, { u }) and not C.occupied(C.other(u.side))[h] then
+        where = h
+        break
+      end
+    end
+  else
+    -- 7.3.2 on a Soviet supply source; 7.3.3 not in an EZOC; 6.0 within the stacking limit
+    for _, h in ipairs(map.area("supply_soviet") or {}) do
+      if not ez[h] and not C.occupied("German")[h] and not movement.stacking_problem(h, { u }) then where = h break end
+    end
+  end
+  umpire.check(where ~= nil, "7.3.3", "there is no hex for %s: rebuilt units may not be placed in an EZOC", u.id)
+  u:move_to(where)
+  -- 7.3.1: a non-mechanized unit comes back at full strength for 2 RP (1 RP: reduced); a
+  -- mechanized one regains one step a turn, for 2 RP
+  if not mech and mine.points >= 2 then
+    u:set_step(1)
+    cost = 2
+  else
+    u:set_step(2)
+  end
+  log.rule("7.3.2", ("%s is rebuilt at %s, %s, for %d RP"):format(u.id, where, u.step == 1 and "full strength" or "reduced", cost))
+  return cost
+end
+
+-- 7.3.1, 7.3.3 (19.1.11): a step back for a reduced unit on the map, not in an enemy ZOC.
+---@param u UnitRef
+---@param mine table the pool of points spent (M.rp_pools)
+---@param event boolean whether the point is an event's (19.1.11, 19.1.13)
+local function restore_step(u, mine, event)
+  umpire.check(u.hex ~= nil and u.step > 1, "7.3", "%s has no lost step to replace", u.id)
+  umpire.check(not zoc.ezoc(u.side)[u.hex], event and mine.rule or "7.3.3", "%s is in an enemy ZOC", u.id)   -- 7.3.3, 19.1.11
+  u:restore_steps(1)
+  log.rule("7.3.1", u.id .. " regains a step")
+end
+
 -- 7.3 / 19.1.11 / 19.1.13: spend a replacement point on a unit; `which` names the pool ("7.3",
 -- "19.1.11", "19.1.13"); by default the first pool of the unit's kind (an event's point first,
 -- except for a unit in the dead pile, which only the 7.3 points can bring back).
@@ -446,46 +505,9 @@ function M.replace(u, which)
     umpire.check(in_command, mine.rule, "%s must be in command", u.id)
   end
   if u.box == "dead" then
-    umpire.check(u.side == "Soviet" and not event, "7.3.2", "%s cannot return from the dead pile", u.id)
-    if u:attr("rebuild_hq") then
-      local only = units.get(u:attr("rebuild_hq"))
-      umpire.check(only and only.hex, "7.3.2", "%s may only be rebuilt by %s, which is not on the map", u.id, u:attr("rebuild_hq"))
-    end
-    local hq = units.get(u:attr("rebuild_hq") or u:attr("formation") or "")
-    local ez = zoc.ezoc(u.side)
-    local where
-    if hq and hq.hex then
-      -- 7.3.2 on or next to its HQ; 7.3.3 not in an EZOC
-      local spots = { hq.hex }
-      for _, n in ipairs(map.neighbours(hq.hex)) do spots[#spots + 1] = n end
-      for _, h in ipairs(spots) do
-        if not ez[h] and not movement.stacking_problem(h, { u }) and not C.occupied(C.other(u.side))[h] then
-          where = h
-          break
-        end
-      end
-    else
-      -- 7.3.2 on a Soviet supply source; 7.3.3 not in an EZOC; 6.0 within the stacking limit
-      for _, h in ipairs(map.area("supply_soviet") or {}) do
-        if not ez[h] and not C.occupied("German")[h] and not movement.stacking_problem(h, { u }) then where = h break end
-      end
-    end
-    umpire.check(where ~= nil, "7.3.3", "there is no hex for %s: rebuilt units may not be placed in an EZOC", u.id)
-    u:move_to(where)
-    -- 7.3.1: a non-mechanized unit comes back at full strength for 2 RP (1 RP: reduced); a
-    -- mechanized one regains one step a turn, for 2 RP
-    if not mech and mine.points >= 2 then
-      u:set_step(1)
-      cost = 2
-    else
-      u:set_step(2)
-    end
-    log.rule("7.3.2", ("%s is rebuilt at %s, %s, for %d RP"):format(u.id, where, u.step == 1 and "full strength" or "reduced", cost))
+    cost = rebuild(u, mine, mech, cost, event)
   else
-    umpire.check(u.hex ~= nil and u.step > 1, "7.3", "%s has no lost step to replace", u.id)
-    umpire.check(not zoc.ezoc(u.side)[u.hex], event and mine.rule or "7.3.3", "%s is in an enemy ZOC", u.id)   -- 7.3.3, 19.1.11
-    u:restore_steps(1)
-    log.rule("7.3.1", u.id .. " regains a step")
+    restore_step(u, mine, event)
   end
   if mech then u:set_attr("replaced_turn", turn) end
   -- take the points from the pool spent
