@@ -8,7 +8,7 @@
 --     prefer = function(from, to, i) return true end,          -- optional: hexes offered only if some are preferred
 --     prompt = "retreat 21A,4TC",                               -- optional (or a function, below)
 --     enter = function(from, to, i, chosen) return true end,   -- optional: each hex as it is entered
---     can_split = function(from, i) return true end,           -- optional, with split: may the stack split here?
+--     can_split = function(from, i) return true end,           -- optional, with split: may the stack split here? (default yes)
 --     split = function(from, options, i, path) end,            -- optional: the stack splits (each part retreats on its own)
 --   }
 --
@@ -26,10 +26,10 @@
 -- - `enter(from, to, i, chosen)` is called as each hex is entered (`chosen`: the owner chose it
 --   among several), for the game to move its units and apply what entering costs; when it
 --   returns false the walk ends there with nothing left to retreat (the units are gone).
--- - `split(from, options, i, path)`: when the owner is asked and `can_split(from, i)` holds, the
---   question has one more answer, "split"; choosing it calls `split` with the hexes offered, and
---   the walk ends: `split` retreats each part on its own (a walk of its own, for instance). The
---   walk then returns its path, 0 and true.
+-- - `split(from, options, i, path)`: when the owner is asked and `can_split(from, i)` holds (or
+--   is not given), the question has one more answer, "split"; choosing it calls `split` with the
+--   hexes offered, and the walk ends: `split` retreats each part on its own (a walk of its own,
+--   for instance). The walk then returns its path, 0 and true.
 local M = {}
 
 -- The neighbours of `cur` the rules allow for hex `i` (the preferred ones where some are), in
@@ -74,7 +74,7 @@ local function ask(spec, cur, options, i, path)
     prompt = ("%s, hex %d of %d: to which hex?%s"):format(spec.prompt or "retreat", i, spec.hexes, done)
   end
   local choices = options
-  if spec.split and spec.can_split(cur, i) then
+  if spec.split and (not spec.can_split or spec.can_split(cur, i)) then
     choices = { table.unpack(options) }
     choices[#choices + 1] = "split"
   end

@@ -504,15 +504,19 @@ function route(r, group, k0, cur, path)
     end
     return memo.rank
   end
+  -- the hexes of the retreat so far: those before `cur`, then `p` (this walk's)
+  ---@param p Umpire.Hex[]
+  ---@return Umpire.Hex[]
+  local function so_far(p)
+    local full = { table.unpack(path) }
+    for _, h in ipairs(p) do full[#full + 1] = h end
+    return full
+  end
   local walked, left, split = retreat.walk {
     from = cur, hexes = r.n - k0 + 1, rule = "9.2.1",
     allowed = function(from, to, _, i) return best(from, i)[to] ~= nil end,
     rank = function(from, to) return memo.rank[to] end,
-    prompt = function(_, p)
-      local full = { table.unpack(path) }
-      for _, h in ipairs(p) do full[#full + 1] = h end
-      return r.side .. ": retreat to which hex?" .. done_so_far(r, full)
-    end,
+    prompt = function(_, p) return r.side .. ": retreat to which hex?" .. done_so_far(r, so_far(p)) end,
     enter = function(from, to, i, chosen)
       if chosen then r.chosen[to] = true end
       enter_hex(r, group, from, to)
@@ -526,11 +530,7 @@ function route(r, group, k0, cur, path)
       for _, u in ipairs(group) do if C.is_combat(u) then count = count + 1 end end
       return count > 1
     end,
-    split = function(from, options, i, p)
-      local full = { table.unpack(path) }
-      for _, h in ipairs(p) do full[#full + 1] = h end
-      split_stack(r, group, from, options, k0 + i - 1, full)
-    end,
+    split = function(from, options, i, p) split_stack(r, group, from, options, k0 + i - 1, so_far(p)) end,
   }
   if split or gone then return end
   for _, h in ipairs(walked) do path[#path + 1] = h end
