@@ -60,7 +60,7 @@ fn over(s: &Session) -> bool {
 /// decision with no default it may take, such as Sleigh Ride's flips before its set-up ends).
 fn first_listed(s: &Session, scenario: &str) -> String {
     let g = s.game.as_ref().expect("a game");
-    g.actions(&umpire::lua::ActionFilter { unit: None, hex: None })
+    g.actions(&umpire::contract::ActionFilter { unit: None, hex: None })
         .ok()
         .flatten()
         .and_then(|l| l.into_iter().find(|a| a.cmd != "next"))
@@ -109,7 +109,7 @@ fn play(scenario: &str, busy: bool) -> (usize, usize, usize) {
     }
     let commands = s.game.as_ref().map_or(0, |g| g.history.len());
     if let Some(g) = &s.game {
-        g.host().lua.gc_collect().expect("a full collection");
+        g.host().collect_garbage().expect("a full collection");
     }
     let held = LIVE.load(Ordering::Relaxed).saturating_sub(base);
     let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);

@@ -169,12 +169,12 @@ pub struct ReplHelper {
     warned_at: Option<String>,
     hinter: HistoryHinter,
     files: FilenameCompleter,
-    lua: mlua::Lua,
+    lua: crate::lua::SyntaxChecker,
 }
 
 impl ReplHelper {
     pub fn new(words: Rc<RefCell<Words>>) -> ReplHelper {
-        let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::new()).expect("a bare Lua state");
+        let lua = crate::lua::SyntaxChecker::default();
         ReplHelper {
             words,
             session: None,
@@ -222,10 +222,7 @@ impl ReplHelper {
         } else {
             return false;
         };
-        matches!(
-            self.lua.load(code.as_str()).set_name("=check").into_function(),
-            Err(mlua::Error::SyntaxError { incomplete_input: true, .. })
-        )
+        self.lua.incomplete(&code)
     }
 }
 

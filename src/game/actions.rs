@@ -2,8 +2,8 @@
 //! decision the game waits for.
 
 use super::Game;
+use crate::contract::{Action, ActionFilter, Evaluation};
 use crate::error::Result;
-use crate::lua::{Action, ActionFilter, Evaluation};
 
 impl Game {
     /// Whether the ruleset lists its actions (`umpire.actions`).

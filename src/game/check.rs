@@ -79,7 +79,7 @@ fn check_ruleset(
         None => Ruleset::load(&root, &id)?,
     };
     // every Lua file compiles (a syntax error is reported here once, with its column)
-    let lua = mlua::Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::new()).map_err(crate::lua::convert_error)?;
+    let lua = crate::lua::SyntaxChecker::default();
     let files = lua_files(&dir);
     let before = problems.len();
     for f in &files {
@@ -92,8 +92,8 @@ fn check_ruleset(
                 continue;
             }
         };
-        if let Err(e) = crate::lua::compile(&lua, &src, &name) {
-            problems.push(crate::lua::convert_error(e).to_string().trim_start_matches("rule error: ").to_string());
+        if let Err(e) = lua.compile(&src, &name) {
+            problems.push(e.to_string().trim_start_matches("rule error: ").to_string());
         }
     }
     let compiles = problems.len() == before;

@@ -1,21 +1,21 @@
 //! The decision a command waits for: the rule thread suspended on `umpire.ask`, its
 //! question, and the answers (`choose`, `auto`) checked against the question.
 
-use super::{Flow, Game, Start};
+use super::{Flow, Game};
+use crate::contract::Call;
+use crate::contract::Question;
 use crate::error::{Error, Result};
-use crate::lua::Question;
 use crate::names::{resolve_hex, resolve_unit};
 use crate::state::GameState;
 use crate::text::{Pick, pick};
-use mlua::Thread;
 
 pub struct Pending {
-    pub(super) thread: Thread,
+    pub(super) thread: crate::lua::RuleThread,
     pub question: Question,
     pub(super) before: GameState,
     pub(super) lines: Vec<String>,
     /// How the command's thread started (None: it cannot be started again).
-    pub(super) start: Option<Start>,
+    pub(super) start: Option<Call>,
 }
 
 impl Pending {
@@ -85,7 +85,7 @@ impl Game {
         let mut lines = p.lines.clone();
         lines.push(format!("choose {value}"));
         let mut out = vec![format!("→ {value}")];
-        let r = self.host.resume(&p.thread, value.clone()).and_then(|s| Flow::of(&p.thread, s));
+        let r = self.host.resume(&p.thread, &value).and_then(|s| Flow::of(&p.thread, s));
         if let Err(e) = r {
             // a refused (or failed) answer: the command goes back to its question, the state
             // (dice included) as it was before the answer
@@ -127,7 +127,7 @@ impl Game {
     /// (after its first), expecting the question `prompt`. On failure the state is `before`.
     pub(super) fn rewind_to(
         &mut self,
-        start: Option<Start>,
+        start: Option<Call>,
         before: &GameState,
         lines: &[String],
         prompt: &str,
@@ -136,18 +136,16 @@ impl Game {
         self.restore(before.clone());
         // running the command again is the host's work: it has a budget of its own
         let _budget = self.host.own_budget();
-        let mut flow = self.run_start(start.clone()).map_err(|e| e.to_string());
+        let mut flow = self.run(start.clone()).map_err(|e| e.to_string());
         for line in &lines[1..] {
             let Some(answer) = line.strip_prefix("choose ") else {
                 flow = Err(format!("unexpected line `{line}`"));
                 break;
             };
             flow = match flow {
-                Ok(Flow::Ask(thread, _)) => self
-                    .host
-                    .resume(&thread, answer.to_string())
-                    .and_then(|s| Flow::of(&thread, s))
-                    .map_err(|e| e.to_string()),
+                Ok(Flow::Ask(thread, _)) => {
+                    self.host.resume(&thread, answer).and_then(|s| Flow::of(&thread, s)).map_err(|e| e.to_string())
+                }
                 Ok(Flow::Done(_)) => Err("it ended before its question".into()),
                 Err(e) => Err(e),
             };

@@ -6,7 +6,8 @@
 //! command, with a log entry naming what it took back, and the record of rolls keeps what was
 //! rolled. In a sandbox (`free`) undo is free.
 
-use super::{Game, Start};
+use super::Game;
+use crate::contract::Call;
 use crate::error::{Error, Result};
 use crate::state::{GameState, LogEntry};
 
@@ -209,7 +210,7 @@ pub struct Checkpoint {
     redo: Vec<(Entry, GameState)>,
     setup: Vec<String>,
     /// The decision that was pending, as far as it can be asked again.
-    pending: Option<(Option<Start>, GameState, Vec<String>, crate::lua::Question)>,
+    pending: Option<(Option<Call>, GameState, Vec<String>, crate::contract::Question)>,
 }
 
 impl Game {

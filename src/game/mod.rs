@@ -17,13 +17,13 @@ pub use decision::{Pending, describe_question};
 pub use history::{Checkpoint, Entry};
 pub use odds::{Odds, Results as OddsResults};
 
+use crate::contract::{Call, Question, Shared, Step, World};
 use crate::error::{Error, Result};
 use crate::hex::HexId;
-use crate::lua::{Host, HostConfig, Question, Shared, Step, World};
+use crate::lua::{Host, HostConfig, RuleThread};
 use crate::ruleset::{Ruleset, resolve_scenario};
 use crate::scenario::{self, Scenario};
 use crate::state::{GameState, Unit};
-use mlua::Thread;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -51,43 +51,18 @@ pub struct Game {
     pub setup: Vec<String>,
     /// How the rule thread of the running command was started (kept with a pending decision,
     /// so that a refused answer can bring the command back to its question).
-    last_start: Option<Start>,
-}
-
-/// How a command's rule thread starts: a prelude entry with its arguments, or a designer's
-/// chunk. Starting it again from the same state reaches the same questions.
-#[derive(Clone)]
-pub(crate) enum Start {
-    Entry(String, Vec<mlua::Value>),
-    Chunk(String),
-}
-
-/// A copy of a value handed to rule code whose tables are new (rule code may change the tables
-/// it is handed, and a restart must hand over the same arguments).
-fn fresh_copy(lua: &mlua::Lua, v: &mlua::Value, depth: usize) -> Result<mlua::Value> {
-    use mlua::Value;
-    let Value::Table(t) = v else { return Ok(v.clone()) };
-    if depth > 16 {
-        return Err(Error::Lua("a command argument is nested too deep".into()));
-    }
-    let copy = lua.create_table().map_err(crate::lua::convert_error)?;
-    for pair in t.clone().pairs::<Value, Value>() {
-        let (k, x) = pair.map_err(crate::lua::convert_error)?;
-        copy.raw_set(k, fresh_copy(lua, &x, depth + 1)?).map_err(crate::lua::convert_error)?;
-    }
-    copy.set_metatable(t.metatable()).map_err(crate::lua::convert_error)?;
-    Ok(Value::Table(copy))
+    last_start: Option<Call>,
 }
 
 /// What a rule thread did.
 pub enum Flow {
     Done(Vec<String>),
-    Ask(Thread, Question),
+    Ask(RuleThread, Question),
 }
 
 impl Flow {
     /// The flow of `thread` after one of its steps (a command's own result is shown).
-    fn of(thread: &Thread, step: Step) -> Result<Flow> {
+    fn of(thread: &RuleThread, step: Step) -> Result<Flow> {
         match step {
             Step::Done(v) => Ok(Flow::Done(v.map(|x| vec![format!("result: {x}")]).unwrap_or_default())),
             Step::Ask(q) => Ok(Flow::Ask(thread.clone(), q)),
@@ -130,7 +105,7 @@ impl Game {
         state.options = options.iter().cloned().collect();
         let mut g = Game::assemble(Arc::new(scen), ruleset, state, new_line, cfg)?;
         let before = g.snapshot();
-        let r = g.start_thread("start", ());
+        let r = g.run(Call::Start);
         let started = g.finish(r, before, vec![new_line.to_string()])?;
         let mut out = vec![format!(
             "{} — {} (rules {} {}), seed {seed}",
@@ -248,29 +223,12 @@ impl Game {
         self.finish(r, before, vec![line.to_string()])
     }
 
-    /// Runs `__umpire.<entry>` of the prelude (`next`, `dispatch`, `run_chunk`...) as a new
+    /// Runs a command's rule code (the start, `next`, a verb, a designer's chunk) as a new
     /// rule thread: one more command in the state's count.
-    pub fn start_thread(&mut self, entry: &str, args: impl mlua::IntoLuaMulti) -> Result<Flow> {
-        let args = args.into_lua_multi(&self.host.lua).map_err(crate::lua::convert_error)?.into_vec();
-        self.run_start(Start::Entry(entry.to_string(), args))
-    }
-
-    /// Runs a designer's chunk (`lua`) as a new rule thread, like [`Game::start_thread`].
-    pub fn start_chunk(&mut self, code: &str) -> Result<Flow> {
-        self.run_start(Start::Chunk(code.to_string()))
-    }
-
-    pub(crate) fn run_start(&mut self, start: Start) -> Result<Flow> {
+    pub fn run(&mut self, call: Call) -> Result<Flow> {
         self.shared.borrow_mut().state.commands += 1;
-        let (entry, args) = match &start {
-            Start::Entry(entry, args) => {
-                let lua = &self.host.lua;
-                (entry.as_str(), args.iter().map(|v| fresh_copy(lua, v, 0)).collect::<Result<Vec<_>>>()?)
-            }
-            Start::Chunk(code) => ("run_chunk", vec![mlua::Value::Function(self.host.chunk(code, "lua")?)]),
-        };
-        let (thread, step) = self.host.start(entry, mlua::MultiValue::from_vec(args))?;
-        self.last_start = Some(start);
+        let (thread, step) = self.host.start(&call)?;
+        self.last_start = Some(call);
         Flow::of(&thread, step)
     }
 
@@ -347,26 +305,26 @@ impl Game {
 
     /// The ids of every step of the sequence of play.
     pub fn step_ids(&self) -> Result<Vec<String>> {
-        self.host.call("step_ids", ())
+        self.host.step_ids()
     }
 
     /// The ids of the steps where play stops and waits (not those that run by themselves).
     pub fn stop_ids(&self) -> Result<Vec<String>> {
-        self.host.call("stop_ids", ())
+        self.host.stop_ids()
     }
 
     /// Steps of the sequence by their names, for messages (`Movement Phase or Combat Phase`).
     pub fn step_labels(&self, ids: &[String]) -> String {
-        self.host.call("step_labels", ids.to_vec()).unwrap_or_else(|_| ids.join(", "))
+        self.host.step_labels(ids).unwrap_or_else(|_| ids.join(", "))
     }
 
     /// The verbs the ruleset registered, by name.
-    pub fn verbs(&self) -> BTreeMap<String, crate::lua::VerbSpec> {
+    pub fn verbs(&self) -> BTreeMap<String, crate::contract::VerbSpec> {
         self.shared.borrow().verbs.clone()
     }
 
     /// The map overlays the ruleset registered, by name.
-    pub fn overlays(&self) -> BTreeMap<String, crate::lua::VerbSpec> {
+    pub fn overlays(&self) -> BTreeMap<String, crate::contract::VerbSpec> {
         self.shared.borrow().overlays.clone()
     }
 }

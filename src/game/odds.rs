@@ -12,9 +12,8 @@
 //! such question of the first run forced to that option.
 
 use super::Game;
+use crate::contract::{Arg, Call, Question, Step};
 use crate::error::{Error, Result};
-use crate::lua::{Question, Step};
-use mlua::Value;
 use std::collections::BTreeMap;
 
 /// Runs of the verb at most (each one a sequence of die faces).
@@ -38,15 +37,15 @@ pub struct Odds {
 pub type Results = Vec<(String, f64, Vec<Vec<u32>>)>;
 
 impl Game {
-    /// Enumerates the outcomes of `verb`; `args` gives its arguments afresh for every run (rule
+    /// Enumerates the outcomes of `verb` with its arguments (made afresh for every run: rule
     /// code may change the tables it is handed).
-    pub fn odds(&self, verb: &str, mut args: impl FnMut(&Game) -> Result<Vec<Value>>) -> Result<Odds> {
+    pub fn odds(&self, verb: &str, args: &[Arg]) -> Result<Odds> {
         let before = self.snapshot();
-        let r = self.enumerate(verb, &mut args, &before, None).and_then(|(mut odds, choice)| {
+        let r = self.enumerate(verb, args, &before, None).and_then(|(mut odds, choice)| {
             if let Some(q) = choice {
                 let mut each = Vec::new();
                 for option in &q.options {
-                    each.push((option.clone(), self.enumerate(verb, &mut args, &before, Some(option))?.0.results));
+                    each.push((option.clone(), self.enumerate(verb, args, &before, Some(option))?.0.results));
                 }
                 odds.by_answer = Some((q, each));
             }
@@ -64,7 +63,7 @@ impl Game {
     fn enumerate(
         &self,
         verb: &str,
-        args: &mut impl FnMut(&Game) -> Result<Vec<Value>>,
+        args: &[Arg],
         before: &crate::state::GameState,
         answer: Option<&String>,
     ) -> Result<(Odds, Option<Question>)> {
@@ -78,7 +77,6 @@ impl Game {
                     "odds: too many outcomes to enumerate (over {MAX_RUNS} dice sequences)"
                 )));
             }
-            let a = args(self)?;
             {
                 let mut w = self.shared.borrow_mut();
                 w.state = before.clone();
@@ -89,7 +87,7 @@ impl Game {
                 w.probe_outcomes = None;
                 w.out.clear();
             }
-            let result = self.probe_run(verb, a, answer, if run == 1 { Some(&mut choice) } else { None })?;
+            let result = self.probe_run(verb, args, answer, if run == 1 { Some(&mut choice) } else { None })?;
             let (faces, first_roll) = {
                 let w = self.shared.borrow();
                 (w.state.dice.probe.clone().unwrap_or_default(), w.probe_first_roll_log)
@@ -130,12 +128,13 @@ impl Game {
     fn probe_run(
         &self,
         verb: &str,
-        args: Vec<Value>,
+        args: &[Arg],
         answer: Option<&String>,
         mut choice: Option<&mut Option<Question>>,
-    ) -> Result<crate::lua::OutcomeTable> {
+    ) -> Result<crate::contract::OutcomeTable> {
         let one = |r: String| vec![(r, 1.0, vec![Vec::new()])];
-        let mut step = self.host.start("dispatch", (verb.to_string(), mlua::MultiValue::from_vec(args)))?;
+        let call = Call::Verb { name: verb.to_string(), args: args.to_vec() };
+        let mut step = self.host.start(&call)?;
         let mut first_choice = true;
         for _ in 0..MAX_QUESTIONS {
             match step {
@@ -151,7 +150,7 @@ impl Game {
                             }
                         }
                     }
-                    step = (t.clone(), self.host.resume(&t, ans)?);
+                    step = (t.clone(), self.host.resume(&t, &ans)?);
                 }
                 (_, Step::Done(v)) => return Ok(one(v.unwrap_or_else(|| "(no result)".into()))),
                 (_, Step::Outcome(r)) => return Ok(one(r)),

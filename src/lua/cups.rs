@@ -2,8 +2,8 @@
 //! scenario declares (`[cups]`): any other name is refused, so that a misspelt cup is an error
 //! and not a new, empty one.
 
+use super::refuse;
 use super::seal::rule_place;
-use super::umpire::refuse;
 use super::vars::name;
 use super::{World, world};
 use mlua::{Lua, Value};

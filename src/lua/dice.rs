@@ -161,7 +161,7 @@ pub(super) fn outcome_table(lua: &Lua, (exprs, decide): (Vec<String>, mlua::Func
         w.state.clone()
     };
     let p = 1.0 / combinations as f64;
-    let mut table: super::OutcomeTable = Vec::new();
+    let mut table: crate::contract::OutcomeTable = Vec::new();
     let mut faces: Vec<u32> = vec![1; dice.len()];
     let result = (|| -> mlua::Result<()> {
         let _look = Looking::new(lua);

@@ -1,105 +1,9 @@
 //! `umpire.*`: verbs and overlays (registered only while the rule files load), refusals, the
 //! clock, options; and the host's internal table `__umpire` the prelude builds on.
 
-use super::{Refusal, from_lua, to_lua, world};
+use super::{from_lua, refuse, to_lua, while_loading, world};
+use crate::contract::{VerbSpec, parse_usage};
 use mlua::{FromLua, Function, Lua, Table, Value};
-
-/// One argument of a verb, parsed from its usage line.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ArgKind {
-    Unit,
-    Units,
-    Hex,
-    Int,
-    Number,
-    Word,
-    Text,
-    Side,
-    Literal(String),
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct ArgSpec {
-    pub kind: ArgKind,
-    pub optional: bool,
-    pub repeated: bool,
-    pub name: String,
-}
-
-/// A verb registered by the ruleset.
-#[derive(Clone, Debug)]
-pub struct VerbSpec {
-    pub name: String,
-    pub usage: String,
-    pub help: String,
-    pub rule: String,
-    /// Sequence step ids where the verb may be used (empty: anywhere).
-    pub phases: Vec<String>,
-    pub args: Vec<ArgSpec>,
-    /// `odds <same arguments>` enumerates this verb's outcomes.
-    pub odds: bool,
-    /// An example of use, shown by `help <verb>`.
-    pub example: String,
-}
-
-/// Parses `move <units> <hex> [<hex>...]` into the verb name and its argument specs.
-pub fn parse_usage(usage: &str) -> Result<(String, Vec<ArgSpec>), String> {
-    let mut words = usage.split_whitespace();
-    let name = words.next().ok_or("empty usage")?.to_string();
-    let mut args = Vec::new();
-    for w in words {
-        let (optional, inner) = match w.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
-            Some(i) => (true, i),
-            None => (false, w),
-        };
-        let (repeated, inner) = match inner.strip_suffix("...").or_else(|| inner.strip_suffix('…')) {
-            Some(i) => (true, i),
-            None => (false, inner),
-        };
-        let kind = match inner.strip_prefix('<').and_then(|x| x.strip_suffix('>')) {
-            Some(k) => {
-                let base = k.split(':').next_back().unwrap_or(k);
-                match base {
-                    "unit" => ArgKind::Unit,
-                    "units" => ArgKind::Units,
-                    "hex" => ArgKind::Hex,
-                    "int" | "n" => ArgKind::Int,
-                    "number" => ArgKind::Number,
-                    "word" | "option" => ArgKind::Word,
-                    "text" => ArgKind::Text,
-                    "side" => ArgKind::Side,
-                    other => {
-                        return Err(format!(
-                            "unknown argument type <{other}> in usage '{usage}' (known: unit, units, hex, int, number, word, text, side)"
-                        ));
-                    }
-                }
-            }
-            None => ArgKind::Literal(inner.to_string()),
-        };
-        let name = inner.trim_matches(|c| c == '<' || c == '>').split(':').next().unwrap_or("").to_string();
-        if kind == ArgKind::Text && repeated {
-            return Err(format!("<text> takes the rest of the line and cannot repeat ({usage})"));
-        }
-        args.push(ArgSpec { kind, optional, repeated, name });
-    }
-    Ok((name, args))
-}
-
-pub(super) fn refuse(rule: String, msg: String) -> mlua::Error {
-    mlua::Error::external(Refusal { rule, msg })
-}
-
-/// Registrations happen while the rule files load, never during play.
-pub(super) fn while_loading(lua: &Lua, what: &str) -> mlua::Result<()> {
-    if world(lua).borrow().loading {
-        Ok(())
-    } else {
-        Err(mlua::Error::runtime(format!(
-            "{what} may only be called while the rule files load (at the top level of a rule file)"
-        )))
-    }
-}
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     let internal = lua.create_table()?;
@@ -110,7 +14,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     internal.set("sorted_keys", lua.create_function(sorted_keys)?)?;
     internal.set("first_key", lua.create_function(first_key)?)?;
     internal.set("pairs_step", super::fast::pairs_stepper(lua)?)?;
-    internal.set("hexset_next", lua.create_function(super::map::hexset_next)?)?;
+    internal.set("hexset_next", lua.create_function(super::hexset::hexset_next)?)?;
     internal.set("decided", lua.create_function(super::dice::decided)?)?;
     internal.set("outcome_table", lua.create_function(super::dice::outcome_table)?)?;
     lua.globals().set("__umpire", internal.clone())?;
@@ -405,22 +309,4 @@ fn first_key(_: &Lua, t: Table) -> mlua::Result<(Value, Option<String>)> {
         Err(bad) => return Ok((Value::Nil, Some(bad))),
     };
     Ok((keys.into_iter().min_by(|a, b| cmp_rank(&a.0, &b.0, &buf)).map_or(Value::Nil, |k| k.1), None))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn usage_lines() {
-        let (n, a) = parse_usage("move <units> <hex> [<hex>...]").unwrap();
-        assert_eq!(n, "move");
-        assert_eq!(a.len(), 3);
-        assert_eq!(a[0].kind, ArgKind::Units);
-        assert!(!a[1].optional && !a[1].repeated);
-        assert!(a[2].optional && a[2].repeated);
-        let (_, a) = parse_usage("attack <hex> with <units> [<word>...]").unwrap();
-        assert_eq!(a[1].kind, ArgKind::Literal("with".into()));
-        assert!(parse_usage("x <bogus>").is_err());
-    }
 }

@@ -5,7 +5,7 @@
 //! arguments; a verb's spec may also hold `complete`). The registrations live in `__umpire`
 //! (a reload builds a new VM, so they start afresh); the host's calls below run them.
 
-use super::umpire::while_loading;
+use super::while_loading;
 use super::{Host, convert_error, display_value, seal};
 use crate::error::Error;
 use mlua::{Function, Lua, Table, Value};
@@ -168,7 +168,7 @@ impl Host {
         let run = || -> mlua::Result<Vec<String>> {
             let mut out = Vec::new();
             for id in ids {
-                let v: Value = test.call(super::unit_handle(&self.lua, id.clone())?)?;
+                let v: Value = test.call(super::units::handle(&self.lua, id.clone())?)?;
                 if !matches!(v, Value::Nil | Value::Boolean(false)) {
                     out.push(id.clone());
                 }

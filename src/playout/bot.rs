@@ -15,7 +15,7 @@
 //! Both draw from a generator seeded with the game's seed: the same seed gives the same game.
 
 use super::Failure;
-use crate::lua::Action;
+use crate::contract::Action;
 use crate::session::{Session, Status};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -68,7 +68,7 @@ impl Bot {
 
     /// The groups of `list` in their first order, each with its commands' indices.
     fn groups(list: &[Action]) -> Vec<Vec<usize>> {
-        crate::lua::action_groups(list).into_iter().map(|(_, ix)| ix).collect()
+        crate::contract::action_groups(list).into_iter().map(|(_, ix)| ix).collect()
     }
 
     /// A command of `list` (not empty) by the random policy.

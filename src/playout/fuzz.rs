@@ -13,7 +13,7 @@
 //! fuzzer goes on with the next game. Deterministic from its seed.
 
 use super::{Bot, Policy, Spec, listed, over, write_script};
-use crate::lua::Action;
+use crate::contract::Action;
 use crate::session::{Session, Status};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -16,7 +16,7 @@ pub mod stats;
 
 pub use bot::{Bot, Policy};
 
-use crate::lua::{Action, ActionFilter, Figure};
+use crate::contract::{Action, ActionFilter, Figure};
 use crate::session::{Session, Status};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

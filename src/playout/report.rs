@@ -2,7 +2,7 @@
 
 use super::Record;
 use super::stats::{self, Summary};
-use crate::lua::Figure;
+use crate::contract::Figure;
 use std::collections::BTreeMap;
 
 /// The outcomes of `records` with their counts, most frequent first (ties by name); failures

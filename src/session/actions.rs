@@ -2,8 +2,8 @@
 //! (`umpire.actions`, docs/lua-api.md §2.6) or the answers of the pending decision.
 
 use super::{Reply, Session};
+use crate::contract::{Action, ActionFilter};
 use crate::error::{Error, Result};
-use crate::lua::{Action, ActionFilter};
 use crate::names::{resolve_hex, resolve_unit};
 
 /// A group longer than this is shown unit by unit in `actions` (moves: hundreds).
@@ -31,7 +31,7 @@ fn listed(s: &Session, filter: &ActionFilter) -> Result<Vec<Action>> {
 
 /// The groups of a list in the order first seen.
 fn groups(list: &[Action]) -> Vec<(String, Vec<&Action>)> {
-    crate::lua::action_groups(list)
+    crate::contract::action_groups(list)
         .into_iter()
         .map(|(g, ix)| (g.to_string(), ix.into_iter().map(|i| &list[i]).collect()))
         .collect()
@@ -96,7 +96,7 @@ pub(super) fn moves(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let mut out = Vec::new();
     let (to, others): (Vec<&Action>, Vec<&Action>) = list.iter().partition(|a| a.group == "move" && a.hex.is_some());
     if to.is_empty() {
-        out.push(match super::views::why_cannot_move(s.game()?, &unit)? {
+        out.push(match super::show::why_cannot_move(s.game()?, &unit)? {
             Some(why) => format!("{unit} cannot move now: {why}"),
             None => format!("{unit} cannot move now (no move of it is listed: `actions` lists what may be done)"),
         });
@@ -117,7 +117,7 @@ pub(super) fn moves(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
         out.push(format!("  {group} ({})", items.len()));
         for a in items {
             out.push(line(a));
-            if let Some(chances) = super::views::odds_summary(s, &a.cmd) {
+            if let Some(chances) = super::odds::odds_summary(s, &a.cmd) {
                 out.push(format!("        {chances}"));
             }
         }
@@ -142,8 +142,8 @@ pub(super) fn evaluate(s: &mut Session, rest: &str, _line: &str) -> Result<Reply
     let mut out = vec![format!("score for {side}: {}", crate::text::fmt_number(e.score))];
     for (k, f) in &e.figures {
         out.push(match f {
-            crate::lua::Figure::Number(x) => format!("  {k} = {}", crate::text::fmt_number(*x)),
-            crate::lua::Figure::Text(t) => format!("  {k} = {t}"),
+            crate::contract::Figure::Number(x) => format!("  {k} = {}", crate::text::fmt_number(*x)),
+            crate::contract::Figure::Text(t) => format!("  {k} = {t}"),
         });
     }
     Ok(Reply::ok(out))

@@ -1,18 +1,16 @@
 //! A verb's arguments, parsed by its usage line (`move <units> <hex> [<hex>...]`): units and
 //! hexes resolved as typed (unique prefixes, place names), keywords matched, and every
-//! argument handed to the rules as a Lua value.
+//! argument typed ([`Arg`]) for the rules.
 
 use super::Session;
+use crate::contract::{Arg, ArgKind, ArgSpec, VerbSpec, World};
 use crate::error::{Error, Result};
-use crate::lua::{ArgKind, ArgSpec, VerbSpec, World};
 use crate::names::{resolve_hex, resolve_side, resolve_unit};
-use mlua::{Lua, Value};
 
 impl Session {
     /// Parses a verb's arguments by its usage line, resolving units and hexes.
-    pub(crate) fn parse_args(&self, spec: &VerbSpec, rest: &str) -> Result<Vec<Value>> {
+    pub(crate) fn parse_args(&self, spec: &VerbSpec, rest: &str) -> Result<Vec<Arg>> {
         let g = self.game()?;
-        let lua = &g.host().lua;
         let w = g.shared.borrow();
         let words: Vec<&str> = rest.split_whitespace().collect();
         let usage = || format!("usage: {}", spec.usage);
@@ -34,7 +32,6 @@ impl Session {
             }
         };
         let bad = |e: String| Error::Usage(format!("{e}; {}", usage()));
-        let lua_err = crate::lua::convert_error;
         let mut i = 0;
         let mut out = Vec::new();
         for (idx, a) in spec.args.iter().enumerate() {
@@ -49,7 +46,7 @@ impl Session {
                         return Err(Error::Usage(format!("expected '{l}' {at}; {}", usage())));
                     }
                     if a.optional {
-                        out.push(Value::Boolean(present));
+                        out.push(Arg::Flag(present));
                     }
                 }
                 ArgKind::Text => {
@@ -59,11 +56,7 @@ impl Session {
                     if text.is_empty() && !a.optional {
                         return Err(missing(a, &usage()));
                     }
-                    out.push(if text.is_empty() {
-                        Value::Nil
-                    } else {
-                        Value::String(lua.create_string(text).map_err(lua_err)?)
-                    });
+                    out.push(if text.is_empty() { Arg::Absent } else { Arg::Text(text) });
                 }
                 kind if a.repeated => {
                     if matches!(kind, ArgKind::Word) {
@@ -73,7 +66,7 @@ impl Session {
                     let stop = keywords_after(spec, idx);
                     let mut vals = Vec::new();
                     while i < words.len() && !stop.iter().any(|l| l.eq_ignore_ascii_case(words[i])) {
-                        vals.push(one(lua, &w, kind, words[i]).map_err(bad)?);
+                        vals.push(one(&w, kind, words[i]).map_err(bad)?);
                         i += 1;
                     }
                     if vals.is_empty() && !a.optional {
@@ -82,18 +75,18 @@ impl Session {
                     if !vals.is_empty() {
                         after_units = false;
                     }
-                    out.push(Value::Table(lua.create_sequence_from(vals).map_err(lua_err)?));
+                    out.push(Arg::List(vals));
                 }
                 kind => {
                     if matches!(kind, ArgKind::Word) {
                         spaced(i, after_units)?;
                     }
                     if i < words.len() {
-                        out.push(one(lua, &w, kind, words[i]).map_err(bad)?);
+                        out.push(one(&w, kind, words[i]).map_err(bad)?);
                         i += 1;
                         after_units = matches!(kind, ArgKind::Units);
                     } else if a.optional {
-                        out.push(Value::Nil);
+                        out.push(Arg::Absent);
                     } else {
                         return Err(missing(a, &format!("{}{}", usage(), lists(a))));
                     }
@@ -124,12 +117,10 @@ fn missing(a: &ArgSpec, usage: &str) -> Error {
     Error::Usage(format!("missing <{}>; {usage}", a.name))
 }
 
-/// One word as the Lua value of an argument of `kind`.
-fn one(lua: &Lua, w: &World, kind: &ArgKind, word: &str) -> std::result::Result<Value, String> {
-    let s = |x: String| lua.create_string(x).map(Value::String).map_err(|e| e.to_string());
-    let handle = |id: String| crate::lua::unit_handle(lua, id).map_err(|e| e.to_string());
+/// One word as an argument of `kind`.
+fn one(w: &World, kind: &ArgKind, word: &str) -> std::result::Result<Arg, String> {
     match kind {
-        ArgKind::Unit => handle(resolve_unit(&w.state, word)?).map(Value::UserData),
+        ArgKind::Unit => resolve_unit(&w.state, word).map(Arg::Unit),
         ArgKind::Units => {
             if word.split(',').all(str::is_empty) {
                 return Err(format!("'{word}' names no unit (a list of units is separated by commas: A,B)"));
@@ -142,14 +133,13 @@ fn one(lua: &Lua, w: &World, kind: &ArgKind, word: &str) -> std::result::Result<
                 }
                 ids.push(id);
             }
-            let hs = ids.into_iter().map(handle).collect::<std::result::Result<Vec<_>, _>>()?;
-            lua.create_sequence_from(hs).map(Value::Table).map_err(|e| e.to_string())
+            Ok(Arg::Units(ids))
         }
-        ArgKind::Hex => s(w.map.fmt(resolve_hex(&w.map, word)?)),
-        ArgKind::Int => word.parse::<i64>().map(Value::Integer).map_err(|_| format!("'{word}' is not a whole number")),
-        ArgKind::Number => word.parse::<f64>().map(Value::Number).map_err(|_| format!("'{word}' is not a number")),
-        ArgKind::Word => s(word.to_string()),
-        ArgKind::Side => s(resolve_side(&w.state, word)?),
+        ArgKind::Hex => Ok(Arg::Hex(w.map.fmt(resolve_hex(&w.map, word)?))),
+        ArgKind::Int => word.parse::<i64>().map(Arg::Int).map_err(|_| format!("'{word}' is not a whole number")),
+        ArgKind::Number => word.parse::<f64>().map(Arg::Number).map_err(|_| format!("'{word}' is not a number")),
+        ArgKind::Word => Ok(Arg::Word(word.to_string())),
+        ArgKind::Side => resolve_side(&w.state, word).map(Arg::Side),
         ArgKind::Text | ArgKind::Literal(_) => unreachable!("handled by parse_args"),
     }
 }

@@ -1,8 +1,12 @@
 //! The built-in commands: one table holding each command's name, usage, group, help, example
 //! and handler. `help`, completion, dispatch and the reserved verb names all read it.
 
-use super::{Reply, Session, actions, designer, load, play, views};
+use super::units::units_help;
+use super::{Reply, Session, actions, designer, load, mapview, odds, play, show, status, units};
+use crate::contract::VerbSpec;
 use crate::error::Result;
+use crate::text::did_you_mean;
+use std::collections::BTreeMap;
 
 /// One built-in command.
 pub struct Builtin {
@@ -28,7 +32,7 @@ pub fn is_builtin(name: &str) -> bool {
 }
 
 macro_rules! builtin {
-    ($name:literal, $group:literal, $usage:literal, $help:literal, $example:literal, $during:literal, $run:expr) => {
+    ($name:literal, $group:literal, $usage:expr, $help:literal, $example:literal, $during:literal, $run:expr) => {
         Builtin {
             name: $name,
             usage: $usage,
@@ -54,14 +58,14 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("map", "view",
         "map [<hex|unit|place> [radius]] | map <overlay> <args> [<place> [radius]] | map --svg [--force] FILE [<overlay> <args>] [<place> [radius]]",
         "the map as text around a place, with an overlay, or as an SVG picture",
-        "map <place> 4      map <overlay> <unit>      map moves <unit>      map --svg board.svg", true, views::map),
+        "map <place> 4      map <overlay> <unit>      map moves <unit>      map --svg board.svg", true, mapview::map),
     builtin!("status", "view", "status", "where the game is: turn, phase, side, pending decision, seed, library",
-        "", true, views::status),
+        "", true, status::status),
     builtin!("show", "view", "show <hex|unit|place>", "a unit's values and markers, or a hex's terrain and stack",
-        "show <unit>      show <hex>      show <place>", true, views::show),
-    builtin!("units", "view", "units [<filter>...] | units --help",
+        "show <unit>      show <hex>      show <place>", true, show::show),
+    builtin!("units", "view", units::USAGE,
         "list units, filtered by side, box, hex, marker, attr=value or the game's states",
-        "units <side>      units dead      units <hex>      units <side> formation=<HQ id>", true, views::units),
+        "units <side>      units dead      units <hex>      units <side> formation=<HQ id>", true, units::units),
     builtin!("actions", "view", "actions [<unit|hex>]", "what may be done now, grouped (the ruleset's list, or the answers of the pending decision)",
         "actions      actions <unit>      actions <hex>", true, actions::actions),
     builtin!("moves", "view", "moves <unit>", "where a unit can go now, at what cost, and what it can attack, with the odds",
@@ -70,10 +74,10 @@ pub const BUILTINS: &[Builtin] = &[
         "the rules' score of the position for a side (the side to act by default) and the figures they report",
         "evaluate Soviet", true, actions::evaluate),
     builtin!("table", "view", "table [<name>]", "list the game's tables (charts), or print one",
-        "table      table <name>", true, views::table),
-    builtin!("log", "view", "log [n]", "the last n log entries (default 10)", "log 20", true, views::log),
-    builtin!("why", "view", "why", "the last ruling, step by step with rule numbers", "", true, views::why),
-    builtin!("hash", "view", "hash", "a digest of the whole game state", "", true, views::hash),
+        "table      table <name>", true, status::table),
+    builtin!("log", "view", "log [n]", "the last n log entries (default 10)", "log 20", true, status::log),
+    builtin!("why", "view", "why", "the last ruling, step by step with rule numbers", "", true, status::why),
+    builtin!("hash", "view", "hash", "a digest of the whole game state", "", true, status::hash),
     builtin!("next", "game", "next [--turn-start]",
         "end the current segment and go to the next one (--turn-start: stop at the start of a new turn)",
         "next      next --turn-start", false, play::next),
@@ -84,7 +88,7 @@ pub const BUILTINS: &[Builtin] = &[
         "", true, play::cancel),
     builtin!("odds", "game", "odds <arguments of the combat verb>",
         "the odds and every result's probability, no dice used",
-        "odds <hex> with <unit>,<unit>", false, views::odds),
+        "odds <hex> with <unit>,<unit>", false, odds::odds),
     builtin!("dice", "game", "dice <face|name>... | dice clear",
         "force the next die rolls or draws (real dice, scripts)",
         "dice 3 5      dice <chit name>      dice clear", false, play::dice),
@@ -113,6 +117,86 @@ pub const BUILTINS: &[Builtin] = &[
         "expect-ok odds 0404 with B1 ~ 1:2", true, designer::expect_ok),
     builtin!("checkpoint", "designer", "checkpoint <hash>",
         "check the state hash (saves use it to detect divergence)", "", true, designer::checkpoint),
-    builtin!("help", "view", "help [command]", "list commands, or explain one", "help move", true, views::help),
+    builtin!("help", "view", "help [command]", "list commands, or explain one", "help move", true, help),
     builtin!("quit", "files", "quit", "leave", "", true, |_, _, _| Ok(Reply::with(vec![], super::Status::Quit))),
 ];
+
+pub(super) fn help(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
+    let (verbs, overlays) = s.game.as_ref().map(|g| (g.verbs(), g.overlays())).unwrap_or_default();
+    let topic = rest.trim();
+    if topic.is_empty() {
+        let lists = s.game.as_ref().is_some_and(|g| g.lists_actions().unwrap_or(false));
+        return Ok(Reply::ok(help_index(&verbs, &overlays, lists)));
+    }
+    if let Some(v) = verbs.get(topic) {
+        let mut out = vec![format!("usage: {}", v.usage), v.help.clone()];
+        if !v.example.is_empty() {
+            out.push(format!("example: {}", v.example));
+        }
+        if !v.rule.is_empty() {
+            out.push(format!("rules: {}", v.rule));
+        }
+        if !v.phases.is_empty() {
+            out.push(format!("allowed in: {}", v.phases.join(", ")));
+        }
+        return Ok(Reply::ok(out));
+    }
+    if let Some(b) = BUILTINS.iter().find(|b| b.name == topic) {
+        let mut out = vec![format!("usage: {}", b.usage), b.help.to_string()];
+        if !b.example.is_empty() {
+            out.push(format!("example: {}", b.example));
+        }
+        if b.name == "units" {
+            out.extend(units_help(s));
+        }
+        if b.name == "forward"
+            && let Ok(g) = s.game()
+        {
+            out.push("steps (`forward step ID`), where play stops:".into());
+            for id in g.stop_ids()? {
+                out.push(format!("  {id:<18} {}", g.step_labels(std::slice::from_ref(&id))));
+            }
+        }
+        return Ok(Reply::ok(out));
+    }
+    if let Some(v) = overlays.get(topic) {
+        let mut out = vec![format!("usage: {}", v.usage), v.help.clone()];
+        if !v.rule.is_empty() {
+            out.push(format!("rules: {}", v.rule));
+        }
+        return Ok(Reply::ok(out));
+    }
+    let names = s.command_names();
+    Ok(Reply::ok(vec![format!("no command '{topic}'{}", did_you_mean(topic, names.iter()))]))
+}
+
+fn help_index(verbs: &BTreeMap<String, VerbSpec>, overlays: &BTreeMap<String, VerbSpec>, lists: bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if !verbs.is_empty() {
+        out.push("rules (this game):".to_string());
+        for v in verbs.values() {
+            let rule = if v.rule.is_empty() { String::new() } else { format!(" [{}]", v.rule) };
+            out.push(format!("  {:<36} {}{rule}", v.usage, v.help));
+        }
+    }
+    if lists && !overlays.contains_key("moves") {
+        out.push("map overlays (from the listed actions):".to_string());
+        out.push(format!("  {:<36} {}", "map moves <unit>", "where the unit can move now, with the cost of each hex"));
+    }
+    if !overlays.is_empty() {
+        out.push("map overlays (this game):".to_string());
+        for v in overlays.values() {
+            out.push(format!("  {:<36} {}", v.usage, v.help));
+        }
+    }
+    for group in GROUPS {
+        out.push(format!("{group}:"));
+        for b in BUILTINS.iter().filter(|b| b.group == *group) {
+            // the index gives the first sentence; `help <command>` all of it
+            let short = b.help.split_once(". ").map_or(b.help, |(first, _)| first);
+            out.push(format!("  {:<36} {short}", b.usage));
+        }
+    }
+    out.push("Unit and hex ids may be abbreviated to a unique prefix; hexes may be named by place.".into());
+    out
+}

@@ -3,8 +3,6 @@
 
 use super::{Reply, Session, Status};
 use crate::error::{Error, Result};
-use crate::lua::display_value;
-use mlua::Value;
 
 pub(super) fn reload(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply> {
     let g = s.game_mut()?;
@@ -17,7 +15,7 @@ pub(super) fn reload(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply>
 
 pub(super) fn lua(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
     let code = rest.to_string();
-    s.transact(line, move |g| g.start_chunk(&code))
+    s.transact(line, move |g| g.run(crate::contract::Call::Chunk(code)))
 }
 
 pub(super) fn eval(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
@@ -25,8 +23,8 @@ pub(super) fn eval(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let (r, mut out) = g.read_only(|g| g.host().eval(&format!("return {rest}"), "="));
     // an expression with no value (a call that returns nothing) adds no line
     let values = r?;
-    if !values.is_empty() {
-        out.push(crate::lua::display_values(&values.into_vec()).0);
+    if values.count > 0 {
+        out.push(values.shown);
     }
     Ok(Reply::ok(out))
 }
@@ -35,18 +33,10 @@ pub(super) fn expect(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> 
     let g = s.game()?;
     let (r, _) = g.read_only(|g| g.host().eval(&format!("return {rest}"), "expect"));
     Ok(match r {
-        Ok(v) => {
-            let first = v.into_iter().next().unwrap_or(Value::Nil);
-            let pass = !matches!(first, Value::Nil | Value::Boolean(false));
-            Reply::check(
-                pass,
-                if pass {
-                    vec![]
-                } else {
-                    vec![format!("expected true, got {}{}", display_value(&first), compared(s, rest))]
-                },
-            )
-        }
+        Ok(v) => Reply::check(
+            v.truthy,
+            if v.truthy { vec![] } else { vec![format!("expected true, got {}{}", v.first, compared(s, rest))] },
+        ),
         Err(e) => Reply::check(false, vec![format!("expect raised an error: {e}")]),
     })
 }
@@ -59,7 +49,7 @@ fn compared(s: &Session, expr: &str) -> String {
     let Ok(g) = s.game() else { return String::new() };
     let value = |side: &str| {
         let (r, _) = g.read_only(|g| g.host().eval(&format!("return {side}"), "expect"));
-        r.ok().map(|v| display_value(&v.into_iter().next().unwrap_or(Value::Nil)))
+        r.ok().map(|v| v.first)
     };
     match (value(lhs), value(rhs)) {
         (Some(l), Some(r)) => format!(": left {l}, right {r}"),

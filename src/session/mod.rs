@@ -8,10 +8,15 @@
 mod actions;
 mod args;
 pub mod builtins;
+mod complete;
 mod designer;
 mod load;
+mod mapview;
+mod odds;
 mod play;
-mod views;
+mod show;
+mod status;
+mod units;
 
 pub use builtins::{BUILTINS, Builtin, is_builtin};
 
@@ -290,7 +295,7 @@ impl Session {
     fn dispatch(&mut self, verb: &str, rest: &str, line: &str) -> Result<Reply> {
         // `<command> --help` is `help <command>` (`units --help` also lists its filters)
         if rest == "--help" && verb != "units" && verb != "=" && self.knows(verb) {
-            return views::help(self, verb, line);
+            return builtins::help(self, verb, line);
         }
         if let Some(b) = BUILTINS.iter().find(|b| b.name == verb) {
             if !b.during_decision {
@@ -326,7 +331,7 @@ impl Session {
         };
         let args = self.parse_args(&spec, rest)?;
         let name = spec.name.clone();
-        self.transact(line, move |g| g.start_thread("dispatch", (name, mlua::MultiValue::from_vec(args))))
+        self.transact(line, move |g| g.run(crate::contract::Call::Verb { name, args }))
     }
 
     /// Whether `name` is a command: a built-in or a verb of the game's rules.

@@ -65,7 +65,7 @@ pub(super) fn next(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
         ["--turn-start"] => true,
         _ => return Err(Error::Usage("usage: next [--turn-start]".into())),
     };
-    s.transact(line, |g| g.start_thread("next", hold))
+    s.transact(line, |g| g.run(crate::contract::Call::Next { hold }))
 }
 
 pub(super) fn choose(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {

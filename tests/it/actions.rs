@@ -4,7 +4,7 @@
 //! (the state hash must come back), and a listed command is played to go on. A state where the
 //! game is not over and nothing is listed is a dead end: it fails too.
 
-use umpire::lua::{Action, ActionFilter};
+use umpire::contract::{Action, ActionFilter};
 use umpire::{Session, Status};
 
 /// A small deterministic generator (the test's own choices; the game's dice are its own).

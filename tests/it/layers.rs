@@ -16,6 +16,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("search", 0),
     ("state", 0),
     ("text", 0),
+    ("contract", 1),
     ("datafile", 1),
     ("library", 1),
     ("ruleset", 1),
@@ -36,7 +37,7 @@ const LAYERS: &[(&str, usize)] = &[
 
 const LAYER_NAMES: &[&str] = &["core data", "loading", "Lua host", "game", "session", "front ends"];
 
-/// The top-level modules a source text names (`crate::x`, `crate::{x, y::z}`, `umpire::x`).
+/// The top-level modules a source text names (`crate::x`, `crate::{x, y::{z, w}}`, `umpire::x`).
 fn named_modules(src: &str, prefix: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (i, _) in src.match_indices(prefix) {
@@ -45,9 +46,8 @@ fn named_modules(src: &str, prefix: &str) -> BTreeSet<String> {
             continue;
         }
         let rest = &src[i + prefix.len()..];
-        let group = rest.strip_prefix('{').map(|g| &g[..g.find('}').unwrap_or(g.len())]);
-        let items: Vec<&str> = match group {
-            Some(g) => g.split(',').collect(),
+        let items = match rest.strip_prefix('{') {
+            Some(g) => top_level_items(g),
             None => vec![rest],
         };
         for item in items {
@@ -59,6 +59,43 @@ fn named_modules(src: &str, prefix: &str) -> BTreeSet<String> {
     }
     out
 }
+
+/// The items of a `use` group (the text after its `{`), split at its own commas: a nested
+/// group (`a::{b, c}`) is one item.
+fn top_level_items(group: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut items) = (0usize, 0usize, Vec::new());
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                items.push(&group[start..i]);
+                return items;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&group[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&group[start..]);
+    items
+}
+
+/// External crates that belong to one part of the program, and the top-level modules of src/
+/// that may name them: Lua only in the Lua host, the terminal and the command line only in the
+/// front ends.
+const CRATES: &[(&str, &[&str])] = &[
+    ("mlua", &["lua"]),
+    ("rustyline", &["repl", "main"]),
+    ("clap", &["main"]),
+    ("anyhow", &["main"]),
+    ("ctrlc", &["main"]),
+    ("tracing_subscriber", &["main"]),
+    ("full_moon", &["mutate"]),
+    ("include_dir", &["library"]),
+];
 
 fn module_of(file: &Path, src_dir: &Path) -> String {
     let rel = file.strip_prefix(src_dir).unwrap();
@@ -122,13 +159,12 @@ fn every_module_has_a_layer_and_depends_only_downwards() {
     assert!(problems.is_empty(), "the layers are broken:\n{}", problems.join("\n"));
 }
 
-#[test]
-fn the_module_graph_has_no_cycle() {
-    let g = graph();
-    // depth-first search; a module met again while on the path closes a cycle
+/// A cycle of `g` (each name and the names it uses), as the path that closes it.
+fn find_cycle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    // depth-first search; a name met again while on the path closes a cycle
     fn visit(
         m: &str,
-        g: &BTreeMap<String, BTreeMap<String, String>>,
+        g: &BTreeMap<String, BTreeSet<String>>,
         path: &mut Vec<String>,
         done: &mut BTreeSet<String>,
     ) -> Option<Vec<String>> {
@@ -141,8 +177,8 @@ fn the_module_graph_has_no_cycle() {
             return None;
         }
         path.push(m.to_string());
-        for d in g.get(m).map(|d| d.keys().cloned().collect::<Vec<_>>()).unwrap_or_default() {
-            if let Some(c) = visit(&d, g, path, done) {
+        for d in g.get(m).into_iter().flatten() {
+            if let Some(c) = visit(d, g, path, done) {
                 return Some(c);
             }
         }
@@ -150,10 +186,14 @@ fn the_module_graph_has_no_cycle() {
         None
     }
     let mut done = BTreeSet::new();
-    for m in g.keys() {
-        if let Some(c) = visit(m, &g, &mut Vec::new(), &mut done) {
-            panic!("the modules form a cycle: {}", c.join(" -> "));
-        }
+    g.keys().find_map(|m| visit(m, g, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_module_graph_has_no_cycle() {
+    let g = graph().into_iter().map(|(m, deps)| (m, deps.into_keys().collect())).collect();
+    if let Some(c) = find_cycle(&g) {
+        panic!("the modules form a cycle: {}", c.join(" -> "));
     }
 }
 
@@ -162,4 +202,80 @@ fn the_reader_of_module_names_sees_every_form() {
     let src = "use crate::hex::HexId;\nuse crate::{map::Map, state, self};\nlet x = crate::text::pick(a);\nnotcrate::x";
     let got: Vec<String> = named_modules(src, "crate::").into_iter().collect();
     assert_eq!(got, ["hex", "map", "state", "text"]);
+}
+
+#[test]
+fn external_crates_stay_in_their_layer() {
+    let src_dir = super::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src_dir, &mut files);
+    files.sort();
+    let mut problems = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let m = module_of(f, &src_dir);
+        for (krate, allowed) in CRATES {
+            let named = text.match_indices(&format!("{krate}::")).any(|(i, _)| {
+                !text[..i].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':')
+            });
+            if named && !allowed.contains(&m.as_str()) {
+                let shown = f.strip_prefix(super::repo()).unwrap().display();
+                problems.push(format!("{shown} names `{krate}`, which belongs to src/{} only", allowed.join(", src/")));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "crates outside their layer:\n{}", problems.join("\n"));
+}
+
+/// The files of each folder of src/ and the sibling files each names (`super::x`,
+/// `use super::{x, y}`, `crate::<folder>::x`): a folder's parent module (mod.rs) is left out,
+/// since its children use what it declares.
+fn folder_graphs() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let src_dir = super::repo().join("src");
+    let mut files = Vec::new();
+    rust_files(&src_dir, &mut files);
+    files.sort();
+    let mut out: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for f in &files {
+        let rel = f.strip_prefix(&src_dir).unwrap();
+        let (Some(dir), Some(stem)) = (rel.parent(), f.file_stem().and_then(|s| s.to_str())) else { continue };
+        if dir.as_os_str().is_empty() || stem == "mod" {
+            continue;
+        }
+        let siblings: BTreeSet<String> = std::fs::read_dir(f.parent().unwrap())
+            .unwrap()
+            .flatten()
+            .filter_map(|e| {
+                let p = e.path();
+                let name = p.file_stem()?.to_str()?.to_string();
+                (name != "mod" && (p.is_dir() || p.extension().is_some_and(|x| x == "rs"))).then_some(name)
+            })
+            .collect();
+        let text = std::fs::read_to_string(f).unwrap();
+        let folder = dir.display().to_string().replace('\\', "/");
+        let mut named = named_modules(&text, "super::");
+        named.extend(named_modules(&text, &format!("crate::{}::", folder.replace('/', "::"))));
+        let deps = named.into_iter().filter(|n| siblings.contains(n) && n != stem).collect();
+        out.entry(folder).or_default().insert(stem.to_string(), deps);
+    }
+    out
+}
+
+#[test]
+fn no_folder_has_a_cycle_among_its_files() {
+    let problems: Vec<String> = folder_graphs()
+        .into_iter()
+        .filter_map(|(folder, g)| find_cycle(&g).map(|c| format!("src/{folder}: {}", c.join(" -> "))))
+        .collect();
+    assert!(problems.is_empty(), "files of a folder form a cycle:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_reader_of_nested_use_groups_sees_every_module() {
+    let src = "use crate::{a::{b, c::{d, e}}, f, g::h};";
+    let got: Vec<String> = named_modules(src, "crate::").into_iter().collect();
+    assert_eq!(got, ["a", "f", "g"]);
+    let src = "use super::{x, y::{self, z}};";
+    let got: Vec<String> = named_modules(src, "super::").into_iter().collect();
+    assert_eq!(got, ["x", "y"]);
 }

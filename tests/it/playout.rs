@@ -46,7 +46,7 @@ fn a_playout_is_the_same_on_one_thread_or_several() {
     let hashes: std::collections::BTreeSet<&String> = one.iter().map(|r| &r.hash).collect();
     assert!(hashes.len() > 6, "{hashes:?}");
     // the evaluation's figures are reported at the end, and its `result` is the category
-    assert!(one.iter().all(|r| matches!(r.figures.get("blue_steps"), Some(umpire::lua::Figure::Number(_)))));
+    assert!(one.iter().all(|r| matches!(r.figures.get("blue_steps"), Some(umpire::contract::Figure::Number(_)))));
     assert!(one.iter().all(|r| r.outcome() == "Blue wins" || r.outcome() == "Red wins"), "{one:?}");
 }
 
@@ -213,7 +213,7 @@ fn fuzzing_red_storm_over_the_reich_finds_nothing() {
 /// game: in the common form of the list and in the general one (an entry with a metatable).
 #[test]
 fn a_listed_action_names_the_side_that_does_it_or_the_list_is_refused() {
-    use umpire::lua::ActionFilter;
+    use umpire::contract::ActionFilter;
     use umpire::{Session, Status};
     for (side, slow, ok) in
         [("Red", false, true), ("Nobody", false, false), ("Red", true, true), ("Nobody", true, false)]

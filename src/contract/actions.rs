@@ -1,0 +1,57 @@
+//! What the rules list as legal now (`umpire.actions`) and what they say of a state
+//! (`umpire.evaluate`): the bots' and the views' side of the contract (docs/lua-api.md §2.6).
+
+/// One legal command, as the ruleset listed it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Action {
+    /// The command line, as a player types it.
+    pub cmd: String,
+    /// What kind of action it is (the `actions` view's heading); the verb when not given.
+    pub group: String,
+    /// The unit it moves or that takes part (the first, for several).
+    pub unit: Option<String>,
+    /// Every unit that takes part, where there are several (`units = {...}`).
+    pub units: Vec<String>,
+    /// The hex it goes to or acts on.
+    pub hex: Option<String>,
+    /// A short remark (a cost, the units taking part).
+    pub note: Option<String>,
+    /// The side that does it, where the rules say (a step both sides act in, or none: the
+    /// greedy bot scores the command for this side).
+    pub side: Option<String>,
+}
+
+/// The groups of a list of actions in the order first seen, each with its actions' indices
+/// (the `actions` view's headings; the random bot's first choice).
+pub fn groups(list: &[Action]) -> Vec<(&str, Vec<usize>)> {
+    let mut out: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, a) in list.iter().enumerate() {
+        match out.iter_mut().find(|(g, _)| *g == a.group) {
+            Some((_, v)) => v.push(i),
+            None => out.push((a.group.as_str(), vec![i])),
+        }
+    }
+    out
+}
+
+/// What the actions are asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    pub unit: Option<String>,
+    pub hex: Option<String>,
+}
+
+/// A figure the evaluation reports about the game (`vp = 23`, `level = "Major Victory"`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Figure {
+    Number(f64),
+    Text(String),
+}
+
+/// What `umpire.evaluate` said of the state for one side: a score (higher is better for the
+/// side; bots compare it) and named figures (playouts report their distributions).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Evaluation {
+    pub score: f64,
+    pub figures: std::collections::BTreeMap<String, Figure>,
+}

@@ -1,0 +1,99 @@
+//! Everything the rules can reach: the state, the map and scenario, what the current command
+//! printed, and what the rule files registered while they loaded.
+
+use super::{OutcomeTable, VerbSpec};
+use crate::map::Map;
+use crate::scenario::Scenario;
+use crate::state::{GameState, LogEntry};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Everything the rules can reach, shared between the session and the Lua API.
+pub struct World {
+    pub state: GameState,
+    pub map: Arc<Map>,
+    pub scenario: Arc<Scenario>,
+    /// Lines printed by the current command.
+    pub out: Vec<String>,
+    /// Verbs registered by the ruleset (`umpire.command`).
+    pub verbs: BTreeMap<String, VerbSpec>,
+    /// Map overlays registered by the ruleset (`umpire.overlay`).
+    pub overlays: BTreeMap<String, VerbSpec>,
+    /// True while `odds` enumerates a command's outcomes: nothing is committed.
+    pub probe: bool,
+    /// Rolls made so far in this probe run (index into the dice record).
+    pub probe_first_roll_log: Option<usize>,
+    /// In a probe run, the distribution `umpire.outcome_of` found: each outcome with its
+    /// probability and the die faces that give it.
+    pub probe_outcomes: Option<OutcomeTable>,
+    /// Fog of war (`umpire.fog_of_war(true)`): players see only the top unit of enemy stacks.
+    pub fog: bool,
+    /// A look-only command is running (`=`, `expect`, `show`, overlays): no dice may be rolled.
+    pub read_only: bool,
+    /// The rule files are being loaded: only then may verbs, overlays and the sequence be
+    /// registered (the VM holds no game state, so nothing may be registered during play).
+    pub loading: bool,
+}
+
+pub type Shared = Rc<RefCell<World>>;
+
+/// What loading the rule files registers in the world (verbs, overlays, fog of war): a reload
+/// starts it afresh, and puts the old one back if the new rules fail to load.
+pub struct Registrations {
+    verbs: BTreeMap<String, VerbSpec>,
+    overlays: BTreeMap<String, VerbSpec>,
+    fog: bool,
+}
+
+impl World {
+    /// A world over `state`, with nothing registered yet.
+    pub fn new(state: GameState, scenario: Arc<Scenario>) -> World {
+        World {
+            state,
+            map: scenario.map.clone(),
+            scenario,
+            out: vec![],
+            verbs: BTreeMap::new(),
+            overlays: BTreeMap::new(),
+            fog: false,
+            read_only: false,
+            loading: false,
+            probe: false,
+            probe_first_roll_log: None,
+            probe_outcomes: None,
+        }
+    }
+
+    /// Takes what the rule files registered, leaving the world as before any load.
+    pub fn take_registrations(&mut self) -> Registrations {
+        Registrations {
+            verbs: std::mem::take(&mut self.verbs),
+            overlays: std::mem::take(&mut self.overlays),
+            fog: std::mem::replace(&mut self.fog, false),
+        }
+    }
+
+    /// Puts back registrations taken by [`World::take_registrations`].
+    pub fn put_registrations(&mut self, r: Registrations) {
+        self.verbs = r.verbs;
+        self.overlays = r.overlays;
+        self.fog = r.fog;
+    }
+
+    /// Appends a log entry for the current command and echoes it.
+    pub fn log(&mut self, rule: Option<String>, text: String) {
+        let line = match &rule {
+            Some(r) => format!("[{r}] {text}"),
+            None => text.clone(),
+        };
+        self.out.push(line);
+        let command = self.state.commands;
+        self.state.log.push(LogEntry { command, rule, text });
+    }
+
+    pub fn fmt_hex(&self, h: crate::hex::HexId) -> String {
+        self.map.fmt(h)
+    }
+}

@@ -1,0 +1,212 @@
+//! Hexes as the rules hand them over: a hex id, a list or set of them (`map.hexset`, kept in
+//! Rust), or amounts by hex; each read with the name of what it is for in its errors.
+
+use super::seal::seen_through;
+use super::world;
+use crate::hex::HexId;
+use crate::map::Map;
+use crate::search::to_units;
+use mlua::{Lua, Table, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub(super) fn hex_arg(map: &Map, s: &str, what: &str) -> mlua::Result<HexId> {
+    match map.grid.parse(s) {
+        Some(h) if map.contains(h) => Ok(h),
+        Some(_) => Err(mlua::Error::runtime(format!("{what}: hex {s} is not on the map"))),
+        None => Err(mlua::Error::runtime(format!("{what}: '{s}' is not a hex id"))),
+    }
+}
+
+/// [`hex_arg`] of a key's bytes as Lua holds them.
+pub(super) fn hex_bytes(map: &Map, s: &[u8], what: &str) -> mlua::Result<HexId> {
+    match std::str::from_utf8(s) {
+        Ok(s) => hex_arg(map, s, what),
+        Err(_) => hex_arg(map, &String::from_utf8_lossy(s), what),
+    }
+}
+
+/// `map.hexset(set)`: a set of hexes read once and kept in Rust, never changed. Lua reads it
+/// like a set table (`s[hex]`, `#s`, `pairs` in the order of the printed ids); every function
+/// that takes a set of hexes takes it without reading it again: a profile's `blocked` and
+/// `stop` made once and handed to the searches of many units.
+pub struct HexSet {
+    /// The printed ids, sorted as `pairs` walks them, with their hexes.
+    pub(super) sorted: Vec<(String, HexId)>,
+    pub(super) set: crate::hex::FastSet<HexId>,
+}
+
+impl HexSet {
+    pub(super) fn new(map: &Map, hexes: BTreeSet<HexId>) -> HexSet {
+        let mut sorted: Vec<(String, HexId)> = hexes.into_iter().map(|h| (map.fmt(h), h)).collect();
+        sorted.sort();
+        let set = sorted.iter().map(|(_, h)| *h).collect();
+        HexSet { sorted, set }
+    }
+
+    fn find(&self, id: &[u8]) -> Result<usize, usize> {
+        self.sorted.binary_search_by(|(s, _)| s.as_bytes().cmp(id))
+    }
+}
+
+impl mlua::UserData for HexSet {
+    fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
+        m.add_meta_method(mlua::MetaMethod::Index, |_, this, k: Value| {
+            Ok(match k {
+                Value::String(s) => this.find(&s.as_bytes()).is_ok().then_some(true),
+                _ => None,
+            })
+        });
+        m.add_meta_method(mlua::MetaMethod::NewIndex, |_, _, (k, _): (Value, Value)| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(format!(
+                "a map.hexset is never changed (setting {}): copy it into a table with pairs",
+                k.to_string().unwrap_or_default()
+            )))
+        });
+        m.add_meta_method(mlua::MetaMethod::Len, |_, this, ()| Ok(this.sorted.len()));
+        m.add_meta_method(mlua::MetaMethod::ToString, |_, this, ()| {
+            let n = this.sorted.len();
+            Ok(format!("hexset of {n} {}", if n == 1 { "hex" } else { "hexes" }))
+        });
+    }
+}
+
+/// The step of `pairs` over a [`HexSet`] (the prelude's `pairs` calls it for a hexset): the
+/// hex after `k` in the order of the printed ids, and `true`.
+pub(super) fn hexset_next(lua: &Lua, (u, k): (mlua::AnyUserData, Value)) -> mlua::Result<(Value, Value)> {
+    let this = u
+        .borrow::<HexSet>()
+        .map_err(|_| mlua::Error::runtime("pairs: a userdata that is not a table or a map.hexset"))?;
+    let i = match &k {
+        Value::Nil => 0,
+        Value::String(s) => match this.find(&s.as_bytes()) {
+            Ok(i) => i + 1,
+            Err(_) => return Err(mlua::Error::runtime("next: invalid key to 'next'")),
+        },
+        _ => return Err(mlua::Error::runtime("next: invalid key to 'next'")),
+    };
+    match this.sorted.get(i) {
+        Some((id, _)) => Ok((Value::String(lua.create_string(id)?), Value::Boolean(true))),
+        None => Ok((Value::Nil, Value::Nil)),
+    }
+}
+
+/// `map.hexset(set) -> hexset`: see [`HexSet`].
+pub(super) fn hexset(lua: &Lua, v: Value) -> mlua::Result<HexSet> {
+    let w = world(lua);
+    let w = w.borrow();
+    if let Value::UserData(u) = &v
+        && let Ok(h) = u.borrow::<HexSet>()
+    {
+        return Ok(HexSet { sorted: h.sorted.clone(), set: h.set.clone() });
+    }
+    if !matches!(v, Value::Table(_) | Value::Nil) {
+        return Err(mlua::Error::runtime(format!("map.hexset: a set or list of hexes, not {}", v.type_name())));
+    }
+    Ok(HexSet::new(&w.map, hex_set(lua, &w.map, v, "map.hexset")?))
+}
+
+/// A set of hexes given as a list or as a set table (`{["0418"]=true}`) or a [`HexSet`]; a list
+/// may also hold such tables and hexsets, which are merged (`blocked = { enemy_hexes, ezoc_hexes }`).
+pub(super) fn hex_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<BTreeSet<HexId>> {
+    let mut out = BTreeSet::new();
+    match v {
+        Value::Nil => {}
+        Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
+        Value::UserData(u) => out.extend(hexset_of(&u, what)?.set.iter().copied()),
+        other => {
+            return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
+        }
+    }
+    Ok(out)
+}
+
+/// A set of hexes for a search (see [`hex_set`]): a [`HexSet`] is copied, not read again.
+pub(super) fn search_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<crate::hex::FastSet<HexId>> {
+    match v {
+        Value::UserData(u) => Ok(hexset_of(&u, what)?.set.clone()),
+        v => Ok(hex_set(lua, map, v, what)?.into_iter().collect()),
+    }
+}
+
+pub(super) fn hexset_of(u: &mlua::AnyUserData, what: &str) -> mlua::Result<mlua::UserDataRef<HexSet>> {
+    u.borrow::<HexSet>().map_err(|_| mlua::Error::runtime(format!("{what}: a set or list of hexes, not a userdata")))
+}
+
+pub(super) fn add_hexes(
+    lua: &Lua,
+    map: &Map,
+    t: &Table,
+    what: &str,
+    out: &mut BTreeSet<HexId>,
+    depth: usize,
+) -> mlua::Result<()> {
+    let real = seen_through(t.clone());
+    // one pass in Lua's C API for a plain set or list; a list of sets the slow way
+    let mut failed = None;
+    let plain = !super::fast::hex_keys(lua, &real, |k| {
+        if failed.is_none() {
+            match hex_bytes(map, k, what) {
+                Ok(h) => {
+                    out.insert(h);
+                }
+                Err(e) => failed = Some(e),
+            }
+        }
+    })?;
+    if plain {
+        return failed.map_or(Ok(()), Err);
+    }
+    // (what the pass found is found again below, in the same order, and any bad hex named
+    // there; inserting into a set twice changes nothing)
+    for p in real.pairs::<Value, Value>() {
+        let (k, v) = p?;
+        let s = match (&k, &v) {
+            (Value::Integer(_), Value::String(s)) => s,
+            (Value::Integer(_), Value::Table(inner)) if depth == 0 => {
+                add_hexes(lua, map, inner, what, out, 1)?;
+                continue;
+            }
+            (Value::Integer(_), Value::UserData(u)) if depth == 0 => {
+                out.extend(hexset_of(u, what)?.set.iter().copied());
+                continue;
+            }
+            (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s,
+            _ => continue,
+        };
+        out.insert(hex_arg(map, &s.to_str()?, what)?);
+    }
+    Ok(())
+}
+
+pub(super) fn hex_amounts(lua: &Lua, map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeMap<HexId, i64>> {
+    let mut out = BTreeMap::new();
+    if let Some(t) = v {
+        let t = seen_through(t);
+        // one pass in Lua's C API for the common table of numbers; anything else the slow way
+        let mut failed = None;
+        let plain = super::fast::hex_numbers(lua, &t, |k, n| {
+            if failed.is_some() {
+                return;
+            }
+            let amount = to_units(n)
+                .ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))
+                .and_then(|c| Ok((hex_bytes(map, k, what)?, c)));
+            match amount {
+                Ok((h, c)) => *out.entry(h).or_insert(0) += c,
+                Err(e) => failed = Some(e),
+            }
+        })?;
+        if plain {
+            return failed.map_or(Ok(out), Err);
+        }
+        // (read again the slow way, which names what is not a number)
+        out.clear();
+        for p in t.pairs::<String, f64>() {
+            let (k, n) = p?;
+            let c =
+                to_units(n).ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))?;
+            *out.entry(hex_arg(map, &k, what)?).or_insert(0) += c;
+        }
+    }
+    Ok(out)
+}
