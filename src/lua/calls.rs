@@ -136,6 +136,11 @@ impl Host {
         })
     }
 
+    /// What the budget has counted since the last command began (instructions and charges).
+    pub fn work(&self) -> u64 {
+        self.budget.get()
+    }
+
     /// Collects all garbage of the VM now (a measurement of memory: `cargo bench`).
     pub fn collect_garbage(&self) -> Result<(), Error> {
         self.lua.gc_collect().map_err(convert_error)

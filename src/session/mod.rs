@@ -180,6 +180,12 @@ impl Session {
         self.game.as_ref().map(|g| g.hash())
     }
 
+    /// The work of the last command, in Lua instructions and the charges of the API's searches
+    /// and conversions (what its budget counted): the same on every machine.
+    pub fn work_of_last_command(&self) -> Option<u64> {
+        self.game.as_ref().map(|g| g.host().work())
+    }
+
     /// Whether leaving or replacing the game would lose something typed since the last save or
     /// load: a command, an answer, a pending command. A new game whose first set-up question
     /// is still unanswered has nothing to lose.

@@ -102,22 +102,22 @@ fn game(name: &str, seeds: std::ops::RangeInclusive<u64>, steps: usize, sample: 
 }
 
 #[test]
-fn every_listed_action_of_stargard_solstice_is_accepted() {
+fn slow_every_listed_action_of_stargard_solstice_is_accepted() {
     game("stargard-solstice", 1..=4, 80, 4);
 }
 
 #[test]
-fn every_listed_action_of_fortress_stalingrad_is_accepted() {
+fn slow_every_listed_action_of_fortress_stalingrad_is_accepted() {
     game("fortress-stalingrad", 1..=4, 80, 4);
 }
 
 #[test]
-fn every_listed_action_of_red_storm_over_the_reich_is_accepted() {
+fn slow_every_listed_action_of_red_storm_over_the_reich_is_accepted() {
     game("red-storm-over-the-reich", 1..=4, 80, 4);
 }
 
 #[test]
-fn every_listed_action_of_the_red_storm_set_ups_is_accepted() {
+fn slow_every_listed_action_of_the_red_storm_set_ups_is_accepted() {
     // Sleigh Ride and Guderian begin with the German set-up decisions (3.3.A, 3.4.A): listed, and
     // `next` only once they are made
     game("red-storm-over-the-reich/sleigh-ride", 1..=2, 40, 4);

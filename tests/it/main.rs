@@ -1,5 +1,10 @@
 //! umpire's integration tests: one binary, a module per area.
 
+// (the script harness uses all of it; these tests some)
+#[allow(dead_code)]
+#[path = "../common/mod.rs"]
+mod common;
+
 mod actions;
 mod cli;
 mod coverage;

@@ -195,17 +195,17 @@ fn fuzz_game(scenario: &str, commands: usize) {
 }
 
 #[test]
-fn fuzzing_stargard_solstice_finds_nothing() {
+fn slow_fuzzing_stargard_solstice_finds_nothing() {
     fuzz_game("stargard-solstice", 300);
 }
 
 #[test]
-fn fuzzing_fortress_stalingrad_finds_nothing() {
+fn slow_fuzzing_fortress_stalingrad_finds_nothing() {
     fuzz_game("fortress-stalingrad", 300);
 }
 
 #[test]
-fn fuzzing_red_storm_over_the_reich_finds_nothing() {
+fn slow_fuzzing_red_storm_over_the_reich_finds_nothing() {
     fuzz_game("red-storm-over-the-reich", 200);
 }
 

@@ -150,6 +150,6 @@ fn a_refused_command_never_changes_the_fixture_game() {
 }
 
 #[test]
-fn a_refused_command_never_changes_a_stargard_game() {
+fn slow_a_refused_command_never_changes_a_stargard_game() {
     campaigns(&super::repo(), "stargard-solstice", 1..=3);
 }

@@ -16,7 +16,7 @@ fn run(s: &mut Session, lines: &[(usize, String)]) {
 }
 
 #[test]
-fn save_load_continue_matches_uninterrupted_run_for_every_script() {
+fn slow_save_load_continue_matches_uninterrupted_run_for_every_script() {
     std::env::set_current_dir(super::repo()).unwrap();
     // the scripts in two threads (the machine's two cores), each with its own sessions
     let scripts = super::scripts::all_scripts();

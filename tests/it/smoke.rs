@@ -1,8 +1,9 @@
-//! Whole games: Fortress Stalingrad and the three Red Storm over the Reich scenarios played from
-//! 16 seeds each to their victory determination by the simple player of each ruleset's
-//! testing.lua (`plan`), every question answered by its default. Refusals are part of play; a
-//! rule error (a bug in the Lua or the kernel) fails. `UMPIRE_SMOKE_SEEDS=n` plays n seeds of
-//! each; without it Fortress Stalingrad plays 16 and each Red Storm scenario 6 (a Red Storm game
+//! Whole games: Stargard Solstice, Fortress Stalingrad and the three Red Storm over the Reich
+//! scenarios played from several seeds each to their victory determination by the simple player
+//! of each ruleset's testing.lua (`plan`), every question answered by its default. Refusals are
+//! part of play; a rule error (a bug in the Lua or the kernel) fails. `UMPIRE_SMOKE_SEEDS=n`
+//! plays n seeds of each; without it Stargard Solstice plays 4, Fortress Stalingrad 16 and each
+//! Red Storm scenario 6 (a Red Storm game
 //! takes several seconds in a test build: the 16 seeds of each are run with UMPIRE_SMOKE_SEEDS=16,
 //! see docs/performance.md).
 
@@ -43,6 +44,18 @@ fn play(game: &str, seed: u64) -> (String, usize) {
         }
     }
     panic!("{game} seed {seed}: the game did not end in 4000 rounds");
+}
+
+/// Stargard Solstice to the end of its last turn: a victory level of 14.3 (the final score).
+#[test]
+fn stargard_solstice_plays_to_the_end() {
+    let mut results = Vec::new();
+    for seed in 1..=seeds(4) {
+        let (result, commands) = play("stargard-solstice", seed);
+        assert!(result.contains("Victory") || result.contains("Draw"), "seed {seed}: {result}");
+        results.push(format!("seed {seed}: {result} after {commands} commands"));
+    }
+    println!("{}", results.join("\n"));
 }
 
 #[test]
