@@ -14,7 +14,7 @@ mod history;
 mod odds;
 
 pub use decision::{Pending, describe_question};
-pub use history::{Checkpoint, Entry};
+pub use history::{Checkpoint, Entry, UNDO_DEPTH};
 pub use odds::{Odds, Results as OddsResults};
 
 use crate::contract::{Call, Question, Shared, Step, World};

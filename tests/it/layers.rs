@@ -103,7 +103,7 @@ fn module_of(file: &Path, src_dir: &Path) -> String {
     first.trim_end_matches(".rs").to_string()
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap().flatten() {
         let p = e.path();
         if p.is_dir() {

@@ -6,6 +6,7 @@
 mod common;
 
 mod actions;
+mod architecture;
 mod cli;
 mod coverage;
 mod designer;
