@@ -165,34 +165,38 @@ enum Cmd {
     },
     /// Break the rules one small change at a time and report the changes no script notices:
     /// `umpire mutate fortress-stalingrad --sample 40` (docs/mutate.md).
-    Mutate {
-        /// The game: its ruleset is the library's rulesets/<game>, its scripts scripts/<game>/.
-        game: String,
-        /// The ruleset folder to mutate instead (a copy being edited).
-        #[arg(long, value_name = "DIR")]
-        rules: Option<PathBuf>,
-        /// Scripts or folders of scripts to run (default: the library's scripts/<game>/).
-        #[arg(long = "scripts", value_name = "PATH")]
-        scripts: Vec<PathBuf>,
-        /// Only this rule file (a name in the ruleset folder, e.g. combat.lua); may be repeated.
-        #[arg(long = "file", value_name = "NAME")]
-        files: Vec<String>,
-        /// Mutate the files that rule on nothing too (actions, evaluate, views, labels,
-        /// testing, validate).
-        #[arg(long)]
-        all_files: bool,
-        /// Try only this many mutants, drawn by --seed.
-        #[arg(long)]
-        sample: Option<usize>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Mutants tried at once, each job in a copy of the rules of its own (default: the cores).
-        #[arg(long)]
-        jobs: Option<usize>,
-        /// Exit 1 when the kill rate of the tables and rule checks is under this percentage.
-        #[arg(long, value_name = "PERCENT")]
-        fail_under: Option<f64>,
-    },
+    Mutate(MutateArgs),
+}
+
+/// What `umpire mutate` is asked to do.
+#[derive(clap::Args)]
+struct MutateArgs {
+    /// The game: its ruleset is the library's rulesets/<game>, its scripts scripts/<game>/.
+    game: String,
+    /// The ruleset folder to mutate instead (a copy being edited).
+    #[arg(long, value_name = "DIR")]
+    rules: Option<PathBuf>,
+    /// Scripts or folders of scripts to run (default: the library's scripts/<game>/).
+    #[arg(long = "scripts", value_name = "PATH")]
+    scripts: Vec<PathBuf>,
+    /// Only this rule file (a name in the ruleset folder, e.g. combat.lua); may be repeated.
+    #[arg(long = "file", value_name = "NAME")]
+    files: Vec<String>,
+    /// Mutate the files that rule on nothing too (actions, evaluate, views, labels,
+    /// testing, validate).
+    #[arg(long)]
+    all_files: bool,
+    /// Try only this many mutants, drawn by --seed.
+    #[arg(long)]
+    sample: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Mutants tried at once, each job in a copy of the rules of its own (default: the cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Exit 1 when the kill rate of the tables and rule checks is under this percentage.
+    #[arg(long, value_name = "PERCENT")]
+    fail_under: Option<f64>,
 }
 
 #[derive(Subcommand)]
@@ -262,61 +266,8 @@ fn named_library(dir: Option<PathBuf>) -> Result<Option<PathBuf>> {
 fn run(cli: Cli) -> Result<i32> {
     let library = named_library(cli.library)?;
     match cli.cmd {
-        Cmd::Run { scripts, quiet, profile, rules } => {
-            let rules = rules.map(checked_rules).transpose()?;
-            if profile {
-                umpire::lua::profile::start();
-            }
-            let (mut passed, mut failed) = (0, 0);
-            let several = scripts.len() > 1;
-            for s in &scripts {
-                tracing::info!(script = %s.display(), "running");
-                let lib = umpire::ruleset::library_for(library.as_deref(), s);
-                let o = script::run_file_under(&lib, s, rules.as_deref());
-                if several && !quiet {
-                    outln!("== {} ==", s.display());
-                }
-                out_raw(if quiet { &o.failures } else { &o.transcript });
-                if several {
-                    outln!("{}: {} passed, {} failed", s.display(), o.passed, o.failed);
-                }
-                passed += o.passed;
-                failed += o.failed;
-            }
-            if several {
-                outln!("total: {passed} passed, {failed} failed ({} scripts)", scripts.len());
-            } else {
-                outln!("{passed} passed, {failed} failed");
-            }
-            if profile {
-                eprint!("{}", umpire::lua::profile::report(25, umpire::lua::PROFILE_EVERY));
-            }
-            Ok(if failed > 0 { 1 } else { 0 })
-        }
-        Cmd::Check { paths, rules } => {
-            let rules = rules.map(checked_rules).transpose()?;
-            let mut bad = 0;
-            for p in &paths {
-                let cfg = umpire::lua::HostConfig { reserved: umpire::session::is_builtin, ..Default::default() };
-                let checked = if p.extension().is_some_and(|x| x == "ump") {
-                    script::check_file(p, library.as_deref(), rules.as_deref())
-                } else {
-                    umpire::game::check::check_path(p, library.as_deref(), cfg)
-                };
-                match checked {
-                    Ok(lines) => {
-                        for l in lines {
-                            outln!("{l}");
-                        }
-                    }
-                    Err(e) => {
-                        bad += 1;
-                        outln!("{e}");
-                    }
-                }
-            }
-            Ok(if bad > 0 { 1 } else { 0 })
-        }
+        Cmd::Run { scripts, quiet, profile, rules } => run_scripts(library, scripts, quiet, profile, rules),
+        Cmd::Check { paths, rules } => check_paths(library, paths, rules),
         Cmd::Play { scenario, seed, options, rules, resume } => {
             play(library, scenario, seed, options, rules, false, resume)
         }
@@ -355,75 +306,156 @@ fn run(cli: Cli) -> Result<i32> {
             outln!("{}", library_line(&root));
             Ok(0)
         }
-        Cmd::Mutate { game, rules, scripts, files, all_files, sample, seed, jobs, fail_under } => {
-            let opts = umpire::mutate::Options {
-                game,
-                library: library.unwrap_or_else(umpire::ruleset::find_root),
-                rules,
-                scripts,
-                files,
-                all_files,
-                sample,
-                seed,
-                jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
-            };
-            let started = std::time::Instant::now();
-            let bar = progress(0, "mutants");
-            let o = umpire::mutate::run(&opts, &|n, of| {
-                bar.set_length(of as u64);
-                bar.set_position(n as u64)
-            })?;
-            bar.finish_and_clear();
-            out_raw(&o.report());
-            outln!("\n{} mutants in {:.1} s on {} jobs", o.tried.len(), started.elapsed().as_secs_f64(), opts.jobs);
-            let rate = o.rule_checks().rate();
-            Ok(match fail_under {
-                Some(min) if rate < min => {
-                    outln!("the kill rate of the tables and rule checks, {rate:.1}%, is under {min}%");
-                    1
-                }
-                _ => 0,
-            })
-        }
+        Cmd::Mutate(args) => mutate(library, args),
         Cmd::Fuzz { scenario, commands, seed, out, options, jobs } => {
-            let mut spec = umpire::playout::Spec::new(library.unwrap_or_else(umpire::ruleset::find_root), &scenario);
-            spec.options = options;
-            std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-            let started = std::time::Instant::now();
-            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-            let bar = progress(commands, "commands");
-            let r =
-                umpire::playout::fuzz::fuzz(&spec, commands, seed, Some(&out), jobs, &|n| bar.set_position(n as u64));
-            bar.finish_and_clear();
-            outln!(
-                "fuzz {scenario} from seed {seed}: {} commands ({} listed, {} junk of which {} accepted) in {} games ({} ended), {} saves loaded back, {:.1} s",
-                r.commands,
-                r.listed,
-                r.junk,
-                r.junk_accepted,
-                r.games,
-                r.games_ended,
-                r.saves_checked,
-                started.elapsed().as_secs_f64()
-            );
-            if r.findings.is_empty() {
-                outln!("no failure found");
-                return Ok(0);
-            }
-            outln!("{} failure(s):", r.findings.len());
-            for f in &r.findings {
-                outln!(
-                    "  seed {}: {} after `{}`: {}{}",
-                    f.seed,
-                    f.kind,
-                    f.command,
-                    f.message.lines().next().unwrap_or(""),
-                    f.script.as_ref().map(|p| format!(" (reproduced by {})", p.display())).unwrap_or_default()
-                );
-            }
-            Ok(1)
+            fuzz(library, scenario, commands, seed, out, options, jobs)
         }
     }
+}
+
+/// `umpire run`: scripts replayed with their checks, one report each and a total.
+fn run_scripts(
+    library: Option<PathBuf>,
+    scripts: Vec<PathBuf>,
+    quiet: bool,
+    profile: bool,
+    rules: Option<PathBuf>,
+) -> Result<i32> {
+    let rules = rules.map(checked_rules).transpose()?;
+    if profile {
+        umpire::lua::profile::start();
+    }
+    let (mut passed, mut failed) = (0, 0);
+    let several = scripts.len() > 1;
+    for s in &scripts {
+        tracing::info!(script = %s.display(), "running");
+        let lib = umpire::ruleset::library_for(library.as_deref(), s);
+        let o = script::run_file_under(&lib, s, rules.as_deref());
+        if several && !quiet {
+            outln!("== {} ==", s.display());
+        }
+        out_raw(if quiet { &o.failures } else { &o.transcript });
+        if several {
+            outln!("{}: {} passed, {} failed", s.display(), o.passed, o.failed);
+        }
+        passed += o.passed;
+        failed += o.failed;
+    }
+    if several {
+        outln!("total: {passed} passed, {failed} failed ({} scripts)", scripts.len());
+    } else {
+        outln!("{passed} passed, {failed} failed");
+    }
+    if profile {
+        eprint!("{}", umpire::lua::profile::report(25, umpire::lua::PROFILE_EVERY));
+    }
+    Ok(if failed > 0 { 1 } else { 0 })
+}
+
+/// `umpire check`: ruleset folders, scenario files and scripts checked; every problem said.
+fn check_paths(library: Option<PathBuf>, paths: Vec<PathBuf>, rules: Option<PathBuf>) -> Result<i32> {
+    let rules = rules.map(checked_rules).transpose()?;
+    let mut bad = 0;
+    for p in &paths {
+        let cfg = umpire::lua::HostConfig { reserved: umpire::session::is_builtin, ..Default::default() };
+        let checked = if p.extension().is_some_and(|x| x == "ump") {
+            script::check_file(p, library.as_deref(), rules.as_deref())
+        } else {
+            umpire::game::check::check_path(p, library.as_deref(), cfg)
+        };
+        match checked {
+            Ok(lines) => {
+                for l in lines {
+                    outln!("{l}");
+                }
+            }
+            Err(e) => {
+                bad += 1;
+                outln!("{e}");
+            }
+        }
+    }
+    Ok(if bad > 0 { 1 } else { 0 })
+}
+
+/// `umpire mutate`: the kill rate of the rules' checks (docs/mutate.md).
+fn mutate(library: Option<PathBuf>, opts: MutateArgs) -> Result<i32> {
+    let MutateArgs { game, rules, scripts, files, all_files, sample, seed, jobs, fail_under } = opts;
+    let opts = umpire::mutate::Options {
+        game,
+        library: library.unwrap_or_else(umpire::ruleset::find_root),
+        rules,
+        scripts,
+        files,
+        all_files,
+        sample,
+        seed,
+        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
+    };
+    let started = std::time::Instant::now();
+    let bar = progress(0, "mutants");
+    let o = umpire::mutate::run(&opts, &|n, of| {
+        bar.set_length(of as u64);
+        bar.set_position(n as u64)
+    })?;
+    bar.finish_and_clear();
+    out_raw(&o.report());
+    outln!("\n{} mutants in {:.1} s on {} jobs", o.tried.len(), started.elapsed().as_secs_f64(), opts.jobs);
+    let rate = o.rule_checks().rate();
+    Ok(match fail_under {
+        Some(min) if rate < min => {
+            outln!("the kill rate of the tables and rule checks, {rate:.1}%, is under {min}%");
+            1
+        }
+        _ => 0,
+    })
+}
+
+/// `umpire fuzz`: listed commands and junk, the invariants checked after each.
+fn fuzz(
+    library: Option<PathBuf>,
+    scenario: String,
+    commands: usize,
+    seed: u64,
+    out: PathBuf,
+    options: Vec<String>,
+    jobs: Option<usize>,
+) -> Result<i32> {
+    let mut spec = umpire::playout::Spec::new(library.unwrap_or_else(umpire::ruleset::find_root), &scenario);
+    spec.options = options;
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    let started = std::time::Instant::now();
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+    let bar = progress(commands, "commands");
+    let r = umpire::playout::fuzz::fuzz(&spec, commands, seed, Some(&out), jobs, &|n| bar.set_position(n as u64));
+    bar.finish_and_clear();
+    outln!(
+        "fuzz {scenario} from seed {seed}: {} commands ({} listed, {} junk of which {} accepted) in {} games ({} ended), {} saves loaded back, {:.1} s",
+        r.commands,
+        r.listed,
+        r.junk,
+        r.junk_accepted,
+        r.games,
+        r.games_ended,
+        r.saves_checked,
+        started.elapsed().as_secs_f64()
+    );
+    if r.findings.is_empty() {
+        outln!("no failure found");
+        return Ok(0);
+    }
+    outln!("{} failure(s):", r.findings.len());
+    for f in &r.findings {
+        outln!(
+            "  seed {}: {} after `{}`: {}{}",
+            f.seed,
+            f.kind,
+            f.command,
+            f.message.lines().next().unwrap_or(""),
+            f.script.as_ref().map(|p| format!(" (reproduced by {})", p.display())).unwrap_or_default()
+        );
+    }
+    Ok(1)
 }
 
 /// The seeds, spec and threads of a playout or comparison.

@@ -337,27 +337,7 @@ fn read_extension(path: &Path, id: &str, shown: &str, src: &str, chain: &mut Vec
         );
         return Err(errors(cx));
     }
-    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if !plain || !parent_path.is_file() {
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let mut here: Vec<String> = std::fs::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(String::from))
-            .filter(|n| real(&dir.join(format!("{n}.toml"))) != real(path))
-            .collect();
-        here.sort();
-        cx.err::<()>(
-            h.extends.span(),
-            match here.is_empty() {
-                true => format!("extends '{name}': no scenario {name}.toml beside this one (no other scenario here)"),
-                false => format!(
-                    "extends '{name}': no scenario {name}.toml beside this one (scenarios here: {})",
-                    here.join(", ")
-                ),
-            },
-        );
+    if !extended_exists(&mut cx, path, &h.extends, &parent_path) {
         return Err(errors(cx));
     }
     let parent_id = match id.rsplit_once('/') {
@@ -395,6 +375,60 @@ fn read_extension(path: &Path, id: &str, shown: &str, src: &str, chain: &mut Vec
     state.scenario = id.to_string();
     state.boxes = boxes.iter().cloned().collect();
     let mine = initial_state(&mut cx, &raw, &parent.map, id);
+    set_over(&mut state, mine);
+    let mut symbols = parent.symbols.clone();
+    change_units(&mut cx, &raw, &h.remove, &parent, &mut state, &mut symbols);
+    if !cx.errors.is_empty() {
+        return Err(errors(cx));
+    }
+    Ok(Scenario {
+        id: id.to_string(),
+        name: h.name,
+        description: raw.scenario.description.clone(),
+        ruleset: parent.ruleset.clone(),
+        path: path.to_path_buf(),
+        options: raw.scenario.options.clone(),
+        map: parent.map.clone(),
+        initial: state,
+        symbols,
+        types: Arc::new(raw.types),
+    })
+}
+
+/// Whether the scenario an extension names is a file beside it; else the error lists the
+/// scenarios that are there.
+fn extended_exists(cx: &mut Ctx, path: &Path, extends: &S<String>, parent_path: &Path) -> bool {
+    let name = extends.get_ref().trim();
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if plain && parent_path.is_file() {
+        return true;
+    }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut here: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(String::from))
+        .filter(|n| real(&dir.join(format!("{n}.toml"))) != real(path))
+        .collect();
+    here.sort();
+    cx.err::<()>(
+        extends.span(),
+        match here.is_empty() {
+            true => format!("extends '{name}': no scenario {name}.toml beside this one (no other scenario here)"),
+            false => format!(
+                "extends '{name}': no scenario {name}.toml beside this one (scenarios here: {})",
+                here.join(", ")
+            ),
+        },
+    );
+    false
+}
+
+/// An extension's own data set over the data of the scenario it extends: tracks, vars, cups,
+/// each side's values, hex markers.
+fn set_over(state: &mut GameState, mine: GameState) {
     state.tracks.extend(mine.tracks);
     state.vars.extend(mine.vars);
     state.cups.extend(mine.cups);
@@ -408,8 +442,21 @@ fn read_extension(path: &Path, id: &str, shown: &str, src: &str, chain: &mut Vec
             crate::state::set_marker(&mut state.hex_markers, hex, name.clone(), Some(*v));
         }
     }
-    let mut symbols = parent.symbols.clone();
-    for r in &h.remove {
+}
+
+/// An extension's units: those it removes, and its own (a unit of an id the extended scenario
+/// has replaces that one), each with its symbol.
+fn change_units(
+    cx: &mut Ctx,
+    raw: &RawFile,
+    remove: &[S<String>],
+    parent: &Scenario,
+    state: &mut GameState,
+    symbols: &mut BTreeMap<String, String>,
+) {
+    // the extended scenario as the extension names it
+    let name = parent.id.rsplit('/').next().unwrap_or(&parent.id);
+    for r in remove {
         let uid = r.get_ref().trim();
         if state.units.remove(uid).is_none() {
             cx.err::<()>(r.span(), format!("remove: '{uid}' is not a unit of {name}"));
@@ -421,7 +468,7 @@ fn read_extension(path: &Path, id: &str, shown: &str, src: &str, chain: &mut Vec
         // a unit of the same id replaces the other's (it is not "used twice")
         let replaced = state.units.remove(&uid);
         let symbol = ru.symbol.as_ref().or_else(|| raw.types.get(ru.ty.as_ref()?.get_ref())?.symbol.as_ref());
-        match unit_of(&mut cx, &raw, ru, &parent.map, &state.units) {
+        match unit_of(cx, raw, ru, &parent.map, &state.units) {
             Some(mut unit) => {
                 state.next_stack_seq += 1;
                 unit.stack_seq = state.next_stack_seq;
@@ -445,21 +492,6 @@ fn read_extension(path: &Path, id: &str, shown: &str, src: &str, chain: &mut Vec
             }
         }
     }
-    if !cx.errors.is_empty() {
-        return Err(errors(cx));
-    }
-    Ok(Scenario {
-        id: id.to_string(),
-        name: h.name,
-        description: raw.scenario.description.clone(),
-        ruleset: parent.ruleset.clone(),
-        path: path.to_path_buf(),
-        options: raw.scenario.options.clone(),
-        map: parent.map.clone(),
-        initial: state,
-        symbols,
-        types: Arc::new(raw.types),
-    })
 }
 
 /// The problems found, as one error.

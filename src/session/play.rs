@@ -3,7 +3,7 @@
 
 use super::{Reply, Session, Status, split_first};
 use crate::error::{Error, Result};
-use crate::game::{Flow, Game};
+use crate::game::{Checkpoint, Flow, Game};
 
 pub(super) fn new(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     const USAGE: &str = "usage: new <scenario> [--seed N] [--option NAME]... [--rules DIR]";
@@ -211,19 +211,7 @@ fn check_step(g: &Game, id: &str) -> Result<()> {
 }
 
 pub(super) fn forward(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
-    const USAGE: &str = "usage: forward [--verbose] [turn N | step ID | end]";
-    let mut words: Vec<&str> = rest.split_whitespace().collect();
-    let verbose = words.first().is_some_and(|w| *w == "--verbose" || *w == "-v");
-    if verbose {
-        words.remove(0);
-    }
-    let target = match words.as_slice() {
-        [] => Target::Next,
-        ["end"] => Target::End,
-        ["turn", n] => Target::Turn(n.parse().map_err(|_| Error::Usage(format!("'{n}' is not a turn number")))?),
-        ["step", id] => Target::Step(id.to_string()),
-        _ => return Err(Error::Usage(USAGE.into())),
-    };
+    let (verbose, target) = forward_target(rest)?;
     if let Target::Step(id) = &target {
         check_step(s.game()?, id)?;
     }
@@ -283,26 +271,7 @@ pub(super) fn forward(s: &mut Session, rest: &str, line: &str) -> Result<Reply> 
             s.execute(cmd)
         };
         if let Status::Error(e) = r.status {
-            let done = nexts + answers;
-            let lost = s.game_mut()?.rollback(checkpoint);
-            let mut msg = format!("forward stopped at `{cmd}`: {e}");
-            if e.to_string().contains("instruction limit exceeded") {
-                msg.push_str(
-                    " (everything forward plays shares one command's budget: go in shorter steps, `forward turn N`)",
-                );
-            }
-            msg.push_str(&match (done, lost) {
-                (0, _) => " — nothing was done".to_string(),
-                (n, None) => format!(" — the {n} command(s) it had run were taken back: the game is as before `forward`"),
-                (n, Some(why)) => format!(
-                    " — the {n} command(s) it had run were taken back, and the decision pending before it was cancelled ({why})"
-                ),
-            });
-            // what the failing command printed explains the failure
-            let mut printed = vec![format!("> {cmd}")];
-            printed.extend(r.out.into_iter().map(|l| format!("  {l}")));
-            s.game()?.shared.borrow_mut().out = printed;
-            return Err(Error::Usage(msg));
+            return Err(forward_failed(s, checkpoint, cmd, e, r.out, nexts + answers));
         }
         if verbose {
             out.push(format!("> {cmd}"));
@@ -322,28 +291,84 @@ pub(super) fn forward(s: &mut Session, rest: &str, line: &str) -> Result<Reply> 
         s.game_mut()?.merge_history(from, line);
     }
     if !verbose {
-        let g = s.game()?;
-        let st = g.state();
-        let c = &st.clock;
-        let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-        let mut done = vec![];
-        if nexts > 0 {
-            done.push(plural(nexts, "`next`", "`next`s"));
-        }
-        if answers > 0 {
-            let by: Vec<String> = rules.iter().map(|(r, n)| format!("{r} ×{n}")).collect();
-            done.push(format!(
-                "{} ({})",
-                plural(answers, "question answered by its default", "questions answered by their defaults"),
-                by.join(", ")
-            ));
-        }
-        let done = if done.is_empty() { "nothing to play".to_string() } else { done.join(", ") };
-        let place = match &c.over {
-            Some(o) => format!("game over: {o}"),
-            None => c.place(),
-        };
-        out.push(format!("forward: {done} — now {place}"));
+        out.push(forward_summary(s.game()?, nexts, answers, &rules));
     }
     Ok(Reply::ok(out))
+}
+
+/// `forward`'s words: whether it is verbose, and where it goes.
+fn forward_target(rest: &str) -> Result<(bool, Target)> {
+    const USAGE: &str = "usage: forward [--verbose] [turn N | step ID | end]";
+    let mut words: Vec<&str> = rest.split_whitespace().collect();
+    let verbose = words.first().is_some_and(|w| *w == "--verbose" || *w == "-v");
+    if verbose {
+        words.remove(0);
+    }
+    let target = match words.as_slice() {
+        [] => Target::Next,
+        ["end"] => Target::End,
+        ["turn", n] => Target::Turn(n.parse().map_err(|_| Error::Usage(format!("'{n}' is not a turn number")))?),
+        ["step", id] => Target::Step(id.to_string()),
+        _ => return Err(Error::Usage(USAGE.into())),
+    };
+    Ok((verbose, target))
+}
+
+/// A command of `forward` failed: everything forward did is taken back, what the failing
+/// command printed is kept (it explains the failure), and the error says how far it got.
+fn forward_failed(
+    s: &mut Session,
+    checkpoint: Checkpoint,
+    cmd: &str,
+    e: Error,
+    printed: Vec<String>,
+    done: usize,
+) -> Error {
+    let lost = match s.game_mut() {
+        Ok(g) => g.rollback(checkpoint),
+        Err(e) => return e,
+    };
+    let mut msg = format!("forward stopped at `{cmd}`: {e}");
+    if e.to_string().contains("instruction limit exceeded") {
+        msg.push_str(" (everything forward plays shares one command's budget: go in shorter steps, `forward turn N`)");
+    }
+    msg.push_str(&match (done, lost) {
+        (0, _) => " — nothing was done".to_string(),
+        (n, None) => format!(" — the {n} command(s) it had run were taken back: the game is as before `forward`"),
+        (n, Some(why)) => format!(
+            " — the {n} command(s) it had run were taken back, and the decision pending before it was cancelled ({why})"
+        ),
+    });
+    let mut lines = vec![format!("> {cmd}")];
+    lines.extend(printed.into_iter().map(|l| format!("  {l}")));
+    if let Ok(g) = s.game() {
+        g.shared.borrow_mut().out = lines;
+    }
+    Error::Usage(msg)
+}
+
+/// What `forward` did, in one line: the `next`s, the questions answered by their defaults
+/// (by rule), and where play is now.
+fn forward_summary(g: &Game, nexts: usize, answers: usize, rules: &[(String, usize)]) -> String {
+    let st = g.state();
+    let c = &st.clock;
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut done = vec![];
+    if nexts > 0 {
+        done.push(plural(nexts, "`next`", "`next`s"));
+    }
+    if answers > 0 {
+        let by: Vec<String> = rules.iter().map(|(r, n)| format!("{r} ×{n}")).collect();
+        done.push(format!(
+            "{} ({})",
+            plural(answers, "question answered by its default", "questions answered by their defaults"),
+            by.join(", ")
+        ));
+    }
+    let done = if done.is_empty() { "nothing to play".to_string() } else { done.join(", ") };
+    let place = match &c.over {
+        Some(o) => format!("game over: {o}"),
+        None => c.place(),
+    };
+    format!("forward: {done} — now {place}")
 }
