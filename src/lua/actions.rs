@@ -85,6 +85,34 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     Ok(())
 }
 
+/// An entry of the list given as a table (`{ cmd = "...", group =, unit =, units =, hex =,
+/// note =, side = }`).
+fn action_of(t: &Table, what: &str) -> Result<Action, Error> {
+    let cmd =
+        text(t, "cmd", what)?.ok_or_else(|| Error::Lua(format!("{what}: `cmd` (the command line) is required")))?;
+    let mut units = Vec::new();
+    match t.get::<Value>("units").map_err(convert_error)? {
+        Value::Nil => {}
+        Value::Table(list) => {
+            for id in seal::seen_through(list).sequence_values::<String>() {
+                units.push(id.map_err(|_| Error::Lua(format!("{what}: `units` must be a list of unit ids")))?);
+            }
+        }
+        other => {
+            return Err(Error::Lua(format!("{what}: `units` must be a list of unit ids, not {}", other.type_name())));
+        }
+    }
+    Ok(Action {
+        group: text(t, "group", what)?.unwrap_or_else(|| verb_of(&cmd)),
+        unit: text(t, "unit", what)?.or_else(|| units.first().cloned()),
+        units,
+        hex: text(t, "hex", what)?,
+        note: text(t, "note", what)?,
+        side: text(t, "side", what)?,
+        cmd,
+    })
+}
+
 fn text(t: &Table, key: &str, what: &str) -> Result<Option<String>, Error> {
     match t.get::<Value>(key).map_err(convert_error)? {
         Value::Nil => Ok(None),
@@ -188,35 +216,47 @@ impl Host {
             let hex_ok = filter.hex.as_ref().is_none_or(|h| a.hex.as_ref() == Some(h));
             unit_ok && hex_ok
         };
-        // the common case in one call of the C API (thousands of moves); anything unusual the
-        // slow way below, which names what is wrong
-        if let Some(raw) = super::fast::action_entries(&self.lua, &list).map_err(convert_error)?
-            && raw.iter().all(|r| r.userdata || !r.cmd.trim().is_empty())
-        {
-            let mut uds: Vec<Option<mlua::AnyUserData>> = Vec::with_capacity(raw.len());
-            for (i, r) in raw.iter().enumerate() {
-                uds.push(if r.userdata { Some(list.raw_get(i + 1).map_err(convert_error)?) } else { None });
-            }
-            let mut taker = TakeMoves::new(uds.iter().flatten());
-            let mut all: Vec<Action> = Vec::with_capacity(raw.len());
-            for (i, r) in raw.into_iter().enumerate() {
-                if let Some(v) = &uds[i] {
-                    all.extend(taker.take(v, &format!("umpire.actions: entry {}", i + 1))?);
-                    continue;
-                }
-                all.push(Action {
-                    group: r.group.unwrap_or_else(|| verb_of(&r.cmd)),
-                    unit: r.unit.or_else(|| r.units.first().cloned()),
-                    cmd: r.cmd,
-                    units: r.units,
-                    hex: r.hex,
-                    note: r.note,
-                    side: r.side,
-                });
-            }
-            self.known_sides(&all)?;
-            return Ok(Some(all.into_iter().filter(|a| keep(a)).collect()));
+        let all = match self.listed_fast(&list)? {
+            Some(all) => all,
+            None => self.listed_one_by_one(&list)?,
+        };
+        Ok(Some(all.into_iter().filter(|a| keep(a)).collect()))
+    }
+
+    /// The common case of a list read in one call of the C API (thousands of moves): `None`
+    /// when the list holds anything unusual, which [`Host::listed_one_by_one`] reads and names.
+    fn listed_fast(&self, list: &Table) -> Result<Option<Vec<Action>>, Error> {
+        let Some(raw) = super::fast::action_entries(&self.lua, list).map_err(convert_error)? else { return Ok(None) };
+        if !raw.iter().all(|r| r.userdata || !r.cmd.trim().is_empty()) {
+            return Ok(None);
         }
+        let mut uds: Vec<Option<mlua::AnyUserData>> = Vec::with_capacity(raw.len());
+        for (i, r) in raw.iter().enumerate() {
+            uds.push(if r.userdata { Some(list.raw_get(i + 1).map_err(convert_error)?) } else { None });
+        }
+        let mut taker = TakeMoves::new(uds.iter().flatten());
+        let mut all: Vec<Action> = Vec::with_capacity(raw.len());
+        for (i, r) in raw.into_iter().enumerate() {
+            if let Some(v) = &uds[i] {
+                all.extend(taker.take(v, &format!("umpire.actions: entry {}", i + 1))?);
+                continue;
+            }
+            all.push(Action {
+                group: r.group.unwrap_or_else(|| verb_of(&r.cmd)),
+                unit: r.unit.or_else(|| r.units.first().cloned()),
+                cmd: r.cmd,
+                units: r.units,
+                hex: r.hex,
+                note: r.note,
+                side: r.side,
+            });
+        }
+        self.known_sides(&all)?;
+        Ok(Some(all))
+    }
+
+    /// A list read entry by entry, each checked and named in its error.
+    fn listed_one_by_one(&self, list: &Table) -> Result<Vec<Action>, Error> {
         let entries: Vec<Value> =
             list.sequence_values::<Value>().collect::<mlua::Result<_>>().map_err(convert_error)?;
         let mut taker = TakeMoves::new(entries.iter().filter_map(|v| v.as_userdata()));
@@ -229,40 +269,10 @@ impl Host {
                     Action { group: verb_of(&cmd), cmd, ..Action::default() }
                 }
                 Value::UserData(v) => {
-                    out.extend(taker.take(&v, &what)?.into_iter().filter(|a| keep(a)));
+                    out.extend(taker.take(&v, &what)?);
                     continue;
                 }
-                Value::Table(t) => {
-                    let t = seal::seen_through(t);
-                    let cmd = text(&t, "cmd", &what)?
-                        .ok_or_else(|| Error::Lua(format!("{what}: `cmd` (the command line) is required")))?;
-                    let mut units = Vec::new();
-                    match t.get::<Value>("units").map_err(convert_error)? {
-                        Value::Nil => {}
-                        Value::Table(list) => {
-                            for id in seal::seen_through(list).sequence_values::<String>() {
-                                units.push(
-                                    id.map_err(|_| Error::Lua(format!("{what}: `units` must be a list of unit ids")))?,
-                                );
-                            }
-                        }
-                        other => {
-                            return Err(Error::Lua(format!(
-                                "{what}: `units` must be a list of unit ids, not {}",
-                                other.type_name()
-                            )));
-                        }
-                    }
-                    Action {
-                        group: text(&t, "group", &what)?.unwrap_or_else(|| verb_of(&cmd)),
-                        unit: text(&t, "unit", &what)?.or_else(|| units.first().cloned()),
-                        units,
-                        hex: text(&t, "hex", &what)?,
-                        note: text(&t, "note", &what)?,
-                        side: text(&t, "side", &what)?,
-                        cmd,
-                    }
-                }
+                Value::Table(t) => action_of(&seal::seen_through(t), &what)?,
                 other => {
                     return Err(Error::Lua(format!(
                         "{what}: a command line or a table with `cmd`, not {}",
@@ -274,11 +284,9 @@ impl Host {
                 return Err(Error::Lua(format!("{what}: an empty command line")));
             }
             self.known_sides(std::slice::from_ref(&a)).map_err(|e| Error::Lua(format!("{what}: {e}")))?;
-            if keep(&a) {
-                out.push(a);
-            }
+            out.push(a);
         }
-        Ok(Some(out))
+        Ok(out)
     }
 
     /// Every `side` an action names is a side of the game.

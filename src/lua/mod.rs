@@ -156,27 +156,7 @@ impl Host {
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
         internal.set("max_string", (limits.memory / 2) as i64).map_err(convert_error)?;
         // what stops a command, if it has happened (pcall must not catch it: the prelude)
-        let (used, limit, started, backstop, seconds) =
-            (host.budget.clone(), limits.instructions, host.started.clone(), host.backstop.clone(), limits.seconds);
-        let stopping = host
-            .lua
-            .create_function(move |lua, ()| {
-                let late = backstop.get() && started.get().is_some_and(|t| t.elapsed().as_secs_f64() > seconds);
-                Ok(if interrupted() {
-                    Some("interrupted (Ctrl-C): the command is taken back".to_string())
-                } else if used.get() > limit {
-                    Some(format!("instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?"))
-                } else if late {
-                    Some(format!(
-                        "time limit exceeded ({seconds} s in one command, outside the instruction budget): a runaway loop?"
-                    ))
-                } else if lua.app_data_ref::<OutOfMemory>().is_some() {
-                    Some("memory limit exceeded (not enough memory)".to_string())
-                } else {
-                    None
-                })
-            })
-            .map_err(convert_error)?;
+        let stopping = host.stopping().map_err(convert_error)?;
         internal.set("stopping", stopping).map_err(convert_error)?;
         compile(&host.lua, PRELUDE, PRELUDE_PLACE).and_then(|f| f.call::<()>(())).map_err(convert_error)?;
         let internal: Table = host.lua.globals().get("__umpire").map_err(convert_error)?;
@@ -190,28 +170,59 @@ impl Host {
                     .map_err(convert_error)?,
             )
             .map_err(convert_error)?;
-        host.reset_budget();
+        host.load_rules(ruleset)?;
+        Ok(host)
+    }
+
+    /// The prelude's `stopping`: what stops the running command, if it has happened (Ctrl-C,
+    /// the budget, the wall-clock backstop, the memory limit), which `pcall` must not catch.
+    fn stopping(&self) -> mlua::Result<Function> {
+        let limits = self.limits;
+        let (used, limit, started, backstop, seconds) =
+            (self.budget.clone(), limits.instructions, self.started.clone(), self.backstop.clone(), limits.seconds);
+        self.lua.create_function(move |lua, ()| {
+            let late = backstop.get() && started.get().is_some_and(|t| t.elapsed().as_secs_f64() > seconds);
+            Ok(if interrupted() {
+                Some("interrupted (Ctrl-C): the command is taken back".to_string())
+            } else if used.get() > limit {
+                Some(format!("instruction limit exceeded ({limit} Lua instructions in one command): a runaway loop?"))
+            } else if late {
+                Some(format!(
+                    "time limit exceeded ({seconds} s in one command, outside the instruction budget): a runaway loop?"
+                ))
+            } else if lua.app_data_ref::<OutOfMemory>().is_some() {
+                Some("memory limit exceeded (not enough memory)".to_string())
+            } else {
+                None
+            })
+        })
+    }
+
+    /// Loads the rule files (the entry script and what it requires), runs the ruleset's checks
+    /// of its data, and seals what the files left.
+    fn load_rules(&self, ruleset: &Ruleset) -> Result<(), Error> {
+        self.reset_budget();
         let entry = ruleset.dir.join(&ruleset.entry);
-        let require: Function = host.lua.globals().get("require").map_err(convert_error)?;
+        let require: Function = self.lua.globals().get("require").map_err(convert_error)?;
         // the entry script is required by its path in the ruleset (`main.lua` -> `main`,
         // `src/main.lua` -> `src.main`)
         let module = ruleset.entry.trim_end_matches(".lua").replace(['/', '\\'], ".");
         if !entry.is_file() {
             return Err(Error::NotFound(format!("entry script {} does not exist", entry.display())));
         }
-        host.shared.borrow_mut().loading = true;
+        self.shared.borrow_mut().loading = true;
         // the rule files load under the same limits as a command, and a limit hit there names
         // the rule's file:line in the same way
-        let loaded = require.call::<Value>(module).map_err(|e| host.run_error(e));
-        host.shared.borrow_mut().loading = false;
+        let loaded = require.call::<Value>(module).map_err(|e| self.run_error(e));
+        self.shared.borrow_mut().loading = false;
         loaded?;
         // the ruleset's own checks of its data (umpire.validate): bad tables stop the load
-        validate::run(&host.lua, ruleset)?;
+        validate::run(&self.lua, ruleset)?;
         // from now on every table the rule files can reach is read-only, and no global may be
         // created or assigned: whatever persists belongs in the game state
-        host.prelude_fn("freeze")?.call::<()>(()).map_err(convert_error)?;
-        seal::name_functions(&host.lua).map_err(convert_error)?;
-        Ok(host)
+        self.prelude_fn("freeze")?.call::<()>(()).map_err(convert_error)?;
+        seal::name_functions(&self.lua).map_err(convert_error)?;
+        Ok(())
     }
 
     /// Removes what rules may not use and installs the guarded functions; returns the table of

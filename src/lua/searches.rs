@@ -68,91 +68,32 @@ pub(super) fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::
     let w = world(lua);
     let w = w.borrow();
     let (mut p, sources) = profile_from(lua, &w, &spec)?;
-    let field = |t: &Table, k: &str| -> mlua::Result<Option<String>> {
-        match t.get::<Value>(k)? {
-            Value::Nil => Ok(None),
-            Value::String(s) => Ok(Some(s.to_str()?.to_string())),
-            other => Err(mlua::Error::runtime(format!("map.moves: `{k}` must be a string, not {}", other.type_name()))),
-        }
-    };
-    let cmd = field(&m, "cmd")?
+    let cmd = moves_field(&m, "cmd")?
         .ok_or_else(|| mlua::Error::runtime("map.moves: `cmd` (the command's template) is required"))?;
-    let group = field(&m, "group")?.unwrap_or_else(|| cmd.split_whitespace().next().unwrap_or("").to_string());
-    let note = field(&m, "note")?;
-    let common = hex_set(lua, &w.map, m.get("exclude")?, "map.moves exclude")?;
-    let (cmd_t, note_t) = (template(&cmd), note.as_deref().map(template));
-    // (a set handed for several units is read once)
-    let mut sets: BTreeMap<usize, BTreeSet<HexId>> = BTreeMap::new();
-    let mut out: Vec<crate::contract::Action> = Vec::new();
-    let mut costs: BTreeMap<i64, String> = BTreeMap::new();
-    let mut one = |p: &Profile,
-                   sources: &[(HexId, i64)],
-                   unit: Option<String>,
-                   own: Option<&BTreeSet<HexId>>,
-                   dear: &BTreeMap<HexId, i64>|
-     -> mlua::Result<()> {
-        if sources.is_empty() {
-            return Err(mlua::Error::runtime("map.moves: a unit's `from` (or the profile's) is required"));
-        }
-        let r = p.reach(&w.map, sources).map_err(|e| mlua::Error::runtime(format!("map.moves: {e}")))?;
-        charge(lua, r.len())?;
-        let unit_text = unit.clone().unwrap_or_default();
-        let mut found: Vec<(&str, crate::contract::Action)> = Vec::new();
-        for (h, x) in r.iter() {
-            if sources.iter().any(|(s, _)| *s == h)
-                || common.contains(&h)
-                || own.is_some_and(|o| o.contains(&h))
-                || dear.get(&h).is_some_and(|&c| x.cost >= c)
-            {
-                continue;
-            }
-            let id = w.map.printed_id(h).unwrap_or_default();
-            let cost = costs.entry(x.cost).or_insert_with(|| search::fmt_cost(x.cost));
-            let fill = |t: &[Part]| {
-                let mut out = String::with_capacity(32);
-                for p in t {
-                    out.push_str(match p {
-                        Part::Text(x) => x,
-                        Part::Unit => &unit_text,
-                        Part::Hex => id,
-                        Part::Cost => cost,
-                    });
-                }
-                out
-            };
-            found.push((
-                id,
-                crate::contract::Action {
-                    cmd: fill(&cmd_t),
-                    group: group.clone(),
-                    unit: unit.clone(),
-                    units: vec![],
-                    hex: Some(id.to_string()),
-                    note: note_t.as_deref().map(fill),
-                    side: None,
-                },
-            ));
-        }
-        // (the search answers in slot order, which is the ids' order on most maps)
-        if !found.is_sorted_by(|a, b| a.0 <= b.0) {
-            found.sort_by(|a, b| a.0.cmp(b.0));
-        }
-        out.extend(found.into_iter().map(|(_, a)| a));
-        Ok(())
+    let note = moves_field(&m, "note")?;
+    let mut lister = MoveLister {
+        group: moves_field(&m, "group")?.unwrap_or_else(|| cmd.split_whitespace().next().unwrap_or("").to_string()),
+        common: hex_set(lua, &w.map, m.get("exclude")?, "map.moves exclude")?,
+        cmd: template(&cmd),
+        note: note.as_deref().map(template),
+        costs: BTreeMap::new(),
+        out: Vec::new(),
     };
     match m.get::<Option<Table>>("units")? {
         None => {
             let dear = hex_amounts(lua, &w.map, m.get("dear")?, "map.moves dear")?;
-            one(&p, &sources, field(&m, "unit")?, None, &dear)?
+            lister.list(lua, &w.map, &p, &sources, moves_field(&m, "unit")?, None, &dear)?
         }
         Some(list) => {
-            // (each unit's own crossings are added to the profile's, its `always_one` replaces it)
+            // (each unit's own crossings are added to the profile's, its `always_one` replaces it;
+            // a set handed for several units is read once)
             let (base_sides, base_one) = (std::mem::take(&mut p.side_cost), p.always_one);
+            let mut sets: BTreeMap<usize, BTreeSet<HexId>> = BTreeMap::new();
             for entry in list.sequence_values::<Table>() {
                 let e = entry.map_err(|_| {
                     mlua::Error::runtime("map.moves: `units` is a list of { unit =, from =, mp = } tables")
                 })?;
-                let from = field(&e, "from")?
+                let from = moves_field(&e, "from")?
                     .ok_or_else(|| mlua::Error::runtime("map.moves: each of `units` needs its `from`"))?;
                 let from = hex_arg(&w.map, &from, "map.moves from")?;
                 p.max = match e.get::<Option<f64>>("mp")? {
@@ -175,11 +116,96 @@ pub(super) fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::
                 p.side_cost = base_sides.clone();
                 p.side_cost.extend(side_costs(&w.map, &e)?);
                 p.always_one = e.get::<Option<bool>>("always_one")?.unwrap_or(base_one);
-                one(&p, &[(from, 0)], field(&e, "unit")?, own, &dear)?;
+                lister.list(lua, &w.map, &p, &[(from, 0)], moves_field(&e, "unit")?, own, &dear)?;
             }
         }
     }
-    lua.create_userdata(super::actions::Moves(out))
+    lua.create_userdata(super::actions::Moves(lister.out))
+}
+
+/// A text field of a `map.moves` table.
+fn moves_field(t: &Table, k: &str) -> mlua::Result<Option<String>> {
+    match t.get::<Value>(k)? {
+        Value::Nil => Ok(None),
+        Value::String(s) => Ok(Some(s.to_str()?.to_string())),
+        other => Err(mlua::Error::runtime(format!("map.moves: `{k}` must be a string, not {}", other.type_name()))),
+    }
+}
+
+/// The moves of `map.moves` being listed: the templates of their command and note, the hexes
+/// left out for every unit, the costs printed so far.
+struct MoveLister {
+    group: String,
+    common: BTreeSet<HexId>,
+    cmd: Vec<Part>,
+    note: Option<Vec<Part>>,
+    costs: BTreeMap<i64, String>,
+    out: Vec<crate::contract::Action>,
+}
+
+impl MoveLister {
+    /// Lists the moves of one unit (`unit`, from `sources`): every hex its search reaches except
+    /// its sources, the hexes left out, and those it reaches at a cost its `dear` forbids.
+    #[allow(clippy::too_many_arguments)]
+    fn list(
+        &mut self,
+        lua: &Lua,
+        map: &crate::map::Map,
+        p: &Profile,
+        sources: &[(HexId, i64)],
+        unit: Option<String>,
+        own: Option<&BTreeSet<HexId>>,
+        dear: &BTreeMap<HexId, i64>,
+    ) -> mlua::Result<()> {
+        if sources.is_empty() {
+            return Err(mlua::Error::runtime("map.moves: a unit's `from` (or the profile's) is required"));
+        }
+        let r = p.reach(map, sources).map_err(|e| mlua::Error::runtime(format!("map.moves: {e}")))?;
+        charge(lua, r.len())?;
+        let unit_text = unit.clone().unwrap_or_default();
+        let mut found: Vec<(&str, crate::contract::Action)> = Vec::new();
+        for (h, x) in r.iter() {
+            if sources.iter().any(|(s, _)| *s == h)
+                || self.common.contains(&h)
+                || own.is_some_and(|o| o.contains(&h))
+                || dear.get(&h).is_some_and(|&c| x.cost >= c)
+            {
+                continue;
+            }
+            let id = map.printed_id(h).unwrap_or_default();
+            let cost = self.costs.entry(x.cost).or_insert_with(|| search::fmt_cost(x.cost));
+            let fill = |t: &[Part]| {
+                let mut out = String::with_capacity(32);
+                for p in t {
+                    out.push_str(match p {
+                        Part::Text(x) => x,
+                        Part::Unit => &unit_text,
+                        Part::Hex => id,
+                        Part::Cost => cost,
+                    });
+                }
+                out
+            };
+            found.push((
+                id,
+                crate::contract::Action {
+                    cmd: fill(&self.cmd),
+                    group: self.group.clone(),
+                    unit: unit.clone(),
+                    units: vec![],
+                    hex: Some(id.to_string()),
+                    note: self.note.as_deref().map(fill),
+                    side: None,
+                },
+            ));
+        }
+        // (the search answers in slot order, which is the ids' order on most maps)
+        if !found.is_sorted_by(|a, b| a.0 <= b.0) {
+            found.sort_by(|a, b| a.0.cmp(b.0));
+        }
+        self.out.extend(found.into_iter().map(|(_, a)| a));
+        Ok(())
+    }
 }
 
 /// A piece of a `map.moves` template.

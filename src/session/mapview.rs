@@ -39,90 +39,11 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let g = s.game()?;
     let map = g.scenario.map.clone();
     let hidden = g.hidden_units();
-    // a copy (persistent maps: cheap): the rules are asked for the units' strengths below
     let state = g.state().clone();
-    let all: BTreeSet<HexId> = map.hexes.keys().copied().collect();
     if let Some((file, shown, mode)) = svg {
-        let hexes = match view.center {
-            Some(c) => map.grid.within(c, view.radius.unwrap_or(4)).into_iter().filter(|h| map.contains(*h)).collect(),
-            None => all,
-        };
-        let c = &state.clock;
-        let mut title = format!("{} — turn {}", view.title, c.turn);
-        if !c.phase.is_empty() {
-            title.push_str(&format!(", {}", c.phase));
-        }
-        if let Some(side) = &c.side {
-            title.push_str(&format!(", {side} to act"));
-        }
-        if let Some(o) = &view.overlay {
-            title.push_str(&format!(" — overlay {}", o.title));
-        }
-        let drawn: Vec<Unit> = state
-            .units
-            .values()
-            .filter(|u| matches!(u.loc, Location::Hex(h) if hexes.contains(&h)) && !hidden.contains(&u.id))
-            .cloned()
-            .collect();
-        let (strengths, _) = g.read_only(|g| {
-            drawn.iter().map(|u| Ok((u.id.clone(), strength_of(g, u)?))).collect::<Result<BTreeMap<String, String>>>()
-        });
-        let pic = crate::render::svg::SvgMap {
-            strengths: strengths?,
-            map: &map,
-            state: &state,
-            hexes,
-            overlay: view.overlay,
-            hidden,
-            symbols: &g.scenario.symbols,
-            title,
-        };
-        crate::save::write_atomic(&file, pic.render().as_bytes(), mode)?;
-        return Ok(Reply::ok(vec![format!("map drawn to {shown}")]));
+        return draw_svg(g, view, &file, &shown, mode);
     }
-    let mut note = None;
-    let hexes = match (view.center, &view.overlay) {
-        (Some(c), _) => crate::render::text::around(&map, c, view.radius.unwrap_or(3), s.width),
-        (None, Some(o)) if !o.labels.is_empty() => {
-            // the marked hexes if they fit, else a window on where the marks end (the front)
-            let marked: BTreeSet<HexId> = o.labels.keys().copied().collect();
-            let down = marked.iter().map(|h| crate::render::text::place(&map, *h).1);
-            let rows = down.clone().max().unwrap_or(0) - down.min().unwrap_or(0);
-            let hexes = if crate::render::text::fits(&map, &marked, s.width) && rows < WINDOW_ROWS {
-                let (c0, c1) = (marked.iter().map(|h| h.col).min(), marked.iter().map(|h| h.col).max());
-                let (r0, r1) = (marked.iter().map(|h| h.row).min(), marked.iter().map(|h| h.row).max());
-                all.iter()
-                    .filter(|h| (c0..=c1).contains(&Some(h.col)) && (r0..=r1).contains(&Some(h.row)))
-                    .copied()
-                    .collect()
-            } else {
-                let occupied: BTreeSet<HexId> = g.state().units.values().filter_map(|u| u.hex()).collect();
-                crate::render::text::front_window(&map, &marked, &occupied, s.width, WINDOW_ROWS)
-            };
-            let out = marked.iter().filter(|h| !hexes.contains(*h)).count();
-            if out > 0 {
-                note = Some(format!(
-                    "({out} of the {} marked hexes are outside this window, which is centred where the marks end; `map {} <hex|unit|place> [radius]` draws another part)",
-                    marked.len(),
-                    o.title
-                ));
-            }
-            hexes
-        }
-        _ => {
-            // the whole map if it fits, else the part around the middle
-            if crate::render::text::fits(&map, &all, s.width) {
-                all
-            } else {
-                note = Some(
-                    "(the part around the middle of the map; `map <hex|unit|place> [radius]` draws another part)"
-                        .into(),
-                );
-                let mid = crate::render::text::middle(&map, &all).unwrap_or(HexId::new(1, 1));
-                crate::render::text::window(&map, mid, s.width, WINDOW_ROWS)
-            }
-        }
-    };
+    let (hexes, note) = text_window(s, &view, &map)?;
     let tm = crate::render::text::TextMap {
         map: &map,
         state: &state,
@@ -136,6 +57,109 @@ pub(super) fn map(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     out.extend(note.iter().map(|l| crate::text::printable(l).into_owned()));
     // (the renderer draws names printable: its colours are the only escapes)
     Ok(Reply::styled(out))
+}
+
+/// `map --svg FILE`: the picture of the view, written atomically.
+fn draw_svg(
+    g: &crate::game::Game,
+    view: MapView,
+    file: &std::path::Path,
+    shown: &str,
+    mode: Option<std::fs::Permissions>,
+) -> Result<Reply> {
+    let map = g.scenario.map.clone();
+    let hidden = g.hidden_units();
+    // a copy (persistent maps: cheap): the rules are asked for the units' strengths below
+    let state = g.state().clone();
+    let all: BTreeSet<HexId> = map.hexes.keys().copied().collect();
+    let hexes = match view.center {
+        Some(c) => map.grid.within(c, view.radius.unwrap_or(4)).into_iter().filter(|h| map.contains(*h)).collect(),
+        None => all,
+    };
+    let c = &state.clock;
+    let mut title = format!("{} — turn {}", view.title, c.turn);
+    if !c.phase.is_empty() {
+        title.push_str(&format!(", {}", c.phase));
+    }
+    if let Some(side) = &c.side {
+        title.push_str(&format!(", {side} to act"));
+    }
+    if let Some(o) = &view.overlay {
+        title.push_str(&format!(" — overlay {}", o.title));
+    }
+    let drawn: Vec<Unit> = state
+        .units
+        .values()
+        .filter(|u| matches!(u.loc, Location::Hex(h) if hexes.contains(&h)) && !hidden.contains(&u.id))
+        .cloned()
+        .collect();
+    let (strengths, _) = g.read_only(|g| {
+        drawn.iter().map(|u| Ok((u.id.clone(), strength_of(g, u)?))).collect::<Result<BTreeMap<String, String>>>()
+    });
+    let pic = crate::render::svg::SvgMap {
+        strengths: strengths?,
+        map: &map,
+        state: &state,
+        hexes,
+        overlay: view.overlay,
+        hidden,
+        symbols: &g.scenario.symbols,
+        title,
+    };
+    crate::save::write_atomic(file, pic.render().as_bytes(), mode)?;
+    Ok(Reply::ok(vec![format!("map drawn to {shown}")]))
+}
+
+/// The hexes the text map shows, with a note when they are a part of what was asked: around
+/// the centre asked; the marks of an overlay if they fit, else where the marks end (the
+/// front); the whole map if it fits, else the part around its middle.
+fn text_window(s: &Session, view: &MapView, map: &crate::map::Map) -> Result<(BTreeSet<HexId>, Option<String>)> {
+    let g = s.game()?;
+    let all: BTreeSet<HexId> = map.hexes.keys().copied().collect();
+    let mut note = None;
+    let hexes = match (view.center, &view.overlay) {
+        (Some(c), _) => crate::render::text::around(map, c, view.radius.unwrap_or(3), s.width),
+        (None, Some(o)) if !o.labels.is_empty() => {
+            // the marked hexes if they fit, else a window on where the marks end (the front)
+            let marked: BTreeSet<HexId> = o.labels.keys().copied().collect();
+            let down = marked.iter().map(|h| crate::render::text::place(map, *h).1);
+            let rows = down.clone().max().unwrap_or(0) - down.min().unwrap_or(0);
+            let hexes = if crate::render::text::fits(map, &marked, s.width) && rows < WINDOW_ROWS {
+                let (c0, c1) = (marked.iter().map(|h| h.col).min(), marked.iter().map(|h| h.col).max());
+                let (r0, r1) = (marked.iter().map(|h| h.row).min(), marked.iter().map(|h| h.row).max());
+                all.iter()
+                    .filter(|h| (c0..=c1).contains(&Some(h.col)) && (r0..=r1).contains(&Some(h.row)))
+                    .copied()
+                    .collect()
+            } else {
+                let occupied: BTreeSet<HexId> = g.state().units.values().filter_map(|u| u.hex()).collect();
+                crate::render::text::front_window(map, &marked, &occupied, s.width, WINDOW_ROWS)
+            };
+            let out = marked.iter().filter(|h| !hexes.contains(*h)).count();
+            if out > 0 {
+                note = Some(format!(
+                    "({out} of the {} marked hexes are outside this window, which is centred where the marks end; `map {} <hex|unit|place> [radius]` draws another part)",
+                    marked.len(),
+                    o.title
+                ));
+            }
+            hexes
+        }
+        _ => {
+            // the whole map if it fits, else the part around the middle
+            if crate::render::text::fits(map, &all, s.width) {
+                all
+            } else {
+                note = Some(
+                    "(the part around the middle of the map; `map <hex|unit|place> [radius]` draws another part)"
+                        .into(),
+                );
+                let mid = crate::render::text::middle(map, &all).unwrap_or(HexId::new(1, 1));
+                crate::render::text::window(map, mid, s.width, WINDOW_ROWS)
+            }
+        }
+    };
+    Ok((hexes, note))
 }
 
 /// The hex a word of `map` names: a unit on the map, a hex or a place.
