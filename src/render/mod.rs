@@ -1,5 +1,6 @@
 //! Pictures of the map: as text for the terminal (`map`), as SVG for a file (`map --svg`).
 
+mod legend;
 pub mod svg;
 pub mod text;
 

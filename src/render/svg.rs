@@ -17,7 +17,7 @@ const R: f64 = 36.0;
 /// The side of a counter.
 const COUNTER: f64 = 32.0;
 /// Space above the map (title) and to its right (legend).
-const TOP: f64 = 44.0;
+pub(super) const TOP: f64 = 44.0;
 const LEGEND_W: f64 = 300.0;
 
 pub struct SvgMap<'a> {
@@ -53,12 +53,12 @@ fn default_color(t: &str) -> String {
     .to_string()
 }
 
-const SIDE_COLORS: [&str; 4] = ["#4a5f7a", "#a8342c", "#3c8d4a", "#8a4fa3"];
-const RIVER: &str = "#2f6fc4";
-const ROAD: &str = "#8b5a2b";
-const RAIL: &str = "#222";
+pub(super) const SIDE_COLORS: [&str; 4] = ["#4a5f7a", "#a8342c", "#3c8d4a", "#8a4fa3"];
+pub(super) const RIVER: &str = "#2f6fc4";
+pub(super) const ROAD: &str = "#8b5a2b";
+pub(super) const RAIL: &str = "#222";
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
@@ -69,7 +69,7 @@ fn fitted(text: &str, width: f64, max: f64) -> f64 {
 }
 
 /// `text` cut into lines of at most `width` characters, at spaces.
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     for w in text.split(' ') {
         match lines.last_mut() {
@@ -84,7 +84,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 }
 
 /// The symbol drawn for a unit: the scenario's, else one for an `hq` or `air` kind, else a box.
-fn symbol_of<'s>(symbols: &'s BTreeMap<String, String>, u: &Unit) -> &'s str {
+pub(super) fn symbol_of<'s>(symbols: &'s BTreeMap<String, String>, u: &Unit) -> &'s str {
     match symbols.get(&u.id) {
         Some(s) => s,
         None => match u.kind.as_str() {
@@ -96,7 +96,7 @@ fn symbol_of<'s>(symbols: &'s BTreeMap<String, String>, u: &Unit) -> &'s str {
 }
 
 /// A NATO-style unit symbol in the box at (x, y), `w` by `h`.
-fn symbol(s: &mut String, sym: &str, x: f64, y: f64, w: f64, h: f64) {
+pub(super) fn symbol(s: &mut String, sym: &str, x: f64, y: f64, w: f64, h: f64) {
     let st = r##"stroke="#fff" stroke-width="1" fill="none""##;
     let _ = write!(s, r#"<g class="symbol {sym}"><rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" {st}/>"#);
     let (x2, y2, cx, cy) = (x + w, y + h, x + w / 2.0, y + h / 2.0);
@@ -168,7 +168,7 @@ fn symbol(s: &mut String, sym: &str, x: f64, y: f64, w: f64, h: f64) {
 }
 
 /// What a symbol means, for the legend.
-fn symbol_name(sym: &str) -> &str {
+pub(super) fn symbol_name(sym: &str) -> &str {
     match sym {
         "box" => "unit (no type symbol)",
         "hq" => "headquarters",
@@ -322,7 +322,7 @@ impl SvgMap<'_> {
         s.push_str("</g>\n");
     }
 
-    fn terrain_color(&self, t: &str) -> String {
+    pub(super) fn terrain_color(&self, t: &str) -> String {
         self.map.colors.get(t).cloned().unwrap_or_else(|| default_color(t))
     }
 
@@ -398,7 +398,7 @@ impl SvgMap<'_> {
     }
 
     /// The hexsides of the window with what lies on them (features and markers).
-    fn window_sides(&self) -> Vec<(HexId, HexId, BTreeSet<String>)> {
+    pub(super) fn window_sides(&self) -> Vec<(HexId, HexId, BTreeSet<String>)> {
         let mut out = Vec::new();
         for &h in &self.hexes {
             for n in self.map.grid.neighbours(h) {
@@ -654,199 +654,4 @@ impl SvgMap<'_> {
         }
         s.push_str("</g>\n");
     }
-
-    /// The legend at `x`, right of the map: the sides, the unit symbols, the terrains,
-    /// hexsides, areas and values drawn, and the overlay; its height.
-    fn legend(&self, s: &mut String, x: f64) -> f64 {
-        let mut y = TOP + 4.0;
-        let _ = writeln!(
-            s,
-            r#"<g id="legend"><text x="{x:.1}" y="{y:.1}" font-size="12" font-weight="bold">Legend</text>"#
-        );
-        y += 8.0;
-        let mut entries = self.counter_entries(x);
-        entries.extend(self.terrain_entries(x));
-        entries.extend(self.hexside_entries(x));
-        entries.extend(self.area_and_value_entries(x));
-        if let Some(o) = &self.overlay {
-            let sw = move |y: f64| {
-                format!(r##"<circle cx="{:.1}" cy="{:.1}" r="7" fill="#ffd54a" stroke="#7a5c00"/>"##, x + 13.0, cy(y))
-            };
-            entries.push((Box::new(sw), o.legend(&self.hexes)));
-        }
-        for (swatch, text) in entries {
-            let sw = swatch(y);
-            y += 16.0;
-            let _ = write!(s, r#"<g class="entry">{sw}"#);
-            let lines = wrap(&text, 44);
-            for (i, line) in lines.iter().enumerate() {
-                let _ = write!(
-                    s,
-                    r#"<text x="{:.1}" y="{:.1}" font-size="10">{}</text>"#,
-                    x + 34.0,
-                    y + 4.0 + 12.0 * i as f64,
-                    esc(line)
-                );
-            }
-            y += 12.0 * (lines.len() - 1) as f64;
-            s.push_str("</g>\n");
-        }
-        s.push_str("</g>\n");
-        y + 10.0
-    }
-
-    /// The legend's lines for the counters: each side's colour, the unit symbols shown, stacks,
-    /// reduced strength, markers.
-    fn counter_entries(&self, x: f64) -> Vec<Entry<'_>> {
-        let mut out: Vec<Entry<'_>> = Vec::new();
-        let stacks: Vec<Vec<&Unit>> =
-            self.state.stacks().into_iter().filter(|(h, _)| self.hexes.contains(h)).map(|(_, v)| v).collect();
-        let units: Vec<&Unit> = stacks.iter().filter_map(|v| v.first().copied()).collect();
-        for (i, side) in self.state.sides.iter().enumerate() {
-            let fill = SIDE_COLORS[i % SIDE_COLORS.len()];
-            out.push((Box::new(move |y| box_at(x, y, fill)), format!("{side} counter: id, attack-defense-move")));
-        }
-        let syms: BTreeSet<&str> = units.iter().map(|u| symbol_of(self.symbols, u)).collect();
-        for sym in syms {
-            let sw = move |y: f64| {
-                let mut sw = box_at(x, y, SIDE_COLORS[0]);
-                symbol(&mut sw, sym, x + 5.0, cy(y) - 5.0, 16.0, 10.0);
-                sw
-            };
-            out.push((Box::new(sw), symbol_name(sym).to_string()));
-        }
-        if stacks.iter().any(|v| v.len() > 1) {
-            out.push((Box::new(|_| String::new()), "+N: units under the top counter (hover for the stack)".into()));
-        }
-        if units.iter().any(|u| u.step > 0) {
-            let sw = move |y: f64| {
-                format!(r##"<rect x="{x:.1}" y="{:.1}" width="26" height="3" fill="#f5c542"/>"##, cy(y) + 3.0)
-            };
-            out.push((Box::new(sw), "yellow band: reduced strength".into()));
-        }
-        if units.iter().any(|u| !u.markers.is_empty()) {
-            let sw = move |y: f64| {
-                format!(
-                    r##"<circle cx="{:.1}" cy="{:.1}" r="2.5" fill="#f5c542" stroke="#111" stroke-width="0.5"/>"##,
-                    x + 13.0,
-                    cy(y)
-                )
-            };
-            out.push((Box::new(sw), "dot: the counter has markers (hover, or `show`)".into()));
-        }
-        out
-    }
-
-    /// The legend's lines for the terrains of the hexes drawn.
-    fn terrain_entries(&self, x: f64) -> Vec<Entry<'_>> {
-        let terrains: BTreeSet<&str> = self.hexes.iter().map(|h| self.map.hexes[h].terrain.as_str()).collect();
-        terrains
-            .into_iter()
-            .map(|t| {
-                let fill = self.terrain_color(t);
-                (Box::new(move |y| box_at(x, y, &fill)) as Box<dyn Fn(f64) -> String>, t.to_string())
-            })
-            .collect()
-    }
-
-    /// The legend's lines for the kinds of hexside features drawn.
-    fn hexside_entries(&self, x: f64) -> Vec<Entry<'_>> {
-        let mut kinds: BTreeSet<(SideKind, bool)> = BTreeSet::new();
-        for (_, _, feats) in self.window_sides() {
-            for f in &feats {
-                if !f.starts_with("marker:") {
-                    kinds.insert((SideKind::of(f), f.contains("major")));
-                }
-            }
-        }
-        kinds.into_iter().map(|(k, major)| hexside_entry(x, k, major)).collect()
-    }
-
-    /// The legend's lines for the scenario's marked areas and values (`[map.legend]`) drawn.
-    fn area_and_value_entries(&self, x: f64) -> Vec<Entry<'_>> {
-        let mut out: Vec<Entry<'_>> = Vec::new();
-        for (name, mark) in &self.map.legend.areas {
-            if self.map.areas.get(name).is_some_and(|a| a.iter().any(|h| self.hexes.contains(h))) {
-                let sw = move |y: f64| {
-                    format!(
-                        r#"<rect x="{:.1}" y="{:.1}" width="22" height="10" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,2"/><text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="{}">{}</text>"#,
-                        x + 2.0,
-                        cy(y) - 5.0,
-                        esc(&mark.color),
-                        x + 5.0,
-                        cy(y) + 3.0,
-                        esc(&mark.color),
-                        esc(&mark.text)
-                    )
-                };
-                out.push((Box::new(sw), mark.label.clone()));
-            }
-        }
-        for (name, mark) in &self.map.legend.values {
-            if self.hexes.iter().any(|h| self.map.hexes[h].values.contains_key(name)) {
-                let sw = move |y: f64| {
-                    format!(
-                        r##"<circle cx="{:.1}" cy="{:.1}" r="6.5" fill="{}" stroke="#fff"/><text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="#fff" text-anchor="middle">n</text>"##,
-                        x + 13.0,
-                        cy(y),
-                        esc(&mark.color),
-                        x + 13.0,
-                        cy(y) + 3.0
-                    )
-                };
-                out.push((Box::new(sw), mark.label.clone()));
-            }
-        }
-        out
-    }
-}
-
-/// One line of the legend: its swatch, drawn at the line's height, and its words.
-type Entry<'a> = (Box<dyn Fn(f64) -> String + 'a>, String);
-
-/// The middle of a legend line at height `y`.
-fn cy(y: f64) -> f64 {
-    y + 16.0
-}
-
-/// A legend swatch: a box of `fill`.
-fn box_at(x: f64, y: f64, fill: &str) -> String {
-    format!(
-        r##"<rect x="{x:.1}" y="{:.1}" width="26" height="12" fill="{fill}" stroke="#111" stroke-width="0.6"/>"##,
-        cy(y) - 6.0
-    )
-}
-
-/// A legend swatch: a line drawn in `style`.
-fn line_at(x: f64, y: f64, style: &str) -> String {
-    format!(r#"<line x1="{x:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#, cy(y), x + 26.0, cy(y))
-}
-
-/// The legend's line of a kind of hexside feature.
-fn hexside_entry<'a>(x: f64, k: SideKind, major: bool) -> Entry<'a> {
-    let (style, text): (String, &str) = match k {
-        SideKind::River if major => (format!(r#"stroke="{RIVER}" stroke-width="6""#), "major river"),
-        SideKind::River => (format!(r#"stroke="{RIVER}" stroke-width="4""#), "river"),
-        SideKind::Road => (format!(r#"stroke="{ROAD}" stroke-width="3""#), "road"),
-        SideKind::Rail => (format!(r#"stroke="{RAIL}" stroke-width="2.5" stroke-dasharray="6,3""#), "railroad"),
-        SideKind::Bridge => {
-            let sw = move |y: f64| {
-                format!(
-                    r##"{}<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#222" stroke-width="9"/><line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#e9dcc0" stroke-width="6"/>"##,
-                    line_at(x, y, &format!(r#"stroke="{RIVER}" stroke-width="4""#)),
-                    x + 13.0,
-                    cy(y) - 7.0,
-                    x + 13.0,
-                    cy(y) + 7.0,
-                    x + 13.0,
-                    cy(y) - 7.0,
-                    x + 13.0,
-                    cy(y) + 7.0
-                )
-            };
-            return (Box::new(sw), "bridge".into());
-        }
-        SideKind::Other => (r##"stroke="#555" stroke-width="3""##.to_string(), "other hexside feature"),
-    };
-    (Box::new(move |y| line_at(x, y, &style)), text.to_string())
 }
