@@ -92,6 +92,7 @@ local function list_assaults(out, side, stacks)
         for _, e in ipairs(stacks[d] or {}) do
           if e.side == enemy and C.is_combat(e) then held = true end
         end
+        if side == C.GERMAN and #C.combat_at(d, C.SOVIET) == 0 and combat.intrinsic(d) then held = true end   -- 10.31
         if held then
           for _, o in ipairs(order) do
             local with, ids = {}, {}
@@ -113,24 +114,77 @@ local function list_assaults(out, side, stacks)
   end
 end
 
--- 11.1-11.7: one prepared assault per enemy hex, with every unit next to it that may join.
-local function list_attacks(out, side, stacks)
-  local enemy = C.other(side)
+-- 11.1, 11.5, 10.31: the hexes `side` may attack now, sorted: those holding enemy units not yet
+-- attacked this phase, and (for the German) the empty intact Soviet entrenchments.
+local function targets(side, stacks)
+  local enemy, set, out = C.other(side), {}, {}
   for h, stack in pairs(stacks) do
-    local fresh = false                                                               -- 11.5
     for _, u in ipairs(stack) do
-      if u.side == enemy and C.is_combat(u) and not u:marker("defended") then fresh = true end
+      if u.side == enemy and C.is_combat(u) and not u:marker("defended") then set[h] = true end   -- 11.5
     end
-    if fresh then
-      local ids = {}
-      for _, n in ipairs(map.neighbours(h)) do
-        for _, u in ipairs(stacks[n] or {}) do
-          if u.side == side and not combat.attacker_refusal(u, side, { h }) then ids[#ids + 1] = u.id end
+  end
+  if side == C.GERMAN then
+    for _, h in ipairs(C.ENTRENCH[C.SOVIET]) do
+      if #C.combat_at(h, C.SOVIET) == 0 and combat.intrinsic(h) then set[h] = true end            -- 10.31
+    end
+  end
+  for h in pairs(set) do out[#out + 1] = h end
+  table.sort(out)
+  return out, set
+end
+
+-- 11.6, 11.7: the sets of two or three target hexes that some unit of `side` is next to all of
+-- (a unit next to three hexes at most holds them on three sides of it), sorted, each once.
+local function target_sets(side, stacks, set)
+  local found, keys = {}, {}
+  local froms = {}
+  for h in pairs(stacks) do froms[#froms + 1] = h end
+  table.sort(froms)
+  for _, f in ipairs(froms) do
+    local may = false
+    for _, u in ipairs(stacks[f]) do
+      if not combat.attacker_refusal(u, side, {}) then may = true end
+    end
+    if may then
+      local near = {}
+      for _, n in ipairs(map.neighbours(f)) do if set[n] then near[#near + 1] = n end end
+      table.sort(near)
+      for i = 1, #near do
+        for j = i + 1, #near do
+          local pairs_of = { { near[i], near[j] } }
+          for k = j + 1, #near do pairs_of[#pairs_of + 1] = { near[i], near[j], near[k] } end
+          for _, hs in ipairs(pairs_of) do
+            local key = table.concat(hs, ",")
+            if not found[key] then found[key] = hs keys[#keys + 1] = key end
+          end
         end
       end
-      if #ids > 0 then
-        add(out, { cmd = ("attack %s with %s"):format(h, table.concat(ids, ",")), group = "attack", units = ids, hex = h })
+    end
+  end
+  table.sort(keys)
+  local out = {}
+  for _, k in ipairs(keys) do out[#out + 1] = found[k] end
+  return out
+end
+
+-- 11.1-11.7: one prepared assault per target hex (or set of hexes, 11.6-11.7), with every unit
+-- next to all of them that may join (the attack verb's own test, combat.attacker_refusal).
+local function list_attacks(out, side, stacks)
+  local list, set = targets(side, stacks)
+  local sets = {}
+  for _, h in ipairs(list) do sets[#sets + 1] = { h } end
+  for _, hs in ipairs(target_sets(side, stacks, set)) do sets[#sets + 1] = hs end
+  for _, hs in ipairs(sets) do
+    local ids = {}
+    for _, n in ipairs(map.neighbours(hs[1])) do
+      for _, u in ipairs(stacks[n] or {}) do
+        if u.side == side and not combat.attacker_refusal(u, side, hs) then ids[#ids + 1] = u.id end
       end
+    end
+    if #ids > 0 then
+      local where = table.concat(hs, ",")
+      add(out, { cmd = ("attack %s with %s"):format(where, table.concat(ids, ",")), group = "attack", units = ids, hex = hs[1],
+                 note = #hs > 1 and ("%d hexes"):format(#hs) or nil })
     end
   end
 end
