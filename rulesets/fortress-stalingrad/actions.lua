@@ -182,7 +182,7 @@ local function list_attacks(out, side, stacks)
       end
     end
     if #ids > 0 then
-      local where = table.concat(hs, ",")
+      local where = table.concat(hs, " ")
       add(out, { cmd = ("attack %s with %s"):format(where, table.concat(ids, ",")), group = "attack", units = ids, hex = hs[1],
                  note = #hs > 1 and ("%d hexes"):format(#hs) or nil })
     end
