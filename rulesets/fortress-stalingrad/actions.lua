@@ -70,6 +70,59 @@ local function list_moves(out, side, opts)
   end
 end
 
+-- 10.9: the hexes by the Kerch Straits, where the crossing costs half the printed movement factor.
+local KERCH = { "1505", "1506", "1606", "1607" }
+
+-- Whether the units of `g` price every path alike: the same printed movement factor, or too far
+-- from the Kerch Straits to cross them with the MP they have (every hex costs 1 MP or more).
+local function priced_alike(g)
+  local move, reach = g[1]:value("move"), 0
+  local same = true
+  for _, u in ipairs(g) do
+    if u:value("move") ~= move then same = false end
+    reach = math.max(reach, movement.left(u))
+  end
+  if same then return true end
+  for _, h in ipairs(KERCH) do
+    if map.distance(g[1].hex, h) < reach then return false end
+  end
+  return true
+end
+
+-- 10.34-10.36: the moves of stacks. The units of a parent stack (marker `origin`) still in one hex
+-- that move alike (one profile but for the MP: the same class, priced_alike, none supplied by sea,
+-- 7.22, nor the 62nd Army on its first move, 12.3) go together: one entry a destination, found by
+-- the search of the one with the fewest MP left, whose cheapest route the move verb tries first
+-- and every other can follow (movement.lua plan). Stacks of units that move unlike are listed by
+-- their like parts (a split, 10.36); 0-0-1s move alone (7.20).
+local function list_stack_moves(out, side)
+  local groups, keys = {}, {}
+  for _, u in ipairs(units.all { side = side, on_map = true }) do
+    local first62 = u.id == T.units.army62 and u.hex == "3428" and not vars.get("army62_left")
+    if not C.is_supply_unit(u) and not first62 and not u:marker("sea_supplied") and may_move(u, side) and movement.left(u) > 0 then
+      local key = ("%s/%s/%s"):format(u.hex, tostring(u:marker("origin")), C.class(u))
+      if not groups[key] then groups[key] = {} keys[#keys + 1] = key end
+      groups[key][#groups[key] + 1] = u
+    end
+  end
+  table.sort(keys)
+  for _, key in ipairs(keys) do
+    local g = groups[key]
+    if #g > 1 and priced_alike(g) then
+      table.sort(g, function(a, b)
+        local la, lb = movement.left(a), movement.left(b)
+        if la ~= lb then return la < lb end
+        return a.id < b.id
+      end)
+      local ids = {}
+      for _, u in ipairs(g) do ids[#ids + 1] = u.id end
+      local slow = g[1]
+      add(out, map.moves(movement.profile(slow, slow.hex, movement.left(slow)),
+        { unit = slow.id, cmd = ("move %s {hex}"):format(table.concat(ids, ",")), group = "stack", note = "{cost} MP" }))
+    end
+  end
+end
+
 -- 10.38-10.42: one mobile assault per launch stack (units that started the phase together) and
 -- adjacent enemy hex, with every mechanized unit of it that may pay the tripled cost.
 local function list_assaults(out, side, stacks)
@@ -347,6 +400,7 @@ function M.list(side, opts)
     list_placements(out, side, step)
   elseif step == "movement" then
     list_moves(out, side, opts)
+    list_stack_moves(out, side)                                                       -- 10.34-10.36
     list_assaults(out, side, units.stacks())
     list_advances(out)                                                                -- 11.32
   elseif step == "assault" then
