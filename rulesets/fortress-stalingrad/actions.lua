@@ -242,29 +242,55 @@ local function list_attacks(out, side, stacks)
   end
 end
 
--- 11.31, 11.32: the open advance after combat, one unit and one hex at a time (the checks of the
--- advance verb on a one-hex path; 12.2: garrisons are never among the victors listed).
+-- 11.31, 10.8-10.9, 10.19, 10.30, 7.22: may `u` of `side` advance from `prev` into `h` as the
+-- `i`-th hex of its advance (the advance verb's checks on each hex of the path).
+local function may_advance_into(u, side, prev, h, i)
+  if map.distance(prev, h) ~= 1 or map.terrain(h) == "sea" or #C.combat_at(h, C.other(side)) > 0 then return false end
+  local hs = map.hexside(prev, h)
+  if C.contains(hs, "volga") and umpire.clock().turn <= T.volga_closed_through then return false end   -- 10.19
+  if C.contains(hs, "sea") and not (C.contains(hs, "kerch") and i == 1) then return false end          -- 10.9
+  if side == C.GERMAN and i > 1 and control.intact_entrenchment(h, C.SOVIET) then return false end    -- 10.30
+  if u:marker("sea_supplied") and not C.COAST[h] then return false end                                -- 7.22
+  return true
+end
+
+-- 11.31, 11.32: the open advance after combat, one unit at a time: each hex it may end in, up to
+-- its type's limit (and the defenders' hexes of retreat), by the shortest path that passes the
+-- advance verb's checks from a hex the enemy left (12.2: garrisons are never among the victors).
 local function list_advances(out)
   local adv = vars.get("advance")
   if not adv then return end
-  local enemy = C.other(adv.side)
   for _, id in ipairs(adv.units) do
     local u = units.get(id)
-    if u and u.hex and C.contains(adv.units, u.id) then
+    if u and u.hex then
       local cap = C.is_satellite(u) and T.advance_max.satellite or T.advance_max[C.class(u)]
       if adv.defenders then cap = 1 end
-      if math.min(cap, adv.max) >= 1 then
-        for _, h in ipairs(adv.hexes) do
-          local ok = map.distance(u.hex, h) == 1 and map.terrain(h) ~= "sea" and #C.combat_at(h, enemy) == 0
-          if ok then
-            local hs = map.hexside(u.hex, h)
-            if C.contains(hs, "volga") and umpire.clock().turn <= T.volga_closed_through then ok = false end   -- 10.19
-            -- (a sea hexside only as the Kerch Straits, 10.9; as the first hex it is allowed)
-            if C.contains(hs, "sea") and not C.contains(hs, "kerch") then ok = false end
-            if u:marker("sea_supplied") and not C.COAST[h] then ok = false end                              -- 7.22
-          end
-          if ok then add(out, { cmd = ("advance %s %s"):format(u.id, h), group = "advance", unit = u.id, hex = h }) end
+      local allowed = math.min(cap, adv.max)
+      local path_to, order = {}, {}
+      local layer = {}
+      for _, h in ipairs(adv.hexes) do
+        if allowed >= 1 and h ~= u.hex and not path_to[h] and may_advance_into(u, adv.side, u.hex, h, 1) then
+          path_to[h] = { h } order[#order + 1] = h layer[#layer + 1] = h
         end
+      end
+      for i = 2, allowed do
+        local nextl = {}
+        for _, prev in ipairs(layer) do
+          local ns = map.neighbours(prev)
+          table.sort(ns)
+          for _, h in ipairs(ns) do
+            if h ~= u.hex and not path_to[h] and may_advance_into(u, adv.side, prev, h, i) then
+              local p = { table.unpack(path_to[prev]) }
+              p[#p + 1] = h
+              path_to[h] = p order[#order + 1] = h nextl[#nextl + 1] = h
+            end
+          end
+        end
+        layer = nextl
+      end
+      for _, h in ipairs(order) do
+        add(out, { cmd = ("advance %s %s"):format(u.id, table.concat(path_to[h], " ")), group = "advance", unit = u.id, hex = h,
+                   note = #path_to[h] > 1 and C.count(#path_to[h], "hex", "hexes") or nil })
       end
     end
   end
