@@ -7,27 +7,32 @@
 --
 -- Listed: moves in the eight movement segments (10.4-10.8.5; a Soviet unit into a hex holding only
 -- refugees too, 6.11, 10.8.1.C), attacks in the combat segments
--- (13.1, one per target with every unit that may join), overruns in the exploitation segments
+-- (13.1, one per target with every unit that may join), Zhukov's second attack (17.3.A, with the
+-- units of the attack with him), overruns in the exploitation segments
 -- (14.2, one per target and hex of overrunners), the advance after combat into the vacated hex
--- (13.6.A), barrages (11.0-11.4; with Heinrici, 17.3.B, declared then `fire`), the Fuel Supply
+-- (13.6.A, each unit within the stacking limits) and a mechanized unit's follow-up along the
+-- retreat path (13.6.B, one entry a length), barrages (11.0-11.4; with Heinrici, 17.3.B, declared
+-- then `fire`), the Fuel Supply
 -- and Fuel Shortage markers (9.2.A), bridgehead markers (10.7.1.A.1), the placement of each
 -- reinforcement due and replacement drawn in every hex its kind allows (8.1, 8.2.1: the verb's
--- own checks, reinforce.may_place), the Soviet replacements (8.2.1.A), the German mechanized steps on reduced divisions (8.2.1.B), disbanding generic
+-- own checks, reinforce.may_place), the Soviet replacements (8.2.1.A), the German mechanized steps on reduced divisions and mechanized KGs (8.2.1.B, 16.1.B), disbanding generic
 -- garrisons in the German Placement Segment (16.2), the Sleigh Ride and Guderian set-up
--- (3.3.A `kg` and `reduce`, 3.4.A `deploy` of the first Guderian unit waiting, or of the unit
+-- (3.3.A `withdraw` to each hex where a withdrawal ends, six hexes away or stopped in a Soviet
+-- ZOC; `kg` and `reduce`; 3.4.A `deploy` of the first Guderian unit waiting, or of the unit
 -- asked for, in every hex it may be placed), and `next` when
 -- the segment may end (not while a promised hex of a multi-hex attack can still be attacked,
 -- 13.1.B; not before the set-up's decisions are made, 3.3.A, 3.4.A).
 --
--- Left out, their legality being too intricate to predict here (each verb still works when
--- typed): moves given along hexes (`move X a b c`), the roving cauldron's moves (6.8: only
--- tried when the plain search fails), one-hex moves a longer path could also reach (10.4.B,
--- when the verb would refuse the one-hex step), Zhukov's second attack (17.3.A), tactical air
--- (`air`, 17.4.C), the mechanized follow-up of an advance (13.6.B), a naval barrage from a
--- chosen coastal hex (11.3), shortage markers on several units at once, the removal of a
--- bridgehead (10.7.1.A.2), rebuilding a mechanized KG (16.1.B), the set-up's withdrawals
--- (3.3.A `withdraw`: optional, the set-up ends without them) and the strategic movement
--- (entrain, rail, detrain, sea, evacuate: 10.8.1, 10.8.2).
+-- Left out (each verb still works when typed): moves given along hexes (`move X a b c`: the
+-- search lists each destination once, and the path changes the ruling only where a longer path
+-- is refused, below); the roving cauldron's moves (6.8: only tried when the plain search fails,
+-- their legality too intricate to predict here); one-hex moves a longer path could also reach
+-- (10.4.B, when the verb would refuse the one-hex step); tactical air (`air`, 17.4.C) on
+-- attacks; a naval barrage from a chosen coastal hex (11.3: the nearest one is listed); shortage
+-- markers on several units at once (one at a time is listed); the removal of a bridgehead
+-- (10.7.1.A.2); withdrawals shorter than the longest
+-- (3.3.A: the list would be four times as long); and the strategic movement (entrain, rail,
+-- detrain, sea, evacuate: 10.8.1, 10.8.2), whose checks are not yet questions the list can ask.
 local C = require "common"
 local T = require "tables"
 local allowance = require "allowance"
@@ -42,6 +47,7 @@ local logistics = require "logistics"
 local reinforce = require "reinforce"
 local zoc = require "zoc"
 local scenarios = require "scenarios"
+local kg = require "kg"
 
 local M = {}
 
@@ -221,6 +227,38 @@ local function held_by(stacks, side)
   return hexes
 end
 
+-- 13.1: the attack on `hex` with `list`, with the strengths.
+---@param hex string
+---@param list Unit[]
+---@param side string
+---@param add fun(action: table) collects an action
+local function add_attack(hex, list, side, add)
+  local l = ids(list)
+  local cmd = ("attack %s with %s"):format(hex, table.concat(l, ","))
+  local tc = resolution.strength and resolution.strength(list, "attack")
+  local note = tc and ("%s against %s"):format(tc, resolution.strength(resolution.defenders(hex, C.other(side)), "defense")) or nil
+  add { cmd = cmd, group = "attack", units = l, hex = hex, note = note }
+end
+
+-- 17.3.A: Zhukov's second attack: the units of the last attack with Zhukov, still on the map,
+-- on the same hex while it holds defenders (combat.may_attack, the verb's own checks).
+---@param side string
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+local function second_attack(side, opts, add)
+  local z = combat.segment_state().zhukov
+  if not z or not targets_wanted(opts)(z.hex) then return end
+  local list = {}
+  for _, id in ipairs(z.units) do
+    local u = units.get(id)
+    if u and u.exists and u.hex and map.distance(u.hex, z.hex) == 1 then list[#list + 1] = u end
+  end
+  -- (Zhukov alone is no attack)
+  local fighting = false
+  for _, u in ipairs(list) do if not C.is_leader(u) then fighting = true end end
+  if fighting and combat.may_attack(z.hex, list, side) then add_attack(z.hex, list, side, add) end
+end
+
 -- 13.1: one attack a target, with every unit that may join it (13.1.B: from several hexes only
 -- those holding a mechanized unit, or Zhukov's and next to it).
 ---@param side string
@@ -269,18 +307,39 @@ local function attacks(side, opts, add)
           list = try { best }
         end
       end
-      if list then
-        local l = ids(list)
-        local tc = resolution.strength and resolution.strength(list, "attack")
-        add { cmd = ("attack %s with %s"):format(hex, table.concat(l, ",")), group = "attack", units = l, hex = hex,
-              note = tc and ("%s against %s"):format(tc, resolution.strength(resolution.defenders(hex, enemy), "defense")) or nil }
-      end
+      if list then add_attack(hex, list, side, add) end
+    end
+  end
+  second_attack(side, opts, add)
+end
+
+-- 13.6.B: a mechanized survivor of the last attack follows up beyond the vacated hex along the
+-- defenders' retreat path, one entry a length (what combat.advance checks: no enemy units on the
+-- way, 13.6; in Mud or Dry no major river crossed before the last hex; the stacking limits at the
+-- end, 5.1; flak never into an urban hex, 17.2.C).
+---@param u Unit
+---@param last table the last combat (combat.segment_state().last)
+---@param side string
+---@param add fun(action: table) collects an action
+local function follow_ups(u, last, side, add)
+  local path = last.path or {}
+  if not C.is_mech(u) or #path == 0 then return end
+  local frost = C.weather() == "frost"
+  local full = { u.hex, last.hex }
+  for k = 1, #path do
+    local prev, h = full[#full], path[k]
+    if C.stops(side, last.hex) or C.stops(side, h) then return end
+    if not frost and C.contains(map.hexside(full[#full - 1], prev), "major_river") then return end
+    full[#full + 1] = h
+    if not (C.is_flak(u) and C.URBAN[h]) and not stacking.problem(h, side, { u }) then
+      local cmd = ("advance %s %s %s"):format(u.id, last.hex, table.concat(path, " ", 1, k))
+      add { cmd = cmd, group = "advance", unit = u.id, hex = h }
     end
   end
 end
 
--- 13.6.A: the survivors of the last attack into the vacated defenders' hex (within the
--- stacking limits, flak never into an urban hex).
+-- 13.6.A: each survivor of the last attack into the vacated defenders' hex (within the
+-- stacking limits, flak never into an urban hex); 13.6.B: a mechanized one on along the retreat path.
 ---@param side string
 ---@param opts table the filters asked for (unit, hex)
 ---@param add fun(action: table) collects an action
@@ -297,9 +356,12 @@ local function advances(side, opts, add)
     end
   end
   if #list == 0 then return end
-  if stacking.problem(last.hex, side, list) then return end
   for _, u in ipairs(list) do
-    add { cmd = ("advance %s %s"):format(u.id, last.hex), group = "advance", unit = u.id, hex = last.hex }
+    -- (each unit alone within the stacking limits: together they may not be)
+    if not stacking.problem(last.hex, side, { u }) then
+      add { cmd = ("advance %s %s"):format(u.id, last.hex), group = "advance", unit = u.id, hex = last.hex }
+    end
+    follow_ups(u, last, side, add)
   end
 end
 
@@ -494,14 +556,31 @@ local function soviet_replacements(add)
   end
 end
 
--- 8.2.1.B: a German mechanized step on each reduced, supplied mechanized division on the map
--- (a mechanized KG back to its box, 16.1.B, is left out).
+-- 16.1.B: does a mechanized division wait in a holding box for the mechanized KG `u` (what the
+-- `rebuild` verb looks for: the division in the KG's own box, else one in a box without a KG)?
+---@param u Unit
+---@return boolean
+local function division_waiting(u)
+  local box = u:attr("box")
+  if box then
+    for _, d in ipairs(units.in_box(box)) do if d.id ~= u.id and not d:attr("mech_kg") then return true end end
+  end
+  for _, b in ipairs(kg.KG_BOXES) do
+    local inside, has_kg = units.in_box(b), false
+    for _, x in ipairs(inside) do if x:attr("mech_kg") then has_kg = true end end
+    if not has_kg and #inside > 0 then return true end
+  end
+  return false
+end
+
+-- 8.2.1.B: a German mechanized step on each reduced, supplied mechanized division on the map,
+-- and on each supplied mechanized KG whose division waits in a holding box (16.1.B).
 ---@param opts table the filters asked for (unit, hex)
 ---@param add fun(action: table) collects an action
 local function rebuilds(opts, add)
   if umpire.clock().turn < 2 or (vars.get("mech_steps") or 0) <= 0 then return end
   for _, u in ipairs(C.on_map(C.GERMAN, C.is_mech)) do
-    if wanted(opts, u) and C.supplied(u) and not u:attr("mech_kg") and u.step > 1 then
+    if wanted(opts, u) and C.supplied(u) and (u:attr("mech_kg") and division_waiting(u) or (not u:attr("mech_kg") and u.step > 1)) then
       add { cmd = "rebuild " .. u.id, group = "rebuild", unit = u.id, hex = u.hex }
     end
   end
@@ -521,11 +600,47 @@ local function disbands(opts, add)
   end
 end
 
+-- 3.3.A: each German unit on or south of row 14 that has not withdrawn, to each hex where a
+-- withdrawal ends, the full six hexes away or stopped in a Soviet ZOC (shorter ones left out to
+-- keep the list short; the verb takes them) (the search of the `withdraw` verb, scenarios.lua, with its profile: at most six
+-- hexes along the German Retreat Compass, terrain ignored, never into Soviet units, stopping in a
+-- Soviet ZOC and not from one into another).
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+local function withdrawals(opts, add)
+  local ez, blocked
+  for _, u in ipairs(C.on_map(C.GERMAN)) do
+    if wanted(opts, u) and not C.is_refugee(u) and not C.is_garrison(u) and not u:marker("withdrawn")
+      and tonumber(u.hex:sub(3, 4)) >= T.sleigh_row then
+      if not ez then
+        ez, blocked = zoc.zoc(C.SOVIET), {}
+        for _, s in ipairs(C.on_map(C.SOVIET)) do blocked[s.hex] = true end
+      end
+      local side_cost = {}
+      if ez[u.hex] then
+        for _, n in ipairs(map.neighbours(u.hex)) do if ez[n] then side_cost[u.hex .. ">" .. n] = "no" end end
+      end
+      local reach = map.reach { from = u.hex, mp = T.sleigh_hexes, terrain = { sea = "no", lake = "no", prohibited = "no" },
+        default = 1, hexsides = { sea = "no" }, blocked = blocked, stop = ez, side_cost = side_cost,
+        directions = T.compass.German, routes = false }
+      local hexes = {}
+      for h, cost in pairs(reach) do
+        if h ~= u.hex and (cost >= T.sleigh_hexes or ez[h]) and (opts.hex == nil or opts.hex == h) then hexes[#hexes + 1] = h end
+      end
+      table.sort(hexes)
+      for _, h in ipairs(hexes) do
+        add { cmd = ("withdraw %s %s"):format(u.id, h), group = "withdraw", unit = u.id, hex = h }
+      end
+    end
+  end
+end
+
 -- 3.3.A, 3.4.A: the set-up decisions of Sleigh Ride and Guderian (the verbs' own checks).
 ---@param opts table the filters asked for (unit, hex)
 ---@param add fun(action: table) collects an action
 ---@return boolean may_end whether the set-up may end now (3.3.A, 3.4.A)
 local function setup(opts, add)
+  withdrawals(opts, add)
   for _, u in ipairs(C.on_map(C.GERMAN)) do
     if wanted(opts, u) then
       if C.passes(function(check) scenarios.check_kg(u, check) end) then add { cmd = "kg " .. u.id, group = "kg", unit = u.id, hex = u.hex } end
