@@ -1,18 +1,28 @@
 -- Fortress Stalingrad: what may be done now (umpire.actions, docs/lua-api.md §2.6). Each entry
 -- passes the checks of its verb as they stand now:
 --   initial_supply: fmco (14.1), seasupply (7.22), airsupply one unit at a time (7.36);
---   air: each uncommitted air unit of the side to place, on each stack air.places allows (8.2-8.11);
+--   air: each uncommitted air unit of the side to place, on each stack air.places allows (8.2-8.11)
+--     and on each empty hex where a reinforcement due this turn may enter (8.15);
 --   reinforcement: enter (9.1-9.12, 12.1) and replace (9.15-9.20, recreation in a hex 9.19);
---   movement: each unit's moves, from its own profile searched once (10.1-10.37, 7.20), and one
---     mobile assault per launch stack and target with every mechanized unit that can pay (10.38),
---     the defenders' occupation of a mobile assault's launch hex (11.32);
---   assault: air on turn 1 (8.1, 13.1), katyusha (11.20), one prepared assault per enemy hex with
---     every unit that may join it (11.1-11.7), the advance after combat one hex at a time (11.31);
+--   movement: each unit's moves, from its own profile searched once (10.1-10.37, 7.20); the moves
+--     of each parent stack, by its parts that move alike, one entry a destination (10.34-10.36);
+--     one mobile assault per launch stack and target with every mechanized unit that can pay
+--     (10.38), on an empty intact Soviet entrenchment too (10.31); the defenders' occupation of a
+--     mobile assault's launch hex (11.32);
+--   assault: air on turn 1 (8.1, 13.1), katyusha (11.20), one prepared assault per enemy hex, empty
+--     intact Soviet entrenchment (10.31) and set of two or three such hexes (11.6, 11.7) with every
+--     unit that may join it (11.1-11.7), the advance after combat of each unit to each hex it may
+--     end in, by one shortest path (11.31, 11.32);
 --   and `next` in every phase. Where the step has no side to act (the Initial Supply and Air
 --   Power Phases), each entry names the side that does it (`side`: the greedy bot scores it so).
--- Left out, as too intricate to predict here: moves of several units together (each unit's moves
--- are listed alone), multi-hex attacks (11.6), advances of more than one hex, attacks on empty
--- Soviet entrenchments (11.1), the 8.15 commitment of air units to an empty entry hex.
+-- Left out, to keep the list to hundreds of entries (each is a choice the list could offer, not a
+-- rule it leaves unplayed): subsets of the units that may join an attack, a mobile assault or a
+-- stack move (the whole group is listed; each unit also moves alone); a stack whose units price
+-- terrain unlike (mechanized with leg) moving as one (its like parts are listed); within reach of
+-- the Kerch Straits, a stack whose printed movement factors differ (10.9: the crossing's cost
+-- differs, so one search cannot stand for all); the 62nd Army's first move in a stack (12.3);
+-- moves and advances along a path other than the one listed; stacks advancing together (each
+-- victor advances alone); attacks on four or more hexes at once.
 local C = require "common"
 local T = require "tables"
 local movement = require "movement"
@@ -378,9 +388,42 @@ local function list_placements(out, side, step)
   end
 end
 
--- 8.2-8.11: each uncommitted air unit of `side` on each stack it may support.
-local function list_air(out, side)
+-- 8.15, 8.16: the empty hexes where an air unit of `side` may wait for a reinforcement: those by
+-- which a reinforcement due to `side` this turn may enter (reinforce.entry_cost) and that the air
+-- verb takes as entry hexes (an edge hex, a German rail source, a hex with a friendly 0-0-1), with
+-- no ground unit of `side` and room for another air unit (8.3).
+local function entry_hexes(side)
+  local due = {}
+  for _, u in ipairs(reinforce.due(side)) do
+    if u:attr("entry") ~= "frontal" then due[#due + 1] = u end                      -- 9.5
+  end
+  if #due == 0 then return {} end
+  local sources = supply.german_sources()
+  local out = {}
+  for _, h in ipairs(candidates(side, sources)) do
+    local entry = map.in_area(side == C.GERMAN and "west_edge" or "north_edge", h) or map.in_area("east_edge", h)
+      or map.in_area("south_edge", h) or (side == C.GERMAN and (sources[h] or -1) == 0)
+    local airs = 0
+    for _, x in ipairs(units.at(h)) do
+      if C.is_supply_unit(x) and x.side == side then entry = true end
+      if C.is_air(x) and x.side == side then airs = airs + 1 end
+    end
+    if entry and #C.combat_at(h, side) == 0 and airs < T.air.max_per_hex[side] then
+      for _, u in ipairs(due) do
+        if reinforce.entry_cost(u, h, nil, sources) then out[#out + 1] = h break end
+      end
+    end
+  end
+  return out
+end
+
+-- 8.2-8.11: each uncommitted air unit of `side` on each stack it may support; in the Air Power
+-- Phase also on each empty hex where a reinforcement due may enter (8.15).
+local function list_air(out, side, entries)
   local places = air.places(side)
+  if entries then
+    for _, h in ipairs(entry_hexes(side)) do places[#places + 1] = h end
+  end
   for _, a in ipairs(air.available(side)) do
     for _, h in ipairs(places) do
       add(out, { cmd = ("air %s %s"):format(a.id, h), group = "air", unit = a.id, hex = h, side = side })
@@ -421,7 +464,7 @@ function M.list(side, opts)
     list_placements(out, side, step)
   elseif step == "air" then
     local who = air.next_side()                                                       -- 8.2
-    if who then list_air(out, who) end
+    if who then list_air(out, who, true) end
   elseif step == "reinforcement" then
     list_placements(out, side, step)
   elseif step == "movement" then
