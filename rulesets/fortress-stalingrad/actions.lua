@@ -20,9 +20,9 @@
 -- stack move (the whole group is listed; each unit also moves alone); a stack whose units price
 -- terrain unlike (mechanized with leg) moving as one (its like parts are listed); within reach of
 -- the Kerch Straits, a stack whose printed movement factors differ (10.9: the crossing's cost
--- differs, so one search cannot stand for all); the 62nd Army's first move in a stack (12.3);
--- moves and advances along a path other than the one listed; stacks advancing together (each
--- victor advances alone); attacks on four or more hexes at once.
+-- differs, so one search cannot stand for all); the 62nd Army in a stack while in 3428 (12.3,
+-- 10.19: a crossing of its own); moves and advances along a path other than the one listed;
+-- stacks advancing together (each victor advances alone); attacks on four or more hexes at once.
 local C = require "common"
 local T = require "tables"
 local movement = require "movement"
@@ -101,15 +101,15 @@ end
 
 -- 10.34-10.36: the moves of stacks. The units of a parent stack (marker `origin`) still in one hex
 -- that move alike (one profile but for the MP: the same class, priced_alike, none supplied by sea,
--- 7.22, nor the 62nd Army on its first move, 12.3) go together: one entry a destination, found by
+-- 7.22, nor the 62nd Army in 3428, 12.3) go together: one entry a destination, found by
 -- the search of the one with the fewest MP left, whose cheapest route the move verb tries first
 -- and every other can follow (movement.lua plan). Stacks of units that move unlike are listed by
 -- their like parts (a split, 10.36); 0-0-1s move alone (7.20).
 local function list_stack_moves(out, side)
   local groups, keys = {}, {}
   for _, u in ipairs(units.all { side = side, on_map = true }) do
-    local first62 = u.id == T.units.army62 and u.hex == "3428" and not vars.get("army62_left")
-    if not C.is_supply_unit(u) and not first62 and not u:marker("sea_supplied") and may_move(u, side) and movement.left(u) > 0 then
+    local by3427 = u.id == T.units.army62 and u.hex == "3428"              -- 12.3, 10.19: its own crossing
+    if not C.is_supply_unit(u) and not by3427 and not u:marker("sea_supplied") and may_move(u, side) and movement.left(u) > 0 then
       local key = ("%s/%s/%s"):format(u.hex, tostring(u:marker("origin")), C.class(u))
       if not groups[key] then groups[key] = {} keys[#keys + 1] = key end
       groups[key][#groups[key] + 1] = u
