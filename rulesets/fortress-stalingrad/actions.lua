@@ -398,7 +398,7 @@ local function entry_hexes(side)
     if u:attr("entry") ~= "frontal" then due[#due + 1] = u end                      -- 9.5
   end
   if #due == 0 then return {} end
-  local sources = supply.german_sources()
+  local sources = side == C.GERMAN and supply.german_sources() or {}          -- 9.12: German only
   local out = {}
   for _, h in ipairs(candidates(side, sources)) do
     local entry = map.in_area(side == C.GERMAN and "west_edge" or "north_edge", h) or map.in_area("east_edge", h)
