@@ -196,8 +196,8 @@ local function targets(side, stacks)
   return out, set
 end
 
--- 11.6, 11.7: the sets of two or three target hexes that some unit of `side` is next to all of
--- (a unit next to three hexes at most holds them on three sides of it), sorted, each once.
+-- 11.6, 11.7: the sets of two or three target hexes that some unit of `side` is next to all of,
+-- sorted, each once (sets of four or more are left out, to keep the list short).
 local function target_sets(side, stacks, set)
   local found, keys = {}, {}
   local froms = {}
