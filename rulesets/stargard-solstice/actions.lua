@@ -1,16 +1,27 @@
 -- Stargard Solstice: what may be done now (umpire.actions; docs/lua-api.md §2.6). Every command
--- listed is one the verbs accept: the checks are the rules' own (movement.lua, combat.lua).
+-- listed is one the verbs accept: the checks are the rules' own (movement.lua, combat.lua,
+-- advance.lua, air.lua); where a verb has no quiet form of its checks (bombard, replace,
+-- volksturm, withdraw, exit, an advance's second hex) the same conditions are asked here, in the
+-- verb's order, of the same helpers.
 --
--- Listed: each activated unit's regular moves, one unit at a time, to every hex its movement
--- search reaches (5.1, 5.2, 4.1), that it may end in (5.2.5 transit, 5.2.6 water, 6.0
--- stacking) and that holds no enemy unit (5.3); one attack on each enemy stack with every
--- activated unit that may join it, when the odds reach 1:2 (8.0-8.4, the same odds the attack
--- works out); each attacker's advance alone into the hex an attack vacated (10.0); and `next`.
--- Not listed yet: stacks moving together, strategic and rail moves (5.4, 5.5), overruns of lone
--- HQs (5.6), air support (13.0), advances of a second hex (10.3) or of an HQ with its stack
--- (12.2.4), bombardments (8.5), Volksturm (12.4), replacements (7.3), withdrawals (12.6, 16.1)
--- and exits (14.2.1): each may be typed; the list leaves out what it cannot check beforehand
--- rather than offer one the rules refuse.
+-- Listed: each activated unit's regular moves, alone, and the units of a hex that may move as
+-- one stack (5.1), to every hex the movement search reaches (5.1, 5.2, 4.1) that they may end in
+-- (5.2.5 transit, 5.2.6 water, 6.0 stacking) and that holds no enemy unit but a lone HQ they may
+-- overrun (5.3, 5.6, 12.2.6); the exits of 3rd SS mechanized units (14.2.1); one attack on each
+-- enemy stack with every activated unit that may join it, when the odds reach 1:2 (8.0-8.4, the
+-- same odds the attack works out), and the same attack with air support (13.1: each air unit
+-- normal or full, and two together); the advances after combat of each attacker alone, of the
+-- attackers of one hex together, of an HQ with its stack (10.0, 10.2, 12.2.4) and on into a
+-- second hex (10.3); bombardments (8.5.1); replacements with the point the verb picks by default
+-- (7.3, 19.1.11, 19.1.13); Volksturm deployments (12.4, the first unit of the box: they are
+-- alike); the Soviet chit withdrawals (12.6, 16.1, in the Soviet player's own segments); `next`.
+-- Not listed yet: strategic and rail moves (5.4, 5.5): the verb takes the cheapest route and
+-- refuses it when a hex on the way is over the stacking limit (5.4.1, 5.5.3) or is an EZOC on a
+-- rail line (5.5.2), which the Rust search cannot tell hex by hex without naming the path; parts
+-- of a stack moving without the rest (only the whole stack and each unit alone); a replacement
+-- point of a kind named (`replace <unit> 19.1.11`: only the verb's default pool). Each may be
+-- typed; the list leaves out what it cannot check beforehand rather than offer one the rules
+-- refuse.
 local T = require "tables"
 local C = require "common"
 local zoc = require "zoc"
@@ -19,6 +30,8 @@ local combat = require "combat"
 local advance = require "advance"
 local command = require "command"
 local air = require "air"
+local reinforce = require "reinforce"
+local supply = require "supply"
 local sets = require "sets"     -- rulesets/lib
 local checks = require "checks" -- rulesets/lib
 
@@ -41,10 +54,16 @@ local function stacking(stacks)
     end
   end
   local full = {}
-  -- at most 2 combat units and 1 HQ with `u` (T.stacking)
-  return function(u)
-    local max_c = T.stacking.combat - ((C.is_combat(u) and not u:attr("festung")) and 1 or 0)
-    local max_q = T.stacking.hq - (C.is_hq(u) and 1 or 0)
+  -- at most 2 combat units and 1 HQ with `u` (T.stacking), or with the units of a stack
+  return function(u_or_list)
+    local list = u_or_list.id and { u_or_list } or u_or_list
+    local nc, nq = 0, 0
+    for _, u in ipairs(list) do
+      if C.is_combat(u) and not u:attr("festung") then nc = nc + 1 end
+      if C.is_hq(u) then nq = nq + 1 end
+    end
+    local max_c = T.stacking.combat - nc
+    local max_q = T.stacking.hq - nq
     local key = max_c * 10 + max_q
     if not full[key] then
       local set = {}
@@ -65,6 +84,33 @@ local function ends_barred(side, enemy, overrun, stacks)
     if not movement.lone_hq(h, side, stacks) then barred[h] = true end
   end
   return barred
+end
+
+-- 5.6 / 12.2.6: a stack may overrun a lone enemy HQ when every unit of it is a combat unit with
+-- an attack strength (what the move verb asks)
+local function may_overrun(list)
+  for _, u in ipairs(list) do
+    if not (C.is_combat(u) and C.attack(u) > 0) then return false end
+  end
+  return true
+end
+
+-- The movers of each hex holding two or more of one side, in hex order (5.1: a stack moves
+-- together from one hex).
+local function stacks_of(movers)
+  local by_hex, hexes = {}, {}
+  for _, u in ipairs(movers) do
+    local k = u.hex .. " " .. u.side
+    if not by_hex[k] then by_hex[k] = {} hexes[#hexes + 1] = k end
+    local g = by_hex[k]
+    g[#g + 1] = u
+  end
+  table.sort(hexes)
+  local out = {}
+  for _, k in ipairs(hexes) do
+    if #by_hex[k] >= 2 then out[#out + 1] = by_hex[k] end
+  end
+  return out
 end
 
 ---@param side string
@@ -98,16 +144,26 @@ local function moves(side, opts, out)
   -- without the overrun of lone HQs; the searches of the units with the same profile are one
   -- call (each from its hex with its allowance): the units that may overrun first
   local runs, keys = {}, {}
-  for _, u in ipairs(movers) do
-    local overrun = C.is_combat(u) and C.attack(u) > 0
-    local key = (overrun and "+" or "-") .. u.side
+  local function add(list, name)
+    local overrun = may_overrun(list)
+    local side = list[1].side
+    local key = (overrun and "+" or "-") .. side
     if not runs[key] then
-      local o = side_opts(u.side, overrun)
-      runs[key] = { profile = movement.profile(u.side, u.hex, 0, o), enemy = ends_barred(u.side, o.enemy, overrun, stacks) }
+      local o = side_opts(side, overrun)
+      runs[key] = { profile = movement.profile(side, list[1].hex, 0, o), enemy = ends_barred(side, o.enemy, overrun, stacks) }
       keys[#keys + 1] = key
     end
     local run = runs[key]
-    run[#run + 1] = { unit = u.id, from = u.hex, mp = movement.allowance(u), exclude = full_of(u) }
+    local mp = math.huge
+    for _, u in ipairs(list) do mp = math.min(mp, movement.allowance(u)) end    -- 5.1: the slowest
+    run[#run + 1] = { unit = name, from = list[1].hex, mp = mp, exclude = full_of(list) }
+  end
+  for _, u in ipairs(movers) do add({ u }, u.id) end
+  -- 5.1: the units of a hex that may move, moving together as one stack (one entry a destination)
+  for _, list in ipairs(stacks_of(movers)) do
+    local ids = {}
+    for i, u in ipairs(list) do ids[i] = u.id end
+    add(list, table.concat(ids, ","))
   end
   table.sort(keys)
   for _, key in ipairs(keys) do
@@ -119,10 +175,62 @@ local function moves(side, opts, out)
   end
 end
 
+-- 14.2.1: the mechanized units of the 3rd SS Panzer Corps on the Landsberg edge that may leave
+-- the map now (turns 1-3, in supply, activated, the MP the hex costs left, Arnswalde relieved):
+-- the conditions movement.exit_map checks, in its order.
+---@param opts table the options of umpire.actions
+---@param out table the list being made
+local function exits(opts, out)
+  if umpire.clock().turn > 3 or not vars.get("arnswalde_relieved") then return end
+  for _, u in ipairs(units.all { side = "German", on_map = true, marked = command.ACTIVE_MARKERS }) do
+    if (opts.unit == nil or opts.unit == u.id) and C.is_mech(u) and u:attr("formation") == "3SS-PZ-HQ"
+        and not u:marker("oos") and not u:marker("isolated") and command.is_active(u)
+        and map.in_area("landsberg_edge", u.hex) then
+      local cost = movement.exit_cost(u.hex)
+      local left = movement.allowance(u) - (u:marker("mp_spent") or 0) / 60
+      if cost ~= nil and cost <= left + 1e-9 then
+        out[#out + 1] = { cmd = "exit " .. u.id, group = "exit", unit = u.id, note = map.fmt_cost(cost) .. " MP" }
+      end
+    end
+  end
+end
+
 -- 8.0, 4.6, 3.3.5, 8.3.1, 8.1.2, 19.1.3: may `u` join an attack on `hex` now? (the attack's own
 -- checks on each unit)
 local function may_attack(u, side, hex)
   return checks.passes(function(check) combat.check_attacker(u, side, hex, check) end)
+end
+
+-- 13.0, 13.1: the air words an attack of `side` may name now, checked by the verb's own parser
+-- (air.parse: the unit in its air box, at most two units, at most 4 points a turn): each available
+-- unit in a normal (+1) or a full (+2) attack, and two units together, full if the points allow,
+-- else normal. Not every combination: a bot picks among these.
+---@param side string
+---@return string[][] choices
+local function air_support(side)
+  local ready = {}
+  for _, u in ipairs(units.in_box(air.home[side] or "")) do
+    if u.side == side and C.is_air(u) then ready[#ready + 1] = u.id end
+  end
+  table.sort(ready)
+  local tries = {}
+  for _, id in ipairs(ready) do
+    tries[#tries + 1] = { id, "normal" }
+    tries[#tries + 1] = { id, "full" }
+  end
+  if #ready >= 2 then
+    tries[#tries + 1] = { ready[1], "full", ready[2], "full" }
+    tries[#tries + 1] = { ready[1], "normal", ready[2], "normal" }
+  end
+  local out, pair = {}, false
+  for _, words in ipairs(tries) do
+    -- one pair at most: the full one when it fits
+    if (#words == 2 or not pair) and pcall(air.parse, side, words) then
+      out[#out + 1] = words
+      if #words == 4 then pair = true end
+    end
+  end
+  return out
 end
 
 ---@param side string
@@ -136,6 +244,7 @@ local function attacks(side, out)
   local done = {}
   for _, h in ipairs(vars.get("attacked_hexes") or {}) do done[h] = true end
   local no_air = air.parse(side, {})
+  local air_choices = air_support(side)
   for hex, stack in pairs(stacks) do
     if not done[hex] and stack[1].side ~= side then
       local with, ids = {}, {}
@@ -146,25 +255,267 @@ local function attacks(side, out)
       end
       -- the attack's own checks and odds (a refusal, 8.0 or 1.1.3, leaves it out)
       if #with > 0 and pcall(combat.odds, hex, with, no_air) then
-        out[#out + 1] = { cmd = ("attack %s with %s"):format(hex, table.concat(ids, ",")), group = "attack",
-          units = ids, hex = hex }
+        local cmd = ("attack %s with %s"):format(hex, table.concat(ids, ","))
+        out[#out + 1] = { cmd = cmd, group = "attack", units = ids, hex = hex }
+        -- 13.1: the same attack with air support (the shift only raises the column: the odds
+        -- that passed without it pass with it)
+        for _, words in ipairs(air_choices) do
+          out[#out + 1] = { cmd = cmd .. " air " .. table.concat(words, " "), group = "attack", units = ids, hex = hex,
+            note = "air support" }
+        end
       end
     end
   end
 end
 
--- 10.0: after an attack vacated a hex, each attacker that may advance into it alone (the verb's
--- own checks: advance.check_advance)
+-- 10.3, 10.3.1, 10.4, 11.3.3, 10.5, 10.5.1, 6.1: may `list` go on from the vacated hex into
+-- `second`? The conditions advance's second_hex refuses, in its order (`crossed`: whether a unit
+-- crossed an unbridged river into the vacated hex, as check_advance says).
+local function may_go_second(list, adv, second, crossed)
+  if not adv.retreated or crossed then return false end
+  for _, u in ipairs(list) do
+    if not (C.is_mech(u) or C.is_hq(u)) or u:marker("oos") or u:marker("isolated") then return false end
+  end
+  if map.terrain(adv.hex) == "city" or map.has(adv.hex, "village") then return false end
+  if map.distance(adv.hex, second) ~= 1 then return false end
+  local side = list[1].side
+  if C.occupied(C.other(side))[second] and not movement.lone_hq(second, side) then return false end
+  local feats = map.hexside(adv.hex, second)
+  if C.contains(feats, "major_river") and not C.contains(feats, "bridge") then return false end
+  if not advance.can_advance(adv.hex, second) then return false end
+  -- 6.1 where the advance ends, the units counted there (they pass through the vacated hex)
+  return movement.stacking_problem(second, list) == nil
+end
+
+-- The groups that may advance together (10.0, 10.2, 12.2.4): each attacker alone, the attackers
+-- of each hex together, and each HQ with the attackers of its stack.
+local function advance_groups(adv)
+  local alone, by_hex, hexes = {}, {}, {}
+  for _, id in ipairs(adv.units) do
+    local u = units.get(id)
+    if u and u.hex then
+      if not C.is_hq(u) then alone[#alone + 1] = { u } end
+      if not by_hex[u.hex] then by_hex[u.hex] = {} hexes[#hexes + 1] = u.hex end
+      local g = by_hex[u.hex]
+      g[#g + 1] = u
+    end
+  end
+  table.sort(hexes)
+  local groups = alone
+  for _, h in ipairs(hexes) do
+    local g = by_hex[h]
+    local has_hq, combat = false, 0
+    for _, u in ipairs(g) do
+      if C.is_hq(u) then has_hq = true else combat = combat + 1 end
+    end
+    if combat >= 2 or (has_hq and combat >= 1) then groups[#groups + 1] = g end
+    -- an HQ's stack without it too, when it holds two combat units
+    if has_hq and combat >= 2 then
+      local without = {}
+      for _, u in ipairs(g) do if not C.is_hq(u) then without[#without + 1] = u end end
+      groups[#groups + 1] = without
+    end
+  end
+  return groups
+end
+
+-- 10.0, 10.3, 12.2.4: after an attack vacated a hex, each group that may advance into it (the
+-- verb's own checks: advance.check_advance), and on into each second hex it may enter
 ---@param opts table the options of umpire.actions
 ---@param out table the list being made
 local function advances(opts, out)
   local adv = vars.get("advance")
   if not adv then return end
-  for _, id in ipairs(adv.units) do
-    local u = units.get(id)
-    if u and (opts.unit == nil or opts.unit == id)
-        and checks.passes(function(check) advance.check_advance({ u }, nil, check) end) then
-      out[#out + 1] = { cmd = "advance " .. id, group = "advance", unit = id, hex = adv.hex }
+  for _, list in ipairs(advance_groups(adv)) do
+    local ids = {}
+    local mine = opts.unit == nil
+    for i, u in ipairs(list) do
+      ids[i] = u.id
+      mine = mine or opts.unit == u.id
+    end
+    local what = table.concat(ids, ",")
+    if mine and checks.passes(function(check) advance.check_advance(list, nil, check) end) then
+      out[#out + 1] = { cmd = "advance " .. what, group = "advance", unit = #list == 1 and ids[1] or nil,
+        units = ids, hex = adv.hex }
+    end
+    local crossed
+    if mine and adv.retreated
+        and checks.passes(function(check) crossed = advance.check_advance(list, true, check) end) then
+      local next_hexes = map.neighbours(adv.hex)
+      table.sort(next_hexes)
+      for _, second in ipairs(next_hexes) do
+        if may_go_second(list, adv, second, crossed) then
+          out[#out + 1] = { cmd = ("advance %s %s"):format(what, second), group = "advance",
+            unit = #list == 1 and ids[1] or nil, units = ids, hex = second, note = "10.3 second hex" }
+        end
+      end
+    end
+  end
+end
+
+-- 8.5.1, 19.1.2: the bombardment attacks of the Random Event Phase, once on each enemy stack
+-- adjacent to a friendly combat unit (a Stell II one under 19.1.2): the conditions events.bombard
+-- checks, asked of each hex.
+---@param out table the list being made
+local function bombardments(out)
+  local b = vars.get("bombardment")
+  if not (b and b.left > 0) then return end
+  local done = sets.set_of(b.targets or {})
+  local function supports(u)
+    return u.side == b.side and C.is_combat(u)
+      and (b.restriction ~= "stell2" or u:attr("formation") == "Stell-II-HQ")
+  end
+  local hexes = {}
+  for hex in pairs(units.stacks()) do hexes[#hexes + 1] = hex end
+  table.sort(hexes)
+  for _, hex in ipairs(hexes) do
+    local targets = units.at(hex)
+    if #targets > 0 and targets[1].side ~= b.side and not done[hex] then
+      local adjacent = false
+      for _, n in ipairs(map.neighbours(hex)) do
+        for _, u in ipairs(units.at(n)) do adjacent = adjacent or supports(u) end
+      end
+      if adjacent then
+        out[#out + 1] = { cmd = "bombard " .. hex, group = "bombard", hex = hex, side = b.side }
+      end
+    end
+  end
+end
+
+-- 12.6, 16.1: on turns 8 and 9 (2 and 3 with optional rule 16.1) the Soviet player may set one
+-- Soviet chit of the cup aside, once a turn, in the command phase: the conditions command.withdraw
+-- checks. Listed in the Soviet player's own segments (the verb takes it in any segment of the phase).
+---@param side string
+---@param out table the list being made
+local function withdrawals(side, out)
+  if side ~= "Soviet" then return end
+  local clock = umpire.clock()
+  local turn = clock.turn
+  local stavka = umpire.option("op16_1") and (turn == 2 or turn == 3)
+  if not (turn == 8 or turn == 9 or stavka) or vars.get("withdrawn_" .. turn) then return end
+  local chits = {}
+  for _, chit in ipairs(cups.contents("chits")) do
+    if command.side_of_chit(chit) == "Soviet" then chits[chit] = true end
+  end
+  local sorted = {}
+  for chit in pairs(chits) do sorted[#sorted + 1] = chit end
+  table.sort(sorted)
+  for _, chit in ipairs(sorted) do
+    out[#out + 1] = { cmd = "withdraw " .. chit, group = "withdraw", side = "Soviet",
+      note = stavka and "16.1, -1 VP" or "12.6, -1 VP" }
+  end
+end
+
+-- 7.3.2, 7.3.3: is there a hex where a Soviet unit of the dead pile may be rebuilt (on or next
+-- to its HQ, else on a Soviet supply source; never in an EZOC, overstacked or on an enemy)? The
+-- search reinforce's rebuild makes.
+local function rebuild_hex(u, ez)
+  if u:attr("rebuild_hq") then
+    local only = units.get(u:attr("rebuild_hq"))
+    if not (only and only.hex) then return nil end
+  end
+  local hq = units.get(u:attr("rebuild_hq") or u:attr("formation") or "")
+  local enemy = C.occupied(C.other(u.side))
+  local spots
+  if hq and hq.hex then
+    spots = { hq.hex }
+    for _, n in ipairs(map.neighbours(hq.hex)) do spots[#spots + 1] = n end
+  else
+    spots = map.area("supply_soviet") or {}
+  end
+  for _, h in ipairs(spots) do
+    if not ez[h] and not enemy[h] and not movement.stacking_problem(h, { u }) then return h end
+  end
+  return nil
+end
+
+-- 7.3, 7.3.1, 7.3.3, 19.1.11, 19.1.13: may `u` take a replacement point now, of the pool the
+-- verb picks by default (reinforce.replace with no kind named)? The same conditions in order.
+local function may_replace(u, pools, ez, turn)
+  if u.steps <= 1 then return false end
+  local mech = C.is_mech(u)
+  local fits = {}
+  for _, p in ipairs(pools) do if p.mech == nil or p.mech == mech then fits[#fits + 1] = p end end
+  local mine = fits[1] or pools[1]
+  if not u.hex then
+    for _, p in ipairs(fits) do if p.schedule then mine = p end end
+  end
+  local event = mine.rule ~= nil
+  if mine.mech ~= nil and mine.mech ~= mech then return false end
+  local cost = (mech and not event) and 2 or 1
+  if mine.points < cost then return false end
+  if mech and not event and u:attr("replaced_turn") == turn then return false end
+  if event then
+    if not u.hex or u:marker("oos") or u:marker("isolated") then return false end
+    local hq = units.get(u:attr("formation") or "")
+    if not (u:attr("independent") or (hq and hq.hex and command.in_range(hq, u))) then return false end
+  end
+  if u.box == "dead" then
+    return u.side == "Soviet" and not event and rebuild_hex(u, ez) ~= nil
+  end
+  return u.hex ~= nil and u.step > 1 and not ez[u.hex]
+end
+
+-- 7.3: a replacement point spent on each unit that may take one now (a reduced unit on the map,
+-- a Soviet unit of the dead pile), with the point the verb picks by default.
+---@param side string
+---@param out table the list being made
+local function replacements(side, out)
+  local pools = reinforce.rp_pools(side)
+  local total = 0
+  for _, p in ipairs(pools) do total = total + p.points end
+  if total <= 0 then return end
+  local ez = zoc.ezoc(side)
+  local turn = umpire.clock().turn
+  local candidates = {}
+  for _, u in ipairs(units.all { side = side, on_map = true }) do
+    if u.step > 1 then candidates[#candidates + 1] = u end
+  end
+  for _, u in ipairs(units.in_box("dead")) do
+    if u.side == side then candidates[#candidates + 1] = u end
+  end
+  table.sort(candidates, function(a, b) return a.id < b.id end)
+  for _, u in ipairs(candidates) do
+    if may_replace(u, pools, ez, turn) then
+      out[#out + 1] = { cmd = "replace " .. u.id, group = "replace", unit = u.id, side = side,
+        note = u.box == "dead" and "rebuilt" or "a step back" }
+    end
+  end
+end
+
+-- 12.4, 2.5.2: a Volksturm unit placed alone in a German-controlled town, village or city at
+-- least 5 hexes from every Soviet unit and reached by a German supply line (the conditions
+-- reinforce.volksturm checks; one supply trace for all the hexes). The units are alike (one
+-- type): the first in the box is offered for each hex.
+---@param out table the list being made
+local function volksturm(out)
+  local box = {}
+  for _, u in ipairs(units.in_box("volksturm")) do
+    if u:attr("volksturm") then box[#box + 1] = u end
+  end
+  if #box == 0 then return end
+  table.sort(box, function(a, b) return a.id < b.id end)
+  local u = box[1]
+  local soviets = units.all { side = "Soviet", on_map = true }
+  local candidates = {}
+  for _, hex in ipairs(map.hexes()) do
+    local t = map.terrain(hex)
+    if (t == "town" or t == "city" or map.has(hex, "village")) and not map.marker(hex, "soviet_vp")
+        and #units.at(hex) == 0 then
+      local far = true
+      for _, s in ipairs(soviets) do
+        if map.distance(s.hex, hex) < 5 then far = false break end
+      end
+      if far then candidates[#candidates + 1] = hex end
+    end
+  end
+  if #candidates == 0 then return end
+  local reach = supply.trace("German", C.sources(u), false, nil, candidates)
+  table.sort(candidates)
+  for _, hex in ipairs(candidates) do
+    if reach[hex] ~= nil then
+      out[#out + 1] = { cmd = ("volksturm %s %s"):format(u.id, hex), group = "volksturm", unit = u.id, hex = hex,
+        side = "German" }
     end
   end
 end
@@ -173,10 +524,21 @@ function M.list(side, opts)
   local out = {}
   local step = umpire.clock().step
   if step == "movement" or step == "reinforcement" or step == "arrivals" then moves(side, opts, out) end
+  if step == "movement" then exits(opts, out) end
   if step == "combat" then
     advances(opts, out)
     attacks(side, out)
   end
+  if step == "movement" or step == "combat" then withdrawals(side, out) end
+  if step == "bombardment" then bombardments(out) end
+  -- 7.3: the Soviet schedule points in their segment; 19.1.11, 19.1.13: an event's points, of
+  -- either side, in the Reinforcement segment
+  if step == "replacements" then replacements("Soviet", out) end
+  if step == "reinforcement" then
+    replacements("German", out)
+    replacements("Soviet", out)
+  end
+  if step == "volksturm" then volksturm(out) end
   out[#out + 1] = "next"
   return out
 end
