@@ -5,34 +5,37 @@
 -- units in a row that share a profile's tables in one call; the zones computed once a list and
 -- what the checks ask again and again kept in their `known`).
 --
--- Listed: moves in the eight movement segments (10.4-10.8.5; a Soviet unit into a hex holding only
--- refugees too, 6.11, 10.8.1.C), attacks in the combat segments
--- (13.1, one per target with every unit that may join), Zhukov's second attack (17.3.A, with the
--- units of the attack with him), overruns in the exploitation segments
--- (14.2, one per target and hex of overrunners), the advance after combat into the vacated hex
--- (13.6.A, each unit within the stacking limits) and a mechanized unit's follow-up along the
--- retreat path (13.6.B, one entry a length), barrages (11.0-11.4; with Heinrici, 17.3.B, declared
--- then `fire`), the Fuel Supply
--- and Fuel Shortage markers (9.2.A), bridgehead markers (10.7.1.A.1), the placement of each
--- reinforcement due and replacement drawn in every hex its kind allows (8.1, 8.2.1: the verb's
--- own checks, reinforce.may_place), the Soviet replacements (8.2.1.A), the German mechanized steps on reduced divisions and mechanized KGs (8.2.1.B, 16.1.B), disbanding generic
--- garrisons in the German Placement Segment (16.2), the Sleigh Ride and Guderian set-up
--- (3.3.A `withdraw` to each hex where a withdrawal ends, six hexes away or stopped in a Soviet
--- ZOC; `kg` and `reduce`; 3.4.A `deploy` of the first Guderian unit waiting, or of the unit
--- asked for, in every hex it may be placed), and `next` when
--- the segment may end (not while a promised hex of a multi-hex attack can still be attacked,
--- 13.1.B; not before the set-up's decisions are made, 3.3.A, 3.4.A).
+-- Listed: moves in the eight movement segments (10.4-10.8.5; a Soviet unit into a hex holding
+-- only refugees too, 6.11, 10.8.1.C); attacks in the combat segments (13.1, one per target with
+-- every unit that may join, and the same with the first ready tactical air unit, 17.4.C);
+-- Zhukov's second attack (17.3.A, with the units of the attack with him); overruns in the
+-- exploitation segments (14.2, one per target and hex of overrunners, and with tactical air,
+-- 17.4.C); the advance after combat into the vacated hex (13.6.A, each unit within the stacking
+-- limits) and a mechanized unit's follow-up along the retreat path (13.6.B, one entry a length);
+-- barrages (11.0-11.4; with Heinrici, 17.3.B, declared then `fire`); the Fuel Supply and Fuel
+-- Shortage markers (9.2.A); bridgehead markers (10.7.1.A.1); the placement of each reinforcement
+-- due and replacement drawn in every hex its kind allows (8.1, 8.2.1: the verb's own checks,
+-- reinforce.may_place); the Soviet replacements (8.2.1.A); the German mechanized steps on reduced
+-- divisions and mechanized KGs (8.2.1.B, 16.1.B); disbanding generic garrisons in the German
+-- Placement Segment (16.2); the strategic movement: Entrained markers, sea transport and refugee
+-- evacuation in the Strategic Segment (10.8.2, 10.8.1.B, 10.8.1.C), rail moves in the German
+-- movement segments and detraining in the Detrain Segments (10.8.2); the Sleigh Ride and
+-- Guderian set-up (3.3.A `withdraw` to each hex where a withdrawal ends, six hexes away or
+-- stopped in a Soviet ZOC; `kg` and `reduce`; 3.4.A `deploy` of the first Guderian unit waiting,
+-- or of the unit asked for, in every hex it may be placed); and `next` when the segment may end
+-- (not while a promised hex of a multi-hex attack can still be attacked, 13.1.B; not before the
+-- set-up's decisions are made, 3.3.A, 3.4.A).
 --
--- Left out (each verb still works when typed): moves given along hexes (`move X a b c`: the
--- search lists each destination once, and the path changes the ruling only where a longer path
--- is refused, below); the roving cauldron's moves (6.8: only tried when the plain search fails,
--- their legality too intricate to predict here); one-hex moves a longer path could also reach
--- (10.4.B, when the verb would refuse the one-hex step); tactical air (`air`, 17.4.C) on
--- attacks; a naval barrage from a chosen coastal hex (11.3: the nearest one is listed); shortage
--- markers on several units at once (one at a time is listed); the removal of a bridgehead
--- (10.7.1.A.2); withdrawals shorter than the longest
--- (3.3.A: the list would be four times as long); and the strategic movement (entrain, rail,
--- detrain, sea, evacuate: 10.8.1, 10.8.2), whose checks are not yet questions the list can ask.
+-- Left out (each verb still works when typed): moves given along hexes (`move X a b c`: each
+-- destination is listed once, reached by the search's path, which the verb takes too); the
+-- roving cauldron's moves (6.8: only tried when the plain search fails, their legality too
+-- intricate to predict here); one-hex moves a longer path could also reach (10.4.B, when the
+-- verb would refuse the one-hex step); a tactical air unit other than the first ready one
+-- (17.4.C: the units are alike) and Rudel on an overrun (11.5); a naval barrage from a chosen
+-- coastal hex (11.3: the nearest one is listed); shortage markers on several units at once and
+-- entraining or detraining several units in one command (one at a time is listed); the removal
+-- of a bridgehead (10.7.1.A.2); withdrawals shorter than the longest (3.3.A: the list would be
+-- four times as long).
 local C = require "common"
 local T = require "tables"
 local allowance = require "allowance"
@@ -48,6 +51,7 @@ local reinforce = require "reinforce"
 local zoc = require "zoc"
 local scenarios = require "scenarios"
 local kg = require "kg"
+local transport = require "transport"
 
 local M = {}
 
@@ -227,7 +231,8 @@ local function held_by(stacks, side)
   return hexes
 end
 
--- 13.1: the attack on `hex` with `list`, with the strengths.
+-- 13.1, 17.4.C: the attack on `hex` with `list`, and the same with the side's first ready
+-- tactical air unit when one may fly against it (resolution.ready_air, what the verb's `air` asks).
 ---@param hex string
 ---@param list Unit[]
 ---@param side string
@@ -238,6 +243,10 @@ local function add_attack(hex, list, side, add)
   local tc = resolution.strength and resolution.strength(list, "attack")
   local note = tc and ("%s against %s"):format(tc, resolution.strength(resolution.defenders(hex, C.other(side)), "defense")) or nil
   add { cmd = cmd, group = "attack", units = l, hex = hex, note = note }
+  local ready = resolution.ready_air(side, hex, true)
+  if #ready > 0 then
+    add { cmd = cmd .. " air", group = "attack", units = l, hex = hex, note = note and (note .. ", tactical air " .. ready[1].id) or nil }
+  end
 end
 
 -- 17.3.A: Zhukov's second attack: the units of the last attack with Zhukov, still on the map,
@@ -365,6 +374,22 @@ local function advances(side, opts, add)
   end
 end
 
+-- 14.2, 17.4.C: the overrun of `hex` by the units `l` (ids), and the same with the side's first
+-- ready tactical air unit when one may fly against it (Rudel, 11.5, aside).
+---@param hex string
+---@param l string[]
+---@param side string
+---@param add fun(action: table) collects an action
+local function add_overrun(hex, l, side, add)
+  local cmd = ("overrun %s with %s"):format(hex, table.concat(l, ","))
+  local unit = #l == 1 and l[1] or nil
+  add { cmd = cmd, group = "overrun", unit = unit, units = l, hex = hex }
+  local ready = resolution.ready_air(side, hex, true)
+  if #ready > 0 then
+    add { cmd = cmd .. " air", group = "overrun", unit = unit, units = l, hex = hex, note = "tactical air " .. ready[1].id }
+  end
+end
+
 -- 14.2: an overrun of each enemy hex from each adjacent hex, with the mechanized units there
 -- that may overrun it together.
 ---@param side string
@@ -399,11 +424,11 @@ local function overruns(side, opts, add, z)
             local g = by[s]
             if overrun.may_overrun(hex, g, side, known) then
               local l2 = ids(g)
-              add { cmd = ("overrun %s with %s"):format(hex, table.concat(l2, ",")), group = "overrun", units = l2, hex = hex }
+              add_overrun(hex, l2, side, add)
             elseif #g > 1 then
               for _, u in ipairs(g) do
                 if overrun.may_overrun(hex, { u }, side, known) then
-                  add { cmd = ("overrun %s with %s"):format(hex, u.id), group = "overrun", unit = u.id, units = { u.id }, hex = hex }
+                  add_overrun(hex, { u.id }, side, add)
                 end
               end
             end
@@ -600,11 +625,95 @@ local function disbands(opts, add)
   end
 end
 
+-- 10.8.2: an Entrained marker on each German artillery, mechanized or infantry unit in a railroad
+-- hex (what the `entrain` verb checks), while markers are left.
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+local function entrains(opts, add)
+  if #transport.entrained() >= transport.markers_total() then return end
+  for _, u in ipairs(C.on_map(C.GERMAN)) do
+    if wanted(opts, u) and (C.is_artillery(u) or C.is_mech(u) or C.is_infantry(u)) and C.RAIL[u.hex]
+      and not u:marker("entrained") and not u:marker("immobile") then
+      add { cmd = "entrain " .. u.id, group = "entrain", unit = u.id, hex = u.hex }
+    end
+  end
+end
+
+-- 10.8.2: each entrained German unit that has not moved, by rail to each railroad hex the `rail`
+-- verb's search reaches (up to 25 hexes of friendly railroad linked to a supply source, never
+-- into a Soviet ZOC nor through one, within the stacking limits).
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+local function rails(opts, add)
+  local net, blocked, ez
+  for _, u in ipairs(transport.entrained()) do
+    if wanted(opts, u) and not u:marker("moved") then
+      if not net then
+        net, ez, blocked = supply.rail_net(C.GERMAN), zoc.zoc(C.SOVIET), {}
+        for h in pairs(C.RAIL) do if not net[h] then blocked[h] = true end end
+        for h in pairs(ez) do blocked[h] = true end
+        for _, v in ipairs(C.on_map(C.SOVIET)) do blocked[v.hex] = true end
+      end
+      if net[u.hex] then
+        -- (the unit's own hex is never blocked: it may leave a Soviet ZOC)
+        local own = blocked[u.hex]
+        blocked[u.hex] = nil
+        local reach = map.reach { from = u.hex, mp = T.rail.hexes, paths = { railroad = 1 }, paths_only = true, blocked = blocked, routes = false }
+        blocked[u.hex] = own
+        local hexes = {}
+        for h in pairs(reach) do
+          if h ~= u.hex and C.RAIL[h] and not ez[h] and (opts.hex == nil or opts.hex == h) and stacking.room(h, u) then hexes[#hexes + 1] = h end
+        end
+        table.sort(hexes)
+        for _, h in ipairs(hexes) do add { cmd = ("rail %s %s"):format(u.id, h), group = "rail", unit = u.id, hex = h } end
+      end
+    end
+  end
+end
+
+-- 10.8.2: the Entrained markers taken off, one unit at a time (a Detrain Segment).
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+local function detrains(opts, add)
+  for _, u in ipairs(transport.entrained()) do
+    if wanted(opts, u) then add { cmd = "detrain " .. u.id, group = "detrain", unit = u.id, hex = u.hex } end
+  end
+end
+
+-- 10.8.1.B, 10.8.1.C: with a Sea Transport ready, each German combat unit in a port (not moved,
+-- not entrained) to each other German-controlled port it fits in; each refugee unit in a port
+-- tries its evacuation (a transport waiting there will do too). What the `sea` and `evacuate`
+-- verbs check.
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+local function sea(opts, add)
+  local ready = transport.ready_transport()
+  local ports = {}
+  for _, h in ipairs(C.PORT_LIST) do
+    if C.controller(h) == C.GERMAN and #C.at(h, C.SOVIET) == 0 then ports[#ports + 1] = h end
+  end
+  table.sort(ports)
+  for _, u in ipairs(C.on_map(C.GERMAN)) do
+    if wanted(opts, u) and C.PORT[u.hex] and not u:marker("moved") then
+      if ready and C.is_combat(u) and not u:marker("entrained") then
+        for _, h in ipairs(ports) do
+          if h ~= u.hex and (opts.hex == nil or opts.hex == h) and stacking.room(h, u) then
+            add { cmd = ("sea %s %s"):format(u.id, h), group = "sea", unit = u.id, hex = h }
+          end
+        end
+      end
+      if C.is_refugee(u) and (ready or #C.at(u.hex, C.GERMAN, C.is_transport) > 0) then
+        add { cmd = "evacuate " .. u.id, group = "evacuate", unit = u.id, hex = u.hex }
+      end
+    end
+  end
+end
+
 -- 3.3.A: each German unit on or south of row 14 that has not withdrawn, to each hex where a
--- withdrawal ends, the full six hexes away or stopped in a Soviet ZOC (shorter ones left out to
--- keep the list short; the verb takes them) (the search of the `withdraw` verb, scenarios.lua, with its profile: at most six
--- hexes along the German Retreat Compass, terrain ignored, never into Soviet units, stopping in a
--- Soviet ZOC and not from one into another).
+-- withdrawal ends: the full six hexes away, or stopped in a Soviet ZOC (shorter ones are left
+-- out to keep the list short; the verb takes them). The search is the `withdraw` verb's
+-- (scenarios.lua), with its profile: along the German Retreat Compass, terrain ignored, never
+-- into Soviet units, stopping in a Soviet ZOC and not from one into another.
 ---@param opts table the filters asked for (unit, hex)
 ---@param add fun(action: table) collects an action
 local function withdrawals(opts, add)
@@ -713,6 +822,9 @@ function M.list(side, opts)
   if (side == C.SOVIET and step == "sov_place") or (side == C.GERMAN and step == "ger_place") then placements(side, opts, add) end
   if side == C.GERMAN and step == "ger_place" then rebuilds(opts, add) end
   if side == C.GERMAN and step == "ger_place" then disbands(opts, add) end
+  if side == C.GERMAN and step == "ger_strategic" then entrains(opts, add); sea(opts, add) end
+  if side == C.GERMAN and (step == "ger_assault" or step == "ger_exploit" or step == "ger_redeploy") then rails(opts, add) end
+  if side == C.GERMAN and (step == "ger_detrain" or step == "ger_detrain_x" or step == "ger_detrain_r") then detrains(opts, add) end
   if side == C.SOVIET and (step == "sov_breakthrough" or step == "sov_exploit" or step == "sov_redeploy") then bridgeheads(side, opts, add) end
   -- 13.1.B: a combat segment ends only once the promised hexes are attacked (or cannot be)
   if side and (step == "sov_combat" or step == "ger_combat") and #combat.open_promises(side) > 0 then may_end = false end
