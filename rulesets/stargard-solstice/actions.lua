@@ -95,6 +95,17 @@ local function may_overrun(list)
   return true
 end
 
+-- 6.0, 6.3: whether a stack by itself keeps the stacking limit (two combat units, a Festung not
+-- counted; one HQ)
+local function within_limit(list)
+  local nc, nq = 0, 0
+  for _, u in ipairs(list) do
+    if C.is_combat(u) and not u:attr("festung") then nc = nc + 1 end
+    if C.is_hq(u) then nq = nq + 1 end
+  end
+  return nc <= T.stacking.combat and nq <= T.stacking.hq
+end
+
 -- The movers of each hex holding two or more of one side, in hex order (5.1: a stack moves
 -- together from one hex).
 local function stacks_of(movers)
@@ -159,11 +170,13 @@ local function moves(side, opts, out)
     run[#run + 1] = { unit = name, from = list[1].hex, mp = mp, exclude = full_of(list) }
   end
   for _, u in ipairs(movers) do add({ u }, u.id) end
-  -- 5.1: the units of a hex that may move, moving together as one stack (one entry a destination)
+  -- 5.1: the units of a hex that may move, moving together as one stack (one entry a destination);
+  -- not a stack over the limit by itself (6.2: reinforcements placed overstacked), which may end
+  -- nowhere (6.0, 6.1)
   for _, list in ipairs(stacks_of(movers)) do
     local ids = {}
     for i, u in ipairs(list) do ids[i] = u.id end
-    add(list, table.concat(ids, ","))
+    if within_limit(list) then add(list, table.concat(ids, ",")) end
   end
   table.sort(keys)
   for _, key in ipairs(keys) do
