@@ -196,11 +196,14 @@ local function may_join(u)
 end
 
 -- 13.1.A: of the units `l` of one hex, those that may attack from it (a single infantry unit
--- alone there does not, attack-0 units only with an attacking unit of attack 1 or more).
+-- alone there does not, unless stacked with Zhukov, 17.3.A, whose attack combat.may_attack
+-- then judges; attack-0 units only with an attacking unit of attack 1 or more).
 local function from_hex(l, h, side)
+  local with_zhukov = false
+  for _, u in ipairs(l) do if C.is_leader(u) then with_zhukov = true end end
   local kept = {}
   for _, u in ipairs(l) do
-    if not (C.is_infantry(u) and #C.combat_at(h, side) == 1) then kept[#kept + 1] = u end
+    if with_zhukov or not (C.is_infantry(u) and #C.combat_at(h, side) == 1) then kept[#kept + 1] = u end
   end
   local strong = false
   for _, u in ipairs(kept) do if (u:value("attack") or 0) >= 1 then strong = true end end
