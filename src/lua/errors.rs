@@ -240,15 +240,21 @@ pub(super) fn clean_message(e: &mlua::Error) -> String {
 /// Memory above the limit that an error of running out of it may use to be said and checked.
 pub(super) const GRACE: usize = 1 << 20;
 
+/// The command ran out of memory: marked so (its garbage goes, and the limit comes back, when
+/// the next command starts), with room above the limit to say it and to check the rule files
+/// after it (the dead coroutine holds its memory until then).
+pub(super) fn out_of_memory(lua: &Lua, limit: usize) {
+    lua.set_app_data(OutOfMemory);
+    let _ = lua.set_memory_limit(limit + GRACE);
+}
+
 /// The error a rule call died of in its own coroutine (the prelude's `protected`), for its
 /// caller: a text with the traceback of the dead coroutine and then the frames of the caller; a
 /// memory error (which Lua reports without a place and without calling a message handler) is
 /// raised with the place where the rule was, with room to say it.
 pub(super) fn thread_error(lua: &Lua, co: &Thread, msg: String, memory: usize) -> mlua::Result<String> {
     if msg == "not enough memory" {
-        lua.set_app_data(OutOfMemory);
-        // (the limit is put back when the next command starts, after the garbage has gone)
-        let _ = lua.set_memory_limit(memory + GRACE);
+        out_of_memory(lua, memory);
         let m = "memory limit exceeded (not enough memory)";
         return Err(mlua::Error::runtime(match dead_thread_place(co) {
             Some(place) => format!("{place}: {m}"),

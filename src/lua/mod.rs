@@ -399,10 +399,7 @@ impl Host {
     fn run_error(&self, e: mlua::Error) -> Error {
         let memory = is_memory_error(&e);
         if memory {
-            self.lua.set_app_data(OutOfMemory);
-            // room for the checks after the command (the dead coroutine holds its memory until
-            // the next command starts, when the garbage goes and the limit is put back)
-            let _ = self.lua.set_memory_limit(self.limits.memory + GRACE);
+            out_of_memory(&self.lua, self.limits.memory);
         }
         let (file, line) = self.last_place.borrow().clone();
         match convert_error(e) {

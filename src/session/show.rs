@@ -55,16 +55,11 @@ pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     Ok(Reply::ok(r?))
 }
 
-/// Whether the rules gave `umpire.describe` a `what` function.
-fn describes(g: &Game, what: &str) -> Result<bool> {
-    g.host().describes(what)
-}
-
 /// What the rules' `umpire.describe{<key> = fn(u)}` says of a unit: `None` when they give no
 /// such function or it returns nil (`nil_means` says what nil stands for, in the error of a
 /// result that is neither).
 fn unit_words(g: &Game, key: &str, unit: &str, nil_means: &str) -> Result<Option<String>> {
-    if !describes(g, key)? {
+    if !g.host().describes(key)? {
         return Ok(None);
     }
     match g.host().describe_words(key, &[Arg::Unit(unit.to_string())])? {
@@ -133,7 +128,7 @@ fn labels(g: &Game, target: &Shown) -> Result<Labels> {
     };
     let mut out = Labels::new();
     for (what, name, value) in items {
-        if !describes(g, what)? {
+        if !g.host().describes(what)? {
             continue;
         }
         let args = [Arg::Word(kind.to_string()), Arg::Word(name.clone()), value, owner.clone()];
