@@ -19,6 +19,17 @@ pub struct Action {
     /// The side that does it, where the rules say (a step both sides act in, or none: the
     /// greedy bot scores the command for this side).
     pub side: Option<String>,
+    /// How likely a bot choosing at random is to pick it, against the others of its group and
+    /// (the largest of a group) against the other groups: `None` is 1; 0 never, while anything
+    /// of a weight above 0 is listed (docs/lua-api.md §2.6). Players see every entry alike.
+    pub weight: Option<f64>,
+}
+
+impl Action {
+    /// The entry's weight for bots (1 when the rules give none).
+    pub fn weight(&self) -> f64 {
+        self.weight.unwrap_or(1.0)
+    }
 }
 
 /// The groups of a list of actions in the order first seen, each with its actions' indices

@@ -109,8 +109,26 @@ fn action_of(t: &Table, what: &str) -> Result<Action, Error> {
         hex: text(t, "hex", what)?,
         note: text(t, "note", what)?,
         side: text(t, "side", what)?,
+        weight: weight(t, what)?,
         cmd,
     })
+}
+
+/// An entry's `weight` for bots: a number of 0 or more.
+fn weight(t: &Table, what: &str) -> Result<Option<f64>, Error> {
+    match t.get::<Value>("weight").map_err(convert_error)? {
+        Value::Nil => Ok(None),
+        Value::Integer(i) if i >= 0 => Ok(Some(i as f64)),
+        Value::Number(n) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
+        other => Err(Error::Lua(format!(
+            "{what}: `weight` must be a number of 0 or more, not {}",
+            match other {
+                Value::Integer(i) => i.to_string(),
+                Value::Number(n) => n.to_string(),
+                _ => other.type_name().to_string(),
+            }
+        ))),
+    }
 }
 
 fn text(t: &Table, key: &str, what: &str) -> Result<Option<String>, Error> {
@@ -249,6 +267,7 @@ impl Host {
                 hex: r.hex,
                 note: r.note,
                 side: r.side,
+                weight: r.weight,
             });
         }
         self.known_sides(&all)?;

@@ -337,6 +337,7 @@ pub struct RawAction {
     pub hex: Option<String>,
     pub note: Option<String>,
     pub side: Option<String>,
+    pub weight: Option<f64>,
     /// The entry is a userdata (`map.moves`): the caller reads it.
     pub userdata: bool,
 }
@@ -392,6 +393,23 @@ pub fn action_entries(lua: &Lua, list: &Table) -> mlua::Result<Option<Vec<RawAct
                                 hex: text(state, "hex", &mut ok),
                                 note: text(state, "note", &mut ok),
                                 side: text(state, "side", &mut ok),
+                                weight: {
+                                    push_str(state, "weight");
+                                    let w = match ffi::lua_rawget(state, -2) {
+                                        ffi::LUA_TNIL => None,
+                                        ffi::LUA_TNUMBER => Some(ffi::lua_tonumber(state, -1)),
+                                        _ => {
+                                            ok = false;
+                                            None
+                                        }
+                                    };
+                                    ffi::lua_pop(state, 1);
+                                    // (anything but a number of 0 or more: the slow way names it)
+                                    if w.is_some_and(|w| !(w.is_finite() && w >= 0.0)) {
+                                        ok = false;
+                                    }
+                                    w
+                                },
                                 units: Vec::new(),
                                 userdata: false,
                             };

@@ -78,6 +78,12 @@ pub(super) fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::
         note: note.as_deref().map(template),
         costs: BTreeMap::new(),
         out: Vec::new(),
+        weight: match m.get::<Option<f64>>("weight")? {
+            Some(w) if !(w.is_finite() && w >= 0.0) => {
+                return Err(mlua::Error::runtime(format!("map.moves: `weight` must be a number of 0 or more, not {w}")));
+            }
+            w => w,
+        },
     };
     match m.get::<Option<Table>>("units")? {
         None => {
@@ -141,6 +147,8 @@ struct MoveLister {
     note: Option<Vec<Part>>,
     costs: BTreeMap<i64, String>,
     out: Vec<crate::contract::Action>,
+    /// The bots' weight of every move listed (`spec.weight`).
+    weight: Option<f64>,
 }
 
 impl MoveLister {
@@ -196,6 +204,7 @@ impl MoveLister {
                     hex: Some(id.to_string()),
                     note: self.note.as_deref().map(fill),
                     side: None,
+                    weight: self.weight,
                 },
             ));
         }

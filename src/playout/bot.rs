@@ -2,7 +2,9 @@
 //!
 //! * `random`: a group of the list (`move`, `attack`, `next`, `answer`...) uniformly, then one
 //!   of its commands uniformly — so that `next` is as likely as "some move" and a segment ends
-//!   after a few commands, however many moves are listed.
+//!   after a few commands, however many moves are listed. Where the rules weight their entries
+//!   (`weight`, docs/lua-api.md §2.6), in proportion to the weights instead (a group's is its
+//!   largest); what weighs 0 is never picked while anything weighs more.
 //! * `greedy`: tries a sample of the listed commands (one of each group, then others, at most
 //!   [`GREEDY_SAMPLE`]), each with a one-command lookahead — the command is executed, the
 //!   questions it asks answered by their defaults, the state scored by the ruleset's
@@ -71,11 +73,35 @@ impl Bot {
         crate::contract::action_groups(list).into_iter().map(|(_, ix)| ix).collect()
     }
 
-    /// A command of `list` (not empty) by the random policy.
+    /// A command of `list` (not empty) by the random policy: a group, then one of its commands,
+    /// uniformly where the rules weight nothing; else in proportion to the weights (a group's is
+    /// its largest), leaving out what weighs 0 while anything weighs more.
     fn random(&mut self, list: &[Action]) -> usize {
         let groups = Bot::groups(list);
-        let g = &groups[self.below(groups.len())];
-        g[self.below(g.len())]
+        if list.iter().all(|a| a.weight.is_none()) || list.iter().all(|a| a.weight() <= 0.0) {
+            let g = &groups[self.below(groups.len())];
+            return g[self.below(g.len())];
+        }
+        let of_group = |g: &Vec<usize>| g.iter().map(|&i| list[i].weight()).fold(0.0, f64::max);
+        let g = &groups[self.weighted(groups.iter().map(of_group))];
+        g[self.weighted(g.iter().map(|&i| list[i].weight()))]
+    }
+
+    /// An index drawn in proportion to `weights` (their sum above 0).
+    fn weighted(&mut self, weights: impl Iterator<Item = f64> + Clone) -> usize {
+        let total: f64 = weights.clone().sum();
+        let mut x = self.rng.random::<f64>() * total;
+        let mut last = 0;
+        for (i, w) in weights.enumerate() {
+            if w > 0.0 {
+                last = i;
+                if x < w {
+                    return i;
+                }
+                x -= w;
+            }
+        }
+        last
     }
 
     /// The command to play now, one of `list` (not empty).
@@ -96,6 +122,11 @@ impl Bot {
         let side_of = |a: &Action| a.side.clone().unwrap_or_else(|| side.clone());
         if list.iter().all(|a| side_of(a).is_empty()) {
             return Ok(list[self.random(list)].cmd.clone());
+        }
+        // (what the rules weight 0 is left out while anything weighs more)
+        if list.iter().any(|a| a.weight() <= 0.0) && list.iter().any(|a| a.weight() > 0.0) {
+            let kept: Vec<Action> = list.iter().filter(|a| a.weight() > 0.0).cloned().collect();
+            return self.greedy(s, &kept);
         }
         // a sample: one command of each group, then others at random
         let mut picked: Vec<usize> = Vec::new();

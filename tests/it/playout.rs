@@ -250,3 +250,52 @@ fn a_listed_action_names_the_side_that_does_it_or_the_list_is_refused() {
         }
     }
 }
+
+/// An entry's `weight` (docs/lua-api.md §2.6): weight 0 is never picked by a bot while anything
+/// weighs more, a large weight makes an entry common, and a weight that is not a number of 0 or
+/// more is refused with the entry named.
+#[test]
+fn the_bots_follow_the_weights_the_rules_give_their_entries() {
+    let played = |spec: &Spec, policy: Policy, verb: &str| -> usize {
+        let recs = playout::run_games(spec, &seeds(6), policy, 2, None, &|_| {});
+        assert!(recs.iter().all(|r| r.failure.is_none()), "{recs:?}");
+        recs.iter().flat_map(|r| &r.lines).filter(|l| l.split_whitespace().next() == Some(verb)).count()
+    };
+    let before = played(&fixture_spec(), Policy::Random, "initiative");
+    assert!(before > 10, "the fixture's random games use `initiative` ({before})");
+    let weighted = |dir: &Path, weight: &str| {
+        let rules = edited_fixture(dir, "actions.lua", |t| {
+            t.replacen(
+                r#"add { cmd = "initiative", group = "initiative" }"#,
+                &format!(r#"add {{ cmd = "initiative", group = "initiative", weight = {weight} }}"#),
+                1,
+            )
+        });
+        Spec { rules: Some(rules), ..fixture_spec() }
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let gated = weighted(&dir.path().join("gated"), "0");
+    assert_eq!(played(&gated, Policy::Random, "initiative"), 0);
+    assert_eq!(played(&gated, Policy::Greedy, "initiative"), 0);
+    let common = weighted(&dir.path().join("common"), "20");
+    let after = played(&common, Policy::Random, "initiative");
+    assert!(after > 3 * before, "weight 20: {after} against {before}");
+    for (form, bad) in [("the common", "-1"), ("the common", "'heavy'"), ("the general", "-1")] {
+        let d = dir.path().join(format!("bad{}", bad.len() + form.len()));
+        let rules = edited_fixture(&d, "actions.lua", |t| {
+            let entry = format!(r#"{{ cmd = "initiative", group = "initiative", weight = {bad} }}"#);
+            let entry = if form == "the general" { format!("setmetatable({entry}, {{}})") } else { entry };
+            t.replacen(r#"add { cmd = "initiative", group = "initiative" }"#, &format!("add({entry})"), 1)
+        });
+        let mut s = umpire::Session::with_root(super::fixtures());
+        s.rules = Some(rules);
+        assert_eq!(s.execute("new fixture --seed 4").status, umpire::Status::Ok);
+        assert_eq!(s.execute("choose 0102").status, umpire::Status::Ok);
+        let e = s.game.as_ref().unwrap().actions(&umpire::contract::ActionFilter::default()).unwrap_err();
+        let shown = if bad == "'heavy'" { "string" } else { "-1" };
+        assert!(
+            e.to_string().contains(&format!("`weight` must be a number of 0 or more, not {shown}")),
+            "{form} form, {bad}: {e}"
+        );
+    }
+}
