@@ -15,6 +15,9 @@
 --     end in, by one shortest path (11.31, 11.32);
 --   and `next` in every phase. Where the step has no side to act (the Initial Supply and Air
 --   Power Phases), each entry names the side that does it (`side`: the greedy bot scores it so).
+-- Weights for bots (docs/lua-api.md §2.6; DATA.md "Weights for bots"): the FMCO is rare (14.1,
+-- 14.5), `next` is less likely while a prepared assault is listed and never picked while it would
+-- end a German player turn of the FMCO short of its four attacks (14.5); every other entry 1.
 -- Left out, to keep the list to hundreds of entries (each is a choice the list could offer, not a
 -- rule it leaves unplayed): subsets of the units that may join an attack, a mobile assault or a
 -- stack move (the whole group is listed; each unit also moves alone); a stack whose units price
@@ -37,6 +40,9 @@ local control = require "control"
 local fmco = require "fmco"
 
 local M = {}
+
+-- The bots' weights (the project's own figures, not the rulebook's; DATA.md "Weights for bots").
+local WEIGHT = { fmco = 0.05, next_with_attacks = 0.3 }
 
 local function add(out, a) out[#out + 1] = a end
 
@@ -434,7 +440,11 @@ end
 -- 7.22, 7.36, 14.1: the Initial Supply Phase's choices.
 local function list_initial_supply(out)
   local turn = umpire.clock().turn
-  if not fmco.declared() and C.contains(T.fmco.turns, turn) then add(out, { cmd = "fmco", group = "fmco", side = C.GERMAN }) end
+  -- 14.1, 14.5: declaring binds every later German player turn to four attacks on pain of
+  -- forfeit; a player commits to that deliberately, so a bot rarely does (not never: 0.05)
+  if not fmco.declared() and C.contains(T.fmco.turns, turn) then
+    add(out, { cmd = "fmco", group = "fmco", side = C.GERMAN, weight = WEIGHT.fmco })
+  end
   if (vars.get("sea_supplied_turn") or 0) < turn then
     local azov_open = supply.azov_open()
     for _, u in ipairs(C.on_map(C.SOVIET)) do
@@ -452,6 +462,32 @@ local function list_initial_supply(out)
       end
     end
   end
+end
+
+-- Whether `out` lists a prepared assault (group "attack").
+local function attack_listed(out)
+  for _, a in ipairs(out) do
+    if a.group == "attack" then return true end
+  end
+  return false
+end
+
+-- The bots' weight of `next` (docs/lua-api.md §2.6). Only the Prepared Assault Phase's `next` is
+-- weighed: it ends the segment, and for the German his player turn (main.lua: the phase's leave
+-- runs fmco.end_german_turn), after which no attack is possible until his next player turn.
+--   14.5: during the FMCO, ending it with fewer than four attacks made (fmco_attacks counts the
+--   mobile and prepared assaults since his Movement Phase began) forfeits the game: 0 while an
+--   attack is still listed, so a bot attacks on (a player may still end it; the list keeps it).
+--   11.1: attacking is voluntary, but a player rarely ends the phase with every listed attack
+--   unmade; at 1 a bot would pass it by as readily as it attacks, so while an attack is listed
+--   `next` weighs 0.3 (the project's own figure, modest: which attack is worth making is
+--   umpire.evaluate's business, not the list's).
+local function next_weight(out, step, side)
+  if step ~= "assault" or not attack_listed(out) then return nil end
+  if side == C.GERMAN and fmco.declared() and (vars.get("fmco_attacks") or 0) < T.fmco.attacks then
+    return 0                                                                          -- 14.5
+  end
+  return WEIGHT.next_with_attacks                                                   -- 11.1
 end
 
 function M.list(side, opts)
@@ -484,7 +520,7 @@ function M.list(side, opts)
     list_attacks(out, side, units.stacks())
     list_advances(out)
   end
-  add(out, { cmd = "next", group = "next" })
+  add(out, { cmd = "next", group = "next", weight = next_weight(out, step, side) })
   return out
 end
 
