@@ -105,6 +105,7 @@ end
 ---@param opts table the filters asked for (unit, hex)
 ---@param add fun(action: table) collects an action
 ---@param z table? the zones found once a list (movement.zones)
+---@return integer movers the units with a move listed (what `next` forfeits, 10.4.A)
 local function moves(side, opts, add, z)
   local seg = allowance.segment()
   local dist = seg == "reaction" and soviet_distances() or nil
@@ -123,9 +124,13 @@ local function moves(side, opts, add, z)
   -- (units in a row whose profiles share their cost and hex tables are searched in one
   -- map.moves, the profile read once; each keeps its hex, allowance, crossings and exclusions)
   local batch
+  local movers = 0
   local function flush()
     if batch then
-      add(map.moves(batch.prof, { units = batch.units, cmd = "move {unit} {hex}", group = "move", note = "{cost} MP" }))
+      local listed = map.moves(batch.prof, { units = batch.units, cmd = "move {unit} {hex}", group = "move", note = "{cost} MP" })
+      add(listed)
+      -- (the units of a batch that lists no move at all count for none)
+      if #listed > 0 then movers = movers + #batch.units end
     end
     batch = nil
   end
@@ -164,19 +169,22 @@ local function moves(side, opts, add, z)
           side_cost = prof.side_cost, always_one = prof.always_one })
       else
         -- 10.8.5: a reacting unit ends next to a Soviet unit or nearer to the nearest one
-        local skip = {}
+        local skip, any = {}, false
         for _, set in ipairs(exclude) do for h in pairs(set) do skip[h] = true end end
         for h, cost in pairs(map.reach(prof)) do
           local before, after = dist[from] or math.huge, dist[h] or math.huge
           if h ~= from and not skip[h] and not (dear[h] and cost >= dear[h]) and (after <= 1 or after < before) then
             cost_text[cost] = cost_text[cost] or (map.fmt_cost(cost) .. " MP")
             add { cmd = "move " .. u.id .. " " .. h, group = "move", unit = u.id, hex = h, note = cost_text[cost] }
+            any = true
           end
         end
+        if any then movers = movers + 1 end
       end
     end
   end
   flush()
+  return movers
 end
 
 -- The units of `side` in `hex` that pass a predicate.
@@ -797,6 +805,41 @@ local function setup(opts, add)
   return C.passes(function(check) scenarios.check_end(check) end)
 end
 
+-- Weights for bots (docs/lua-api.md §2.6, DATA.md "Weights for bots"): what ending the segment
+-- throws away. `next` forfeits for good the listed entries of these groups: a unit's move, rail
+-- move or overrun in this segment (10.4.A: a unit moves once a segment; 10.8.2; 14.2), an attack
+-- or an advance not made in the combat segment (13.1, 13.6), a reinforcement or replacement not
+-- placed (8.1, 8.2.1.A-B: forfeited at the end of the Placement Segment), a withdrawal of the
+-- Sleigh Ride set-up (3.3.A: only then). Each counts once by what it concerns: the unit, or the
+-- target hex of an attack or overrun. (A barrage not fired is not lost: the unit stays Ready for
+-- the next barrage step, 11.2; entraining, evacuating and the once-a-game Soviet replacements
+-- can wait for a later turn.)
+local FORFEITED = { attack = "hex", overrun = "hex", advance = "unit", rail = "unit", place = "unit", rebuild = "unit",
+  withdraw = "unit" }
+
+-- How many things `next` would forfeit now: the units with a move listed (`movers`) and the
+-- distinct units or targets of the forfeited groups among the table entries of `out`.
+local function forfeited(out, movers)
+  local seen, n = {}, movers
+  for _, a in ipairs(out) do
+    local by = type(a) == "table" and a.group and FORFEITED[a.group]
+    local key = by and (a.group .. ":" .. tostring(a[by] or a.cmd))
+    if key and not seen[key] then seen[key] = true; n = n + 1 end
+  end
+  return n
+end
+
+-- `next`'s weight: 1 when it forfeits nothing, else 1/(1+n) for n things forfeited, but never
+-- below 0.1 (modest: a bot choosing at random does some ten things of a large segment before it
+-- ends it, not every one). Unweighted, the groups weigh alike: with `move` and `next` alone,
+-- `next` was picked at one command in two, ending each segment with almost every unit unmoved
+-- and most combats unfought. The entries themselves are not weighted: which move or attack to
+-- make is the bot's choice (umpire.evaluate's, for the greedy bot).
+local NEXT_FLOOR = 0.1
+local function next_weight(out, movers)
+  return math.max(NEXT_FLOOR, 1 / (1 + forfeited(out, movers)))
+end
+
 -- What `side` may do now (umpire.actions, docs/lua-api.md §2.6).
 ---@param side string?
 ---@param opts? table the filters asked for (unit, hex)
@@ -812,7 +855,8 @@ function M.list(side, opts)
   -- (the zones of control and the sets the movement profiles share, found once for the moves
   -- and the overruns)
   local z = side and seg and movement.zones(side) or nil
-  if side and seg then moves(side, opts, add, z) end
+  local movers = 0
+  if side and seg then movers = moves(side, opts, add, z) end
   if side and (step == "sov_combat" or step == "ger_combat") then
     advances(side, opts, add)
     attacks(side, opts, add)
@@ -831,7 +875,7 @@ function M.list(side, opts)
   if side == C.SOVIET and (step == "sov_breakthrough" or step == "sov_exploit" or step == "sov_redeploy") then bridgeheads(side, opts, add) end
   -- 13.1.B: a combat segment ends only once the promised hexes are attacked (or cannot be)
   if side and (step == "sov_combat" or step == "ger_combat") and #combat.open_promises(side) > 0 then may_end = false end
-  if may_end then add { cmd = "next", group = "next" } end
+  if may_end then add { cmd = "next", group = "next", weight = next_weight(out, movers) } end
   return out
 end
 
