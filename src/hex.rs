@@ -203,6 +203,17 @@ impl Grid {
             let (c, r) = s.split_at(f.col_digits);
             return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
         }
+        // (the common case without a search of the text: digits, one separator, digits)
+        let b = s.as_bytes();
+        if let Some(k) = b.iter().position(|c| !c.is_ascii_digit())
+            && (b[k] == b'.' || b[k] == b'-')
+            && (f.separator.is_empty() || f.separator.len() == 1 || f.separator.as_bytes()[0] != b[k])
+        {
+            let (c, r) = (&s[..k], &s[k + 1..]);
+            if is_digits(c) && is_digits(r) {
+                return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
+            }
+        }
         for sep in [f.separator.as_str(), ".", "-"] {
             if !sep.is_empty()
                 && let Some((c, r)) = s.split_once(sep)

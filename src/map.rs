@@ -182,12 +182,21 @@ impl std::ops::Index<&HexId> for HexTable {
 }
 
 /// One of a hex's six neighbours as the searches walk them: its id, its slot in the hex table
-/// (`OFF` when it is not on the map) and whether the hexside between has features.
+/// (`OFF` when it is not on the map) and the features of the hexside between: 0 for none, else
+/// `k` for the `k-1`th set of [`Map::side_kinds`] (a search prices each set once, not each side).
 #[derive(Clone, Copy, Debug)]
 pub struct Link {
     pub to: HexId,
     pub slot: u32,
-    pub featured: bool,
+    pub kind: u32,
+}
+
+/// The searches' view of the map's adjacency, built once: the links of every slot and the
+/// distinct sets of hexside features the links point to.
+#[derive(Clone, Debug, Default)]
+struct Links {
+    by_slot: Vec<[Link; 6]>,
+    kinds: Vec<BTreeSet<String>>,
 }
 
 /// The slot of a neighbour that is not on the map.
@@ -234,7 +243,7 @@ pub struct Map {
     printed: Vec<String>,
     /// The neighbours of every slot, in `Dir::ALL` order (a cache for the searches, built on
     /// the first search; `finish` drops it, so a map changed after a search must call it).
-    links: std::sync::OnceLock<Vec<[Link; 6]>>,
+    links: std::sync::OnceLock<Links>,
 }
 
 impl Map {
@@ -335,23 +344,41 @@ impl Map {
 
     /// The neighbours of every slot of the hex table, for the searches.
     pub fn links(&self) -> &[[Link; 6]] {
+        &self.built_links().by_slot
+    }
+
+    /// The distinct sets of hexside features, as [`Link::kind`] numbers them (from 1).
+    pub fn side_kinds(&self) -> &[BTreeSet<String>] {
+        &self.built_links().kinds
+    }
+
+    fn built_links(&self) -> &Links {
         self.links.get_or_init(|| {
-            let off = Link { to: HexId::new(0, 0), slot: OFF, featured: false };
-            (0..self.hexes.slot_count())
+            let off = Link { to: HexId::new(0, 0), slot: OFF, kind: 0 };
+            let mut kinds: Vec<BTreeSet<String>> = Vec::new();
+            let mut kind_of = |f: &BTreeSet<String>| match kinds.iter().position(|k| k == f) {
+                Some(i) => i as u32 + 1,
+                None => {
+                    kinds.push(f.clone());
+                    kinds.len() as u32
+                }
+            };
+            let by_slot = (0..self.hexes.slot_count())
                 .map(|i| {
                     let mut out = [off; 6];
                     if let Some((h, _)) = self.hexes.at_slot(i) {
                         for (k, d) in Dir::ALL.into_iter().enumerate() {
                             let n = self.grid.neighbour(h, d);
                             if let Some(slot) = self.hexes.slot(n) {
-                                let featured = self.sides.contains_key(&Hexside::new(h, n));
-                                out[k] = Link { to: n, slot: slot as u32, featured };
+                                let kind = self.sides.get(&Hexside::new(h, n)).map_or(0, &mut kind_of);
+                                out[k] = Link { to: n, slot: slot as u32, kind };
                             }
                         }
                     }
                     out
                 })
-                .collect()
+                .collect();
+            Links { by_slot, kinds }
         })
     }
 

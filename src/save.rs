@@ -63,7 +63,9 @@ pub fn render(g: &Game) -> String {
         for l in &e.lines {
             push_line(&mut s, l);
         }
-        s.push_str(&format!("checkpoint {}\n", e.after_hash));
+        if let Some(h) = &e.after_hash {
+            s.push_str(&format!("checkpoint {h}\n"));
+        }
     }
     let mut pending = g.pending_lines();
     // the set-up of a new game waiting for a decision: its `new` line is already written

@@ -127,6 +127,8 @@ struct Scratch {
     stop: Vec<Best>,
     /// The terrain part of entering each hex, worked out once per search.
     hex_parts: Vec<Option<StepResult>>,
+    /// The price of each kind of hexside ([`Map::side_kinds`]), worked out once per search.
+    side_parts: Vec<Option<Option<SidePart>>>,
     flags: Vec<u8>,
     dirty: Vec<usize>,
 }
@@ -143,11 +145,13 @@ impl Scratch {
                 go: vec![NONE; n],
                 stop: vec![NONE; n],
                 hex_parts: vec![None; n],
+                side_parts: Vec::new(),
                 flags: vec![0; n],
                 dirty: Vec::new(),
             };
             return;
         }
+        self.side_parts.clear();
         for &i in &self.dirty {
             self.go[i] = NONE;
             self.stop[i] = NONE;
@@ -177,6 +181,15 @@ impl std::ops::Index<&HexId> for Reach<'_> {
     }
 }
 
+/// What crossing a hexside costs (see [`Profile::side_part`]): its features' cost, whether
+/// they end the move, and the cheapest path along it (cost, ends the move).
+#[derive(Clone, Copy, Debug, Default)]
+struct SidePart {
+    cost: i64,
+    stop: bool,
+    path: Option<(i64, bool)>,
+}
+
 /// The cost of a step (cost, must stop), None if it cannot be made.
 type StepResult = Result<Option<(i64, bool)>, SearchError>;
 
@@ -196,8 +209,8 @@ impl Profile {
         if self.blocked.contains(&b) || !self.may_go(map, a, b) {
             return Ok(None);
         }
-        let feats = map.side(&Hexside::new(a, b));
-        self.step_with(a, b, info, feats, self.stop.contains(&b), &mut |b, info| self.hex_part(b, info))
+        let side = self.side_part(a, b, map.side(&Hexside::new(a, b)));
+        self.step_with(a, b, info, side, self.stop.contains(&b), &mut |b, info| self.hex_part(b, info))
     }
 
     /// Whether a step from `a` to the adjacent `b` goes in one of the allowed `directions`.
@@ -240,18 +253,11 @@ impl Profile {
         Ok(Some((c, stop)))
     }
 
-    /// A step from `a` into `b` (on the map, not blocked) whose hexside has the map features
-    /// `map_feats`; `stop_here` when `b` ends movement; the hex part (terrain and features)
-    /// given by `hex_part`.
-    fn step_with(
-        &self,
-        a: HexId,
-        b: HexId,
-        info: &crate::map::HexInfo,
-        map_feats: Option<&BTreeSet<String>>,
-        stop_here: bool,
-        hex_part: &mut dyn FnMut(HexId, &crate::map::HexInfo) -> StepResult,
-    ) -> Result<Option<(i64, bool)>, SearchError> {
+    /// What crossing the hexside from `a` into `b` costs apart from entering `b`: the hexside's
+    /// features (map features `map_feats` and markers, those another cancels left out; a step's
+    /// own price in `side_cost` in their place) and the cheapest path along it. None: the
+    /// crossing is forbidden (a hexside `No` always wins, even over a path).
+    fn side_part(&self, a: HexId, b: HexId, map_feats: Option<&BTreeSet<String>>) -> Option<SidePart> {
         let empty = BTreeSet::new();
         let map_feats = map_feats.unwrap_or(&empty);
         let mark_feats = if self.hexside_markers.is_empty() {
@@ -259,52 +265,73 @@ impl Profile {
         } else {
             self.hexside_markers.get(&Hexside::new(a, b)).unwrap_or(&empty)
         };
-        let mut stop = stop_here;
-        let mut side_cost = 0i64;
-        let mut path_cost: Option<(i64, bool)> = None;
+        let mut part = SidePart::default();
         let over = if self.side_cost.is_empty() { None } else { self.side_cost.get(&(a, b)) };
         match over {
-            Some(Cost::No) => return Ok(None),
-            Some(&Cost::Mp(c)) => side_cost = c,
+            Some(Cost::No) => return None,
+            Some(&Cost::Mp(c)) => part.cost = c,
             Some(&Cost::Stop(c)) => {
-                side_cost = c;
-                stop = true;
+                part.cost = c;
+                part.stop = true;
             }
             None => {}
         }
-        if !map_feats.is_empty() || !mark_feats.is_empty() {
-            let all = || map_feats.iter().chain(mark_feats.iter());
-            // features cancelled by others on the same hexside (a bridge cancels the river)
-            let cancelled = |f: &String| {
-                !self.cancels.is_empty() && all().any(|g| self.cancels.get(g).is_some_and(|c| c.contains(f)))
-            };
-            // hexside "No" always wins, even over a path (a blown bridge, an all-sea hexside);
-            // an override of this step replaces the features' costs.
-            for f in all().filter(|f| over.is_none() && !cancelled(f)) {
-                match self.hexsides.get(f) {
-                    Some(Cost::No) => return Ok(None),
-                    Some(Cost::Mp(c)) => side_cost += c,
-                    Some(Cost::Stop(c)) => {
-                        side_cost += c;
-                        stop = true;
-                    }
-                    None => {}
+        if map_feats.is_empty() && mark_feats.is_empty() {
+            return Some(part);
+        }
+        let all = || map_feats.iter().chain(mark_feats.iter());
+        // features cancelled by others on the same hexside (a bridge cancels the river)
+        let cancelled =
+            |f: &String| !self.cancels.is_empty() && all().any(|g| self.cancels.get(g).is_some_and(|c| c.contains(f)));
+        // an override of this step replaces the features' costs
+        for f in all().filter(|f| over.is_none() && !cancelled(f)) {
+            match self.hexsides.get(f) {
+                Some(Cost::No) => return None,
+                Some(Cost::Mp(c)) => part.cost += c,
+                Some(Cost::Stop(c)) => {
+                    part.cost += c;
+                    part.stop = true;
                 }
+                None => {}
             }
-            for f in map_feats.iter() {
-                if let Some(c) = self.paths.get(f) {
-                    let c = match c {
-                        Cost::Mp(c) => (*c, false),
-                        Cost::Stop(c) => (*c, true),
-                        Cost::No => continue,
-                    };
-                    if path_cost.is_none_or(|p| c.0 < p.0) {
-                        path_cost = Some(c);
-                    }
+        }
+        for f in map_feats.iter() {
+            if let Some(c) = self.paths.get(f) {
+                let c = match c {
+                    Cost::Mp(c) => (*c, false),
+                    Cost::Stop(c) => (*c, true),
+                    Cost::No => continue,
+                };
+                if part.path.is_none_or(|p| c.0 < p.0) {
+                    part.path = Some(c);
                 }
             }
         }
-        let mut cost = match path_cost {
+        Some(part)
+    }
+
+    /// Whether the step from `a` into `b` is priced by its hexside's features alone (no marker
+    /// on it, no price of its own): then every hexside with the same features costs the same.
+    fn priced_by_features(&self, a: HexId, b: HexId) -> bool {
+        (self.side_cost.is_empty() || !self.side_cost.contains_key(&(a, b)))
+            && (self.hexside_markers.is_empty() || !self.hexside_markers.contains_key(&Hexside::new(a, b)))
+    }
+
+    /// A step from `a` into `b` (on the map, not blocked) whose hexside costs `side` (None:
+    /// forbidden); `stop_here` when `b` ends movement; the hex part (terrain and features)
+    /// given by `hex_part`.
+    fn step_with(
+        &self,
+        a: HexId,
+        b: HexId,
+        info: &crate::map::HexInfo,
+        side: Option<SidePart>,
+        stop_here: bool,
+        hex_part: &mut dyn FnMut(HexId, &crate::map::HexInfo) -> StepResult,
+    ) -> Result<Option<(i64, bool)>, SearchError> {
+        let Some(side) = side else { return Ok(None) };
+        let mut stop = stop_here || side.stop;
+        let mut cost = match side.path {
             Some((c, s)) => {
                 stop |= s;
                 c
@@ -317,7 +344,7 @@ impl Profile {
                     return Ok(None);
                 };
                 stop |= s;
-                c + side_cost
+                c + side.cost
             }
         };
         if !self.enter_extra.is_empty() {
@@ -348,7 +375,9 @@ impl Profile {
 
     fn reach_in<'m>(&self, s: &mut Scratch, map: &'m Map, sources: &[(HexId, i64)]) -> Result<Reach<'m>, SearchError> {
         let links = map.links();
-        let Scratch { go, stop, hex_parts, flags, dirty } = s;
+        let kinds = map.side_kinds();
+        let Scratch { go, stop, hex_parts, side_parts, flags, dirty } = s;
+        side_parts.resize(kinds.len(), None);
         for (set, flag) in [(&self.blocked, BLOCKED), (&self.stop, STOPS)] {
             for h in set.iter().filter_map(|h| map.hexes.slot(*h)) {
                 flags[h] |= flag;
@@ -381,8 +410,15 @@ impl Profile {
                 }
                 let Some((_, info)) = map.hexes.at_slot(ns) else { continue };
                 touch(flags, dirty, ns);
-                let feats = if link.featured { map.side(&Hexside::new(h, link.to)) } else { None };
-                let step = self.step_with(h, link.to, info, feats, flags[ns] & STOPS != 0, &mut |b, info| {
+                let side = if !self.priced_by_features(h, link.to) {
+                    self.side_part(h, link.to, map.side(&Hexside::new(h, link.to)))
+                } else if link.kind == 0 {
+                    Some(SidePart::default())
+                } else {
+                    let k = link.kind as usize - 1;
+                    *side_parts[k].get_or_insert_with(|| self.side_part(h, link.to, Some(&kinds[k])))
+                };
+                let step = self.step_with(h, link.to, info, side, flags[ns] & STOPS != 0, &mut |b, info| {
                     hex_parts[ns].get_or_insert_with(|| self.hex_part(b, info)).clone()
                 })?;
                 let Some((step, stops)) = step else { continue };

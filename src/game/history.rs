@@ -23,8 +23,9 @@ pub struct Entry {
     /// The state before the command (None once it is older than [`UNDO_DEPTH`] commands;
     /// boxed, so that an old entry is small).
     pub before: Option<Box<GameState>>,
-    /// Hash of the state after the command (saves write it as a checkpoint).
-    pub after_hash: String,
+    /// Hash of the state after the command (saves write it as a checkpoint); None in a game
+    /// that keeps no checkpoints ([`Game::checkpoints`]: a playout that does not save).
+    pub after_hash: Option<String>,
     /// The unforced rolls and draws the command made, as shown (undo honesty).
     pub seen: Vec<String>,
     /// For the record of an undo that could not simply pop the commands it took back (past the
@@ -33,9 +34,11 @@ pub struct Entry {
 }
 
 impl Entry {
-    pub fn new(lines: Vec<String>, before: GameState, after: &GameState) -> Entry {
+    /// The entry of a command; `hash`: whether to keep the hash of the state after it.
+    pub fn new(lines: Vec<String>, before: GameState, after: &GameState, hash: bool) -> Entry {
         let seen = seen_rolls(&before, after);
-        Entry { lines, after_hash: after.hash(), seen, before: Some(Box::new(before)), takes_back: 0 }
+        let after_hash = hash.then(|| after.hash());
+        Entry { lines, after_hash, seen, before: Some(Box::new(before)), takes_back: 0 }
     }
 }
 
@@ -138,7 +141,7 @@ impl Game {
         let target = undone[0].before.as_ref().expect("checked");
         let after = past_dice_state(target, &before, &what.join("; "), &seen);
         self.restore(after.clone());
-        let mut record = Entry::new(vec![line.to_string()], before, &after);
+        let mut record = Entry::new(vec![line.to_string()], before, &after, self.checkpoints);
         record.takes_back = n;
         self.commit(record);
         self.redo.clear();
@@ -196,7 +199,7 @@ impl Game {
         let mut lines = p.lines.clone();
         lines.push(line.to_string());
         let out = vec![format!("cancelled past the dice: {} (recorded in the log)", p.lines[0])];
-        self.commit(Entry::new(lines, p.before, &after));
+        self.commit(Entry::new(lines, p.before, &after, self.checkpoints));
         self.redo.clear();
         Ok(Some(out))
     }

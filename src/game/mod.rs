@@ -49,6 +49,9 @@ pub struct Game {
     pub saved_len: usize,
     /// Answers given to questions asked while the game was being set up (after `new`).
     pub setup: Vec<String>,
+    /// Whether each command keeps the hash of the state after it (a save's checkpoints); a
+    /// playout that saves nothing turns it off (hashing the state is a tenth of a game's work).
+    pub checkpoints: bool,
     /// How the rule thread of the running command was started (kept with a pending decision,
     /// so that a refused answer can bring the command back to its question).
     last_start: Option<Call>,
@@ -139,6 +142,7 @@ impl Game {
             base: None,
             saved_len: 0,
             setup: vec![],
+            checkpoints: true,
             last_start: None,
         })
     }
@@ -263,7 +267,7 @@ impl Game {
                 } else {
                     let _t = crate::lua::Timer::start("commit");
                     let after = self.snapshot();
-                    self.commit(Entry::new(lines, before, &after));
+                    self.commit(Entry::new(lines, before, &after, self.checkpoints));
                     self.redo.clear();
                 }
                 Ok(out)

@@ -80,7 +80,9 @@ pub(super) fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::
         out: Vec::new(),
         weight: match m.get::<Option<f64>>("weight")? {
             Some(w) if !(w.is_finite() && w >= 0.0) => {
-                return Err(mlua::Error::runtime(format!("map.moves: `weight` must be a number of 0 or more, not {w}")));
+                return Err(mlua::Error::runtime(format!(
+                    "map.moves: `weight` must be a number of 0 or more, not {w}"
+                )));
             }
             w => w,
         },

@@ -157,6 +157,10 @@ pub fn play(spec: &Spec, seed: u64, policy: Policy, save: Option<&Path>) -> Reco
         rec.failure = Some(Failure { kind: "setup".into(), message: e.to_string(), command: new, at: 0 });
         return rec;
     }
+    // (a game played here keeps no per-command checkpoint unless it is saved)
+    if let Some(g) = s.game.as_mut() {
+        g.checkpoints = save.is_some();
+    }
     let mut bot = Bot::new(policy, seed);
     while !over(&s) {
         if rec.commands >= spec.max_commands {
