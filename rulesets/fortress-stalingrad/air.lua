@@ -27,19 +27,30 @@ function M.next_side()
   return nil
 end
 
--- 8.11: may a unit of `side` in `hex` have air support?
-function M.in_range(side, hex)
+-- 8.11: the hexes air support is measured from: the German-controlled towns and cities, or the
+-- hexes of the Soviet 0-0-1s. `ctl`: every hex's controller (map.marked("ctl")), if the caller
+-- has it.
+function M.bases(side, ctl)
+  local out = {}
   if side == C.GERMAN then
-    local ctl, german = map.marked("ctl"), C.SIDE_NO[C.GERMAN]
-    for _, h in ipairs(C.TOWNS) do
-      if ctl[h] == german and map.distance(h, hex) <= T.air.range then return true end
+    local function german(h)
+      if ctl then return ctl[h] == C.SIDE_NO[C.GERMAN] end
+      return control.is(h, C.GERMAN)
     end
-    return false
+    for _, h in ipairs(C.TOWNS) do
+      if german(h) then out[#out + 1] = h end
+    end
+  else
+    for _, s in ipairs(units.all { side = C.SOVIET, kind = "supply", on_map = true }) do out[#out + 1] = s.hex end
   end
-  for _, s in ipairs(C.on_map(C.SOVIET, true)) do
-    if C.is_supply_unit(s) and map.distance(s.hex, hex) <= T.air.range then return true end
-  end
-  return false
+  return out
+end
+
+-- 8.11: may a unit of `side` in `hex` have air support? `bases`: M.bases(side) (a caller asking
+-- about many hexes finds them once; found here otherwise).
+function M.in_range(side, hex, bases)
+  local _, d = map.nearest(hex, bases or M.bases(side))
+  return d ~= nil and d <= T.air.range
 end
 
 -- The Air Power Phase begins: every air unit is picked up (8.4); German air reinforcements arrive
@@ -67,6 +78,7 @@ end
 -- stacks next to the enemy with the most attack, then the rest by id.
 function M.places(side)
   local score = {}
+  local bases = M.bases(side)
   for _, u in ipairs(C.on_map(side)) do
     local h = u.hex
     if score[h] == nil then
@@ -74,7 +86,7 @@ function M.places(side)
       local count, sat = 0, true
       for _, x in ipairs(units.at(h)) do if C.is_air(x) and x.side == side then count = count + 1 end end
       for _, x in ipairs(here) do if not C.is_satellite(x) then sat = false end end
-      if count < T.air.max_per_hex[side] and not (side == C.GERMAN and sat) and M.in_range(side, h) then
+      if count < T.air.max_per_hex[side] and not (side == C.GERMAN and sat) and M.in_range(side, h, bases) then
         local front, att = 0, 0
         for _, n in ipairs(map.neighbours(h)) do if #C.combat_at(n, C.other(side)) > 0 then front = 1 end end
         for _, x in ipairs(here) do att = att + (x:value("attack") or 0) end
@@ -186,7 +198,13 @@ function M.follow(hex_from, hex_to, side)
   end
 end
 
-function M.update()
+-- `ctl`: every hex's controller (map.marked("ctl")), if the caller has it.
+function M.update(ctl)
+  local bases = {}   -- M.bases by side, found once (nothing here changes control or moves a 0-0-1)
+  local function bases_of(side)
+    bases[side] = bases[side] or M.bases(side, ctl)
+    return bases[side]
+  end
   for _, a in ipairs(units.all { kind = "air", on_map = true }) do
     local here = C.combat_at(a.hex, a.side)
     local step = umpire.clock().step
@@ -194,7 +212,7 @@ function M.update()
     if #here == 0 and not waiting and not a:marker("waiting") then
       a:put_in("air_spent")
       log.rule("8.4", ("%s: the stack it supported is gone: set aside until the next Air Power Phase"):format(a.id))
-    elseif #here > 0 and not M.in_range(a.side, a.hex) then
+    elseif #here > 0 and not M.in_range(a.side, a.hex, bases_of(a.side)) then
       local hex = a.hex
       a:put_in("air_spent")
       log.rule("8.12", ("%s in %s is out of range (8.11): set aside until the next Air Power Phase"):format(a.id, hex))

@@ -74,7 +74,7 @@ function M.current()
 end
 
 -- Writes control { [hex] = side number } where it changes, and logs the towns and cities that
--- change hands (their victory points, 15.2).
+-- change hands (their victory points, 15.2). Returns every hex's controller as now written.
 local function write(now)
   local changed, w = {}, {}
   local cur = map.marked("ctl")
@@ -84,13 +84,15 @@ local function write(now)
       changed[#changed + 1] = h
     end
   end
-  if #changed == 0 then return end
+  if #changed == 0 then return cur end
   map.set_markers("ctl", w)
+  for h, n in pairs(w) do cur[h] = n end
   for _, h in ipairs(changed) do
     if C.TOWN_SET[h] then
       log.rule("3.3", ("%s is now controlled by the %s"):format(C.hex_label(h), C.SIDE_OF[w[h]]))
     end
   end
+  return cur
 end
 
 -- Hexes a side's units passed through during a move: "last to occupy" (3.3 priority 3; DATA.md:
@@ -103,9 +105,10 @@ function M.passed(hexes, side)
   write(t)
 end
 
--- Called after every command: writes priorities 1-2 into the marker.
+-- Called after every command: writes priorities 1-2 into the marker. Returns every hex's
+-- controller { [hex] = side number } (what map.marked("ctl") now gives).
 function M.update()
-  write(M.current())
+  return write(M.current())
 end
 
 -- Hexes set to a side by a rule (15.8: hexes vacated by the final removals become Soviet).

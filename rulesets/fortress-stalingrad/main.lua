@@ -24,10 +24,10 @@ local evaluate = require "evaluate"
 
 -- 3.3, 15.2, 8.4, 8.12, 11.18: derived state, current after every change.
 umpire.after_command(function()
-  control.update()
-  air.update()
+  local ctl = control.update()   -- every hex's controller, read once for the hooks below
+  air.update(ctl)
   amphibious.novorossisk()
-  victory.update()
+  victory.update(ctl)
 end)
 
 local function turn() return umpire.clock().turn end

@@ -169,7 +169,8 @@ function M.entry_cost(u, hex, recreated, sources)
     if not ((map.has(hex, "town") or map.has(hex, "city")) and control.is(hex, C.GERMAN)) then
       return nil, "9.9", ("the ad hoc units appear only in a German-controlled town or city; %s is not one"):format(hex)
     end
-    if supply.german_trace({ [hex] = true })[hex] == nil then
+    local lines = sources and supply.german_lines(sources) or supply.german_trace({ [hex] = true })
+    if lines[hex] == nil then
       return nil, "9.9", ("%s is not in supply (no German line of %d hexes or fewer)"):format(hex, T.german_line_max)
     end
     if C.contains(vars.get("adhoc_hexes") or {}, hex) then

@@ -136,19 +136,29 @@ function M.german_sources()
   for h, n in pairs(T.german_extra_sources) do
     if control.is(h, C.GERMAN) and not blocked[h] then out[h] = math.min(out[h] or n, n) end
   end
-  return out
+  return setmetatable(out, {})   -- the metatable keeps german_lines' trace (pairs walks the sources)
 end
 
 -- Each German/Axis unit's line length (7.26: the source's hex not counted, the unit's counted),
 -- up to 12: { [hex] = n }. `targets`: the hexes wanted instead of the units' (a set), or true for
--- every hex a line reaches.
-function M.german_trace(targets)
-  local sources = M.german_sources()
+-- every hex a line reaches. `sources`: german_sources() as it stands now, found here when not given.
+function M.german_trace(targets, sources)
+  sources = sources or M.german_sources()
   if not next(sources) then return {}, sources end
   local p = line_profile(C.GERMAN)
   p.from, p.mp, p.routes = sources, T.german_line_max, false
   if targets ~= true then p.targets = targets or hexes_of(C.on_map(C.GERMAN)) end
   return map.reach(p), sources
+end
+
+-- 7.26: the German lines from `sources` (a table german_sources made) to every hex they reach,
+-- traced once for that table and kept in its metatable: a caller asking about many hexes (the
+-- ad hoc units' towns of a list of actions, 9.9) passes the same sources each time.
+function M.german_lines(sources)
+  local memo = getmetatable(sources)
+  if not memo then return (M.german_trace(true, sources)) end
+  if not memo.lines then memo.lines = (M.german_trace(true, sources)) end
+  return memo.lines
 end
 
 local function group_log(rule, title, by_level, label)

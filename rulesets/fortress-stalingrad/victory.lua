@@ -13,15 +13,10 @@ local M = {}
 -- and are counted once).
 local function hex_values() return C.VP end
 
--- What the Soviet holds of the towns and cities, in points, by control (`ctl` marker or the
--- start, `at_start`).
-local function held(at_start)
+-- What the Soviet holds of the towns and cities, in points, by control (`soviet(hex)`: whether
+-- the hex is his, now or at the start).
+local function held(soviet)
   local total = 0
-  local ctl = not at_start and map.marked("ctl") or nil
-  local function soviet(h)
-    if at_start then return not map.in_area("german_start", h) end
-    return ctl[h] == C.SIDE_NO[C.SOVIET]
-  end
   for h, n in pairs(hex_values()) do
     local ok = soviet(h)
     if h == T.stalingrad[1] then
@@ -35,17 +30,20 @@ end
 -- 15.2: points for control are those gained since the start (a town the Soviet held at the start
 -- is worth nothing until the German takes it, and costs its points then; DATA.md). What the Soviet
 -- held at the start never changes: counted once, when the rules load.
-local AT_START = held(true)
-function M.control_points()
-  return held(false) - AT_START
+local AT_START = held(function(h) return not map.in_area("german_start", h) end)
+-- `ctl`: every hex's controller, map.marked("ctl") (found here when not given).
+function M.control_points(ctl)
+  ctl = ctl or map.marked("ctl")
+  return held(function(h) return ctl[h] == C.SIDE_NO[C.SOVIET] end) - AT_START
 end
 
-function M.total()
-  return M.control_points() + (tracks.get("vp_kills") or 0) + (tracks.get("vp_crimea") or 0)
+function M.total(ctl)
+  return M.control_points(ctl) + (tracks.get("vp_kills") or 0) + (tracks.get("vp_crimea") or 0)
 end
 
-function M.update()
-  local t = M.total()
+-- `ctl` as for control_points.
+function M.update(ctl)
+  local t = M.total(ctl)
   if tracks.get("vp") ~= t then tracks.set("vp", t) end
 end
 

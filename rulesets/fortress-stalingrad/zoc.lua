@@ -9,9 +9,9 @@ local M = {}
 -- zero that are larger than a division (armies, corps, groups), except Axis units in OOS 4-6.
 local BIG = { army = true, corps = true, group = true }
 function M.projects(u, turn)
+  if not BIG[u:attr("size") or ""] then return false end
   if not C.is_combat(u) or not u.hex then return false end
   if (u:value("attack") or 0) <= 0 then return false end
-  if not BIG[u:attr("size") or ""] then return false end
   if u.side == C.GERMAN then
     local oos = u:marker("oos")
     if oos and oos >= T.oos_no_zoc and C.supply_level(u, turn) >= T.oos_no_zoc then return false end
@@ -29,7 +29,7 @@ function M.negates(u) return C.is_combat(u) and u.hex ~= nil end
 function M.zoc(side)
   local from = {}
   local turn = umpire.clock().turn
-  for _, u in ipairs(C.on_map(side)) do
+  for _, u in ipairs(units.all { side = side, on_map = true }) do
     if M.projects(u, turn) then from[u.hex] = true end
   end
   return map.adjacent { from = from, not_across = { "sea" }, not_into = { "sea" } }
