@@ -126,14 +126,16 @@ function C.on_map(side, pred)
   end
   return out
 end
-function C.at(hex, side, pred)
+-- The units of `side` (nil: any) in `hex` that pass `pred` (nil: all), top first (`stack`: the
+-- hex's stack where the caller has it, units.stacks()[hex] or {}).
+function C.at(hex, side, pred, stack)
   local out = {}
-  for _, u in ipairs(units.at(hex)) do
+  for _, u in ipairs(stack or units.at(hex)) do
     if (side == nil or u.side == side) and (pred == nil or pred(u)) then out[#out + 1] = u end
   end
   return out
 end
-function C.combat_at(hex, side) return C.at(hex, side, C.is_combat) end
+function C.combat_at(hex, side, stack) return C.at(hex, side, C.is_combat, stack) end
 
 -- 10.4, 6.11, 10.8.1.C: do the enemy units in `hex` (its stack: `stack`, when the caller has it)
 -- stop a unit of `side` from entering? Always, but for a Soviet unit entering a hex that holds

@@ -52,44 +52,80 @@ local function near_germans()
   return map.reach { from = from, mp = T.behind_lines, routes = false }
 end
 
+-- (every crossing of a major river, both ways: the hex left, the hex entered, its side_cost key)
+local CROSSINGS = {}
+for _, s in ipairs(C.MAJOR_RIVER) do
+  CROSSINGS[#CROSSINGS + 1] = { s[1], s[2], s[1] .. ">" .. s[2] }
+  CROSSINGS[#CROSSINGS + 1] = { s[2], s[1], s[2] .. ">" .. s[1] }
+end
+
+-- 10.7.1: what the Soviet crossings of major rivers in Mud and Clear cost whatever hex a move
+-- starts from: into a held bridgehead (terrain +1, may go on), behind the lines (a minor river);
+-- the others only from the start hex (terrain +1, then stop), kept by that hex. (Worked out once
+-- for a set of zones `z` and kept in it.)
+local function crossings_base(weather, near)
+  local minor = T.hexside_cost[weather].minor_river
+  local held = {}
+  for h in pairs(map.marked("bridgehead")) do
+    if M.held_bridgehead(h) then held[h] = true end
+  end
+  local base = { keys = {}, cost = {}, kind = {}, out_of = {}, banks = {}, starts = {} }
+  local function priced(a, key, cost, kind)
+    base.keys[#base.keys + 1] = key
+    base.cost[key], base.kind[key] = cost, kind
+    if not base.out_of[a] then
+      base.out_of[a] = {}
+      base.banks[#base.banks + 1] = a   -- (the hexes these crossings start from)
+    end
+    base.out_of[a][#base.out_of[a] + 1] = key
+  end
+  for _, c in ipairs(CROSSINGS) do
+    local a, b, key = c[1], c[2], c[3]
+    if not near[b] then
+      priced(a, key, minor, "behind")
+    elseif held[b] then
+      priced(a, key, T.soviet_major_river, "bridgehead")
+    else
+      base.starts[a] = base.starts[a] or {}
+      base.starts[a][#base.starts[a] + 1] = key
+    end
+  end
+  return base
+end
+
+-- The lists of keys of the behind-the-lines and bridgehead crossings a search from `from` with
+-- `mp` may use. (Every step costs 1 MP or more, so no search crosses out of a hex farther than
+-- `mp` hexes from its start: the river banks that near, found by a plain trace to them; all the
+-- crossings for a search without a limit.)
+local NONE = {}
+local function crossings_within(base, from, mp)
+  if not mp or mp == math.huge then return { base.keys } end
+  local out = { base.out_of[from] or NONE }
+  if #base.banks == 0 then return out end
+  local near = map.reach { from = from, mp = math.max(0, math.ceil(mp)), targets = base.banks, routes = false }
+  for h in pairs(near) do
+    if h ~= from then out[#out + 1] = base.out_of[h] end
+  end
+  return out
+end
+
 -- 10.7.1: the Soviet crossings of major rivers in Mud and Clear for a move from `from`: into a
 -- held bridgehead (terrain +1, may go on), from the start hex without one (terrain +1, then stop;
 -- never in the breakthrough), behind the lines (a minor river). Adds them to `side_cost`.
--- (what does not depend on `from` is worked out once for a set of zones `z` and kept in it: the
--- keys, the behind-the-lines and bridgehead prices, and by hex the crossings that start there)
-local function soviet_crossings(from, weather, seg, side_cost, crossing, near, z)
+local function soviet_crossings(from, mp, weather, seg, side_cost, crossing, near, z)
   local base = z and z.crossings
   if not base then
-    local minor = T.hexside_cost[weather].minor_river
-    local held = {}
-    for h in pairs(map.marked("bridgehead")) do
-      if M.held_bridgehead(h) then held[h] = true end
-    end
-    base = { keys = {}, cost = {}, kind = {}, starts = {} }
-    local function price(a, b)
-      local key = a .. ">" .. b
-      if not near[b] then
-        base.keys[#base.keys + 1] = key
-        base.cost[key], base.kind[key] = minor, "behind"
-      elseif held[b] then
-        base.keys[#base.keys + 1] = key
-        base.cost[key], base.kind[key] = T.soviet_major_river, "bridgehead"
-      else
-        base.starts[a] = base.starts[a] or {}
-        base.starts[a][#base.starts[a] + 1] = key
-      end
-    end
-    for _, s in ipairs(C.MAJOR_RIVER) do
-      price(s[1], s[2])
-      price(s[2], s[1])
-    end
+    base = crossings_base(weather, near)
     if z then z.crossings = base end
   end
-  for _, key in ipairs(base.keys) do
-    side_cost[key], crossing[key] = base.cost[key], base.kind[key]
+  local cost, kind = base.cost, base.kind
+  for _, keys in ipairs(crossings_within(base, from, mp)) do
+    for _, key in ipairs(keys) do
+      side_cost[key], crossing[key] = cost[key], kind[key]
+    end
   end
   if seg ~= "breakthrough" then
-    for _, key in ipairs(base.starts[from] or {}) do
+    for _, key in ipairs(base.starts[from] or NONE) do
       side_cost[key] = { cost = T.soviet_major_river, stop = true }
       crossing[key] = "start"
     end
@@ -156,7 +192,7 @@ function M.profile(u, from, mp, z, opts)
   end
   local side_cost, crossing = {}, {}
   if soviet_rivers then
-    soviet_crossings(from, weather, seg, side_cost, crossing, z.near or near_germans(), z)
+    soviet_crossings(from, mp, weather, seg, side_cost, crossing, z.near or near_germans(), z)
   end
   -- (the set is the same for every unit moving with these zones: built once, kept in `z`)
   local stop = not opts.rove and z.stop or nil
@@ -362,7 +398,9 @@ local function why_not(u, from, to, prof, info, left)
   end
   rule, text = stopped(prof, (" with its %s MP"):format(map.fmt_cost(left)))
   if rule then return rule, text end
-  local free = varied(prof, { mp = false, always_one = false })
+  -- (the profile without a limit holds every crossing the unit may make: M.profile's side_cost
+  -- keeps only those within its allowance)
+  local free = varied(M.profile(u, from, math.huge, info.zones), { mp = false, always_one = false })
   local cost, path = map.route(free, to)
   if cost then
     return "10.4", ("%s needs %s MP by the cheapest path (%s) and has %s MP"):format(u.id, map.fmt_cost(cost), table.concat(path, " → "), map.fmt_cost(left))

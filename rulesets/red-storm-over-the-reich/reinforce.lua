@@ -36,11 +36,21 @@ end
 local function blocking(e)
   return (C.is_infantry(e) or C.is_mech(e) or C.is_cavalry(e) or C.is_artillery(e)) and C.supplied(e)
 end
-local function enemy_next(hex, side)
+-- (first: the first such enemy unit of each hex, where the caller has found them, `blockers`)
+local function enemy_next(hex, side, first)
   for _, n in ipairs(map.neighbours(hex)) do
-    for _, e in ipairs(C.at(n, C.other(side), blocking)) do return e, n end
+    local e
+    if first then e = first[n] else e = C.at(n, C.other(side), blocking)[1] end
+    if e then return e, n end
   end
   return nil
+end
+-- The first unit of each hex that blocks a placement of `side` next to it, from the map's stacks
+-- `stacks` (units.stacks()).
+local function blockers(side, stacks)
+  local out = {}
+  for h, stack in pairs(stacks) do out[h] = C.at(h, C.other(side), blocking, stack)[1] end
+  return out
 end
 
 local function urban_city_town(h) return C.URBAN[h] or C.CITY[h] or C.TOWN[h] end
@@ -116,20 +126,34 @@ end
 local RULE = { W = "8.1.1.B", K = "8.1.2", M = "8.1.1.B", S = "8.1.1.B", VS = "8.1.4", FLAK = "8.1.3",
   GAR = "8.1.5", KG = "8.2.1.B", ["5GM"] = "8.1.1.A", SR = "8.2.1.A" }
 
+-- 7.1: does `side`'s supply reach `h` (known: as for M.why_not)?
+local function supplied_hex(known, side, h)
+  local set = known and known.supplied and known.supplied[side]
+  if set then return set[h] == true end
+  return supply.traceable(side, { h })[h] == true
+end
+
+-- (the units in `h` where the map's stacks `stacks` are known, for C.at; nil: C.at reads the map)
+local NONE = {}
+local function stack_of(stacks, h) return stacks and (stacks[h] or NONE) end
+
 -- Why `u` (of placement kind `k`) may not be placed in `hex`: rule, text; nil when it may.
 -- `known` may hold what a caller checking many hexes has traced once: `supplied[side]`, the
--- set of the hexes checked that the side's supply reaches (7.1; actions.lua).
+-- set of the hexes checked that the side's supply reaches (7.1; actions.lua); the stacks of
+-- the map and the enemy units next to which no unit is placed are found once into it.
 function M.why_not(u, k, hex, known)
-  local function supplied_hex(side_, h)
-    local set = known and known.supplied and known.supplied[side_]
-    if set then return set[h] == true end
-    return supply.traceable(side_, { h })[h] == true
+  local stacks, first
+  if known then
+    known.stacks = known.stacks or units.stacks()
+    known.blockers = known.blockers or {}
+    known.blockers[u.side] = known.blockers[u.side] or blockers(u.side, known.stacks)
+    stacks, first = known.stacks, known.blockers[u.side]
   end
   local side = u.side
   local enemy = C.other(side)
   local r = RULE[k]
   if C.PROHIBITED[hex] then return r, hex .. " is not a land hex" end
-  if #C.at(hex, enemy) > 0 then return r, ("%s holds %s units"):format(hex, enemy) end
+  if #C.at(hex, enemy, nil, stack_of(stacks, hex)) > 0 then return r, ("%s holds %s units"):format(hex, enemy) end
   if k == "W" then
     if not C.EDGE_SET.German[hex] then return r, ("a W reinforcement enters on the west edge of the west map (column 01); %s is not there"):format(hex) end
   elseif k == "K" then
@@ -139,39 +163,39 @@ function M.why_not(u, k, hex, known)
     if hex ~= T.reinforce.memel then return r, ("an M reinforcement enters in %s (from Memel); not %s"):format(T.reinforce.memel, hex) end
   elseif k == "S" then
     if not C.contains(C.SOUTH_EDGE, hex) then return r, ("an S reinforcement enters on the south edge; %s is not there"):format(hex) end
-    if not supplied_hex(C.GERMAN, hex) then return r, ("%s is not in supply (7.1)"):format(hex) end
+    if not supplied_hex(known, C.GERMAN, hex) then return r, ("%s is not in supply (7.1)"):format(hex) end
   elseif k == "VS" then
     if not (C.URBAN[hex] or C.CITY[hex] or C.FORTRESS[hex]) then return r, ("the Volksturm goes into an urban, city or fortress hex; %s is none"):format(hex) end
     if C.controller(hex) ~= C.GERMAN then return r, ("%s is not German-controlled"):format(hex) end
-    if not supplied_hex(C.GERMAN, hex) then return r, ("%s is not in supply (7.1)"):format(hex) end
+    if not supplied_hex(known, C.GERMAN, hex) then return r, ("%s is not in supply (7.1)"):format(hex) end
   elseif k == "FLAK" then
     if C.URBAN[hex] then return r, ("flak units never go into urban hexes (17.2.C); %s is one"):format(hex) end
     if column(hex) > T.flak_column then return r, ("flak units are placed in or west of column %02d; %s is east of it"):format(T.flak_column, hex) end
-    local host = C.at(hex, C.GERMAN, function(v) return (C.is_infantry(v) or C.is_mech(v)) and C.supplied(v) end)
+    local host = C.at(hex, C.GERMAN, function(v) return (C.is_infantry(v) or C.is_mech(v)) and C.supplied(v) end, stack_of(stacks, hex))
     if #host == 0 then return r, ("a flak unit joins a supplied German infantry or mechanized unit; %s holds none"):format(hex) end
   elseif k == "GAR" then
     if not (C.CITY[hex] or C.TOWN[hex]) or C.URBAN[hex] or C.FORTRESS[hex] then
       return r, ("a generic garrison goes into a city or town hex (not urban or fortress); %s is none"):format(hex)
     end
     if C.controller(hex) ~= C.GERMAN then return r, ("%s is not German-controlled"):format(hex) end
-    if #C.at(hex, C.GERMAN, C.is_garrison) > 0 then return r, ("%s already holds a garrison"):format(hex) end
+    if #C.at(hex, C.GERMAN, C.is_garrison, stack_of(stacks, hex)) > 0 then return r, ("%s already holds a garrison"):format(hex) end
   elseif k == "KG" or k == "SR" then
     if not urban_city_town(hex) then return "8.2.1", ("replacements go into an urban, city or town hex; %s is none"):format(hex) end
     if C.controller(hex) ~= side then return "8.2.1", ("%s is not %s-controlled"):format(hex, side) end
-    if not supplied_hex(side, hex) then return "8.2.1", ("%s is not in supply (7.1)"):format(hex) end
+    if not supplied_hex(known, side, hex) then return "8.2.1", ("%s is not in supply (7.1)"):format(hex) end
   elseif k == "5GM" then
     local art = false
     for _, h in ipairs(map.within(hex, 1)) do
-      if #C.at(h, C.SOVIET, function(v) return C.is_artillery(v) and C.supplied(v) end) > 0 then art = true break end
+      if #C.at(h, C.SOVIET, function(v) return C.is_artillery(v) and C.supplied(v) end, stack_of(stacks, h)) > 0 then art = true break end
     end
     if not art then return r, ("%s enters with or next to a supplied Soviet artillery unit; %s has none"):format(u.id, hex) end
   end
-  local e, n = enemy_next(hex, side)
+  local e, n = enemy_next(hex, side, first)
   if e then
     return (k == "KG" or k == "SR") and "8.2.1" or "8.1.1",
       ("%s is next to the supplied %s %s in %s"):format(hex, enemy, e.id, n)
   end
-  local rule, what = stacking.problem(hex, side, { u })
+  local rule, what = stacking.problem(hex, side, { u }, stack_of(stacks, hex))
   if rule then return rule, ("placing %s: %s (5.1: placements respect the stacking limits)"):format(u.id, what) end
   return nil
 end

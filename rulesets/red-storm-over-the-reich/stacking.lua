@@ -28,8 +28,9 @@ local function count(list)
 end
 
 -- What is over the limits in `hex` for `side` with `extra` units added: nil, or rule, text.
-function M.problem(hex, side, extra)
-  local list = C.at(hex, side)
+-- (stack: the hex's units where the caller has them, as for C.at)
+function M.problem(hex, side, extra, stack)
+  local list = C.at(hex, side, nil, stack)
   for _, u in ipairs(extra or {}) do
     if not C.contains(list, u) then list[#list + 1] = u end
   end
