@@ -25,13 +25,16 @@ C.TOWN = set_of(map.having("town"))
 C.FORTRESS = set_of(map.having("fortress"))
 C.PORT_LIST = map.having("port")
 C.PORT = set_of(C.PORT_LIST)
-C.RAIL = set_of(map.having("railroad"))
+C.RAIL_LIST = map.having("railroad")
+C.RAIL = set_of(C.RAIL_LIST)
 C.DW_LIST = map.having("dw")
 C.DW = set_of(C.DW_LIST)
 C.PROHIBITED = {}
 for name in pairs(T.prohibited_terrain) do
   for _, h in ipairs(map.having(name)) do C.PROHIBITED[h] = true end
 end
+C.PROHIBITED_LIST = {}
+for h in pairs(C.PROHIBITED) do C.PROHIBITED_LIST[#C.PROHIBITED_LIST + 1] = h end
 local function area(name) return set_of(map.area(name) or {}) end
 C.BERLIN = area("berlin")
 C.USIR = area("usir")
@@ -153,12 +156,8 @@ end
 C.SIDE_NO = { Soviet = 1, German = 2 }
 C.SIDE_OF = { "Soviet", "German" }
 function C.controller(hex) return C.SIDE_OF[map.marker(hex, "ctl") or 2] end
--- The Soviet hexes now, in one read of the map (for loops over many hexes): { [hex] = true }.
-function C.soviet_hexes()
-  local out = {}
-  for h, v in pairs(map.marked("ctl")) do if v == C.SIDE_NO.Soviet then out[h] = true end end
-  return out
-end
+-- The Soviet hexes now, in one read of the map (for loops over many hexes): { [hex] = 1 }.
+function C.soviet_hexes() return map.marked("ctl", { value = C.SIDE_NO.Soviet }) end
 
 C.contains = sets.contains
 function C.ids(list)

@@ -83,18 +83,20 @@ end
 ---@param hex string
 ---@param check function umpire.check, or the checker of C.passes
 ---@param known? table what a caller checking many hexes found once (supplied, soviet, near_soviet, control)
+local NOTHING_KNOWN = {}
+-- (does `h` hold Soviet units? known.soviet where the caller found them)
+local function soviet_in(h, known)
+  if known.soviet then return known.soviet[h] == true end
+  return #C.at(h, C.SOVIET) > 0
+end
 function M.check_deploy_hex(hex, check, known)
-  known = known or {}
+  known = known or NOTHING_KNOWN
   check(not C.PROHIBITED[hex], "3.4.A", "%s is not a land hex", hex)
-  local function soviet_in(h)
-    if known.soviet then return known.soviet[h] == true end
-    return #C.at(h, C.SOVIET) > 0
-  end
   local ctl = known.control and C.SIDE_OF[known.control[hex] or 2] or C.controller(hex)
-  check(ctl == C.GERMAN and not soviet_in(hex), "3.4.A", "%s is not a German hex", hex)
+  check(ctl == C.GERMAN and not soviet_in(hex, known), "3.4.A", "%s is not a German hex", hex)
   if not (known.near_soviet and known.soviet) or known.near_soviet[hex] then
     for _, n in ipairs(map.neighbours(hex)) do
-      check(not soviet_in(n), "3.4.A", "%s is next to Soviet units (%s)", hex, n)
+      check(not soviet_in(n, known), "3.4.A", "%s is next to Soviet units (%s)", hex, n)
     end
   end
   check((known.supplied or supply.traceable(C.GERMAN, { hex }))[hex], "3.4.A", "%s is not supplied (7.1)", hex)

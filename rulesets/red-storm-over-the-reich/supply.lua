@@ -53,7 +53,7 @@ function M.blocked(side, weather)
   elseif thunderclap() then
     blocked[thunderclap()] = true
   end
-  for h in pairs(C.PROHIBITED) do blocked[h] = nil end   -- (priced "no" by the terrain)
+  for _, h in ipairs(C.PROHIBITED_LIST) do blocked[h] = nil end   -- (priced "no" by the terrain)
   return blocked
 end
 
@@ -64,7 +64,7 @@ function M.rail_net(side, blocked)
   blocked = blocked or M.blocked(side)
   local rb = {}   -- (blocked for the rail net besides the supply lines' `blocked`)
   local soviet = C.soviet_hexes()
-  for h in pairs(C.RAIL) do
+  for _, h in ipairs(C.RAIL_LIST) do
     if (soviet[h] and C.SOVIET or C.GERMAN) ~= side or C.PROHIBITED[h] then rb[h] = true end   -- (10.7.3: no rail there either)
   end
   if side == C.SOVIET then

@@ -63,7 +63,7 @@ umpire.command {
     umpire.check(C.RAIL[to], "10.8.2", "%s is not a railroad hex", to)
     local ez = zoc.zoc(C.SOVIET)   -- friendly units do not negate it for rail movement
     local blocked = {}
-    for h in pairs(C.RAIL) do if not net[h] then blocked[h] = true end end
+    for _, h in ipairs(C.RAIL_LIST) do if not net[h] then blocked[h] = true end end
     for h in pairs(ez) do if h ~= from then blocked[h] = true end end
     for _, s in ipairs(C.on_map(C.SOVIET)) do blocked[s.hex] = true end
     if ez[to] then umpire.refuse("10.8.2", ("%s is in a Soviet ZOC: entrained units may leave one but not enter one"):format(to)) end

@@ -10,8 +10,9 @@ local M = {}
 -- strength of 1 or more; the guard cavalry (6.7 counts its ZOC among the strong ones). Never a
 -- printed attack of 0, a support unit, an out-of-supply, disrupted (12.1) or entrained (10.8.2)
 -- unit. The anti-tank division is none of the kinds 6.2 names (DATA.md).
+local ZOC_KINDS = { infantry = true, mech = true, cavalry = true }   -- (the combat units, 2.2.A, but anti-tank)
 function M.projects(u)
-  if not u.hex or not C.is_combat(u) or u.kind == "antitank" then return false end
+  if not ZOC_KINDS[u.kind] or not u.hex then return false end
   if (u:value("attack") or 0) < 1 then return false end
   if u:marker("oos") or C.disrupted(u) or u:marker("entrained") then return false end
   return true
@@ -43,9 +44,10 @@ local function source_hex(h) return not C.URBAN[h] and not C.FORTRESS[h] end
 function M.zocs(side, weather)
   local all, strong = {}, {}
   for _, u in ipairs(C.on_map(side)) do
-    if M.projects(u) and source_hex(u.hex) then
-      all[u.hex] = true
-      if M.strong(u) then strong[u.hex] = true end
+    local h = u.hex
+    if source_hex(h) and M.projects(u) then
+      all[h] = true
+      if M.strong(u) then strong[h] = true end
     end
   end
   return reach(all, weather), reach(strong, weather)
