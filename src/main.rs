@@ -94,6 +94,7 @@ fn run(cli: Cli) -> Result<i32> {
             code
         }
         Cmd::Compare { scenario, rules, games } => compare(library, &scenario, &rules, &games),
+        Cmd::Merge { files, partial, json } => merge(&files, partial, json),
         Cmd::Replay { file, rules } => {
             let root = library.unwrap_or_else(|| umpire::ruleset::library_for(None, &file));
             let o = umpire::playout::replay::replay(&root, &file, &rules)?;

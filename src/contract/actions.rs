@@ -53,7 +53,8 @@ pub struct Filter {
 }
 
 /// A figure the evaluation reports about the game (`vp = 23`, `level = "Major Victory"`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
 pub enum Figure {
     Number(f64),
     Text(String),

@@ -103,6 +103,18 @@ pub(super) enum Cmd {
         #[command(flatten)]
         games: GamesArgs,
     },
+    /// Combine the `--json` files of the shards of one playout or comparison (`--shard K/N`) into
+    /// the report one run of all the games prints: `umpire merge shard-*.json`.
+    Merge {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Report on the games of the shards given when some are missing (said in the report).
+        #[arg(long)]
+        partial: bool,
+        /// Write the merged games as one file (as `--json` would have).
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+    },
     /// Replay a save or a command script under other rules and list every ruling that changed,
     /// from the first command where the games diverge.
     Replay {
@@ -201,4 +213,12 @@ pub(super) struct GamesArgs {
     pub(super) max_commands: usize,
     #[arg(long = "option")]
     pub(super) options: Vec<String>,
+    /// Play only the games K, K+N, K+2N… of the seed range (K from 1 to N): one of N processes
+    /// or machines sharing the run; `umpire merge` combines their `--json` files.
+    #[arg(long, value_name = "K/N")]
+    pub(super) shard: Option<umpire::playout::shards::Shard>,
+    /// Write every game's outcome and figures, with the run's scenario, seeds, bot and the
+    /// rules' and program's hashes, to FILE (JSON; what `umpire merge` reads).
+    #[arg(long, value_name = "FILE")]
+    pub(super) json: Option<PathBuf>,
 }

@@ -5,6 +5,7 @@ use super::*;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use umpire::playout::shards::Run;
 use umpire::script;
 
 /// `umpire run`: scripts replayed with their checks, one report each and a total.
@@ -161,7 +162,7 @@ pub(super) fn games_of(
     let mut spec = umpire::playout::Spec::new(library.unwrap_or_else(umpire::ruleset::find_root), scenario);
     spec.options = g.options.clone();
     spec.max_commands = g.max_commands;
-    let seeds: Vec<u64> = (0..g.games as u64).map(|i| g.seed + i).collect();
+    let seeds = umpire::playout::shards::seeds(g.seed, g.games, g.shard);
     let jobs = g.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     (spec, seeds, jobs.max(1))
 }
@@ -203,6 +204,37 @@ pub(super) fn speed_line(n: usize, secs: f64, jobs: usize) -> String {
     )
 }
 
+/// What identifies the run of `g` (its shards share it): `rules` as the report names them and
+/// their content hashes.
+fn run_of(kind: &str, scenario: &str, g: &GamesArgs, rules: Vec<String>, hashes: Vec<String>) -> Result<Run> {
+    let program = match &g.json {
+        // (only a run that writes its games needs it: merge compares it)
+        Some(_) => umpire::playout::shards::file_hash(&std::env::current_exe().context("finding the program")?)?,
+        None => String::new(),
+    };
+    Ok(Run {
+        kind: kind.into(),
+        scenario: scenario.into(),
+        first_seed: g.seed,
+        games: g.games,
+        bot: g.bot.to_string(),
+        options: g.options.clone(),
+        max_commands: g.max_commands,
+        rules,
+        rules_hashes: hashes,
+        program,
+    })
+}
+
+/// Writes the games of a run to `--json FILE`, when asked.
+fn write_json(g: &GamesArgs, run: &Run, secs: f64, records: &[&[umpire::playout::Record]]) -> Result<()> {
+    if let Some(path) = &g.json {
+        umpire::playout::shards::write(path, run, g.shard, secs, records)?;
+        eprintln!("wrote the {} games to {}", records.first().map_or(0, |r| r.len()), path.display());
+    }
+    Ok(())
+}
+
 pub(super) fn playout(
     library: Option<PathBuf>,
     scenario: &str,
@@ -211,25 +243,36 @@ pub(super) fn playout(
     list: bool,
 ) -> Result<i32> {
     let (spec, seeds, jobs) = games_of(library, scenario, g);
-    umpire::playout::starts(&spec, g.seed)?;
+    let hash = umpire::playout::starts(&spec, g.seed)?;
+    let run = run_of("playout", scenario, g, vec![], vec![hash])?;
     if let Some(d) = &save {
         std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
     }
     let bar = progress(seeds.len(), "games");
     let (recs, secs) = play_games(&spec, &seeds, g, jobs, save.as_deref(), &bar);
     bar.finish_and_clear();
-    let last = seeds.last().copied().unwrap_or(g.seed);
-    let title = format!("playout {scenario}: {} games (seeds {} to {last}), bot {}", recs.len(), g.seed, g.bot);
     if list {
         for r in &recs {
             outln!("seed {}: {} — turn {}, {} commands", r.seed, r.outcome(), r.turn, r.commands);
         }
     }
-    for l in umpire::playout::report::playout(&title, &recs) {
-        outln!("{l}");
-    }
+    write_json(g, &run, secs, &[&recs])?;
+    print_report(&run, g.shard, &[recs.as_slice()]);
     outln!("{}", speed_line(recs.len(), secs, jobs));
     Ok(if recs.iter().any(|r| r.failure.is_some()) { 1 } else { 0 })
+}
+
+/// The report of a playout (one list of games) or a comparison (two).
+fn print_report(run: &Run, shard: Option<umpire::playout::shards::Shard>, records: &[&[umpire::playout::Record]]) {
+    let title = run.title(records.first().map_or(0, |r| r.len()), shard);
+    let lines = match records {
+        [a, b] => umpire::playout::report::compare(&title, a, b, ("A", "B")),
+        [a, ..] => umpire::playout::report::playout(&title, a),
+        [] => vec![title],
+    };
+    for l in lines {
+        outln!("{l}");
+    }
 }
 
 pub(super) fn compare(library: Option<PathBuf>, scenario: &str, rules: &[PathBuf], g: &GamesArgs) -> Result<i32> {
@@ -239,28 +282,41 @@ pub(super) fn compare(library: Option<PathBuf>, scenario: &str, rules: &[PathBuf
     let (spec, seeds, jobs) = games_of(library, scenario, g);
     let specs: Vec<umpire::playout::Spec> =
         rules.iter().map(|r| umpire::playout::Spec { rules: Some(r.clone()), ..spec.clone() }).collect();
+    let mut hashes = Vec::new();
     for s in &specs {
-        umpire::playout::starts(s, g.seed)?;
+        hashes.push(umpire::playout::starts(s, g.seed)?);
     }
+    let names = rules.iter().map(|r| r.display().to_string()).collect();
+    let run = run_of("compare", scenario, g, names, hashes)?;
     let mut runs = Vec::new();
+    let mut secs = 0.0;
     for (r, s) in rules.iter().zip(specs) {
         let bar = progress(seeds.len(), &format!("games under {}", r.display()));
-        let (recs, _) = play_games(&s, &seeds, g, jobs, None, &bar);
+        let (recs, t) = play_games(&s, &seeds, g, jobs, None, &bar);
         bar.finish_and_clear();
         runs.push(recs);
+        secs += t;
     }
-    let names = (rules[0].display().to_string(), rules[1].display().to_string());
-    let title = format!(
-        "compare {scenario}: {} games each (seeds {} to {}), bot {}; A = {}, B = {}",
-        seeds.len(),
-        g.seed,
-        seeds.last().copied().unwrap_or(g.seed),
-        g.bot,
-        names.0,
-        names.1
-    );
-    for l in umpire::playout::report::compare(&title, &runs[0], &runs[1], ("A", "B")) {
-        outln!("{l}");
-    }
+    write_json(g, &run, secs, &[&runs[0], &runs[1]])?;
+    print_report(&run, g.shard, &[&runs[0], &runs[1]]);
     Ok(0)
+}
+
+/// `umpire merge FILE...`: the report of the shards' games together, as one run prints it.
+pub(super) fn merge(files: &[PathBuf], partial: bool, json: Option<PathBuf>) -> Result<i32> {
+    let paths: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
+    let m = umpire::playout::shards::merge(&paths, partial)?;
+    if let Some(path) = &json {
+        let lists: Vec<&[umpire::playout::Record]> = m.records.iter().map(Vec::as_slice).collect();
+        umpire::playout::shards::write(path, &m.run, None, m.seconds, &lists)?;
+    }
+    let lists: Vec<&[umpire::playout::Record]> = m.records.iter().map(Vec::as_slice).collect();
+    print_report(&m.run, None, &lists);
+    if !m.missing.is_empty() {
+        let list: Vec<String> = m.missing.iter().map(|s| s.to_string()).collect();
+        outln!("partial: the games of shards {} are missing", list.join(", "));
+    }
+    outln!("time: {:.1} s of play in {} shard file(s)", m.seconds, m.shards);
+    let failed = m.records.first().is_some_and(|rs| rs.iter().any(|r| r.failure.is_some()));
+    Ok(if failed && m.run.kind == "playout" { 1 } else { 0 })
 }

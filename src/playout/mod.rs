@@ -12,6 +12,7 @@ mod bot;
 pub mod fuzz;
 pub mod replay;
 pub mod report;
+pub mod shards;
 pub mod stats;
 
 pub use bot::{Bot, Policy};
@@ -62,7 +63,7 @@ impl Spec {
 }
 
 /// Why a game could not be played to its end.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Failure {
     /// `rule error`, `refused`, `dead end`, `unfinished`, `setup`...
     pub kind: String,
@@ -121,12 +122,12 @@ pub(crate) fn over(s: &Session) -> bool {
 
 /// Whether a game of `spec` starts at all (its rules load, its scenario sets up): `compare`,
 /// `playout` and `replay` stop at once on rules that fail to load, with the error's file:line,
-/// rather than report every game as failed at set-up.
-pub fn starts(spec: &Spec, seed: u64) -> crate::Result<()> {
+/// rather than report every game as failed at set-up. Returns the content hash of the rules.
+pub fn starts(spec: &Spec, seed: u64) -> crate::Result<String> {
     let mut s = spec.session();
     match s.execute(&spec.new_line(seed)).error() {
         Some(e) => Err(crate::Error::State(format!("{}: {e}", rules_shown(spec)))),
-        None => Ok(()),
+        None => Ok(s.game.as_ref().map(|g| g.ruleset.content_hash.clone()).unwrap_or_default()),
     }
 }
 

@@ -757,3 +757,88 @@ fn a_piped_line_over_the_limit_is_refused_and_its_echo_cut() {
     );
     assert!(text.len() < 4_000, "the line was echoed whole ({} bytes)", text.len());
 }
+
+/// `--shard K/N`, `--json FILE` and `umpire merge` (issue 28): four shards of a playout, and of
+/// a comparison, merge into the very report (and games) of the unsharded run; shards of
+/// different runs, the same shard twice and a missing shard are refused, each said.
+#[test]
+fn four_merged_shards_make_the_report_of_the_unsharded_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = super::fixtures();
+    let run = |args: &[&str]| {
+        let out = umpire().args(args).arg("--library").arg(&lib).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // (the report without its time line, which the merge says its own way)
+    let report = |text: &str| text.lines().filter(|l| !l.starts_with("time:")).collect::<Vec<_>>().join("\n");
+    let edited = dir.path().join("edited");
+    std::fs::create_dir_all(&edited).unwrap();
+    for e in std::fs::read_dir(lib.join("rulesets/fixture")).unwrap().flatten() {
+        std::fs::copy(e.path(), edited.join(e.file_name())).unwrap();
+    }
+    let own = lib.join("rulesets/fixture").display().to_string();
+    let edited = edited.display().to_string();
+    for kind in ["playout", "compare"] {
+        let mut base = vec![kind, "fixture", "--games", "18", "--seed", "3", "--jobs", "2"];
+        if kind == "compare" {
+            base.extend(["--rules", own.as_str(), "--rules", edited.as_str()]);
+        }
+        let whole_json = dir.path().join(format!("{kind}-whole.json")).display().to_string();
+        let (code, whole, err) = run(&[base.as_slice(), &["--json", whole_json.as_str()]].concat());
+        assert_eq!(code, Some(0), "{whole}{err}");
+        let mut files = Vec::new();
+        for k in 1..=4 {
+            let f = dir.path().join(format!("{kind}-{k}.json")).display().to_string();
+            let shard = format!("{k}/4");
+            let (code, text, err) =
+                run(&[base.as_slice(), &["--shard", shard.as_str(), "--json", f.as_str()]].concat());
+            assert_eq!(code, Some(0), "{text}{err}");
+            assert!(text.contains(&format!("(shard {k}/4 of seeds 3 to 20)")), "{text}");
+            files.push(f);
+        }
+        let merged_json = dir.path().join(format!("{kind}-merged.json")).display().to_string();
+        let mut args = vec!["merge", "--json", merged_json.as_str()];
+        args.extend(files.iter().rev().map(String::as_str));
+        let (code, merged, err) = run(&args);
+        assert_eq!(code, Some(0), "{merged}{err}");
+        assert_eq!(report(&merged), report(&whole), "{kind}");
+        assert!(merged.contains("in 4 shard file(s)"), "{merged}");
+        // the games themselves, seed by seed, are the unsharded run's
+        let games = |f: &str| {
+            let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+            (v["run"].clone(), v["games"].clone())
+        };
+        assert_eq!(games(&merged_json), games(&whole_json), "{kind}");
+        // refused: a missing shard (unless --partial), the same shard twice, another run
+        let (code, _, err) = run(&["merge", &files[0], &files[1]]);
+        assert_eq!((code, err.contains("shards missing: 3/4, 4/4")), (Some(2), true), "{err}");
+        let (code, text, _) = run(&["merge", "--partial", &files[0], &files[1]]);
+        assert!(code == Some(0) && text.contains("partial: the games of shards 3/4, 4/4 are missing"), "{text}");
+        let (code, _, err) = run(&["merge", &files[0], &files[0]]);
+        assert_eq!((code, err.contains("are the same shard (shard 1/4)")), (Some(2), true), "{err}");
+    }
+    let (code, _, err) = run(&[
+        "merge",
+        &format!("{}/playout-1.json", dir.path().display()),
+        &format!("{}/compare-2.json", dir.path().display()),
+    ]);
+    assert_eq!((code, err.contains("shards of different runs: playout against compare")), (Some(2), true), "{err}");
+    // a shard of other rules (an edited table) is refused by the rules' hash
+    std::fs::write(
+        format!("{edited}/combat.lua"),
+        std::fs::read_to_string(format!("{edited}/combat.lua")).unwrap() + "\n-- edited\n",
+    )
+    .unwrap();
+    let other = dir.path().join("other.json").display().to_string();
+    let (code, _, err) = run(&[
+        "compare", "fixture", "--games", "18", "--seed", "3", "--jobs", "2", "--rules", &own, "--rules", &edited,
+        "--shard", "2/4", "--json", &other,
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, _, err) = run(&["merge", &format!("{}/compare-1.json", dir.path().display()), &other]);
+    assert_eq!((code, err.contains("shards of different runs: rules ")), (Some(2), true), "{err}");
+}
