@@ -137,18 +137,10 @@ end
 local NONE = {}
 local function stack_of(stacks, h) return stacks and (stacks[h] or NONE) end
 
--- Why `u` (of placement kind `k`) may not be placed in `hex`: rule, text; nil when it may.
--- `known` may hold what a caller checking many hexes has traced once: `supplied[side]`, the
--- set of the hexes checked that the side's supply reaches (7.1; actions.lua); the stacks of
--- the map and the enemy units next to which no unit is placed are found once into it.
-function M.why_not(u, k, hex, known)
-  local stacks, first
-  if known then
-    known.stacks = known.stacks or units.stacks()
-    known.blockers = known.blockers or {}
-    known.blockers[u.side] = known.blockers[u.side] or blockers(u.side, known.stacks)
-    stacks, first = known.stacks, known.blockers[u.side]
-  end
+-- Why no unit of `u`'s side and placement kind `k` may be placed in `hex`, the stacking limits
+-- aside: rule, text; nil when one may. (stacks, first: the map's stacks and `blockers` where
+-- they are known)
+local function hex_why_not(u, k, hex, known, stacks, first)
   local side = u.side
   local enemy = C.other(side)
   local r = RULE[k]
@@ -195,7 +187,56 @@ function M.why_not(u, k, hex, known)
     return (k == "KG" or k == "SR") and "8.2.1" or "8.1.1",
       ("%s is next to the supplied %s %s in %s"):format(hex, enemy, e.id, n)
   end
-  local rule, what = stacking.problem(hex, side, { u }, stack_of(stacks, hex))
+  return nil
+end
+
+-- (hex_why_not's answers kept in `known` by side, kind and hex: the same for every unit of a
+-- kind, but 5GM's, whose text names the unit)
+local function hex_answer(u, k, hex, known, stacks, first)
+  if not known or k == "5GM" then return hex_why_not(u, k, hex, known, stacks, first) end
+  known.hexes = known.hexes or { [C.SOVIET] = {}, [C.GERMAN] = {} }
+  local kept = known.hexes[u.side][k] or {}
+  known.hexes[u.side][k] = kept
+  if kept[hex] == nil then
+    local rule, text = hex_why_not(u, k, hex, known, stacks, first)
+    kept[hex] = rule and { rule, text } or false
+  end
+  if kept[hex] then return kept[hex][1], kept[hex][2] end
+  return nil
+end
+
+-- 5.1: stacking.problem for `u` placed in `hex`. (For a unit off the map it depends on the
+-- unit's kind alone: kept in `known` by side, kind and hex.)
+local function stacking_problem(u, hex, known, stacks)
+  if not known or u.hex then return stacking.problem(hex, u.side, { u }, stack_of(stacks, hex)) end
+  known.stacking = known.stacking or { [C.SOVIET] = {}, [C.GERMAN] = {} }
+  local kept = known.stacking[u.side][u.kind] or {}
+  known.stacking[u.side][u.kind] = kept
+  if kept[hex] == nil then
+    local rule, what = stacking.problem(hex, u.side, { u }, stack_of(stacks, hex))
+    kept[hex] = rule and { rule, what } or false
+  end
+  if kept[hex] then return kept[hex][1], kept[hex][2] end
+  return nil
+end
+
+-- Why `u` (of placement kind `k`) may not be placed in `hex`: rule, text; nil when it may.
+-- `known` may hold what a caller checking many hexes has traced once: `supplied[side]`, the
+-- set of the hexes checked that the side's supply reaches (7.1; actions.lua); the stacks of
+-- the map, the enemy units next to which no unit is placed and the answers for each hex (and
+-- kind of unit, for the stacking limits) are found once into it.
+function M.why_not(u, k, hex, known)
+  local stacks, first
+  if known then
+    known.stacks = known.stacks or units.stacks()
+    known.blockers = known.blockers or {}
+    known.blockers[u.side] = known.blockers[u.side] or blockers(u.side, known.stacks)
+    stacks, first = known.stacks, known.blockers[u.side]
+  end
+  local rule, text = hex_answer(u, k, hex, known, stacks, first)
+  if rule then return rule, text end
+  local what
+  rule, what = stacking_problem(u, hex, known, stacks)
   if rule then return rule, ("placing %s: %s (5.1: placements respect the stacking limits)"):format(u.id, what) end
   return nil
 end
