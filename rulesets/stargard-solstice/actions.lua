@@ -4,24 +4,30 @@
 -- volksturm, withdraw, exit, an advance's second hex) the same conditions are asked here, in the
 -- verb's order, of the same helpers.
 --
--- Listed: each activated unit's regular moves, alone, and the units of a hex that may move as
--- one stack (5.1), to every hex the movement search reaches (5.1, 5.2, 4.1) that they may end in
--- (5.2.5 transit, 5.2.6 water, 6.0 stacking) and that holds no enemy unit but a lone HQ they may
--- overrun (5.3, 5.6, 12.2.6); the exits of 3rd SS mechanized units (14.2.1); one attack on each
+-- Listed: each activated unit's regular moves, alone, with the units of its hex that may move as
+-- one stack (5.1) and with each part of that stack of two units or more, to every hex the movement
+-- search reaches (5.1, 5.2, 4.1) that they may end in (5.2.5 transit, 5.2.6 water, 6.0 stacking)
+-- and that holds no enemy unit but a lone HQ they may overrun (5.3, 5.6, 12.2.6); the same units'
+-- strategic moves (5.4, 5.4.1: from a road hex out of an EZOC, never into one, not Soviet on turn
+-- 1 12.1, 19.1.4, 19.1.5, 19.1.3, 3.1.5) and rail moves (5.5: reinforcements, 3.1.5, 19.1.3;
+-- 5.5.2 the EZOC that stops them, the end away from the enemy when they start in one), to every
+-- hex whose route, the one the verb takes (the cheapest, the search's own tie-break), passes over
+-- no hex at the stacking limit (5.4.1, 5.5.3): a hex reached only round a full one is left out,
+-- as the verb would refuse it; the exits of 3rd SS mechanized units (14.2.1); one attack on each
 -- enemy stack with every activated unit that may join it, when the odds reach 1:2 (8.0-8.4, the
 -- same odds the attack works out), and the same attack with air support (13.1: each air unit
 -- normal or full, and two together); the advances after combat of each attacker alone, of the
 -- attackers of one hex together, of an HQ with its stack (10.0, 10.2, 12.2.4) and on into a
 -- second hex (10.3); bombardments (8.5.1); replacements with the point the verb picks by default
--- (7.3, 19.1.11, 19.1.13); Volksturm deployments (12.4, the first unit of the box: they are
--- alike); the Soviet chit withdrawals (12.6, 16.1, in the Soviet player's own segments); `next`.
--- Not listed yet: strategic and rail moves (5.4, 5.5): the verb takes the cheapest route and
--- refuses it when a hex on the way is over the stacking limit (5.4.1, 5.5.3) or is an EZOC on a
--- rail line (5.5.2), which the Rust search cannot tell hex by hex without naming the path; parts
--- of a stack moving without the rest (only the whole stack and each unit alone); a replacement
--- point of a kind named (`replace <unit> 19.1.11`: only the verb's default pool). Each may be
--- typed; the list leaves out what it cannot check beforehand rather than offer one the rules
--- refuse.
+-- and with each other kind of point the side holds, named (7.3, 19.1.11, 19.1.13); Volksturm
+-- deployments (12.4, the first unit of the box: they are alike); the Soviet chit withdrawals
+-- (12.6, 16.1, in the Soviet player's own segments); `next`.
+-- Not listed (compact forms; each may be typed, and the verb accepts it where the rules allow):
+-- moves along hexes named (`move <unit> <hex> <hex>...`): one entry a unit and destination, by
+-- the route the verb picks, so a strategic or rail move to a hex whose route passes a full hex
+-- is left out though a route round it may fit (named hex by hex, the verb takes that one); the
+-- parts of a stack of more than 4 movers (only reinforcements placed overstacked, 6.2), whose
+-- units are listed alone.
 local T = require "tables"
 local C = require "common"
 local zoc = require "zoc"
@@ -124,6 +130,125 @@ local function stacks_of(movers)
   return out
 end
 
+-- 5.1: the parts of a stack that may move without the rest, each of two units or more and
+-- within the limit by itself (the whole stack and each unit alone are listed already). Only for
+-- stacks of at most 4 movers: a legal stack holds 3 (two combat units and an HQ: 3 pairs); the
+-- larger ones are reinforcements placed overstacked (6.2), whose parts are left out (a compact
+-- form: they may be typed).
+local function parts_of(list)
+  local out = {}
+  if #list > 4 then return out end
+  for mask = 1, (1 << #list) - 2 do
+    local part = {}
+    for i, u in ipairs(list) do
+      if mask & (1 << (i - 1)) ~= 0 then part[#part + 1] = u end
+    end
+    if #part >= 2 and within_limit(part) then out[#out + 1] = part end
+  end
+  return out
+end
+
+-- 5.4.1, 12.1, 19.1.4, 19.1.5, 19.1.3, 3.1.5: may the units of `list` move strategically now?
+-- The conditions the verb asks of each unit (check_movers) and of the hex they start in, in its
+-- order; `ez` is their side's EZOC.
+local function may_go_strategic(list, ez, turn)
+  local side = list[1].side
+  for _, u in ipairs(list) do
+    if side == "Soviet" and turn == 1 then return false end                          -- 12.1
+    if (u.id == "2GT-HQ" or u:attr("formation") == "2GT-HQ") and vars.get("gta_out_of_fuel") == turn then
+      return false                                                                   -- 19.1.4
+    end
+    if u:marker("no_strategic") then return false end                               -- 19.1.5
+    if u:attr("withdrawing") or u:marker("anywhere") then return false end          -- 19.1.3, 3.1.5
+  end
+  return movement.on_road(list[1].hex) and not ez[list[1].hex]                       -- 5.4.1
+end
+
+-- 5.5: may the units of `list` move by rail now (reinforcements, the 3rd Army's independents,
+-- withdrawing units)? The verb's checks on each unit with `rail`.
+local function may_go_by_rail(list)
+  for _, u in ipairs(list) do
+    if not checks.passes(function(check) movement.check_mover(u, u.hex, true, check) end) then return false end
+  end
+  return true
+end
+
+-- A shallow copy of a table (a profile searched from another hex).
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+
+-- 5.4.1, 5.5.3: the hexes a strategic or rail move of `list` may not end in because the route
+-- the verb takes there passes over the stacking limit: `full` are the hexes `list` may not stand
+-- in. The verb takes map.route's route (the cheapest, ties broken by the search in hex order) and
+-- refuses it when a hex on the way is full; map.reach's `from` is that same route, hex by hex
+-- (no arrival of these profiles stops but in an EZOC of a rail move, which ends it), so every
+-- hex whose route runs through a full hex before it is left out, even where another route as
+-- cheap goes round it (the verb would not take that one). Returns `full` with those hexes added.
+---@param prof table the run's profile (the kind of move, the side)
+---@param list UnitRef[]
+---@param mp number|nil the stack's allowance (nil by rail: any distance)
+---@param full table<Umpire.Hex, boolean>
+local function off_route(prof, list, mp, full)
+  local from = list[1].hex
+  local targets = {}
+  for h in pairs(full) do if h ~= from then targets[#targets + 1] = h end end
+  if #targets == 0 then return full end
+  local p = copy(prof)
+  p.from, p.mp, p.targets, p.routes = from, mp, targets, false
+  if next((map.reach(p))) == nil then return full end     -- no full hex on any route: none excluded
+  p.targets, p.routes = nil, nil
+  local _, came = map.reach(p)
+  -- through[h]: the route to a hex beyond h passes over a full hex (h itself or one before it)
+  local through = { [from] = false }
+  local function passes(h)
+    local chain = {}
+    while through[h] == nil do
+      chain[#chain + 1] = h
+      h = came[h]
+      if h == nil then break end
+    end
+    local over = h ~= nil and through[h] or false
+    for i = #chain, 1, -1 do
+      over = over or full[chain[i]] == true
+      through[chain[i]] = over
+    end
+    return over
+  end
+  local out = copy(full)
+  for h, prev in pairs(came) do
+    if passes(prev) then out[h] = true end
+  end
+  return out
+end
+
+-- 5.5.2: the hexes next to an enemy unit (HQs count), where a rail move leaving an EZOC may not end.
+local function next_to_enemy(enemy)
+  local near = {}
+  for h in pairs(enemy) do
+    for _, n in ipairs(map.neighbours(h)) do near[n] = true end
+  end
+  return near
+end
+
+-- 5.4.2: a German strategic move costs a chit of the next turn (the same turn on turn 10), the
+-- first of a turn only: until that chit is spent a bot picks such moves rarely (weight 0.1).
+local function fuel_spent()
+  local turn = umpire.clock().turn
+  local t = turn == 10 and 10 or turn + 1
+  for _, m in ipairs(vars.get("chit_mods") or {}) do
+    if m.fuel and m.turn == t then return true end
+  end
+  return false
+end
+
+local KIND_CMD = { regular = "move {unit} {hex}", strategic = "move {unit} {hex} strategic", rail = "move {unit} {hex} rail" }
+-- the runs of regular moves listed first, then the strategic and the rail ones
+local KIND_ORDER = { regular = "1", strategic = "2", rail = "3" }
+local KIND_NOTE = { regular = "{cost} MP", strategic = "strategic, {cost} MP", rail = "rail" }
+
 ---@param side string
 ---@param opts table the options of umpire.actions
 ---@param out table the list being made
@@ -137,6 +262,7 @@ local function moves(side, opts, out)
   local stacks = units.stacks()
   local full_of = stacking(stacks)
   local transit = sets.set_of(map.having("transit"))                 -- 5.2.5: pass through only
+  local turn = umpire.clock().turn
   -- each side's EZOC and enemy hexes found once per call
   local of_side = {}
   ---@param s string a side
@@ -151,40 +277,68 @@ local function moves(side, opts, out)
     local o = of_side[s]
     return { overrun = overrun, ezoc = o.ezoc, enter = o.enter, leave = o.leave, enemy = o.enemy, stacks = stacks }
   end
-  -- the side's profile made once per call (its EZOC and blocked hexes are the side's), with and
-  -- without the overrun of lone HQs; the searches of the units with the same profile are one
-  -- call (each from its hex with its allowance): the units that may overrun first
+  -- the side's profile made once per call and kind of move (its EZOC and blocked hexes are the
+  -- side's), with and without the overrun of lone HQs; the searches of the units with the same
+  -- profile are one call (each from its hex with its allowance)
   local runs, keys = {}, {}
-  local function add(list, name)
-    local overrun = may_overrun(list)
-    local side = list[1].side
-    local key = (overrun and "+" or "-") .. side
+  ---@param list UnitRef[]
+  ---@param name string the units as the verb reads them
+  ---@param kind string regular (5.1), strategic (5.4) or rail (5.5)
+  local function add(list, name, kind)
+    local rail = kind == "rail"
+    local overrun = not rail and may_overrun(list)       -- 5.6: no overrun by rail (check_enemy_hex)
+    local s = list[1].side
+    local key = KIND_ORDER[kind] .. (overrun and "+" or "-") .. s
     if not runs[key] then
-      local o = side_opts(side, overrun)
-      runs[key] = { profile = movement.profile(side, list[1].hex, 0, o), enemy = ends_barred(side, o.enemy, overrun, stacks) }
+      local o = side_opts(s, overrun)
+      o.strategic = kind == "strategic"
+      local prof = rail and movement.rail_profile(s, list[1].hex) or movement.profile(s, list[1].hex, 0, o)
+      -- 5.3: by rail no enemy-held hex at all (the profile blocks them)
+      runs[key] = { profile = prof, enemy = rail and o.enemy or ends_barred(s, o.enemy, overrun, stacks), kind = kind,
+        side = s, ezoc = o.ezoc }
       keys[#keys + 1] = key
     end
     local run = runs[key]
     local mp = math.huge
     for _, u in ipairs(list) do mp = math.min(mp, movement.allowance(u)) end    -- 5.1: the slowest
-    run[#run + 1] = { unit = name, from = list[1].hex, mp = mp, exclude = full_of(list) }
+    if rail then mp = nil end                                                     -- 5.5: any distance
+    local exclude = full_of(list)
+    if kind ~= "regular" then exclude = off_route(run.profile, list, mp, exclude) end
+    if rail and run.ezoc[list[1].hex] then
+      -- 5.5.2: leaving an EZOC by rail, the move ends next to no enemy unit
+      run.near = run.near or next_to_enemy(run.enemy)
+      exclude = copy(exclude)
+      for h in pairs(run.near) do exclude[h] = true end
+    end
+    run[#run + 1] = { unit = name, from = list[1].hex, mp = mp, exclude = exclude }
   end
-  for _, u in ipairs(movers) do add({ u }, u.id) end
-  -- 5.1: the units of a hex that may move, moving together as one stack (one entry a destination);
-  -- not a stack over the limit by itself (6.2: reinforcements placed overstacked), which may end
-  -- nowhere (6.0, 6.1)
+  -- the lists of units that may move together: each unit alone; 5.1: the units of a hex that may
+  -- move, as one stack, and its parts; not a stack over the limit by itself (6.2: reinforcements
+  -- placed overstacked), which may end nowhere (6.0, 6.1)
+  local lists = {}
+  for _, u in ipairs(movers) do lists[#lists + 1] = { u } end
   for _, list in ipairs(stacks_of(movers)) do
+    if within_limit(list) then lists[#lists + 1] = list end
+    for _, part in ipairs(parts_of(list)) do lists[#lists + 1] = part end
+  end
+  for _, list in ipairs(lists) do
     local ids = {}
     for i, u in ipairs(list) do ids[i] = u.id end
-    if within_limit(list) then add(list, table.concat(ids, ",")) end
+    local name = table.concat(ids, ",")
+    add(list, name, "regular")
+    if may_go_strategic(list, side_opts(list[1].side, false).ezoc, turn) then add(list, name, "strategic") end
+    if may_go_by_rail(list) then add(list, name, "rail") end
   end
   table.sort(keys)
   for _, key in ipairs(keys) do
     -- every hex a search reaches but enemy-held, transit-only and full ones (water is prohibited
-    -- terrain in the profile: the search never reaches it, 5.2.6)
+    -- terrain in the profile: the search never reaches it, 5.2.6; no road or rail line of the
+    -- map enters a water hex, so strategic and rail moves never reach one either)
     local run = runs[key]
-    out[#out + 1] = map.moves(run.profile, { units = run, cmd = "move {unit} {hex}", group = "move",
-      note = "{cost} MP", exclude = { run.enemy, transit } })
+    local weight
+    if run.kind == "strategic" and run.side == "German" and not fuel_spent() then weight = 0.1 end
+    out[#out + 1] = map.moves(run.profile, { units = run, cmd = KIND_CMD[run.kind], group = "move",
+      note = KIND_NOTE[run.kind], exclude = { run.enemy, transit }, weight = weight })
   end
 end
 
@@ -442,10 +596,9 @@ local function rebuild_hex(u, ez)
   return nil
 end
 
--- 7.3, 7.3.1, 7.3.3, 19.1.11, 19.1.13: may `u` take a replacement point now, of the pool the
--- verb picks by default (reinforce.replace with no kind named)? The same conditions in order.
-local function may_replace(u, pools, ez, turn)
-  if u.steps <= 1 then return false end
+-- 7.3, 19.1.11, 19.1.13: the pool the verb spends on `u` when no kind is named: the first of
+-- the unit's kind (an event's point first), the schedule points for a unit off the map.
+local function default_pool(u, pools)
   local mech = C.is_mech(u)
   local fits = {}
   for _, p in ipairs(pools) do if p.mech == nil or p.mech == mech then fits[#fits + 1] = p end end
@@ -453,6 +606,24 @@ local function may_replace(u, pools, ez, turn)
   if not u.hex then
     for _, p in ipairs(fits) do if p.schedule then mine = p end end
   end
+  return mine
+end
+
+-- The kinds a point may be named by (`replace <unit> <kind>`), in the verb's words.
+local RP_KINDS = { "7.3", "19.1.11", "19.1.13" }
+
+-- 7.3, 19.1.11, 19.1.13: the pool of a kind named, as the verb finds it (the last of the kind).
+local function named_pool(pools, which)
+  local mine
+  for _, p in ipairs(pools) do if (p.rule or "7.3") == which then mine = p end end
+  return mine
+end
+
+-- 7.3, 7.3.1, 7.3.3, 19.1.11, 19.1.13: may `u` take a replacement point of the pool `mine` now?
+-- The conditions reinforce.replace asks once it has the pool, in its order.
+local function may_replace(u, mine, ez, turn)
+  if u.steps <= 1 then return false end
+  local mech = C.is_mech(u)
   local event = mine.rule ~= nil
   if mine.mech ~= nil and mine.mech ~= mech then return false end
   local cost = (mech and not event) and 2 or 1
@@ -470,7 +641,8 @@ local function may_replace(u, pools, ez, turn)
 end
 
 -- 7.3: a replacement point spent on each unit that may take one now (a reduced unit on the map,
--- a Soviet unit of the dead pile), with the point the verb picks by default.
+-- a Soviet unit of the dead pile): the point the verb picks by default, and each other kind the
+-- side holds, named (`replace <unit> 19.1.11`), where the verb accepts it.
 ---@param side string
 ---@param out table the list being made
 local function replacements(side, out)
@@ -489,9 +661,17 @@ local function replacements(side, out)
   end
   table.sort(candidates, function(a, b) return a.id < b.id end)
   for _, u in ipairs(candidates) do
-    if may_replace(u, pools, ez, turn) then
-      out[#out + 1] = { cmd = "replace " .. u.id, group = "replace", unit = u.id, side = side,
-        note = u.box == "dead" and "rebuilt" or "a step back" }
+    local note = u.box == "dead" and "rebuilt" or "a step back"
+    local default = default_pool(u, pools)
+    if may_replace(u, default, ez, turn) then
+      out[#out + 1] = { cmd = "replace " .. u.id, group = "replace", unit = u.id, side = side, note = note }
+    end
+    for _, kind in ipairs(RP_KINDS) do
+      local mine = named_pool(pools, kind)
+      if mine and mine ~= default and may_replace(u, mine, ez, turn) then
+        out[#out + 1] = { cmd = ("replace %s %s"):format(u.id, kind), group = "replace", unit = u.id, side = side,
+          note = note .. ", a " .. kind .. " point" }
+      end
     end
   end
 end
