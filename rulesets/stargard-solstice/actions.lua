@@ -180,27 +180,37 @@ local function copy(t)
   return c
 end
 
--- 5.4.1, 5.5.3: the hexes a strategic or rail move of `list` may not end in because the route
--- the verb takes there passes over the stacking limit: `full` are the hexes `list` may not stand
--- in. The verb takes map.route's route (the cheapest, ties broken by the search in hex order) and
--- refuses it when a hex on the way is full; map.reach's `from` is that same route, hex by hex
--- (no arrival of these profiles stops but in an EZOC of a rail move, which ends it), so every
--- hex whose route runs through a full hex before it is left out, even where another route as
--- cheap goes round it (the verb would not take that one). Returns `full` with those hexes added.
+-- 5.4.1, 5.5.3: the hexes a strategic or rail move from `from` may not end in because the route
+-- the verb takes there passes over the stacking limit: `full` are the hexes the movers may not
+-- stand in. The verb takes map.route's route (the cheapest, ties broken by the search in hex
+-- order) and refuses it when a hex on the way is full; map.reach's `from` is that same route, hex
+-- by hex (no arrival of these profiles stops but in an EZOC of a rail move, which ends it), so
+-- every hex whose route runs through a full hex before it is left out, even where another route
+-- as cheap goes round it (the verb would not take that one). Returns `full` with those hexes
+-- added. `known` keeps, for one profile, hex and allowance, the search's routes and the answer
+-- for each set `full` (the units of a hex and their stacks share them).
 ---@param prof table the run's profile (the kind of move, the side)
----@param list UnitRef[]
----@param mp number|nil the stack's allowance (nil by rail: any distance)
----@param full table<Umpire.Hex, boolean>
-local function off_route(prof, list, mp, full)
-  local from = list[1].hex
+---@param from Umpire.Hex
+---@param mp number|nil the movers' allowance (nil by rail: any distance)
+---@param full table<Umpire.Hex, boolean> (one table a kind of mover: stacking's)
+---@param known table
+local function off_route(prof, from, mp, full, known)
+  if known[full] then return known[full] end
   local targets = {}
   for h in pairs(full) do if h ~= from then targets[#targets + 1] = h end end
-  if #targets == 0 then return full end
   local p = copy(prof)
   p.from, p.mp, p.targets, p.routes = from, mp, targets, false
-  if next((map.reach(p))) == nil then return full end     -- no full hex on any route: none excluded
-  p.targets, p.routes = nil, nil
-  local _, came = map.reach(p)
+  -- no full hex on any route: none left out
+  if #targets == 0 or next((map.reach(p))) == nil then
+    known[full] = full
+    return full
+  end
+  if not known.came then
+    p.targets, p.routes = nil, nil
+    local _, came = map.reach(p)
+    known.came = came
+  end
+  local came = known.came
   -- through[h]: the route to a hex beyond h passes over a full hex (h itself or one before it)
   local through = { [from] = false }
   local function passes(h)
@@ -221,6 +231,7 @@ local function off_route(prof, list, mp, full)
   for h, prev in pairs(came) do
     if passes(prev) then out[h] = true end
   end
+  known[full] = out
   return out
 end
 
@@ -295,7 +306,7 @@ local function moves(side, opts, out)
       local prof = rail and movement.rail_profile(s, list[1].hex) or movement.profile(s, list[1].hex, 0, o)
       -- 5.3: by rail no enemy-held hex at all (the profile blocks them)
       runs[key] = { profile = prof, enemy = rail and o.enemy or ends_barred(s, o.enemy, overrun, stacks), kind = kind,
-        side = s, ezoc = o.ezoc }
+        side = s, ezoc = o.ezoc, known = {} }
       keys[#keys + 1] = key
     end
     local run = runs[key]
@@ -303,7 +314,11 @@ local function moves(side, opts, out)
     for _, u in ipairs(list) do mp = math.min(mp, movement.allowance(u)) end    -- 5.1: the slowest
     if rail then mp = nil end                                                     -- 5.5: any distance
     local exclude = full_of(list)
-    if kind ~= "regular" then exclude = off_route(run.profile, list, mp, exclude) end
+    if kind ~= "regular" then
+      local at = list[1].hex .. " " .. tostring(mp)
+      run.known[at] = run.known[at] or {}
+      exclude = off_route(run.profile, list[1].hex, mp, exclude, run.known[at])
+    end
     if rail and run.ezoc[list[1].hex] then
       -- 5.5.2: leaving an EZOC by rail, the move ends next to no enemy unit
       run.near = run.near or next_to_enemy(run.enemy)
