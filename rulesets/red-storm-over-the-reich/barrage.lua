@@ -67,29 +67,36 @@ local function air_bases(side)
   return supply.traceable(side, list)
 end
 
--- 11.3: the Baltic coastal hexes without Soviet units (where a naval unit may fire from).
-local function free_coast()
+-- 11.3: the Baltic coastal hexes without Soviet units (where a naval unit may fire from; stacks:
+-- the map's stacks where the caller has them).
+local function free_coast(stacks)
   local out = {}
   for b in pairs(C.COAST) do
-    if #C.at(b, C.SOVIET) == 0 then out[b] = true end
+    if #C.at(b, C.SOVIET, nil, stacks and (stacks[b] or {})) == 0 then out[b] = true end
   end
   return out
 end
 
 -- Why `u` cannot barrage `hex` now (nil if it can), and the hex it fires from (the nearest base
 -- within range; of two as near, the one whose id sorts first). `known`: a table a caller
--- checking many barrages keeps for all of them (actions.lua): the air bases of the firing side
--- (11.4) and the coastal hexes a naval unit may fire from (11.3) are found once and kept in it.
+-- checking many barrages keeps for all of them (actions.lua): the clock, the hexes barraged, the
+-- map's stacks, the air bases of the firing side (11.4) and the coastal hexes a naval unit may
+-- fire from (11.3) are found once and kept in it.
+local NONE = {}
 function M.why_not(u, hex, from, known)
+  local many = known ~= nil
   known = known or {}
-  local side = FIRING[umpire.clock().step]
-  local turn = umpire.clock().turn
+  known.clock = known.clock or umpire.clock()
+  if many then known.stacks = known.stacks or units.stacks() end
+  local side = FIRING[known.clock.step]
+  local turn = known.clock.turn
   if not side then return "11.0", "barrages are fired in the barrage steps of the combat segments", nil end
   if u.side ~= side then return "11.0", ("%s is %s: now the %s barrage units fire (the active player first, then the other, 11.0)"):format(u.id, u.side, side) end
   if not M.is_barrage_unit(u) then return "11.0", u.id .. " is not a barrage unit (artillery, air barrage or naval, 2.2.B)" end
   if u:marker("used") then return "11.0", u.id .. " is on its Used side" end
-  if (vars.get("barraged") or {})[hex] then return "11.0", hex .. " has been barraged this combat segment (one barrage a hex)" end
-  local targets = C.at(hex, C.other(side), affected)
+  known.barraged = known.barraged or vars.get("barraged") or {}
+  if known.barraged[hex] then return "11.0", hex .. " has been barraged this combat segment (one barrage a hex)" end
+  local targets = C.at(hex, C.other(side), affected, known.stacks and (known.stacks[hex] or NONE))
   if #targets == 0 then return "11.0", ("%s holds no %s combat, flak, garrison or artillery unit to barrage"):format(hex, C.other(side)) end
   if side == C.SOVIET and C.USIR[hex] and C.URBAN[hex] then return "17.1.A", "the Soviet may not barrage a USIR urban hex" end
   local range = u:attr("range") or 0
@@ -113,7 +120,7 @@ function M.why_not(u, hex, from, known)
       if map.distance(from, hex) > range then return "11.3", ("%s is more than %d hexes from %s"):format(hex, range, from) end
       return nil, nil, from
     end
-    known.free_coast = known.free_coast or map.hexset(free_coast())
+    known.free_coast = known.free_coast or map.hexset(free_coast(known.stacks))
     local base, d = map.nearest(hex, known.free_coast)
     if not base or d > range then return "11.3", ("no Baltic coastal hex without Soviet units lies within %d hexes of %s"):format(range, hex) end
     return nil, nil, base

@@ -94,15 +94,17 @@ local function crossings_base(weather, near)
 end
 
 -- The lists of keys of the behind-the-lines and bridgehead crossings a search from `from` with
--- `mp` may use. (Every step costs 1 MP or more, so no search crosses out of a hex farther than
--- `mp` hexes from its start: the river banks that near, found by a plain trace to them; all the
--- crossings for a search without a limit.)
+-- `mp` may use: all of them for a search without a limit. (Every step costs 1 MP or more: a
+-- search crosses out of `from`, where one hex may cost it all (10.4.B), or out of a hex it
+-- reached with 1 MP left at least, no farther than mp - 1 hexes: the river banks that near are
+-- found by a plain trace to them.)
 local NONE = {}
 local function crossings_within(base, from, mp)
   if not mp or mp == math.huge then return { base.keys } end
   local out = { base.out_of[from] or NONE }
-  if #base.banks == 0 then return out end
-  local near = map.reach { from = from, mp = math.max(0, math.ceil(mp)), targets = base.banks, routes = false }
+  local r = math.ceil(mp) - 1
+  if r < 1 or #base.banks == 0 then return out end
+  local near = map.reach { from = from, mp = r, targets = base.banks, routes = false }
   for h in pairs(near) do
     if h ~= from then out[#out + 1] = base.out_of[h] end
   end

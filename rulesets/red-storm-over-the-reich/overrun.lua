@@ -83,7 +83,8 @@ end
 -- 14.2: the cost of entering the target hex from `from` (as a move would, the enemy there aside;
 -- z: the mover's zones, movement.zones, where the caller has them).
 local function entry_cost(u, from, target, z)
-  local prof = movement.profile(u, from, 999, z)
+  -- (one step is priced: the profile of a unit without MP holds the crossings out of `from`)
+  local prof = movement.profile(u, from, 0, z)
   -- (the profile's blocked set is shared: the target is taken out of it for this search only)
   prof.unblocked = { [target] = true }
   prof.stop = {}
@@ -115,7 +116,8 @@ end
 local function check_overrun(hex, list, side, check, known)
   check = check or umpire.check
   local enemy = C.other(side)
-  local defenders = resolution.defenders(hex, enemy)
+  if known then known.stacks = known.stacks or units.stacks() end   -- (the map's stacks, read once a list)
+  local defenders = resolution.defenders(hex, enemy, known and (known.stacks[hex] or {}))
   check(#defenders > 0, "14.2", "%s holds no %s unit to overrun", hex, enemy)
   for _, d in ipairs(defenders) do
     check(not d:attr("vistula"), "17.2.A", "%s holds the Vistula division: it may never be overrun (14.1)", hex)

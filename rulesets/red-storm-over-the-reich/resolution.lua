@@ -28,8 +28,9 @@ local function defends(u)
 end
 ---@param hex string
 ---@param side string
+---@param stack? Unit[] the units in `hex`, where the caller has them (C.at)
 ---@return Unit[]
-function M.defenders(hex, side) return C.at(hex, side, defends) end
+function M.defenders(hex, side, stack) return C.at(hex, side, defends, stack) end
 
 -- 13.1: may units cross this hexside to attack (no sea; lake and Haff only in Frost)?
 ---@param a string the hex attacked (or retreated) from
