@@ -28,8 +28,8 @@ function M.next_side()
 end
 
 -- 8.11: the hexes air support is measured from: the German-controlled towns and cities, or the
--- hexes of the Soviet 0-0-1s. `ctl`: every hex's controller (map.marked("ctl")), if the caller
--- has it.
+-- hexes of the Soviet 0-0-1s (a hexset: map.nearest reads it without converting it again). `ctl`:
+-- every hex's controller (map.marked("ctl")), if the caller has it.
 function M.bases(side, ctl)
   local out = {}
   if side == C.GERMAN then
@@ -43,7 +43,7 @@ function M.bases(side, ctl)
   else
     for _, s in ipairs(units.all { side = C.SOVIET, kind = "supply", on_map = true }) do out[#out + 1] = s.hex end
   end
-  return out
+  return map.hexset(out)
 end
 
 -- 8.11: may a unit of `side` in `hex` have air support? `bases`: M.bases(side) (a caller asking
@@ -205,10 +205,10 @@ function M.update(ctl)
     bases[side] = bases[side] or M.bases(side, ctl)
     return bases[side]
   end
+  local clock = umpire.clock()
+  local waiting = clock.step == "air" or clock.step == "reinforcement" or (clock.step == "assault" and clock.turn == 1)
   for _, a in ipairs(units.all { kind = "air", on_map = true }) do
     local here = C.combat_at(a.hex, a.side)
-    local step = umpire.clock().step
-    local waiting = step == "air" or step == "reinforcement" or (step == "assault" and umpire.clock().turn == 1)
     if #here == 0 and not waiting and not a:marker("waiting") then
       a:put_in("air_spent")
       log.rule("8.4", ("%s: the stack it supported is gone: set aside until the next Air Power Phase"):format(a.id))

@@ -616,13 +616,14 @@ umpire.command {
 -- Katyusha (the katyusha verb and the list of actions). `lengths`: the Soviet supply lines
 -- (supply.soviet_trace), traced here when not given.
 function M.katyusha_refusal(u, lengths)
-  if umpire.clock().side ~= C.SOVIET then return "11.20", "the Katyushas are Soviet" end
+  local clock = umpire.clock()
+  if clock.side ~= C.SOVIET then return "11.20", "the Katyushas are Soviet" end
   if (vars.get("battles") or 0) ~= 0 then return "11.20", "the Katyushas are placed at the start of the phase, before the first battle" end
   if not (u.side == C.SOVIET and C.is_combat(u) and u.hex ~= nil) then return "11.20", ("%s is not a Soviet ground combat unit on the map"):format(u.id) end
   if u:marker("moved") then return "11.20", ("%s moved in the Movement Phase"):format(u.id) end
-  if not (C.supply_level(u) < T.as_max) then return "7.13", ("%s is at >3 AS: no Katyusha"):format(u.id) end
+  if not (C.supply_level(u, clock.turn) < T.as_max) then return "7.13", ("%s is at >3 AS: no Katyusha"):format(u.id) end
   lengths = lengths or supply.soviet_trace()
-  if not (lengths[u.hex] ~= nil or umpire.clock().turn == 1) then return "11.20", ("%s has no open supply line now"):format(u.id) end
+  if not (lengths[u.hex] ~= nil or clock.turn == 1) then return "11.20", ("%s has no open supply line now"):format(u.id) end
   if u:marker("katyusha") then return "11.20", ("%s already has a Katyusha"):format(u.id) end
   for _, k in ipairs(units.all { kind = "katyusha" }) do
     if k.hex == u.hex then return "11.20", ("a Katyusha (%s) is already in %s: one per hex"):format(k.id, u.hex) end

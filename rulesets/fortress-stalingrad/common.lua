@@ -29,6 +29,8 @@ C.ENTRENCH_SET = { Soviet = set_of(C.ENTRENCH.Soviet), German = set_of(C.ENTRENC
 C.TOWN_SET = set_of(C.TOWNS)
 C.VP = {}                                      -- 15.4: the points of the towns and cities
 for h, v in pairs(map.valued("vp")) do C.VP[h] = math.tointeger(v) or v end
+C.EDGE = {}                                    -- the map's edges (the areas north_edge ... west_edge) as sets
+for _, e in ipairs { "north", "east", "south", "west" } do C.EDGE[e .. "_edge"] = set_of(map.area(e .. "_edge") or {}) end
 C.COAST = {}
 for _, a in ipairs { "coast_black_sea", "coast_azov" } do
   for _, h in ipairs(map.area(a) or {}) do C.COAST[h] = true end
@@ -110,12 +112,13 @@ end
 -- (13.3); a reinforcement on its turn of entry is supplied (9.13); a sea- or air-supplied unit
 -- is supplied for the turn (7.22, 7.36).
 function C.supply_level(u, turn)
+  local level = u.side == C.SOVIET and (u:marker("as") or 0) or (u:marker("oos") or 0)
+  if level == 0 then return 0 end            -- no AS or OOS marker: the exceptions change nothing
   turn = turn or umpire.clock().turn
   if turn == 1 then return 0 end
   if u:marker("entered") == turn then return 0 end
   if u:marker("sea_supplied") or u:marker("air_supplied") then return 0 end
-  if u.side == C.SOVIET then return u:marker("as") or 0 end
-  return u:marker("oos") or 0
+  return level
 end
 
 -- How a supply level is printed: ">2" for AS, "OOS-4" for Axis.

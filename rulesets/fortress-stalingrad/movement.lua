@@ -19,7 +19,7 @@ local UNIT = 60   -- MP are kept in the unit marker `mp_used` in 1/60ths (exact 
 function M.mf(u)
   local printed = u:value("move") or 0
   local mf, why = printed, {}
-  if umpire.clock().turn == 1 and u.side == C.GERMAN and T.first_turn_axis_halved then
+  if u.side == C.GERMAN and T.first_turn_axis_halved and umpire.clock().turn == 1 then
     mf = reduce.half(mf, "up")
     why[#why + 1] = ("halved on turn 1, rounded up (13.4)")
   end
@@ -36,10 +36,28 @@ function M.left(u)
   return M.mf(u) - (u:marker("mp_used") or 0) / UNIT
 end
 
--- The movement profile of unit `u` starting at `from` with `mp` to spend.
-function M.profile(u, from, mp)
+-- What every unit of `side` that moves now meets alike: the turn (10.19), the hexes of the
+-- enemy's combat units (`enemy`), the hexes it may not enter (`blocked`: those, and for the German
+-- the intact Soviet entrenchments, 10.4) and the enemy zone of control that stops it (`ez`, 5.4,
+-- 5.5). Hexsets (map.hexset), for a caller that searches for many units and passes them to each;
+-- plain sets when `once` (a single search reads them as fast as it would copy a hexset).
+function M.zones(side, once)
+  local set = once and function(t) return t end or map.hexset
+  local enemy_hexes, blocked = {}, {}
+  for _, e in ipairs(C.on_map(C.other(side))) do enemy_hexes[e.hex], blocked[e.hex] = true, true end   -- 10.4
+  if side == C.GERMAN then
+    for _, h in ipairs(control.intact_entrenchments(C.SOVIET)) do blocked[h] = true end                -- 10.4
+  end
+  return { turn = umpire.clock().turn, enemy = set(enemy_hexes), blocked = set(blocked),
+           ez = set(zoc.zoc(C.other(side))) }
+end
+
+-- The movement profile of unit `u` starting at `from` with `mp` to spend. `z`: M.zones(u.side)
+-- (found here when not given).
+function M.profile(u, from, mp, z)
   local side, enemy = u.side, C.other(u.side)
-  local turn = umpire.clock().turn
+  z = z or M.zones(side, true)
+  local turn = z.turn
   local printed = u:value("move") or 0
   local hexsides = {
     major_river = T.river_cost.major_river, minor_river = T.river_cost.minor_river,   -- 10.17
@@ -47,19 +65,15 @@ function M.profile(u, from, mp)
     kerch = printed * T.kerch_fraction[1] / T.kerch_fraction[2],                      -- 10.9
   }
   if turn <= T.volga_closed_through then hexsides.volga = "no" end                   -- 10.19
-  local blocked = {}
-  for _, e in ipairs(C.on_map(enemy)) do blocked[e.hex] = true end                   -- 10.4
-  if side == C.GERMAN then
-    for _, h in ipairs(C.ENTRENCH.Soviet) do
-      if not map.marker(h, "wrecked") then blocked[h] = true end                     -- 10.4
-    end
-  end
+  local blocked = z.blocked                                                          -- 10.4
   if u:marker("sea_supplied") then                                                   -- 7.22
+    local inland = {}
     for _, h in ipairs(map.hexes()) do
-      if not C.COAST[h] and not C.SEA[h] then blocked[h] = true end
+      if not C.COAST[h] and not C.SEA[h] then inland[h] = true end
     end
+    blocked = map.hexset { z.blocked, inland }
   end
-  local ez = zoc.zoc(enemy)                                                          -- 5.4, 5.5
+  local ez = z.ez                                                                    -- 5.4, 5.5
   local side_cost = {}
   -- 10.27: no infiltration (a step from a starting EZOC hex straight into another) into an
   -- intact enemy entrenchment
@@ -80,14 +94,14 @@ function M.profile(u, from, mp)
   }, ez
 end
 
--- 7.20, 10.7: a 0-0-1 moves one land hex (or two, one of them a turn) whatever the terrain.
-function M.supply_profile(u, from, hexes)
-  local blocked = {}
-  for _, e in ipairs(C.on_map(C.other(u.side))) do blocked[e.hex] = true end
+-- 7.20, 10.7: a 0-0-1 moves one land hex (or two, one of them a turn) whatever the terrain. `z`
+-- as for M.profile.
+function M.supply_profile(u, from, hexes, z)
+  z = z or M.zones(u.side, true)
   return {
     from = from, mp = hexes, terrain = { sea = "no" }, default = 1,
     hexsides = { sea = "no" }, cancels = { kerch = { "sea" } },
-    blocked = blocked, stop = zoc.zoc(C.other(u.side)),
+    blocked = z.enemy, stop = z.ez,
   }
 end
 
@@ -184,9 +198,10 @@ end
 local function plan(list, to, via)
   local from = list[1].hex
   local per = {}
+  local z = M.zones(list[1].side)   -- the movers are of one side (check_mover)
   for _, u in ipairs(list) do
     local left = M.left(u)
-    per[#per + 1] = { u = u, left = left, prof = M.profile(u, from, left) }
+    per[#per + 1] = { u = u, left = left, prof = M.profile(u, from, left, z) }
   end
   table.sort(per, function(a, b) if a.left ~= b.left then return a.left < b.left end return a.u.id < b.u.id end)
   local path

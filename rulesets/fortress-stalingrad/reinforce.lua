@@ -117,7 +117,15 @@ function M.due(side)
 end
 
 local function is_edge(h, names)
-  for _, a in ipairs(names) do if map.in_area(a, h) then return true end end
+  for _, a in ipairs(names) do if C.EDGE[a][h] then return true end end
+  return false
+end
+
+-- Whether `stack` (units.at) holds a unit of `side` that passes `test`.
+local function holds(stack, side, test)
+  for _, x in ipairs(stack) do
+    if x.side == side and test(x) then return true end
+  end
   return false
 end
 
@@ -127,15 +135,16 @@ end
 -- hexes finds them once; found here otherwise).
 function M.entry_cost(u, hex, recreated, sources)
   local side, entry = u.side, u:attr("entry")
-  local turn = umpire.clock().turn
-  if map.terrain(hex) == "sea" then return nil, "10.8", hex .. " is an all-sea hex" end
-  if #C.combat_at(hex, C.other(side)) > 0 then return nil, "9.2", hex .. " holds enemy units" end
-  local move_cost = T.move_cost[C.class(u)][map.terrain(hex)] or 1
+  local terrain = map.terrain(hex)
+  if terrain == "sea" then return nil, "10.8", hex .. " is an all-sea hex" end
+  local stack = units.at(hex)
+  if holds(stack, C.other(side), C.is_combat) then return nil, "9.2", hex .. " holds enemy units" end
+  local move_cost = T.move_cost[C.class(u)][terrain] or 1
   if side == C.SOVIET then
     if u.id == T.units.army28 and not recreated then
       -- 12.1: an east-edge hex within two hexes of Elista, any Soviet turn after the first
-      if turn < 2 then return nil, "12.1", "the 28th Army enters on a Soviet turn after the first" end
-      if not (map.in_area("east_edge", hex) and map.distance(hex, "2227") <= 2) then
+      if umpire.clock().turn < 2 then return nil, "12.1", "the 28th Army enters on a Soviet turn after the first" end
+      if not (C.EDGE.east_edge[hex] and map.distance(hex, "2227") <= 2) then
         return nil, "12.1", ("the 28th Army enters in an east-edge hex within two hexes of Elista (2227); %s is not one"):format(hex)
       end
       return 0, "12.1"
@@ -150,15 +159,13 @@ function M.entry_cost(u, hex, recreated, sources)
     end
     if entry == "north" and not recreated then
       -- 9.4: the 69th and 48th Armies by a Soviet-controlled north-edge hex only
-      if not (map.in_area("north_edge", hex) and control.is(hex, C.SOVIET)) then
+      if not (C.EDGE.north_edge[hex] and control.is(hex, C.SOVIET)) then
         return nil, "9.4", ("%s enters only by a Soviet-controlled north-edge hex; %s is not one"):format(u.id, hex)
       end
       return move_cost, "9.4"
     end
     -- 9.3: on a 0-0-1 (the placement costs nothing)
-    for _, s in ipairs(units.at(hex)) do
-      if C.is_supply_unit(s) and s.side == C.SOVIET then return 0, "9.3" end
-    end
+    if holds(stack, C.SOVIET, C.is_supply_unit) then return 0, "9.3" end
     -- 9.2: a Soviet-controlled north, east or south edge hex, counted as hex one
     if is_edge(hex, { "north_edge", "east_edge", "south_edge" }) and control.is(hex, C.SOVIET) then return move_cost, "9.2" end
     return nil, "9.2", ("Soviet reinforcements enter by a Soviet-controlled north, east or south edge hex, or on a 0-0-1; %s is neither"):format(hex)
@@ -181,7 +188,7 @@ function M.entry_cost(u, hex, recreated, sources)
   -- 9.12: a functioning supply source (a railroad town or city connected to the west edge)
   if ((sources or supply.german_sources())[hex] or -1) == 0 then return 0, "9.12" end
   -- 9.11: a west-edge hex, as the Soviets' edge hexes (9.2)
-  if map.in_area("west_edge", hex) and control.is(hex, C.GERMAN) then return move_cost, "9.11" end
+  if C.EDGE.west_edge[hex] and control.is(hex, C.GERMAN) then return move_cost, "9.11" end
   return nil, "9.11", ("German reinforcements enter by a German-controlled west-edge hex or at a railroad town or city that is a supply source; %s is neither"):format(hex)
 end
 

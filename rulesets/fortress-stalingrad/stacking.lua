@@ -15,16 +15,15 @@ function M.problem(hex, side, extra)
     if u.side == side then list[#list + 1] = u end
   end
   for _, u in ipairs(extra or {}) do list[#list + 1] = u end
-  local counting, nations = {}, {}
+  local counting, nations, n = {}, {}, {}   -- n: the satellite nations present, each once
   for _, u in ipairs(list) do
     if C.counts_for_stacking(u) then counting[#counting + 1] = u.id end
-    if C.is_satellite(u) then nations[C.nation(u)] = true end
+    local nation = C.nation(u)
+    if C.SATELLITES[nation] and not nations[nation] then nations[nation] = true n[#n + 1] = nation end
   end
   if #counting > T.stack_limit then
     return "6.2", ("%d units that count for stacking in %s (%s); the limit is %d"):format(#counting, hex, table.concat(counting, ", "), T.stack_limit)
   end
-  local n = {}
-  for k in pairs(nations) do n[#n + 1] = k end
   if #n > 1 then
     table.sort(n)
     return "6.8", ("%s units may not rest together in %s (%s)"):format(table.concat(n, " and "), hex, side)

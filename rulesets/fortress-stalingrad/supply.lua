@@ -21,9 +21,7 @@ local function blocked_for(side)
     if C.is_combat(u) then b[u.hex] = true end
     if side == C.GERMAN and C.is_supply_unit(u) then b[u.hex] = true end
   end
-  for _, h in ipairs(C.ENTRENCH[enemy]) do
-    if not map.marker(h, "wrecked") then b[h] = true end
-  end
+  for _, h in ipairs(control.intact_entrenchments(enemy)) do b[h] = true end
   return b
 end
 M.blocked_for = blocked_for
@@ -51,9 +49,9 @@ for _, a in ipairs { "north_edge", "east_edge", "south_edge" } do
   for _, h in ipairs(map.area(a) or {}) do SOVIET_EDGES[#SOVIET_EDGES + 1] = h end
 end
 function M.soviet_edges(blocked)
-  local out, ctl = {}, map.marked("ctl")
+  local out, soviet = {}, map.marked("ctl", { value = C.SIDE_NO[C.SOVIET] })
   for _, h in ipairs(SOVIET_EDGES) do
-    if ctl[h] == C.SIDE_NO[C.SOVIET] and not blocked[h] then out[h] = true end
+    if soviet[h] and not blocked[h] then out[h] = true end
   end
   return out
 end
@@ -67,6 +65,7 @@ function M.soviet_trace(all_reached)
   -- the 0-0-1s
   local blocked = blocked_for(C.SOVIET)
   local edges = M.soviet_edges(blocked)
+  blocked = map.hexset(blocked)                  -- read once for the two searches below
   local connected, reached = {}, {}
   local from = {}
   local supply_units, supply_hexes = {}, {}
@@ -129,8 +128,8 @@ function M.german_sources()
   local out = {}
   if next(entries) then
     local net = map.reach { from = entries, paths = { railroad = 1 }, paths_only = true, blocked = blocked, routes = false }
-    for h in pairs(net) do
-      if C.TOWN_SET[h] then out[h] = 0 end
+    for _, h in ipairs(C.TOWNS) do
+      if net[h] then out[h] = 0 end
     end
   end
   for h, n in pairs(T.german_extra_sources) do
@@ -268,21 +267,21 @@ function M.near_german_city(hex)
   return false
 end
 
-local function exempt(u)
-  local turn = umpire.clock().turn
+local function exempt(u, turn)
   return u:marker("entered") == turn or u:marker("sea_supplied") or u:marker("air_supplied")
 end
 
 -- V. Terminal Supply Phase (4.2.V A-D, 7.15-7.17, 7.29, 7.31-7.33).
 function M.terminal()
-  if umpire.clock().turn == 1 then
+  local turn = umpire.clock().turn
+  if turn == 1 then
     log.rule("13.3", "turn 1: every unit is in full supply; no unit is removed")
     return
   end
   -- A: Soviet units at >3 with no line of any length; lower levels without a line go to >3 next turn
   local lengths = M.soviet_trace()
   for _, u in ipairs(C.on_map(C.SOVIET)) do
-    if not exempt(u) and not lengths[u.hex] then
+    if not exempt(u, turn) and not lengths[u.hex] then
       if (u:marker("as") or 0) >= T.as_max then
         C.eliminate(u, "7.15", "at >3 AS with no supply line of any length (4.2.V.A)")
       else
@@ -294,7 +293,7 @@ function M.terminal()
   local glen = M.german_trace()
   for _, u in ipairs(C.on_map(C.GERMAN)) do
     local level = u:marker("oos") or 0
-    if not exempt(u) and level > 0 and not glen[u.hex] then
+    if not exempt(u, turn) and level > 0 and not glen[u.hex] then
       local near = M.near_german_city(u.hex)
       if C.is_satellite(u) then
         -- B (7.29 over 4.2.V.B's city exception, DATA.md)

@@ -12,12 +12,15 @@ local M = {}
 -- 15.2, 15.4, 10.24: the points of a town or city hex (Stalingrad's points need both its hexes,
 -- and are counted once).
 local function hex_values() return C.VP end
+local VP_HEXES = {}                             -- their hexes, in order (a list walks faster than pairs)
+for h in pairs(hex_values()) do VP_HEXES[#VP_HEXES + 1] = h end
 
 -- What the Soviet holds of the towns and cities, in points, by control (`soviet(hex)`: whether
 -- the hex is his, now or at the start).
 local function held(soviet)
   local total = 0
-  for h, n in pairs(hex_values()) do
+  for _, h in ipairs(VP_HEXES) do
+    local n = hex_values()[h]
     local ok = soviet(h)
     if h == T.stalingrad[1] then
       for _, o in ipairs(T.stalingrad) do ok = ok and soviet(o) end

@@ -23,16 +23,20 @@ end
 -- air units, Manstein and Katyushas do not (C.is_combat).
 function M.negates(u) return C.is_combat(u) and u.hex ~= nil end
 
--- The hexes the side's units project a ZOC into: the six neighbours of each projecting unit, not
--- across all-sea hexsides (the Kerch Straits included) and not into all-sea hexes (5.3).
--- Returns a set { [hex] = true }.
+-- The hexes units in the hexes `from` (a list or set) project a ZOC into: the six neighbours of
+-- each, not across all-sea hexsides (the Kerch Straits included) and not into all-sea hexes
+-- (5.3). Returns a set { [hex] = true }.
+function M.around(from)
+  return map.adjacent { from = from, not_across = { "sea" }, not_into = { "sea" } }
+end
+
+-- The hexes the side's units project a ZOC into (M.around the projecting units): a set.
 function M.zoc(side)
   local from = {}
-  local turn = umpire.clock().turn
   for _, u in ipairs(units.all { side = side, on_map = true }) do
-    if M.projects(u, turn) then from[u.hex] = true end
+    if M.projects(u) then from[#from + 1] = u.hex end
   end
-  return map.adjacent { from = from, not_across = { "sea" }, not_into = { "sea" } }
+  return M.around(from)
 end
 
 -- The hexes where the side's combat units negate the enemy's ZOC (5.5, 5.7).
