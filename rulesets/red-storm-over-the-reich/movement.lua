@@ -17,9 +17,11 @@ local M = {}
 
 local UNIT = 60   -- MP used are kept in the unit marker `mp_used` in 1/60ths
 
--- 10.5, 10.7.2, 10.3.C, 10.8.3: the column of the TEC a unit moves on.
+-- 10.5, 10.7.2, 10.3.C, 10.8.3: the column of the TEC a unit moves on (mechanized units, the
+-- guard cavalry and artillery move as mechanized).
+local MOVES_AS_MECH = { mech = true, cavalry = true, artillery = true }
 function M.class(u)
-  if C.is_mech(u) or C.is_cavalry(u) or C.is_artillery(u) then return "mech" end
+  if MOVES_AS_MECH[u.kind] then return "mech" end
   if u:attr("jaeger") then return "jaeger" end
   return "inf"
 end
@@ -154,8 +156,9 @@ end
 
 -- The movement profile of `u` from `from` with `mp`: the table map.route takes, and what went
 -- into it (opts.rove: the roving-cauldron profile of 6.8).
+local NO_OPTS = {}
 function M.profile(u, from, mp, z, opts)
-  opts = opts or {}
+  opts = opts or NO_OPTS
   z = z or M.zones(u.side)
   local weather = z.weather
   local seg = z.seg

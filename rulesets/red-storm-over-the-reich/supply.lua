@@ -63,9 +63,9 @@ end
 function M.rail_net(side, blocked)
   blocked = blocked or M.blocked(side)
   local rb = {}   -- (blocked for the rail net besides the supply lines' `blocked`)
-  local soviet = C.soviet_hexes()
+  local soviet, for_soviet = C.soviet_hexes(), side == C.SOVIET
   for _, h in ipairs(C.RAIL_LIST) do
-    if (soviet[h] and C.SOVIET or C.GERMAN) ~= side or C.PROHIBITED[h] then rb[h] = true end   -- (10.7.3: no rail there either)
+    if (soviet[h] ~= nil) ~= for_soviet or C.PROHIBITED[h] then rb[h] = true end   -- (10.7.3: no rail there either)
   end
   if side == C.SOVIET then
     rb[T.supply.not_soviet_rail] = true
