@@ -74,30 +74,39 @@ function M.begin_phase()
   log.rule("8.2", ("air units to commit: German %d, Soviet %d (the German first, one at a time)"):format(g, s))
 end
 
+-- The hexes next to a combat unit of `side`: a set.
+local function next_to(side)
+  local hexes = {}
+  for _, u in ipairs(C.on_map(side)) do hexes[#hexes + 1] = u.hex end
+  return map.adjacent { from = hexes }
+end
+
 -- The hexes where an air unit of `side` may be committed now (8.3, 8.6, 8.11), the best first: the
 -- stacks next to the enemy with the most attack, then the rest by id.
 function M.places(side)
-  local score = {}
+  local score, out = {}, {}
   local bases = M.bases(side)
+  local stacks = units.stacks()                   -- every stack, read once
+  local front = next_to(C.other(side))
   for _, u in ipairs(C.on_map(side)) do
     local h = u.hex
     if score[h] == nil then
-      local here = C.combat_at(h, side)
-      local count, sat = 0, true
-      for _, x in ipairs(units.at(h)) do if C.is_air(x) and x.side == side then count = count + 1 end end
+      local here, count, sat = {}, 0, true        -- the side's combat units, its air units (8.3)
+      for _, x in ipairs(stacks[h]) do
+        if x.side == side and C.is_combat(x) then here[#here + 1] = x end
+        if C.is_air(x) and x.side == side then count = count + 1 end
+      end
       for _, x in ipairs(here) do if not C.is_satellite(x) then sat = false end end
       if count < T.air.max_per_hex[side] and not (side == C.GERMAN and sat) and M.in_range(side, h, bases) then
-        local front, att = 0, 0
-        for _, n in ipairs(map.neighbours(h)) do if #C.combat_at(n, C.other(side)) > 0 then front = 1 end end
+        local att = 0
         for _, x in ipairs(here) do att = att + (x:value("attack") or 0) end
-        score[h] = { front, att }
+        score[h] = { front[h] and 1 or 0, att }
+        out[#out + 1] = h
       else
         score[h] = false
       end
     end
   end
-  local out = {}
-  for h, sc in pairs(score) do if sc then out[#out + 1] = h end end
   table.sort(out, function(a, b)
     local x, y = score[a], score[b]
     if x[1] ~= y[1] then return x[1] > y[1] end

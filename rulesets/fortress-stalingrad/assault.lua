@@ -19,7 +19,7 @@ local UNIT = 60
 -- 10.38: what the mobile assault into `d` from `from` costs `u`: three times the terrain cost of
 -- the hex for its class, plus the river crossing (not tripled). nil, rule, why when it may not.
 function M.cost(u, from, d)
-  local terrain = map.terrain(d)
+  local terrain = C.TERRAIN[d]
   local row = T.move_cost[C.class(u)]
   local c = row[terrain]
   if c == nil or c == "no" then return nil, "10.8", d .. " is an all-sea hex" end

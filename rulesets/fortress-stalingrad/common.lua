@@ -16,6 +16,8 @@ C.count = words.count
 -- lists are read-only during play).
 local set_of = sets.set_of
 C.SEA = set_of(map.having("sea"))
+C.TERRAIN = {}                                 -- each hex's terrain (map.terrain)
+for _, h in ipairs(map.hexes()) do C.TERRAIN[h] = map.terrain(h) end
 C.CITIES = map.having("city")
 C.TOWNS = {}
 do

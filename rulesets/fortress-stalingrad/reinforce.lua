@@ -132,12 +132,12 @@ end
 -- 9.2-9.5, 9.9, 9.11, 9.12, 9.19, 12.1: may `u` enter (or be recreated) in `hex`? Returns the MP
 -- its entry costs (9.2: the edge hex is hex one of its movement) or nil, rule, why. `sources`:
 -- the German supply sources as supply.german_sources() gives them now (a caller asking for many
--- hexes finds them once; found here otherwise).
-function M.entry_cost(u, hex, recreated, sources)
+-- hexes finds them once; found here otherwise). `stack`: units.at(hex), if the caller has it.
+function M.entry_cost(u, hex, recreated, sources, stack)
   local side, entry = u.side, u:attr("entry")
-  local terrain = map.terrain(hex)
+  local terrain = C.TERRAIN[hex]
   if terrain == "sea" then return nil, "10.8", hex .. " is an all-sea hex" end
-  local stack = units.at(hex)
+  stack = stack or units.at(hex)
   if holds(stack, C.other(side), C.is_combat) then return nil, "9.2", hex .. " holds enemy units" end
   local move_cost = T.move_cost[C.class(u)][terrain] or 1
   if side == C.SOVIET then

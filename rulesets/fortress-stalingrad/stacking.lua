@@ -8,10 +8,11 @@ local T = require "tables"
 local M = {}
 
 -- What is wrong with the side's units in `hex`, or nil: the units that count, the nations.
--- `extra` are units about to be added (placement).
-function M.problem(hex, side, extra)
+-- `extra` are units about to be added (placement). `stack`: units.at(hex), if the caller has it
+-- (a list of placements reads every stack once, units.stacks).
+function M.problem(hex, side, extra, stack)
   local list = {}
-  for _, u in ipairs(units.at(hex)) do
+  for _, u in ipairs(stack or units.at(hex)) do
     if u.side == side then list[#list + 1] = u end
   end
   for _, u in ipairs(extra or {}) do list[#list + 1] = u end
