@@ -3,7 +3,9 @@
 //! - `forward end`: the game played to its end with every decision left to its default;
 //! - a busy game: at every place the players act, 100 state-changing commands (a unit moved,
 //!   a var set: each one an undoable command with its snapshot), until the game ends — about
-//!   twenty thousand commands, far more than two players type in a whole game.
+//!   twenty thousand commands, far more than two players type in a whole game;
+//! - a game played by each bot (`random`, `greedy`: src/playout), seed 1, as `playout` plays it
+//!   (`UMPIRE_MEMORY_ONLY=<substring>` some scenarios only).
 //!
 //! The undo history keeps the states of the last 1,000 commands (game::history::UNDO_DEPTH).
 //! Fails if a game holds 50 MB or more. See docs/performance.md.
@@ -117,6 +119,18 @@ fn play(scenario: &str, busy: bool) -> (usize, usize, usize) {
     (commands, held, peak)
 }
 
+/// A whole game of `scenario` by `policy` (seed 1): (commands, live heap after, peak while playing).
+fn bot_game(scenario: &str, policy: umpire::playout::Policy) -> (usize, usize, usize) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let spec = umpire::playout::Spec::new(std::env::current_dir().unwrap(), scenario);
+    let r = umpire::playout::play(&spec, 1, policy, None);
+    assert!(r.failure.is_none(), "{scenario} {policy}: {:?}", r.failure);
+    let held = LIVE.load(Ordering::Relaxed).saturating_sub(base);
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    (r.commands, held, peak)
+}
+
 fn main() {
     let mut scenarios = Vec::new();
     for game in std::fs::read_dir("scenarios").expect("run from the repository root").flatten() {
@@ -129,6 +143,9 @@ fn main() {
         }
     }
     scenarios.sort();
+    if let Ok(only) = std::env::var("UMPIRE_MEMORY_ONLY") {
+        scenarios.retain(|s| s.contains(only.as_str()));
+    }
     println!("{:<36} {:<12} {:>9} {:>10} {:>10}", "scenario", "play", "commands", "held", "peak");
     let mut worst = 0;
     for sc in &scenarios {
@@ -136,6 +153,11 @@ fn main() {
             let (n, held, peak) = play(sc, busy);
             let how = if busy { "busy" } else { "forward end" };
             println!("{sc:<36} {how:<12} {n:>9} {:>10} {:>10}", mb(held), mb(peak));
+            worst = worst.max(held).max(peak);
+        }
+        for policy in [umpire::playout::Policy::Random, umpire::playout::Policy::Greedy] {
+            let (n, held, peak) = bot_game(sc, policy);
+            println!("{sc:<36} {:<12} {n:>9} {:>10} {:>10}", format!("{policy} bot"), mb(held), mb(peak));
             worst = worst.max(held).max(peak);
         }
     }

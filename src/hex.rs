@@ -227,6 +227,29 @@ impl Grid {
     }
 }
 
+impl Grid {
+    /// [`Grid::parse`] of bytes as Lua holds them: the printed forms (digits, or digits, one
+    /// separator, digits) read without a check of the text as UTF-8; anything else as `parse`.
+    pub fn parse_bytes(&self, b: &[u8]) -> Option<HexId> {
+        let num = |d: &[u8]| -> Option<i32> {
+            if d.is_empty() || d.len() > 6 {
+                return None;
+            }
+            d.iter().try_fold(0i32, |n, &c| c.is_ascii_digit().then(|| n * 10 + (c - b'0') as i32))
+        };
+        let f = &self.format;
+        match b.iter().position(|c| !c.is_ascii_digit()) {
+            None if b.len() == f.col_digits + f.row_digits => {
+                Some(HexId::new(num(&b[..f.col_digits])?, num(&b[f.col_digits..])?))
+            }
+            Some(k) if (b[k] == b'.' || b[k] == b'-') && f.separator.len() <= 1 => {
+                Some(HexId::new(num(&b[..k])?, num(&b[k + 1..])?))
+            }
+            _ => self.parse(std::str::from_utf8(b).ok()?),
+        }
+    }
+}
+
 fn is_digits(s: &str) -> bool {
     !s.is_empty() && s.len() <= 6 && s.bytes().all(|b| b.is_ascii_digit())
 }

@@ -62,8 +62,8 @@ pub(super) fn profile_from(lua: &Lua, w: &super::World, t: &Table) -> mlua::Resu
             Value::Nil => None,
             v => Some(cost_of(&v, || "default".to_string())?),
         },
-        enter_extra: hex_amounts(lua, map, t.get("enter_extra")?, "enter_extra")?.into_iter().collect(),
-        leave_extra: hex_amounts(lua, map, t.get("leave_extra")?, "leave_extra")?.into_iter().collect(),
+        enter_extra: hex_amounts(lua, map, t.get("enter_extra")?, "enter_extra")?,
+        leave_extra: hex_amounts(lua, map, t.get("leave_extra")?, "leave_extra")?,
         blocked: {
             // `unblocked` takes hexes out again (friendly units negating an EZOC for supply)
             let mut blocked = search_set(lua, map, t.get("blocked")?, "blocked")?;

@@ -19,6 +19,11 @@ pub(super) fn hex_arg(map: &Map, s: &str, what: &str) -> mlua::Result<HexId> {
 
 /// [`hex_arg`] of a key's bytes as Lua holds them.
 pub(super) fn hex_bytes(map: &Map, s: &[u8], what: &str) -> mlua::Result<HexId> {
+    if let Some(h) = map.grid.parse_bytes(s)
+        && map.contains(h)
+    {
+        return Ok(h);
+    }
     match std::str::from_utf8(s) {
         Ok(s) => hex_arg(map, s, what),
         Err(_) => hex_arg(map, &String::from_utf8_lossy(s), what),
@@ -178,8 +183,11 @@ pub(super) fn add_hexes(
     Ok(())
 }
 
-pub(super) fn hex_amounts(lua: &Lua, map: &Map, v: Option<Table>, what: &str) -> mlua::Result<BTreeMap<HexId, i64>> {
-    let mut out = BTreeMap::new();
+pub(super) fn hex_amounts<M>(lua: &Lua, map: &Map, v: Option<Table>, what: &str) -> mlua::Result<M>
+where
+    M: Default + Amounts,
+{
+    let mut out = M::default();
     if let Some(t) = v {
         let t = seen_through(t);
         // one pass in Lua's C API for the common table of numbers; anything else the slow way
@@ -192,7 +200,7 @@ pub(super) fn hex_amounts(lua: &Lua, map: &Map, v: Option<Table>, what: &str) ->
                 .ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))
                 .and_then(|c| Ok((hex_bytes(map, k, what)?, c)));
             match amount {
-                Ok((h, c)) => *out.entry(h).or_insert(0) += c,
+                Ok((h, c)) => out.add(h, c),
                 Err(e) => failed = Some(e),
             }
         })?;
@@ -200,13 +208,31 @@ pub(super) fn hex_amounts(lua: &Lua, map: &Map, v: Option<Table>, what: &str) ->
             return failed.map_or(Ok(out), Err);
         }
         // (read again the slow way, which names what is not a number)
-        out.clear();
+        out = M::default();
         for p in t.pairs::<String, f64>() {
             let (k, n) = p?;
             let c =
                 to_units(n).ok_or_else(|| mlua::Error::runtime(format!("{what}: {n} is not a multiple of 1/60")))?;
-            *out.entry(hex_arg(map, &k, what)?).or_insert(0) += c;
+            out.add(hex_arg(map, &k, what)?, c);
         }
     }
     Ok(out)
+}
+
+/// A map of hexes to amounts that [`hex_amounts`] fills (two keys naming one hex add up): the
+/// profiles' hashed ones and the ordered ones of `dear`.
+pub(super) trait Amounts {
+    fn add(&mut self, h: HexId, c: i64);
+}
+
+impl Amounts for BTreeMap<HexId, i64> {
+    fn add(&mut self, h: HexId, c: i64) {
+        *self.entry(h).or_insert(0) += c;
+    }
+}
+
+impl Amounts for crate::hex::FastMap<HexId, i64> {
+    fn add(&mut self, h: HexId, c: i64) {
+        *self.entry(h).or_insert(0) += c;
+    }
 }

@@ -89,7 +89,7 @@ pub(super) fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::
     };
     match m.get::<Option<Table>>("units")? {
         None => {
-            let dear = hex_amounts(lua, &w.map, m.get("dear")?, "map.moves dear")?;
+            let dear: BTreeMap<HexId, i64> = hex_amounts(lua, &w.map, m.get("dear")?, "map.moves dear")?;
             lister.list(lua, &w.map, &p, &sources, moves_field(&m, "unit")?, None, &dear)?
         }
         Some(list) => {
@@ -120,7 +120,7 @@ pub(super) fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::
                         sets.get(&key)
                     }
                 };
-                let dear = hex_amounts(lua, &w.map, e.get("dear")?, "map.moves dear")?;
+                let dear: BTreeMap<HexId, i64> = hex_amounts(lua, &w.map, e.get("dear")?, "map.moves dear")?;
                 p.side_cost = base_sides.clone();
                 p.side_cost.extend(side_costs(&w.map, &e)?);
                 p.always_one = e.get::<Option<bool>>("always_one")?.unwrap_or(base_one);
