@@ -44,9 +44,8 @@ function M.blocked(side, weather)
   local enemy = C.other(side)
   local blocked = zoc.unnegated(side, weather)
   for _, u in ipairs(C.on_map(enemy)) do blocked[u.hex] = true end
-  local soviet = C.soviet_hexes()
   for h in pairs(C.FORTRESS) do
-    if (soviet[h] and C.SOVIET or C.GERMAN) == enemy then blocked[h] = true end
+    if C.controller(h) == enemy then blocked[h] = true end
   end
   if side == C.SOVIET then
     for h in pairs(M.dw_near_front()) do blocked[h] = true end
@@ -155,8 +154,7 @@ end
 -- Soviet units or their un-negated ZOC, to a Berlin urban hex.
 function M.usir_linked()
   if C.controller(T.usir_hex) ~= C.GERMAN or not C.RAIL[T.usir_hex] then return false end
-  local rb = {}
-  for h in pairs(zoc.unnegated(C.GERMAN)) do rb[h] = true end
+  local rb = zoc.unnegated(C.GERMAN)   -- (a table of its own)
   for _, u in ipairs(C.on_map(C.SOVIET)) do rb[u.hex] = true end
   for h in pairs(C.soviet_hexes()) do if C.RAIL[h] then rb[h] = true end end
   if rb[T.usir_hex] then return false end

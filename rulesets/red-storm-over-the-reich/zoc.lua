@@ -77,11 +77,11 @@ end
 
 -- The enemy ZOC a side's supply lines, rail link and mechanized retreats respect: the enemy's ZOC
 -- minus the hexes its own units stand in (6.5).
+-- (the zone is a table of its own, map.adjacent's: the negated hexes are taken out of it)
 function M.unnegated(side, weather)
-  local ez, neg = M.zoc(C.other(side), weather), M.negating(side)
-  local out = {}
-  for h in pairs(ez) do if not neg[h] then out[h] = true end end
-  return out
+  local ez = M.zoc(C.other(side), weather)
+  for _, u in ipairs(C.on_map(side)) do ez[u.hex] = nil end
+  return ez
 end
 
 return M
