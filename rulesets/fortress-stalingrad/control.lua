@@ -51,11 +51,11 @@ function M.current()
   local supply_only, lone = {}, {}   -- hexes whose only Soviet ground units are 0-0-1s (7.19)
   local projecting = { [C.SOVIET] = {}, [C.GERMAN] = {} }   -- the hexes of units with a ZOC (5.2)
   for _, u in ipairs(units.all { on_map = true }) do
-    local h = u.hex
+    local h, side = u.hex, u.side
     if C.is_combat(u) then
       if not occ[h] then occ[h] = {} occupied[#occupied + 1] = h end
-      occ[h][u.side] = true
-      if zoc.projects(u) then table.insert(projecting[u.side], h) end
+      occ[h][side] = true
+      if zoc.projects(u) then table.insert(projecting[side], h) end
     elseif C.is_supply_unit(u) then
       if not supply_only[h] then supply_only[h] = true lone[#lone + 1] = h end
     end
