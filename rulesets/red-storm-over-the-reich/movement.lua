@@ -71,7 +71,7 @@ local function crossings_base(weather, near)
   for h in pairs(map.marked("bridgehead")) do
     if M.held_bridgehead(h) then held[h] = true end
   end
-  local base = { keys = {}, cost = {}, kind = {}, out_of = {}, banks = {}, starts = {} }
+  local base = { keys = {}, cost = {}, kind = {}, out_of = {}, banks = {}, starts = {}, within = {} }
   local function priced(a, key, cost, kind)
     base.keys[#base.keys + 1] = key
     base.cost[key], base.kind[key] = cost, kind
@@ -98,18 +98,23 @@ end
 -- The lists of keys of the behind-the-lines and bridgehead crossings a search from `from` with
 -- `mp` may use: all of them for a search without a limit. (Every step costs 1 MP or more: a
 -- search crosses out of `from`, where one hex may cost it all (10.4.B), or out of a hex it
--- reached with 1 MP left at least, no farther than mp - 1 hexes: the river banks that near are
--- found by a plain trace to them.)
+-- reached with 1 MP left at least, no farther than mp - 1 hexes: the river banks that near.)
+-- (kept in `base` by hex and distance: the units of a stack share them)
 local NONE = {}
 local function crossings_within(base, from, mp)
   if not mp or mp == math.huge then return { base.keys } end
+  local r = math.max(0, math.ceil(mp) - 1)
+  if r > 200 then return { base.keys } end   -- (map.within's limit: the whole map anyway)
+  local key = from .. "/" .. r
+  if base.within[key] then return base.within[key] end
   local out = { base.out_of[from] or NONE }
-  local r = math.ceil(mp) - 1
-  if r < 1 or #base.banks == 0 then return out end
-  local near = map.reach { from = from, mp = r, targets = base.banks, routes = false }
-  for h in pairs(near) do
-    if h ~= from then out[#out + 1] = base.out_of[h] end
+  if r >= 1 and #base.banks > 0 then
+    for _, h in ipairs(map.within(from, r)) do
+      local keys = h ~= from and base.out_of[h]
+      if keys then out[#out + 1] = keys end
+    end
   end
+  base.within[key] = out
   return out
 end
 
