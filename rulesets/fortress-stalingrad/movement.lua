@@ -246,15 +246,16 @@ end
 -- quiet one in the list of actions.
 function M.check_mover(u, side, first, from, origin, check)
   check = check or umpire.check
-  check(u.side == side, "10.2", "%s belongs to the %s; only %s units move now", u.id, u.side, side)
-  check(u.hex ~= nil, "10.1", "%s is not on the map", u.id)
-  check(u.hex == from, "10.35", "units moving together must be in one hex (%s is in %s, %s in %s)", first.id, from, u.id, u.hex)
-  check(u:marker("origin") == origin, "10.35", "units move together only if they started the Movement Phase stacked together (%s started in %s, %s in %s)", first.id, C.hex_of(origin), u.id, C.hex_of(u:marker("origin")))
+  local own_side, hex, own_origin = u.side, u.hex, u:marker("origin")   -- (each read once)
+  check(own_side == side, "10.2", "%s belongs to the %s; only %s units move now", u.id, own_side, side)
+  check(hex ~= nil, "10.1", "%s is not on the map", u.id)
+  check(hex == from, "10.35", "units moving together must be in one hex (%s is in %s, %s in %s)", first.id, from, u.id, hex)
+  check(own_origin == origin, "10.35", "units move together only if they started the Movement Phase stacked together (%s started in %s, %s in %s)", first.id, C.hex_of(origin), u.id, C.hex_of(own_origin))
   check(C.is_combat(u) or C.is_supply_unit(u), "10.1", "%s is not a ground unit: %s", u.id, C.is_air(u) and "air units stay with the stack they support (8.4)" or "it does not move on the map")
   check(not C.is_garrison(u), "12.2", "%s is a 0-3-0 garrison: it never leaves its hex", u.id)
   check(not u:marker("volga_slide"), "10.19", "%s slid across the Volga into 3427 this turn: it moves no farther this turn (it may still attack, and retreat after combat)", u.id)
-  check(not u:marker("ma_retreated"), "10.43", "%s retreated after its mobile assault this phase: its move ended in %s", u.id, u.hex)
-  check(not u:marker("halted"), "5.4", "%s entered an enemy zone of control in %s this phase: it moves no farther%s", u.id, u.hex, C.is_mech(u) and " (a mechanized unit may still make mobile assaults, 10.38)" or "")
+  check(not u:marker("ma_retreated"), "10.43", "%s retreated after its mobile assault this phase: its move ended in %s", u.id, hex)
+  check(not u:marker("halted"), "5.4", "%s entered an enemy zone of control in %s this phase: it moves no farther%s", u.id, hex, C.is_mech(u) and " (a mechanized unit may still make mobile assaults, 10.38)" or "")
   check(not (u.id == T.units.army28 and u:marker("entered") == umpire.clock().turn), "12.1", "the 28th Army may not move on its turn of entry (only retreat after combat)")
   M.parent_check(u, check)
 end
