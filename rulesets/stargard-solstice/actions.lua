@@ -48,16 +48,30 @@ local function may_move(u)
   return u.hex ~= nil and checks.passes(function(check) movement.check_mover(u, u.hex, false, check) end)
 end
 
+-- 6.0, 6.3: what a unit counts towards the stacking limit: a combat unit (a Festung not
+-- counted), an HQ (its kind read once).
+---@return integer combat, integer hqs
+local function counts(u)
+  local kind = u.kind
+  if kind == "hq" then return 0, 1 end
+  if kind == "air" or u:attr("festung") then return 0, 0 end
+  return 1, 0
+end
+
 -- 6.0, 6.3 for a unit moving alone into `h` (not its own hex): what movement.stacking_problem
 -- checks, counted once per call from the stacks (two combat units, a Festung not counted; one HQ).
 -- Returns, for a unit, the set of hexes it may not end in (made once per kind of unit).
 local function stacking(stacks)
-  local combat, hqs = {}, {}
+  local combat, hqs, hexes = {}, {}, {}
   for h, stack in pairs(stacks) do
+    local nc, nq = 0, 0
     for _, u in ipairs(stack) do
-      if C.is_combat(u) and not u:attr("festung") then combat[h] = (combat[h] or 0) + 1 end
-      if C.is_hq(u) then hqs[h] = (hqs[h] or 0) + 1 end
+      local c, q = counts(u)
+      nc, nq = nc + c, nq + q
     end
+    if nc > 0 then combat[h] = nc end
+    if nq > 0 then hqs[h] = nq end
+    hexes[#hexes + 1] = h
   end
   local full = {}
   -- at most 2 combat units and 1 HQ with `u` (T.stacking), or with the units of a stack
@@ -65,16 +79,18 @@ local function stacking(stacks)
     local list = u_or_list.id and { u_or_list } or u_or_list
     local nc, nq = 0, 0
     for _, u in ipairs(list) do
-      if C.is_combat(u) and not u:attr("festung") then nc = nc + 1 end
-      if C.is_hq(u) then nq = nq + 1 end
+      local c, q = counts(u)
+      nc, nq = nc + c, nq + q
     end
     local max_c = T.stacking.combat - nc
     local max_q = T.stacking.hq - nq
     local key = max_c * 10 + max_q
     if not full[key] then
       local set = {}
-      for h, n in pairs(combat) do if n > max_c then set[h] = true end end
-      for h, n in pairs(hqs) do if n > max_q then set[h] = true end end
+      for _, h in ipairs(hexes) do
+        local c, q = combat[h], hqs[h]
+        if (c and c > max_c) or (q and q > max_q) then set[h] = true end
+      end
       full[key] = set
     end
     return full[key]
@@ -82,14 +98,27 @@ local function stacking(stacks)
 end
 
 -- 5.3 / 5.6 / 12.2.6: the enemy-held hexes a move may not end in: all of them, but those holding
--- only an enemy HQ for units that may overrun it (the move the verb accepts)
-local function ends_barred(side, enemy, overrun, stacks)
-  if not overrun then return enemy end
+-- only an enemy HQ (`lone`, movement.lone_hqs), which units that may overrun it may end in (the
+-- move the verb accepts; the others cannot reach them, steps_into)
+local function ends_barred(enemy, lone)
+  if next(lone) == nil then return enemy end
   local barred = {}
   for h in pairs(enemy) do
-    if not movement.lone_hq(h, side, stacks) then barred[h] = true end
+    if not lone[h] then barred[h] = true end
   end
   return barred
+end
+
+-- 5.3: the steps into the hexes of `lone` (lone enemy HQs), forbidden (map.moves' side_cost) to
+-- a stack that may not overrun them: its search is that of the stacks that may, those hexes
+-- blocked (nil when there are none)
+local function steps_into(lone)
+  if next(lone) == nil then return nil end
+  local no = {}
+  for h in pairs(lone) do
+    for _, n in ipairs(map.neighbours(h)) do no[n .. ">" .. h] = "no" end
+  end
+  return no
 end
 
 -- 5.6 / 12.2.6: a stack may overrun a lone enemy HQ when every unit of it is a combat unit with
@@ -106,8 +135,8 @@ end
 local function within_limit(list)
   local nc, nq = 0, 0
   for _, u in ipairs(list) do
-    if C.is_combat(u) and not u:attr("festung") then nc = nc + 1 end
-    if C.is_hq(u) then nq = nq + 1 end
+    local c, q = counts(u)
+    nc, nq = nc + c, nq + q
   end
   return nc <= T.stacking.combat and nq <= T.stacking.hq
 end
@@ -274,7 +303,7 @@ local function moves(side, opts, out)
   local full_of = stacking(stacks)
   local transit = sets.set_of(map.having("transit"))                 -- 5.2.5: pass through only
   local turn = umpire.clock().turn
-  -- each side's EZOC and enemy hexes found once per call
+  -- each side's EZOC, enemy hexes and lone enemy HQs found once per call
   local of_side = {}
   ---@param s string a side
   ---@param overrun boolean
@@ -283,15 +312,19 @@ local function moves(side, opts, out)
     if not of_side[s] then
       local ez = zoc.ezoc(s, stacks)
       local enter, leave = zoc.costs(ez)
-      of_side[s] = { ezoc = ez, enter = enter, leave = leave, enemy = C.occupied(C.other(s)) }
+      local enemy = C.occupied(C.other(s))
+      of_side[s] = { ezoc = ez, enter = enter, leave = leave, enemy = enemy, lone = movement.lone_hqs(s, enemy, stacks) }
     end
     local o = of_side[s]
-    return { overrun = overrun, ezoc = o.ezoc, enter = o.enter, leave = o.leave, enemy = o.enemy, stacks = stacks }
+    return { overrun = overrun, ezoc = o.ezoc, enter = o.enter, leave = o.leave, enemy = o.enemy, lone = o.lone,
+      stacks = stacks }
   end
   -- the side's profile made once per call and kind of move (its EZOC and blocked hexes are the
   -- side's), with and without the overrun of lone HQs; the searches of the units with the same
-  -- profile are one call (each from its hex with its allowance)
-  local runs, keys = {}, {}
+  -- profile are one call (each from its hex with its allowance). Regular moves share one
+  -- profile, that of the units that may overrun: the others' steps into a lone HQ are forbidden
+  -- (steps_into), their search otherwise the same.
+  local runs, keys, regular, into_lone = {}, {}, {}, {}
   ---@param list UnitRef[]
   ---@param name string the units as the verb reads them
   ---@param kind string regular (5.1), strategic (5.4) or rail (5.5)
@@ -303,10 +336,17 @@ local function moves(side, opts, out)
     if not runs[key] then
       local o = side_opts(s, overrun)
       o.strategic = kind == "strategic"
-      local prof = rail and movement.rail_profile(s, list[1].hex) or movement.profile(s, list[1].hex, 0, o)
-      -- 5.3: by rail no enemy-held hex at all (the profile blocks them)
-      runs[key] = { profile = prof, enemy = rail and o.enemy or ends_barred(s, o.enemy, overrun, stacks), kind = kind,
-        side = s, ezoc = o.ezoc, known = {} }
+      local prof, enemy
+      if kind == "regular" then
+        regular[s] = regular[s] or { profile = movement.profile(s, list[1].hex, 0, side_opts(s, true)),
+          enemy = ends_barred(o.enemy, o.lone) }
+        prof, enemy = regular[s].profile, regular[s].enemy
+      elseif rail then
+        prof, enemy = movement.rail_profile(s, list[1].hex), o.enemy   -- 5.3: by rail no enemy-held hex at all
+      else
+        prof, enemy = movement.profile(s, list[1].hex, 0, o), overrun and ends_barred(o.enemy, o.lone) or o.enemy
+      end
+      runs[key] = { profile = prof, enemy = enemy, kind = kind, side = s, ezoc = o.ezoc, known = {} }
       keys[#keys + 1] = key
     end
     local run = runs[key]
@@ -325,7 +365,12 @@ local function moves(side, opts, out)
       exclude = copy(exclude)
       for h in pairs(run.near) do exclude[h] = true end
     end
-    run[#run + 1] = { unit = name, from = list[1].hex, mp = mp, exclude = exclude }
+    local side_cost
+    if kind == "regular" and not overrun then
+      into_lone[s] = into_lone[s] or { steps_into(side_opts(s, false).lone) }
+      side_cost = into_lone[s][1]
+    end
+    run[#run + 1] = { unit = name, from = list[1].hex, mp = mp, exclude = exclude, side_cost = side_cost }
   end
   -- the lists of units that may move together: each unit alone; 5.1: the units of a hex that may
   -- move, as one stack, and its parts; not a stack over the limit by itself (6.2: reinforcements
@@ -344,15 +389,26 @@ local function moves(side, opts, out)
     if may_go_strategic(list, side_opts(list[1].side, false).ezoc, turn) then add(list, name, "strategic") end
     if may_go_by_rail(list) then add(list, name, "rail") end
   end
+  -- in the order of the keys, the runs next to each other with one profile are one call (the
+  -- same moves, in the same order)
   table.sort(keys)
+  local calls = {}
   for _, key in ipairs(keys) do
+    local run, last = runs[key], calls[#calls]
+    if not (last and last.run.profile == run.profile) then
+      last = { run = run, units = {} }
+      calls[#calls + 1] = last
+    end
+    for _, entry in ipairs(run) do last.units[#last.units + 1] = entry end
+  end
+  for _, call in ipairs(calls) do
     -- every hex a search reaches but enemy-held, transit-only and full ones (water is prohibited
     -- terrain in the profile: the search never reaches it, 5.2.6; no road or rail line of the
     -- map enters a water hex, so strategic and rail moves never reach one either)
-    local run = runs[key]
+    local run = call.run
     local weight
     if run.kind == "strategic" and run.side == "German" and not fuel_spent() then weight = 0.1 end
-    out[#out + 1] = map.moves(run.profile, { units = run, cmd = KIND_CMD[run.kind], group = "move",
+    out[#out + 1] = map.moves(run.profile, { units = call.units, cmd = KIND_CMD[run.kind], group = "move",
       note = KIND_NOTE[run.kind], exclude = { run.enemy, transit }, weight = weight })
   end
 end

@@ -78,13 +78,14 @@ M.factors = factors   -- (testing.lua's simple player weighs its attacks with th
 -- `check` is umpire.check in the verb, a quiet one in the list of actions.
 function M.check_attacker(u, side, hex, check)
   check = check or umpire.check
-  check(u.side == side and C.is_combat(u), "8.0", "%s cannot attack", u.id)
-  check(u.hex and map.distance(u.hex, hex) == 1, "8.0", "%s is not adjacent to %s", u.id, hex)
-  check(can_attack_into(u.hex, hex), "4.6", "%s cannot attack across the hexside into %s", u.id, hex)
-  check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not attack", u.id)
-  check(not u:marker("attacked"), "8.3.1", "%s has already attacked in this combat segment", u.id)
-  check(not u:marker("pinned"), "8.1.2", "%s is pinned and may not attack", u.id)
-  check(not u:marker("no_attack"), "19.1.3", "%s is withdrawing (Defend the Reich) and may not attack", u.id)
+  local id, from = u.id, u.hex   -- (read once for all the checks)
+  check(u.side == side and C.is_combat(u), "8.0", "%s cannot attack", id)
+  check(from and map.distance(from, hex) == 1, "8.0", "%s is not adjacent to %s", id, hex)
+  check(can_attack_into(from, hex), "4.6", "%s cannot attack across the hexside into %s", id, hex)
+  check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not attack", id)
+  check(not u:marker("attacked"), "8.3.1", "%s has already attacked in this combat segment", id)
+  check(not u:marker("pinned"), "8.1.2", "%s is pinned and may not attack", id)
+  check(not u:marker("no_attack"), "19.1.3", "%s is withdrawing (Defend the Reich) and may not attack", id)
 end
 
 -- The odds of an attack: strengths with every factor, the rounded totals, the column and its

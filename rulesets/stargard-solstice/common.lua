@@ -7,7 +7,10 @@ local C = {}
 
 function C.is_hq(u) return u.kind == "hq" end
 function C.is_air(u) return u.kind == "air" end
-function C.is_combat(u) return u.kind ~= "hq" and u.kind ~= "air" end
+function C.is_combat(u)
+  local kind = u.kind
+  return kind ~= "hq" and kind ~= "air"
+end
 function C.is_mech(u) return u:attr("mech") == true end
 function C.attack(u) return u:value("attack") or 0 end
 function C.defense(u) return u:value("defense") or 0 end

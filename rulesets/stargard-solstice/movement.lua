@@ -35,6 +35,16 @@ local function lone_hq(hex, side, stacks)
 end
 M.lone_hq = lone_hq
 
+-- 5.6 / 12.2.6: the hexes of `enemy` (C.occupied of `side`'s enemy) holding a lone HQ, which
+-- units that may overrun it may enter.
+function M.lone_hqs(side, enemy, stacks)
+  local lone = {}
+  for h in pairs(enemy) do
+    if lone_hq(h, side, stacks) then lone[h] = true end
+  end
+  return lone
+end
+
 -- What the map itself costs in regular movement (5.2, TEC): terrain, features, paths and
 -- hexsides, with no unit, ZOC or MP limit. The base of every regular-movement profile, and of
 -- the checks of what a unit could enter (10.5).
@@ -46,7 +56,7 @@ end
 -- The movement profile of a side (5.1.2, 5.2, 4.1), for regular or strategic movement.
 -- `opts` may give what the caller has found already (a list of actions makes several profiles
 -- of a side): `ezoc` (zoc.ezoc), `enter` and `leave` (zoc.costs of it), `enemy` (the hexes
--- the enemy holds, C.occupied) and `stacks` (units.stacks()).
+-- the enemy holds, C.occupied), `lone` (M.lone_hqs of them) and `stacks` (units.stacks()).
 ---@param side string
 ---@param from Umpire.Hex
 ---@param mp number
@@ -57,9 +67,11 @@ function M.profile(side, from, mp, opts)
   local ez = opts.ezoc or zoc.ezoc(side, opts.stacks)
   local enter, leave = opts.enter, opts.leave
   if not enter then enter, leave = zoc.costs(ez) end                              -- 4.1
+  local enemy = opts.enemy or C.occupied(C.other(side))
+  local lone = opts.overrun and (opts.lone or M.lone_hqs(side, enemy, opts.stacks)) or {}
   local blocked = {}
-  for h in pairs(opts.enemy or C.occupied(C.other(side))) do                        -- 5.3
-    if not (opts.overrun and lone_hq(h, side, opts.stacks)) then blocked[#blocked + 1] = h end
+  for h in pairs(enemy) do                                                          -- 5.3
+    if not lone[h] then blocked[#blocked + 1] = h end
   end
   if opts.strategic then                                                            -- 5.4.1
     for h in pairs(ez) do blocked[#blocked + 1] = h end
@@ -165,9 +177,40 @@ local path_name = { rollbahn = "Roll-Bahn", road = "road", trail = "trail", rail
 -- map.path_cost on the one step) and the rule of each part of it (terrain 5.2, road 5.2.1,
 -- river 5.2.2 / bridge 5.2.4, EZOC 4.1, strategic 5.4, rail 5.5). Explains one path after the
 -- search; the search itself never calls Lua.
-function M.explain_path(prof, path, kind)
+-- The hex-keyed parts of a profile kept for the hexes of `on` only: a table `{hex = mp}` (EZOC
+-- extras) and the blocked hexes (a list, or a set).
+local function amounts_on(amounts, on)
+  if not amounts then return nil end
+  local kept = {}
+  for h in pairs(on) do kept[h] = amounts[h] end
+  return kept
+end
+local function blocked_on(blocked, on)
+  if not blocked then return nil end
+  local kept = {}
+  if blocked[1] ~= nil then
+    for _, h in ipairs(blocked) do if on[h] then kept[#kept + 1] = h end end
+  else
+    for h in pairs(blocked) do if on[h] then kept[#kept + 1] = h end end
+  end
+  return kept
+end
+
+-- `prof` with no MP limit and no stop, its hex-keyed tables cut to the hexes of `path`: a step
+-- A→B is priced from A and B alone (blocked B, entering B, leaving A), so each step's price is
+-- the same and map.path_cost reads a few hexes instead of the whole front's EZOC.
+local function along(prof, path)
+  local on = {}
+  for _, h in ipairs(path) do on[h] = true end
   local free = unlimited(prof)
   free.stop = nil
+  free.enter_extra, free.leave_extra = amounts_on(prof.enter_extra, on), amounts_on(prof.leave_extra, on)
+  free.blocked = blocked_on(prof.blocked, on)
+  return free
+end
+
+function M.explain_path(prof, path, kind)
+  local free = along(prof, path)
   local run
   local function flush()
     if not run then return end
@@ -307,22 +350,24 @@ end
 -- verb refuses them; `check` is umpire.check in the verb, a quiet one in the list of actions.
 function M.check_mover(u, from, rail, check)
   check = check or umpire.check
-  check(u.hex ~= nil, "5.1", "%s is not on the map", u.id)
+  -- (the unit's id, hex and side, and the active side, read once for all the checks)
+  local id, hex, side, active = u.id, u.hex, u.side, sides.active()
+  check(hex ~= nil, "5.1", "%s is not on the map", id)
   -- 5.5 rail movement is for reinforcements; also for the 3rd Army's two independents (3.1.5)
   -- and for withdrawing units (19.1.3)
   check(not rail or u:marker("reinforcement") or u:marker("anywhere") or u:attr("withdrawing"), "5.5",
-    "only reinforcements may use rail movement (%s is not one)", u.id)
+    "only reinforcements may use rail movement (%s is not one)", id)
   -- 5.3: only friendly units move in a friendly phase; in the reinforcement phase no side is
   -- active and the reinforcements of both sides move (2.5, 7.1.1)
-  check(u.side == sides.active() or u:marker("reinforcement"), "5.3", "only %s move now (%s is %s)",
-    sides.active() and ("the " .. sides.active() .. " player's units") or "reinforcements", u.id,
-    sides.active() and u.side or ("a " .. u.side .. " unit, not a reinforcement"))
-  check(u.hex == from, "5.1", "units moved together must start in the same hex (%s is in %s)", u.id, u.hex)
+  check(side == active or u:marker("reinforcement"), "5.3", "only %s move now (%s is %s)",
+    active and ("the " .. active .. " player's units") or "reinforcements", id,
+    active and side or ("a " .. side .. " unit, not a reinforcement"))
+  check(hex == from, "5.1", "units moved together must start in the same hex (%s is in %s)", id, hex)
   check(not C.is_air(u), "13.0", "air units do not move on the map")
   check(not u:attr("festung"), "12.3", "a Festung may not move")
-  check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not move", u.id)
-  check(not u:marker("moved"), "5.1", "%s has already moved in this activation", u.id)
-  check(not u:marker("pinned"), "5.3", "%s is pinned and may not move (8.1.2)", u.id)
+  check(command.is_active(u), "3.3.5", "%s is not activated: out of command units may not move", id)
+  check(not u:marker("moved"), "5.1", "%s has already moved in this activation", id)
+  check(not u:marker("pinned"), "5.3", "%s is pinned and may not move (8.1.2)", id)
 end
 
 -- The steps in which units move: the Movement Segment of an activation (2.3.2), the Reinforcement

@@ -16,7 +16,8 @@ end
 ---@return boolean
 local function top_has_zoc(stack)
   for _, u in ipairs(stack) do
-    if not C.is_air(u) then return M.has_zoc(u) end
+    local kind = u.kind   -- (read once: M.has_zoc of a unit that is not an air unit)
+    if kind ~= "air" then return kind ~= "hq" and C.attack(u) >= 1 end
   end
   return false
 end
