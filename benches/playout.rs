@@ -6,10 +6,6 @@
 //! Stargard Solstice game with the random bot in under one second. See docs/performance.md.
 
 use std::path::PathBuf;
-
-// (the program's own allocator, src/main.rs: the games are timed as the program plays them)
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::time::Instant;
 use umpire::playout::{self, Policy, Spec};
 

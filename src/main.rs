@@ -5,10 +5,6 @@ use clap::Parser;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-// (a game makes and frees millions of small values: Lua's, the lists', the states')
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Prints a line; a closed pipe (`umpire run x | head`) ends the program quietly.
 macro_rules! outln {
     ($($arg:tt)*) => { out_raw(&format!("{}\n", format!($($arg)*))) };

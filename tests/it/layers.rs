@@ -93,7 +93,6 @@ const CRATES: &[(&str, &[&str])] = &[
     ("anyhow", &["main"]),
     ("ctrlc", &["main"]),
     ("tracing_subscriber", &["main"]),
-    ("mimalloc", &["main"]),
     ("full_moon", &["mutate"]),
     ("include_dir", &["library"]),
 ];
