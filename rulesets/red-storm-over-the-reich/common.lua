@@ -145,9 +145,13 @@ function C.combat_at(hex, side, stack) return C.at(hex, side, C.is_combat, stack
 -- only refugees (6.11) and the Sea Transport waiting with them after a delayed evacuation
 -- (10.8.1.C(ii)): it enters, and they are eliminated (control.passed).
 local SOVIET_MAY_ENTER = { refugee = true, transport = true }
+-- (does the unit `u` alone stop a unit of `side` from entering its hex?)
+function C.stops_entry(side, u)
+  return u.side ~= side and (side ~= C.SOVIET or not SOVIET_MAY_ENTER[u.kind])
+end
 function C.stops(side, hex, stack)
   for _, u in ipairs(stack or units.at(hex)) do
-    if u.side ~= side and (side ~= C.SOVIET or not SOVIET_MAY_ENTER[u.kind]) then return true end
+    if C.stops_entry(side, u) then return true end
   end
   return false
 end

@@ -149,11 +149,9 @@ function M.zones(side)
   -- 10.7.1.C: where the Soviet crosses major rivers behind the lines (Mud and Clear)
   local near = side == C.SOVIET and weather ~= "frost" and near_germans() or nil
   local enemy_hexes, blocking = {}, {}
-  for h, stack in pairs(units.stacks()) do
-    for _, u in ipairs(stack) do
-      if u.side ~= side then enemy_hexes[h] = true break end
-    end
-    if enemy_hexes[h] and C.stops(side, h, stack) then blocking[h] = true end
+  for _, u in ipairs(C.on_map(C.other(side))) do
+    enemy_hexes[u.hex] = true
+    if C.stops_entry(side, u) then blocking[u.hex] = true end
   end
   return { all = all, strong = strong, refugee = refugee, weather = weather, near = near, enemy_hexes = enemy_hexes,
     blocking = blocking, seg = allowance.segment() }
