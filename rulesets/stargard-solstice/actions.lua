@@ -62,16 +62,22 @@ end
 -- checks, counted once per call from the stacks (two combat units, a Festung not counted; one HQ).
 -- Returns, for a unit, the set of hexes it may not end in (made once per kind of unit).
 local function stacking(stacks)
-  local combat, hqs, hexes = {}, {}, {}
+  -- over_c[k]: the hexes holding more than k combat units, in hex order; over_q[k] for HQs
+  local over_c, over_q = {}, {}
+  local function note(over, h, n)
+    for k = 0, n - 1 do
+      over[k] = over[k] or {}
+      over[k][#over[k] + 1] = h
+    end
+  end
   for h, stack in pairs(stacks) do
     local nc, nq = 0, 0
     for _, u in ipairs(stack) do
       local c, q = counts(u)
       nc, nq = nc + c, nq + q
     end
-    if nc > 0 then combat[h] = nc end
-    if nq > 0 then hqs[h] = nq end
-    hexes[#hexes + 1] = h
+    note(over_c, h, nc)
+    note(over_q, h, nq)
   end
   local full = {}
   -- at most 2 combat units and 1 HQ with `u` (T.stacking), or with the units of a stack
@@ -87,10 +93,8 @@ local function stacking(stacks)
     local key = max_c * 10 + max_q
     if not full[key] then
       local set = {}
-      for _, h in ipairs(hexes) do
-        local c, q = combat[h], hqs[h]
-        if (c and c > max_c) or (q and q > max_q) then set[h] = true end
-      end
+      for _, h in ipairs(over_c[math.max(max_c, 0)] or {}) do set[h] = true end
+      for _, h in ipairs(over_q[math.max(max_q, 0)] or {}) do set[h] = true end
       full[key] = set
     end
     return full[key]
@@ -475,8 +479,11 @@ end
 ---@param out table the list being made
 local function attacks(side, out)
   -- only units with a marker of 3.3.5 may attack (check_attacker asks command.is_active)
-  local active = {}
-  for _, u in ipairs(units.all { on_map = true, marked = command.ACTIVE_MARKERS }) do active[u.id] = true end
+  local active, active_at = {}, {}
+  for _, u in ipairs(units.all { on_map = true, marked = command.ACTIVE_MARKERS }) do
+    active[u.id] = true
+    active_at[u.hex] = true
+  end
   if next(active) == nil then return end
   local stacks = units.stacks()
   local done = {}
@@ -487,7 +494,8 @@ local function attacks(side, out)
     if not done[hex] and stack[1].side ~= side then
       local with, ids = {}, {}
       for _, n in ipairs(map.neighbours(hex)) do
-        for _, u in ipairs(stacks[n] or {}) do
+        -- (only the stacks holding an activated unit)
+        for _, u in ipairs(active_at[n] and stacks[n] or {}) do
           if active[u.id] and may_attack(u, side, hex) then with[#with + 1] = u; ids[#ids + 1] = u.id end
         end
       end
@@ -508,8 +516,9 @@ end
 
 -- 10.3, 10.3.1, 10.4, 11.3.3, 10.5, 10.5.1, 6.1: may `list` go on from the vacated hex into
 -- `second`? The conditions advance's second_hex refuses, in its order (`crossed`: whether a unit
--- crossed an unbridged river into the vacated hex, as check_advance says).
-local function may_go_second(list, adv, second, crossed)
+-- crossed an unbridged river into the vacated hex, as check_advance says; `enemy_of(side)`:
+-- C.occupied of the side's enemy, found once a list).
+local function may_go_second(list, adv, second, crossed, enemy_of)
   if not adv.retreated or crossed then return false end
   for _, u in ipairs(list) do
     if not (C.is_mech(u) or C.is_hq(u)) or u:marker("oos") or u:marker("isolated") then return false end
@@ -517,7 +526,7 @@ local function may_go_second(list, adv, second, crossed)
   if map.terrain(adv.hex) == "city" or map.has(adv.hex, "village") then return false end
   if map.distance(adv.hex, second) ~= 1 then return false end
   local side = list[1].side
-  if C.occupied(C.other(side))[second] and not movement.lone_hq(second, side) then return false end
+  if enemy_of(side)[second] and not movement.lone_hq(second, side) then return false end
   local feats = map.hexside(adv.hex, second)
   if C.contains(feats, "major_river") and not C.contains(feats, "bridge") then return false end
   if not advance.can_advance(adv.hex, second) then return false end
@@ -564,6 +573,11 @@ end
 local function advances(opts, out)
   local adv = vars.get("advance")
   if not adv then return end
+  local enemy = {}
+  local function enemy_of(side)
+    enemy[side] = enemy[side] or C.occupied(C.other(side))
+    return enemy[side]
+  end
   for _, list in ipairs(advance_groups(adv)) do
     local ids = {}
     local mine = opts.unit == nil
@@ -582,7 +596,7 @@ local function advances(opts, out)
       local next_hexes = map.neighbours(adv.hex)
       table.sort(next_hexes)
       for _, second in ipairs(next_hexes) do
-        if may_go_second(list, adv, second, crossed) then
+        if may_go_second(list, adv, second, crossed, enemy_of) then
           out[#out + 1] = { cmd = ("advance %s %s"):format(what, second), group = "advance",
             unit = #list == 1 and ids[1] or nil, units = ids, hex = second, note = "10.3 second hex" }
         end
@@ -603,15 +617,16 @@ local function bombardments(out)
     return u.side == b.side and C.is_combat(u)
       and (b.restriction ~= "stell2" or u:attr("formation") == "Stell-II-HQ")
   end
+  local stacks = units.stacks()
   local hexes = {}
-  for hex in pairs(units.stacks()) do hexes[#hexes + 1] = hex end
+  for hex in pairs(stacks) do hexes[#hexes + 1] = hex end
   table.sort(hexes)
   for _, hex in ipairs(hexes) do
-    local targets = units.at(hex)
+    local targets = stacks[hex]
     if #targets > 0 and targets[1].side ~= b.side and not done[hex] then
       local adjacent = false
       for _, n in ipairs(map.neighbours(hex)) do
-        for _, u in ipairs(units.at(n)) do adjacent = adjacent or supports(u) end
+        for _, u in ipairs(stacks[n] or {}) do adjacent = adjacent or supports(u) end
       end
       if adjacent then
         out[#out + 1] = { cmd = "bombard " .. hex, group = "bombard", hex = hex, side = b.side }

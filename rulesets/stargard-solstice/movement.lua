@@ -64,11 +64,12 @@ end
 ---@return table profile
 function M.profile(side, from, mp, opts)
   opts = opts or {}
-  local ez = opts.ezoc or zoc.ezoc(side, opts.stacks)
-  local enter, leave = opts.enter, opts.leave
-  if not enter then enter, leave = zoc.costs(ez) end                              -- 4.1
+  -- (the stacks read once, when the EZOC or the lone HQs are not given)
+  local stacks = opts.stacks
+  local function stacks_now() stacks = stacks or units.stacks() return stacks end
+  local ez = opts.ezoc or zoc.ezoc(side, stacks_now())
   local enemy = opts.enemy or C.occupied(C.other(side))
-  local lone = opts.overrun and (opts.lone or M.lone_hqs(side, enemy, opts.stacks)) or {}
+  local lone = opts.overrun and (opts.lone or M.lone_hqs(side, enemy, stacks_now())) or {}
   local blocked = {}
   for h in pairs(enemy) do                                                          -- 5.3
     if not lone[h] then blocked[#blocked + 1] = h end
@@ -78,6 +79,8 @@ function M.profile(side, from, mp, opts)
     return { from = from, mp = mp, paths = T.strategic_cost, paths_only = true, hexsides = T.hexside_cost,
       cancels = T.cancels, terrain = T.terrain_cost, blocked = blocked }
   end
+  local enter, leave = opts.enter, opts.leave
+  if not enter then enter, leave = zoc.costs(ez) end                              -- 4.1
   local p = M.terrain_profile()
   p.from, p.mp, p.enter_extra, p.leave_extra, p.blocked = from, mp, enter, leave, blocked
   return p

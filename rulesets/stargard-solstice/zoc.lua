@@ -47,8 +47,12 @@ end
 ---@param ez table<Umpire.Hex, boolean>
 ---@return table<Umpire.Hex, number> enter, table<Umpire.Hex, number> leave
 function M.costs(ez)
-  local enter, leave = {}, {}
-  for h in pairs(ez) do enter[h] = T.ezoc_enter; leave[h] = T.ezoc_leave end
+  local enter = {}
+  for h in pairs(ez) do enter[h] = T.ezoc_enter end
+  -- (the same amount both ways: one table, read only, for both)
+  if T.ezoc_leave == T.ezoc_enter then return enter, enter end
+  local leave = {}
+  for h in pairs(ez) do leave[h] = T.ezoc_leave end
   return enter, leave
 end
 
