@@ -51,7 +51,7 @@ local function may_move(u, side)
   return u.hex ~= nil and checks.passes(function(check) movement.check_mover(u, side, u, u.hex, u:marker("origin"), check) end)
 end
 
-local function list_moves(out, side, opts)
+local function list_moves(out, side, opts, z)
   local double = vars.get("supply_double")
   for _, u in ipairs(units.all { side = side, on_map = true }) do
     if (opts.unit == nil or opts.unit == u.id) and may_move(u, side) then
@@ -60,10 +60,10 @@ local function list_moves(out, side, opts)
         -- 7.20, 10.7: one hex, or two for one 0-0-1 a turn
         local hexes = (double == nil or double == u.id) and T.supply_move.two or T.supply_move.one
         local used = (u:marker("mp_used") or 0) // 60
-        if used < hexes then prof, supply_unit = movement.supply_profile(u, u.hex, hexes - used), true end
+        if used < hexes then prof, supply_unit = movement.supply_profile(u, u.hex, hexes - used, z), true end
       else
         local left = movement.left(u)
-        if left > 0 then prof = movement.profile(u, u.hex, left) end
+        if left > 0 then prof = movement.profile(u, u.hex, left, z) end
       end
       if prof then
         -- 12.3: the 62nd Army's first move out of 3428 goes through 3427 (checked on its route)
@@ -111,7 +111,7 @@ end
 -- the search of the one with the fewest MP left, whose cheapest route the move verb tries first
 -- and every other can follow (movement.lua plan). Stacks of units that move unlike are listed by
 -- their like parts (a split, 10.36); 0-0-1s move alone (7.20).
-local function list_stack_moves(out, side)
+local function list_stack_moves(out, side, z)
   local groups, keys = {}, {}
   for _, u in ipairs(units.all { side = side, on_map = true }) do
     local by3427 = u.id == T.units.army62 and u.hex == "3428"              -- 12.3, 10.19: its own crossing
@@ -133,7 +133,7 @@ local function list_stack_moves(out, side)
       local ids = {}
       for _, u in ipairs(g) do ids[#ids + 1] = u.id end
       local slow = g[1]
-      add(out, map.moves(movement.profile(slow, slow.hex, movement.left(slow)),
+      add(out, map.moves(movement.profile(slow, slow.hex, movement.left(slow), z),
         { unit = slow.id, cmd = ("move %s {hex}"):format(table.concat(ids, ",")), group = "stack", note = "{cost} MP" }))
     end
   end
@@ -332,6 +332,8 @@ end
 local function list_placements(out, side, step)
   local cache, cands = {}, {}
   local sources                                              -- 7.25 (found once for the listing)
+  local stacks = units.stacks()                              -- every stack, read once for the listing
+  local function stack(h) return stacks[h] or {} end
   local function places(u, recreated)
     local key = ("%s/%s/%s/%s"):format(u.side, tostring(u:attr("entry")), tostring(recreated),
       tostring(u.id == T.units.army28 and not recreated))
@@ -340,7 +342,7 @@ local function list_placements(out, side, step)
       cands[u.side] = cands[u.side] or candidates(u.side, sources)
       local list = {}
       for _, h in ipairs(cands[u.side]) do
-        local cost = reinforce.entry_cost(u, h, recreated, sources)
+        local cost = reinforce.entry_cost(u, h, recreated, sources, stack(h))
         if cost then list[#list + 1] = { h, cost } end
       end
       cache[key] = list
@@ -365,7 +367,7 @@ local function list_placements(out, side, step)
   end
   for _, u in ipairs(due) do
     for _, p in ipairs(places(u, nil)) do
-      if not stacking.problem(p[1], u.side, { u }) then                               -- 6.6
+      if not stacking.problem(p[1], u.side, { u }, stack(p[1])) then                  -- 6.6
         add(out, { cmd = ("enter %s %s"):format(u.id, p[1]), group = "enter", unit = u.id, hex = p[1], side = u.side })
       end
     end
@@ -385,7 +387,7 @@ local function list_placements(out, side, step)
         if ok then add(out, { cmd = "replace " .. u.id, group = "replace", unit = u.id, hex = u.hex, side = u.side }) end
       elseif reinforce.recreatable(u) then                                             -- 9.19
         for _, p in ipairs(places(u, true)) do
-          if not stacking.problem(p[1], side, { u }) then
+          if not stacking.problem(p[1], side, { u }, stack(p[1])) then
             add(out, { cmd = ("replace %s %s"):format(u.id, p[1]), group = "replace", unit = u.id, hex = p[1], side = u.side })
           end
         end
@@ -504,8 +506,9 @@ function M.list(side, opts)
   elseif step == "reinforcement" then
     list_placements(out, side, step)
   elseif step == "movement" then
-    list_moves(out, side, opts)
-    list_stack_moves(out, side)                                                       -- 10.34-10.36
+    local z = movement.zones(side)      -- 10.4, 5.4: what every mover meets alike, found once
+    list_moves(out, side, opts, z)
+    list_stack_moves(out, side, z)                                                    -- 10.34-10.36
     list_assaults(out, side, units.stacks())
     list_advances(out)                                                                -- 11.32
   elseif step == "assault" then
