@@ -45,6 +45,8 @@ local M = {}
 
 -- 5.1: may `u` move now, alone and by regular movement? (the verb's own checks)
 local function may_move(u)
+  -- (a unit that has moved or is pinned fails them: asked first, before the others)
+  if u:marker("moved") or u:marker("pinned") then return false end
   return u.hex ~= nil and checks.passes(function(check) movement.check_mover(u, u.hex, false, check) end)
 end
 
@@ -479,22 +481,31 @@ end
 ---@param out table the list being made
 local function attacks(side, out)
   -- only units with a marker of 3.3.5 may attack (check_attacker asks command.is_active)
+  -- (the side's units that have not attacked and are neither pinned nor withdrawing: the others
+  -- fail check_attacker whatever the hex)
   local active, active_at = {}, {}
-  for _, u in ipairs(units.all { on_map = true, marked = command.ACTIVE_MARKERS }) do
-    active[u.id] = true
-    active_at[u.hex] = true
+  for _, u in ipairs(units.all { side = side, on_map = true, marked = command.ACTIVE_MARKERS }) do
+    if not (u:marker("attacked") or u:marker("pinned") or u:marker("no_attack")) then
+      active[u.id] = true
+      active_at[u.hex] = true
+    end
   end
   if next(active) == nil then return end
   local stacks = units.stacks()
   local done = {}
   for _, h in ipairs(vars.get("attacked_hexes") or {}) do done[h] = true end
+  -- (only the hexes next to one of those units may be attacked by them)
+  local near = {}
+  for h in pairs(active_at) do
+    for _, n in ipairs(map.neighbours(h)) do near[n] = true end
+  end
   local no_air = air.parse(side, {})
   local air_choices = air_support(side)
   for hex, stack in pairs(stacks) do
-    if not done[hex] and stack[1].side ~= side then
+    if near[hex] and not done[hex] and stack[1].side ~= side then
       local with, ids = {}, {}
       for _, n in ipairs(map.neighbours(hex)) do
-        -- (only the stacks holding an activated unit)
+        -- (only the stacks holding such a unit)
         for _, u in ipairs(active_at[n] and stacks[n] or {}) do
           if active[u.id] and may_attack(u, side, hex) then with[#with + 1] = u; ids[#ids + 1] = u.id end
         end
@@ -775,15 +786,21 @@ local function volksturm(out)
   if #box == 0 then return end
   table.sort(box, function(a, b) return a.id < b.id end)
   local u = box[1]
-  local soviets = units.all { side = "Soviet", on_map = true }
+  -- (the hexes of the Soviet units, each once, and the occupied hexes: read once)
+  local soviet_hexes, seen = {}, {}
+  for _, s in ipairs(units.all { side = "Soviet", on_map = true }) do
+    local h = s.hex
+    if not seen[h] then seen[h] = true soviet_hexes[#soviet_hexes + 1] = h end
+  end
+  local stacks = units.stacks()
   local candidates = {}
   for _, hex in ipairs(map.hexes()) do
     local t = map.terrain(hex)
     if (t == "town" or t == "city" or map.has(hex, "village")) and not map.marker(hex, "soviet_vp")
-        and #units.at(hex) == 0 then
+        and stacks[hex] == nil then
       local far = true
-      for _, s in ipairs(soviets) do
-        if map.distance(s.hex, hex) < 5 then far = false break end
+      for _, h in ipairs(soviet_hexes) do
+        if map.distance(h, hex) < 5 then far = false break end
       end
       if far then candidates[#candidates + 1] = hex end
     end
