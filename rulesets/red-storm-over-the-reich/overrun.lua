@@ -25,19 +25,21 @@ local M = {}
 local STEPS = { sov_exploit = true, ger_exploit = true }
 local UNIT = 60
 
-local function key() local c = umpire.clock(); return c.turn .. ":" .. c.step end
+-- (clock: umpire.clock(), where the caller has read it)
+local function key(clock) local c = clock or umpire.clock(); return c.turn .. ":" .. c.step end
 
 umpire.after_command(function()
   local c = umpire.clock()
   if not STEPS[c.step] or not c.side then return end
-  local ov = vars.get("ov")
-  local k = key()
+  local stored = vars.get("ov")
+  local ov = stored
+  local k = key(c)
   if not ov or ov.key ~= k then ov = { key = k, start = {} } end
   local changed = false
   for _, u in ipairs(C.on_map(c.side)) do
     if not u:marker("moved") and ov.start[u.id] ~= u.hex then ov.start[u.id] = u.hex; changed = true end
   end
-  if changed or vars.get("ov") == nil or vars.get("ov").key ~= k then vars.set("ov", ov) end
+  if changed or stored == nil or stored.key ~= k then vars.set("ov", ov) end
 end)
 
 -- Where `u` began this exploitation segment (a unit that has not moved is where it began;
@@ -49,12 +51,13 @@ function M.start_hex(u, known)
     ov = vars.get("ov") or false
     if known then known.ov = ov end
   end
-  if ov and ov.key == key() and ov.start[u.id] then return ov.start[u.id] end
+  if ov and known then known.clock = known.clock or umpire.clock() end
+  if ov and ov.key == key(known and known.clock) and ov.start[u.id] then return ov.start[u.id] end
   return nil
 end
 
 -- 14.1: the overrun marker holds the turn and side of the exploitation phase it was made in.
-local function phase_mark(side) return umpire.clock().turn * 10 + (side == C.SOVIET and 1 or 2) end
+local function phase_mark(side, clock) return (clock or umpire.clock()).turn * 10 + (side == C.SOVIET and 1 or 2) end
 
 -- 6.10: the enemy ZOC in `hex` cast by enemy units outside `target` (known: what a list of
 -- actions finds once for all its checks, the hexes the enemy projects a ZOC from and the zone
@@ -116,7 +119,10 @@ end
 local function check_overrun(hex, list, side, check, known)
   check = check or umpire.check
   local enemy = C.other(side)
-  if known then known.stacks = known.stacks or units.stacks() end   -- (the map's stacks, read once a list)
+  if known then   -- (the map's stacks and the clock, read once a list)
+    known.stacks = known.stacks or units.stacks()
+    known.clock = known.clock or umpire.clock()
+  end
   local defenders = resolution.defenders(hex, enemy, known and (known.stacks[hex] or {}))
   check(#defenders > 0, "14.2", "%s holds no %s unit to overrun", hex, enemy)
   for _, d in ipairs(defenders) do
@@ -129,7 +135,7 @@ local function check_overrun(hex, list, side, check, known)
   check(t == "clear" or t == "broken", "14.2", "%s is %s: only units in clear or broken terrain may be overrun", hex, t)
   local from = list[1].hex
   local start
-  local mark = phase_mark(side)
+  local mark = phase_mark(side, known and known.clock)
   for _, u in ipairs(list) do
     check(u.side == side and u.hex ~= nil, "14.1", "%s is not a %s unit on the map", u.id, side)
     check(C.is_mech(u), "14.1", "%s is not a mechanized unit: only mechanized units overrun", u.id)

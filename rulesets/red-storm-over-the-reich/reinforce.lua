@@ -57,16 +57,16 @@ local function urban_city_town(h) return C.URBAN[h] or C.CITY[h] or C.TOWN[h] en
 
 -- 8.1: the side's reinforcements due now (German "K" units delayed from earlier turns included).
 function M.due(side)
-  local out = {}
+  local out, now = {}, turn()
   for _, u in ipairs(units.in_box("reinforcements")) do
     local a = u:attr("arrives")
-    if u.side == side and a and a <= turn() then out[#out + 1] = u end
+    if u.side == side and a and a <= now then out[#out + 1] = u end
   end
   return out
 end
 
-local function is_due(u)
-  return u.box == "reinforcements" and (u:attr("arrives") or math.huge) <= turn()
+local function is_due(u, now)
+  return u.box == "reinforcements" and (u:attr("arrives") or math.huge) <= now
 end
 
 -- 10.8.1, 8.1.2: the Sea Transport that carries a "K" unit: a ready one in the holding box, else
@@ -92,9 +92,10 @@ end
 -- What kind of placement `u` makes now: a code of 8.1.1.B (W, K, M, S), VS (8.1.4), FLAK (8.1.3),
 -- GAR (8.1.5), KG (8.2.1.B), 5GM (8.1.1.A), SR (8.2.1.A); nil, why when it is none.
 function M.kind(u)
+  local clock = umpire.clock()   -- (read once: it builds the whole clock)
   if u.side == C.GERMAN then
-    if step() ~= "ger_place" then return nil, "8.1", "German units are placed in the German Placement Segment" end
-    if is_due(u) then
+    if clock.step ~= "ger_place" then return nil, "8.1", "German units are placed in the German Placement Segment" end
+    if is_due(u, clock.turn) then
       local code = u:attr("code")
       if code == "*" then
         if u:attr("volkssturm") then return "VS" end
@@ -114,8 +115,8 @@ function M.kind(u)
     end
     return nil, "8.2.1.B", ("%s is neither a reinforcement due now nor a replacement of this turn"):format(u.id)
   end
-  if step() ~= "sov_place" then return nil, "8.1.1.A", "Soviet units are placed in the Soviet Placement Segment" end
-  if is_due(u) and u:attr("entry") == "artillery" then return "5GM" end
+  if clock.step ~= "sov_place" then return nil, "8.1.1.A", "Soviet units are placed in the Soviet Placement Segment" end
+  if is_due(u, clock.turn) and u:attr("entry") == "artillery" then return "5GM" end
   if list_has(vars.get("sov_repl"), u.id) then return "SR" end
   if u.box == "reinforcements" then
     return nil, "8.1.1.A", ("%s is a reinforcement of turn %s"):format(u.id, tostring(u:attr("arrives")))
@@ -311,7 +312,7 @@ function M.place(u, hex)
       note = (" on %s (Used for the turn, 10.8.1.A)"):format(t.id)
     end
   end
-  local replacement = not is_due(u)
+  local replacement = not is_due(u, turn())
   enter_map(u, hex)
   if replacement and (k == "KG" or k == "VS" or k == "GAR") then
     vars.set("ger_repl", list_without(vars.get("ger_repl"), u.id))

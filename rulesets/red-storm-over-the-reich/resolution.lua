@@ -39,10 +39,10 @@ function M.defenders(hex, side, stack) return C.at(hex, side, defends, stack) en
 ---@return boolean open
 ---@return string? what closes it: "sea", "lake" or "Haff"
 function M.hexside_open(a, b, weather)
-  weather = weather or C.weather()
   local s = map.hexside(a, b)
   if C.contains(s, "sea") then return false, "sea" end
-  if weather ~= "frost" and (C.contains(s, "lake") or C.contains(s, "haff")) then
+  -- (the weather is read only for a lake or Haff hexside: umpire.clock builds the whole clock)
+  if (C.contains(s, "lake") or C.contains(s, "haff")) and (weather or C.weather()) ~= "frost" then
     return false, C.contains(s, "lake") and "lake" or "Haff"
   end
   return true
@@ -170,7 +170,7 @@ local function hex_drm(hex, side, from_hexes, parts)
   for _, f in ipairs(from_hexes) do
     local s = map.hexside(f, hex)
     if C.contains(s, "major_river") or C.contains(s, "minor_river") then river = true end
-    if C.weather() == "frost" and (C.contains(s, "lake") or C.contains(s, "haff")) then lake = true end
+    if (C.contains(s, "lake") or C.contains(s, "haff")) and C.weather() == "frost" then lake = true end
   end
   if river then d = d + T.combat_drm.river; parts[#parts + 1] = ("%d across a river"):format(T.combat_drm.river) end
   if lake then d = d + T.combat_drm.lake_frost; parts[#parts + 1] = ("%d across a lake/Haff in Frost"):format(T.combat_drm.lake_frost) end
