@@ -98,7 +98,6 @@ local function check_attack(hex, list, side, s, check)
       check(C.contains(z.units, u.id), "17.3.A", "%s did not take part in the attack with Zhukov on %s: only those units attack it again", u.id, hex)
     end
   end
-  local weather = C.weather()
   local zhukov, hexes, by_hex = false, {}, {}
   for _, u in ipairs(list) do
     check(u.side == side, "13.1", "%s is %s: the %s attacks now", u.id, u.side, side)
@@ -111,7 +110,7 @@ local function check_attack(hex, list, side, s, check)
       check(not u:marker("attacked"), "13.1.A", "%s has attacked this combat segment (one attack a unit)", u.id)
     end
     check(map.direction(u.hex, hex) ~= nil, "13.1", "%s in %s is not next to %s", u.id, u.hex, hex)
-    local ok, what = resolution.hexside_open(u.hex, hex, weather)
+    local ok, what = resolution.hexside_open(u.hex, hex)   -- (it reads the weather where it matters)
     check(ok, "13.1", "%s in %s attacks across a %s hexside: prohibited%s", u.id, u.hex, what or "?", what ~= "sea" and " except in Frost (10.5.2)" or "")
     if C.is_leader(u) then zhukov = u end
     if not by_hex[u.hex] then by_hex[u.hex] = {}; hexes[#hexes + 1] = u.hex end
