@@ -8,7 +8,8 @@
 //!   (`UMPIRE_MEMORY_ONLY=<substring>` some scenarios only).
 //!
 //! The undo history keeps the states of the last 1,000 commands (game::history::UNDO_DEPTH).
-//! Fails if a game holds 50 MB or more. See docs/performance.md.
+//! Fails if a game holds 50 MB or more, or if the process's peak resident set (Linux: VmHWM,
+//! all the games one after another) reaches 50 MB. See docs/performance.md.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -162,4 +163,13 @@ fn main() {
         }
     }
     assert!(worst < LIMIT, "a game held {} (limit {})", mb(worst), mb(LIMIT));
+    // the process's peak resident set (Linux), over all the games above one after another: the
+    // program, the Lua states and what the allocator keeps, not only the live heap
+    if let Some(kb) = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:"))?.split_whitespace().nth(1)?.parse::<usize>().ok())
+    {
+        println!("peak resident set of the whole run: {}", mb(kb << 10));
+        assert!(kb << 10 < LIMIT, "the run's peak resident set was {} (limit {})", mb(kb << 10), mb(LIMIT));
+    }
 }

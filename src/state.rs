@@ -117,6 +117,28 @@ impl Units {
     pub fn contains_key(&self, id: &str) -> bool {
         self.0.contains_key(id)
     }
+    /// Whether `other` is this very map, not a copy changed since (a change copies the path
+    /// to what it changes, root included, while a copy is held): what was read from one is
+    /// good for the other.
+    pub fn same(&self, other: &Units) -> bool {
+        self.0.ptr_eq(&other.0)
+    }
+    /// The ids of the units on the map by hex, each stack top first (as [`GameState::stack`]).
+    pub fn stacks_by_hex(&self) -> crate::hex::FastMap<HexId, Vec<Arc<str>>> {
+        let mut by_hex: crate::hex::FastMap<HexId, Vec<&Unit>> = Default::default();
+        for u in self.values() {
+            if let Location::Hex(h) = u.loc {
+                by_hex.entry(h).or_default().push(u);
+            }
+        }
+        by_hex
+            .into_iter()
+            .map(|(h, mut v)| {
+                v.sort_by(|a, b| top_first(a, b));
+                (h, v.into_iter().map(|u| Arc::from(u.id.as_str())).collect())
+            })
+            .collect()
+    }
     pub fn len(&self) -> usize {
         self.0.len()
     }

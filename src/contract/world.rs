@@ -35,6 +35,9 @@ pub struct World {
     /// The rule files are being loaded: only then may verbs, overlays and the sequence be
     /// registered (the VM holds no game state, so nothing may be registered during play).
     pub loading: bool,
+    /// The stacks by hex as last read, with the units they were read from (`units.at` asks
+    /// hex by hex: read again only once the units have changed).
+    stacks: RefCell<Option<(crate::state::Units, crate::hex::FastMap<crate::hex::HexId, Vec<Arc<str>>>)>>,
 }
 
 pub type Shared = Rc<RefCell<World>>;
@@ -63,7 +66,19 @@ impl World {
             probe: false,
             probe_first_roll_log: None,
             probe_outcomes: None,
+            stacks: RefCell::new(None),
         }
+    }
+
+    /// The ids of the units in `h`, top of the stack first (what [`GameState::stack`] gives),
+    /// from an index of the stacks made once for the units as they are.
+    pub fn stack_ids(&self, h: crate::hex::HexId) -> Vec<Arc<str>> {
+        let mut cache = self.stacks.borrow_mut();
+        let fresh = cache.as_ref().is_some_and(|(units, _)| units.same(&self.state.units));
+        if !fresh {
+            *cache = Some((self.state.units.clone(), self.state.units.stacks_by_hex()));
+        }
+        cache.as_ref().and_then(|(_, by_hex)| by_hex.get(&h).cloned()).unwrap_or_default()
     }
 
     /// Takes what the rule files registered, leaving the world as before any load.

@@ -149,19 +149,35 @@ fn overlay(lua: &Lua, overlays: &Table, spec: Table) -> mlua::Result<()> {
 
 /// `umpire.clock`, `set_clock`, `set_side`, `game_over`.
 fn register_clock(lua: &Lua, um: &Table) -> mlua::Result<()> {
+    // `position` (the walker's record, a nested table) is made only when it is read: rules
+    // read the turn or the step thousands of times a game, the walker alone its position
+    let lazy = lua.create_table()?;
+    // (shared by every clock table: protected, so no rule can change it for the others)
+    lazy.set("__metatable", "umpire.clock")?;
+    lazy.set(
+        "__index",
+        lua.create_function(|lua, (_, k): (Value, Value)| match k {
+            Value::String(s) if &*s.as_bytes() == b"position" => {
+                let w = world(lua);
+                let w = w.borrow();
+                to_lua(lua, &w.state.clock.position)
+            }
+            _ => Ok(Value::Nil),
+        })?,
+    )?;
     um.set(
         "clock",
-        lua.create_function(|lua, ()| {
+        lua.create_function(move |lua, ()| {
             let w = world(lua);
             let w = w.borrow();
             let c = &w.state.clock;
-            let t = lua.create_table()?;
+            let t = lua.create_table_with_capacity(0, 5)?;
             t.set("turn", c.turn)?;
             t.set("phase", c.phase.as_str())?;
             t.set("step", c.step.as_str())?;
             t.set("side", c.side.clone())?;
             t.set("over", c.over.clone())?;
-            t.set("position", to_lua(lua, &c.position)?)?;
+            t.set_metatable(Some(lazy.clone()))?;
             Ok(t)
         })?,
     )?;

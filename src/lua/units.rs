@@ -351,7 +351,7 @@ fn at(lua: &Lua, hex: String) -> mlua::Result<Table> {
         let Some(h) = w.map.grid.parse(&hex) else {
             return Err(mlua::Error::runtime(format!("units.at: '{hex}' is not a hex")));
         };
-        w.state.stack(h).into_iter().map(|u| u.id.clone()).collect()
+        w.stack_ids(h).iter().map(|id| id.to_string()).collect()
     };
     refs(lua, ids)
 }
