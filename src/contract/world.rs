@@ -37,8 +37,11 @@ pub struct World {
     pub loading: bool,
     /// The stacks by hex as last read, with the units they were read from (`units.at` asks
     /// hex by hex: read again only once the units have changed).
-    stacks: RefCell<Option<(crate::state::Units, crate::hex::FastMap<crate::hex::HexId, Vec<Arc<str>>>)>>,
+    stacks: RefCell<Option<(crate::state::Units, StacksByHex)>>,
 }
+
+/// The ids of the units on the map by hex, each stack top first.
+type StacksByHex = crate::hex::FastMap<crate::hex::HexId, Vec<Arc<str>>>;
 
 pub type Shared = Rc<RefCell<World>>;
 
