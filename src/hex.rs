@@ -195,41 +195,13 @@ impl Grid {
     /// Parses a printed hex id. Accepts the map's own format and, whatever the map's format,
     /// both the plain digits (`0418`) and the dotted form (`04.18`).
     pub fn parse(&self, s: &str) -> Option<HexId> {
-        let s = s.trim();
-        let f = &self.format;
-        // the printed digits first, without searching them for a separator (none of which is
-        // a digit): the searches hand thousands of these back and forth
-        if is_digits(s) && s.len() == f.col_digits + f.row_digits {
-            let (c, r) = s.split_at(f.col_digits);
-            return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
-        }
-        // (the common case without a search of the text: digits, one separator, digits)
-        let b = s.as_bytes();
-        if let Some(k) = b.iter().position(|c| !c.is_ascii_digit())
-            && (b[k] == b'.' || b[k] == b'-')
-            && (f.separator.is_empty() || f.separator.len() == 1 || f.separator.as_bytes()[0] != b[k])
-        {
-            let (c, r) = (&s[..k], &s[k + 1..]);
-            if is_digits(c) && is_digits(r) {
-                return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
-            }
-        }
-        for sep in [f.separator.as_str(), ".", "-"] {
-            if !sep.is_empty()
-                && let Some((c, r)) = s.split_once(sep)
-                && is_digits(c)
-                && is_digits(r)
-            {
-                return Some(HexId::new(c.parse().ok()?, r.parse().ok()?));
-            }
-        }
-        None
+        self.parse_bytes(s.trim().as_bytes())
     }
-}
 
-impl Grid {
-    /// [`Grid::parse`] of bytes as Lua holds them: the printed forms (digits, or digits, one
-    /// separator, digits) read without a check of the text as UTF-8; anything else as `parse`.
+    /// [`Grid::parse`] of bytes as Lua holds them (not trimmed): the printed forms (digits, or
+    /// digits, one separator, digits) read without a search of the text or a check of it as
+    /// UTF-8 (the searches hand thousands of these back and forth); anything else split at the
+    /// map's separator, a dot or a dash.
     pub fn parse_bytes(&self, b: &[u8]) -> Option<HexId> {
         let num = |d: &[u8]| -> Option<i32> {
             if d.is_empty() || d.len() > 6 {
@@ -245,7 +217,13 @@ impl Grid {
             Some(k) if (b[k] == b'.' || b[k] == b'-') && f.separator.len() <= 1 => {
                 Some(HexId::new(num(&b[..k])?, num(&b[k + 1..])?))
             }
-            _ => self.parse(std::str::from_utf8(b).ok()?),
+            _ => {
+                let s = std::str::from_utf8(b).ok()?;
+                [f.separator.as_str(), ".", "-"].into_iter().find_map(|sep| {
+                    let (c, r) = s.split_once(sep).filter(|_| !sep.is_empty())?;
+                    (is_digits(c) && is_digits(r)).then(|| Some(HexId::new(c.parse().ok()?, r.parse().ok()?)))?
+                })
+            }
         }
     }
 }

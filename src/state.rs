@@ -123,21 +123,22 @@ impl Units {
     pub fn same(&self, other: &Units) -> bool {
         self.0.ptr_eq(&other.0)
     }
-    /// The ids of the units on the map by hex, each stack top first (as [`GameState::stack`]).
-    pub fn stacks_by_hex(&self) -> crate::hex::FastMap<HexId, Vec<Arc<str>>> {
-        let mut by_hex: crate::hex::FastMap<HexId, Vec<&Unit>> = Default::default();
+    /// Every stack on the map by hex, each top first.
+    pub fn stacks(&self) -> BTreeMap<HexId, Vec<&Unit>> {
+        let mut by_hex: BTreeMap<HexId, Vec<&Unit>> = BTreeMap::new();
         for u in self.values() {
             if let Location::Hex(h) = u.loc {
                 by_hex.entry(h).or_default().push(u);
             }
         }
+        for v in by_hex.values_mut() {
+            v.sort_by(|a, b| top_first(a, b));
+        }
         by_hex
-            .into_iter()
-            .map(|(h, mut v)| {
-                v.sort_by(|a, b| top_first(a, b));
-                (h, v.into_iter().map(|u| Arc::from(u.id.as_str())).collect())
-            })
-            .collect()
+    }
+    /// The ids of the units on the map by hex, each stack top first (as [`GameState::stack`]).
+    pub fn stacks_by_hex(&self) -> crate::hex::FastMap<HexId, Vec<Arc<str>>> {
+        self.stacks().into_iter().map(|(h, v)| (h, v.iter().map(|u| Arc::from(u.id.as_str())).collect())).collect()
     }
     pub fn len(&self) -> usize {
         self.0.len()
@@ -243,16 +244,7 @@ impl GameState {
 
     /// Every stack on the map by hex, each top first.
     pub fn stacks(&self) -> BTreeMap<HexId, Vec<&Unit>> {
-        let mut by_hex: BTreeMap<HexId, Vec<&Unit>> = BTreeMap::new();
-        for u in self.units.values() {
-            if let Location::Hex(h) = u.loc {
-                by_hex.entry(h).or_default().push(u);
-            }
-        }
-        for v in by_hex.values_mut() {
-            v.sort_by(|a, b| top_first(a, b));
-        }
-        by_hex
+        self.units.stacks()
     }
 
     /// Units in a box, in the order they were put there.

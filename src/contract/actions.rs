@@ -30,6 +30,11 @@ impl Action {
     pub fn weight(&self) -> f64 {
         self.weight.unwrap_or(1.0)
     }
+
+    /// Whether the rules may give `w` as a weight: a number of 0 or more.
+    pub fn valid_weight(w: f64) -> bool {
+        w.is_finite() && w >= 0.0
+    }
 }
 
 /// The groups of a list of actions in the order first seen, each with its actions' indices

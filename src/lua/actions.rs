@@ -119,7 +119,7 @@ fn weight(t: &Table, what: &str) -> Result<Option<f64>, Error> {
     match t.get::<Value>("weight").map_err(convert_error)? {
         Value::Nil => Ok(None),
         Value::Integer(i) if i >= 0 => Ok(Some(i as f64)),
-        Value::Number(n) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
+        Value::Number(n) if Action::valid_weight(n) => Ok(Some(n)),
         other => Err(Error::Lua(format!(
             "{what}: `weight` must be a number of 0 or more, not {}",
             match other {

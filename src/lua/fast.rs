@@ -405,7 +405,7 @@ pub fn action_entries(lua: &Lua, list: &Table) -> mlua::Result<Option<Vec<RawAct
                                     };
                                     ffi::lua_pop(state, 1);
                                     // (anything but a number of 0 or more: the slow way names it)
-                                    if w.is_some_and(|w| !(w.is_finite() && w >= 0.0)) {
+                                    if w.is_some_and(|w| !crate::contract::Action::valid_weight(w)) {
                                         ok = false;
                                     }
                                     w

@@ -79,7 +79,7 @@ pub(super) fn moves(lua: &Lua, (spec, m): (Table, Table)) -> mlua::Result<mlua::
         costs: BTreeMap::new(),
         out: Vec::new(),
         weight: match m.get::<Option<f64>>("weight")? {
-            Some(w) if !(w.is_finite() && w >= 0.0) => {
+            Some(w) if !crate::contract::Action::valid_weight(w) => {
                 return Err(mlua::Error::runtime(format!(
                     "map.moves: `weight` must be a number of 0 or more, not {w}"
                 )));

@@ -306,11 +306,10 @@ pub(super) fn compare(library: Option<PathBuf>, scenario: &str, rules: &[PathBuf
 pub(super) fn merge(files: &[PathBuf], partial: bool, json: Option<PathBuf>) -> Result<i32> {
     let paths: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
     let m = umpire::playout::shards::merge(&paths, partial)?;
+    let lists: Vec<&[umpire::playout::Record]> = m.records.iter().map(Vec::as_slice).collect();
     if let Some(path) = &json {
-        let lists: Vec<&[umpire::playout::Record]> = m.records.iter().map(Vec::as_slice).collect();
         umpire::playout::shards::write(path, &m.run, None, m.seconds, &lists)?;
     }
-    let lists: Vec<&[umpire::playout::Record]> = m.records.iter().map(Vec::as_slice).collect();
     print_report(&m.run, None, &lists);
     if !m.missing.is_empty() {
         let list: Vec<String> = m.missing.iter().map(|s| s.to_string()).collect();

@@ -73,8 +73,8 @@ pub struct Failure {
     pub at: usize,
 }
 
-/// One game of a playout.
-#[derive(Clone, Debug)]
+/// One game of a playout (a shard file keeps all but its lines: a save has them).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Record {
     pub seed: u64,
     /// The result the rules declared (`umpire.game_over`), when the game ended.
@@ -87,6 +87,7 @@ pub struct Record {
     pub figures: BTreeMap<String, Figure>,
     pub failure: Option<Failure>,
     /// The lines played, `new` first.
+    #[serde(skip)]
     pub lines: Vec<String>,
     /// The state hash at the end.
     pub hash: String,

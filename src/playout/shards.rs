@@ -4,8 +4,7 @@
 //! the shards of one run into the records one unsharded run would have made, refusing shards of
 //! different runs.
 
-use super::{Failure, Record};
-use crate::contract::Figure;
+use super::Record;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -88,67 +87,21 @@ impl Run {
     }
 }
 
-/// A game as a shard file keeps it (its commands are not kept: a save has them).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Game {
-    seed: u64,
-    result: Option<String>,
-    turn: i64,
-    commands: usize,
-    figures: std::collections::BTreeMap<String, Figure>,
-    failure: Option<Failure>,
-    hash: String,
-}
-
-impl From<&Record> for Game {
-    fn from(r: &Record) -> Game {
-        Game {
-            seed: r.seed,
-            result: r.result.clone(),
-            turn: r.turn,
-            commands: r.commands,
-            figures: r.figures.clone(),
-            failure: r.failure.clone(),
-            hash: r.hash.clone(),
-        }
-    }
-}
-
-impl From<Game> for Record {
-    fn from(g: Game) -> Record {
-        Record {
-            seed: g.seed,
-            result: g.result,
-            turn: g.turn,
-            commands: g.commands,
-            figures: g.figures,
-            failure: g.failure,
-            lines: Vec::new(),
-            hash: g.hash,
-        }
-    }
-}
-
 /// A shard file: the run, which shard, the games of each rules (one list for a playout, two
 /// for a comparison) and the seconds they took.
+/// (`G`: the games as written, borrowed, or as read, owned.)
 #[derive(Serialize, Deserialize)]
-struct File {
+struct File<G> {
     format: u32,
     run: Run,
     shard: Option<Shard>,
     seconds: f64,
-    games: Vec<Vec<Game>>,
+    games: G,
 }
 
 /// Writes the games of a run (or of a shard of it) to `path`, atomically.
 pub fn write(path: &Path, run: &Run, shard: Option<Shard>, seconds: f64, records: &[&[Record]]) -> crate::Result<()> {
-    let file = File {
-        format: FORMAT,
-        run: run.clone(),
-        shard,
-        seconds,
-        games: records.iter().map(|rs| rs.iter().map(Game::from).collect()).collect(),
-    };
+    let file = File { format: FORMAT, run: run.clone(), shard, seconds, games: records };
     let text = serde_json::to_string_pretty(&file).map_err(|e| crate::Error::State(e.to_string()))?;
     crate::save::write_atomic(path, text.as_bytes(), None)
 }
@@ -172,10 +125,10 @@ pub fn merge(paths: &[&Path], partial: bool) -> crate::Result<Merged> {
     if paths.is_empty() {
         return Err(refuse("merge: no shard files given".into()));
     }
-    let mut files: Vec<(&Path, File)> = Vec::new();
+    let mut files: Vec<(&Path, File<Vec<Vec<Record>>>)> = Vec::new();
     for p in paths {
         let text = std::fs::read_to_string(p).map_err(|e| crate::Error::io(p, e))?;
-        let f: File = serde_json::from_str(&text).map_err(|e| {
+        let f: File<Vec<Vec<Record>>> = serde_json::from_str(&text).map_err(|e| {
             refuse(format!("{}:{}:{}: not a shard file of umpire: {e}", p.display(), e.line(), e.column()))
         })?;
         if f.format != FORMAT {
@@ -236,7 +189,7 @@ pub fn merge(paths: &[&Path], partial: bool) -> crate::Result<Merged> {
     for (_, f) in files {
         seconds += f.seconds;
         for (i, games) in f.games.into_iter().enumerate() {
-            records[i].extend(games.into_iter().map(Record::from));
+            records[i].extend(games);
         }
     }
     for rs in &mut records {
