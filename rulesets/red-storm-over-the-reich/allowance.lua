@@ -112,6 +112,19 @@ function M.declare(n)
     #notes > 0 and ("; " .. table.concat(notes, "; ")) or ""))
 end
 
+-- The bots' weights of the declarations (docs/lua-api.md §2.6; DATA.md "Weights for bots"): the
+-- default most, any other that keeps a rifle MP for combat (10.6.B) less, one that spends them
+-- all (no attack this segment, 13.1) seldom.
+local function declaration_weights(options, default)
+  local rifle = tracks.get("sov_rifle")
+  local weights = {}
+  for i, o in ipairs(options) do
+    local n = tonumber(o)
+    weights[i] = (n == default and 4) or (n < rifle and 1) or 0.1
+  end
+  return weights
+end
+
 -- 10.6.A: the Soviet declaration, asked at the start of the assault movement once the markers are
 -- set (before any unit moves): 0 up to the mechanized marker, 1 rifle MP kept for combat by default
 -- (10.6.B), at most 3 unless the artillery is to flip (10.3.C).
@@ -121,7 +134,8 @@ function M.ask_declaration()
   for i = 0, mech do options[#options + 1] = tostring(i) end
   local default = math.max(0, math.min(T.artillery_declare_max, tracks.get("sov_rifle") - 1))
   local n = umpire.ask { prompt = ("declare the MPs of the assault movement (0-%d; keep 1 rifle MP for combat, 10.6.B; more than %d flips the artillery, 10.3.C)"):format(mech, T.artillery_declare_max),
-    rule = "10.6.A", kind = "number", options = options, default = tostring(default) }
+    rule = "10.6.A", kind = "number", options = options, default = tostring(default),
+    weights = declaration_weights(options, default) }
   M.declare(math.tointeger(n))
 end
 

@@ -16,6 +16,9 @@ pub struct Question {
     pub side: Option<String>,
     /// `odds` shows the outcomes of each option (a choice that changes the result).
     pub odds: bool,
+    /// The bots' weight of each option, in the order of `options` (empty: all alike; see
+    /// `Action::weight`).
+    pub weights: Vec<f64>,
 }
 
 /// Outcomes of a command with their probabilities and the die faces that give each (`odds`).

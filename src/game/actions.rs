@@ -12,7 +12,8 @@ impl Game {
     }
 
     /// The commands that are legal now, in the ruleset's order: with a decision pending, its
-    /// answers (`choose <option>`; the default where the answer is free); once the game is
+    /// answers (`choose <option>`, with the option's weight if the rules gave one; the default where the
+    /// answer is free); once the game is
     /// over, none; otherwise what the ruleset lists for the side to act (`None`: it lists
     /// nothing). Look-only: the state is as before.
     pub fn actions(&self, filter: &ActionFilter) -> Result<Option<Vec<Action>>> {
@@ -23,10 +24,12 @@ impl Game {
             return Ok(Some(
                 answers
                     .into_iter()
-                    .map(|a| Action {
+                    .enumerate()
+                    .map(|(i, a)| Action {
                         cmd: format!("choose {a}"),
                         group: "answer".into(),
                         side: q.side.clone(),
+                        weight: q.weights.get(i).copied(),
                         ..Action::default()
                     })
                     .collect(),

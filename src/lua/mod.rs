@@ -544,6 +544,7 @@ fn question_from(q: &Table) -> mlua::Result<Question> {
     let kind = q
         .get::<Option<String>>("kind")?
         .unwrap_or_else(|| if options.is_empty() { "text".into() } else { "choice".into() });
+    let weights = answer_weights(q, &options)?;
     Ok(Question {
         prompt: q.get::<Option<String>>("prompt")?.unwrap_or_else(|| "choose".into()),
         rule: q.get::<Option<String>>("rule")?,
@@ -552,5 +553,22 @@ fn question_from(q: &Table) -> mlua::Result<Question> {
         kind,
         side: q.get::<Option<String>>("side")?,
         odds: q.get::<Option<bool>>("odds")?.unwrap_or(false),
+        weights,
     })
+}
+
+/// `umpire.ask`'s `weights`: one number of 0 or more for each option (the bots' weights).
+fn answer_weights(q: &Table, options: &[String]) -> mlua::Result<Vec<f64>> {
+    let Some(list) = q.get::<Option<Vec<f64>>>("weights")? else { return Ok(Vec::new()) };
+    if list.len() != options.len() {
+        return Err(mlua::Error::runtime(format!(
+            "umpire.ask: `weights` has {} numbers for {} options (one for each option)",
+            list.len(),
+            options.len()
+        )));
+    }
+    if let Some(w) = list.iter().find(|w| !crate::contract::Action::valid_weight(**w)) {
+        return Err(mlua::Error::runtime(format!("umpire.ask: a weight must be a number of 0 or more, not {w}")));
+    }
+    Ok(list)
 }

@@ -299,3 +299,31 @@ fn the_bots_follow_the_weights_the_rules_give_their_entries() {
         );
     }
 }
+
+#[test]
+fn the_random_bot_answers_a_question_by_the_weights_of_its_options() {
+    let mut s = umpire::Session::with_root(super::fixtures());
+    assert_eq!(s.execute("new fixture --seed 4").status, umpire::Status::Ok);
+    assert_eq!(s.execute("choose 0102").status, umpire::Status::Ok);
+    let ask = |weights: &str| {
+        format!("lua umpire.ask{{prompt = 'which?', options = {{'a', 'b', 'c'}}, weights = {weights}}}")
+    };
+    for (bad, says) in [
+        ("{1, 2}", "`weights` has 2 numbers for 3 options"),
+        ("{1, -2, 1}", "a weight must be a number of 0 or more, not -2"),
+    ] {
+        let r = s.execute(&ask(bad));
+        assert!(r.error().is_some_and(|e| e.to_string().contains(says)), "{bad}: {:?}", r.error());
+    }
+    assert_eq!(s.execute(&ask("{0, 3, 1}")).status, umpire::Status::Ok);
+    let list = s.game.as_ref().unwrap().actions(&umpire::contract::ActionFilter::default()).unwrap().unwrap();
+    let weights: Vec<_> = list.iter().map(|a| (a.cmd.as_str(), a.weight)).collect();
+    assert_eq!(weights, [("choose a", Some(0.0)), ("choose b", Some(3.0)), ("choose c", Some(1.0))]);
+    let mut bot = umpire::playout::Bot::new(Policy::Random, 7);
+    let mut picked = std::collections::BTreeMap::new();
+    for _ in 0..400 {
+        *picked.entry(bot.choose(&mut s, &list).unwrap()).or_insert(0) += 1;
+    }
+    assert_eq!(picked.get("choose a"), None, "{picked:?}");
+    assert!(picked["choose b"] > 2 * picked["choose c"], "{picked:?}");
+}
