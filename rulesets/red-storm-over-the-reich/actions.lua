@@ -6,36 +6,54 @@
 -- what the checks ask again and again kept in their `known`).
 --
 -- Listed: moves in the eight movement segments (10.4-10.8.5; a Soviet unit into a hex holding
--- only refugees too, 6.11, 10.8.1.C); attacks in the combat segments (13.1, one per target with
--- every unit that may join, and the same with the first ready tactical air unit, 17.4.C);
--- Zhukov's second attack (17.3.A, with the units of the attack with him); overruns in the
--- exploitation segments (14.2, one per target and hex of overrunners, and with tactical air,
--- 17.4.C); the advance after combat into the vacated hex (13.6.A, each unit within the stacking
--- limits) and a mechanized unit's follow-up along the retreat path (13.6.B, one entry a length);
--- barrages (11.0-11.4; with Heinrici, 17.3.B, declared then `fire`); the Fuel Supply and Fuel
--- Shortage markers (9.2.A); bridgehead markers (10.7.1.A.1); the placement of each reinforcement
--- due and replacement drawn in every hex its kind allows (8.1, 8.2.1: the verb's own checks,
--- reinforce.may_place); the Soviet replacements (8.2.1.A); the German mechanized steps on reduced
--- divisions and mechanized KGs (8.2.1.B, 16.1.B); disbanding generic garrisons in the German
--- Placement Segment (16.2); the strategic movement: Entrained markers, sea transport and refugee
--- evacuation in the Strategic Segment (10.8.2, 10.8.1.B, 10.8.1.C), rail moves in the German
--- movement segments and detraining in the Detrain Segments (10.8.2); the Sleigh Ride and
--- Guderian set-up (3.3.A `withdraw` to each hex where a withdrawal ends, six hexes away or
--- stopped in a Soviet ZOC; `kg` and `reduce`; 3.4.A `deploy` of the first Guderian unit waiting,
--- or of the unit asked for, in every hex it may be placed); and `next` when the segment may end
--- (not while a promised hex of a multi-hex attack can still be attacked, 13.1.B; not before the
--- set-up's decisions are made, 3.3.A, 3.4.A).
+-- only refugees too, 6.11, 10.8.1.C; an out-of-supply German unit's moves as a roving cauldron
+-- where only they reach, 6.8, 10.8.4; a neighbour whose one-hex step the verb refuses but two
+-- steps reach for all that is left, along those two hexes, 10.4.B); attacks in the combat
+-- segments (13.1, one per target with every unit that may join, and the same with the first
+-- ready tactical air unit, 17.4.C); Zhukov's second attack (17.3.A, with the units of the attack
+-- with him); overruns in the exploitation segments (14.2, one per target and hex of overrunners,
+-- with tactical air, 17.4.C, and on turn 3 with Rudel, 11.5); the advance after combat into the
+-- vacated hex (13.6.A, each unit within the stacking limits) and a mechanized unit's follow-up
+-- along the retreat path (13.6.B, one entry a length); barrages (11.0-11.4; with Heinrici,
+-- 17.3.B, declared then `fire`); the Fuel Supply and Fuel Shortage markers (9.2.A); bridgehead
+-- markers placed (10.7.1.A.1) and removed, whenever the Soviet acts (10.7.1.A.2); the placement
+-- of each reinforcement due and replacement drawn in every hex its kind allows (8.1, 8.2.1: the
+-- verb's own checks, reinforce.may_place); the Soviet replacements (8.2.1.A); the German
+-- mechanized steps on reduced divisions and mechanized KGs (8.2.1.B, 16.1.B); disbanding generic
+-- garrisons in the German Placement Segment (16.2); the strategic movement: Entrained markers,
+-- sea transport and refugee evacuation in the Strategic Segment (10.8.2, 10.8.1.B, 10.8.1.C), rail
+-- moves in the German movement segments and detraining in the Detrain Segments (10.8.2); the
+-- Sleigh Ride and Guderian set-up (3.3.A `withdraw` to every hex a withdrawal reaches, up to six
+-- hexes; `kg` and `reduce`; 3.4.A `deploy` of the first Guderian unit waiting, or of the unit
+-- asked for, in every hex it may be placed); and `next` when the segment may end (not while a
+-- promised hex of a multi-hex attack can still be attacked, 13.1.B; not before the set-up's
+-- decisions are made, 3.3.A, 3.4.A).
 --
--- Left out (each verb still works when typed): moves given along hexes (`move X a b c`: each
--- destination is listed once, reached by the search's path, which the verb takes too); the
--- roving cauldron's moves (6.8: only tried when the plain search fails, their legality too
--- intricate to predict here); one-hex moves a longer path could also reach (10.4.B, when the
--- verb would refuse the one-hex step); a tactical air unit other than the first ready one
--- (17.4.C: the units are alike) and Rudel on an overrun (11.5); a naval barrage from a chosen
--- coastal hex (11.3: the nearest one is listed); shortage markers on several units at once and
--- entraining or detraining several units in one command (one at a time is listed); the removal
--- of a bridgehead (10.7.1.A.2); withdrawals shorter than the longest (3.3.A: the list would be
--- four times as long).
+-- Left out, though a listed entry reaches the same result (each verb still works when typed):
+-- * a tactical air unit other than the first ready one (17.4.C): a side's tactical air units are
+--   alike (one counter type a side, each +1 to one fire a turn, 13.7.C, 17.4.C: Used when
+--   committed, all Ready again together in the Joint Disruption Removal Segment,
+--   barrage.joint_removal);
+-- * a naval barrage from a chosen coastal hex (11.3): the hex the ship fires from enters no
+--   modifier (11.1 reads the target hex and its neighbours), the ship goes back to the holding box
+--   once it has fired, and the verb takes a chosen hex exactly when the nearest free one lies in
+--   range, which the listed entry uses: only the log line differs;
+-- * Fuel Shortage markers on several units at once, entraining or detraining several units in
+--   one command (9.2.A, 10.8.2): each verb checks each unit alone and the markers in use against
+--   the total, and sets one marker a unit, with no roll: one at a time (listed) does the same;
+-- * moving several units in one command (`move A,B hex`, 10.4): the verb moves them one by one
+--   with the same zones (friendly moves change no enemy zone), as the listed moves one at a time.
+-- Left out, and not reached otherwise (the verb takes them when typed):
+-- * moves along hexes other than the search's path (`move X a b c`), where the path changes the
+--   ruling only by what passing through a hex does: control (3.5.A, every hex by our reading,
+--   DATA.md), defensive works destroyed (17.8), Fuel Supply markers lifted (9.2.D), refugees
+--   eliminated (6.11, 10.8.1.C), or a roving cauldron's compass path (6.8) where a plain one
+--   exists. Each destination is listed once, by the cheapest path, which leaves the most MPs (a
+--   dearer path is only worth it for the hexes it passes); a path for each set of hexes passed
+--   would be a search a hex, in Lua, for hundreds of units, a cost the list cannot bear;
+-- * a neighbour whose one-hex step is refused (10.4.B) and which only a path of three steps or
+--   more reaches for exactly what is left (the two-step ways dearer or closed: every hex costs 1
+--   MP or more, so a longer way ties only around dearer neighbours).
 local C = require "common"
 local T = require "tables"
 local allowance = require "allowance"
@@ -100,6 +118,60 @@ local function shares(a, b)
   return true
 end
 
+-- 6.8, 10.8.4: an out-of-supply German unit's moves as a roving cauldron: the hexes the verb
+-- reaches only that way (it tries the roving profile, Soviet ZOCs ignored along the German
+-- Retreat Compass, only where the plain search reaches no path), not next to a Soviet unit. One
+-- plain search more (the unit's own, `prof`, whose hexes are left out) and the roving one, in
+-- Rust. Returns whether the unit has such moves and no plain one (a mover the batch did not count).
+---@param u Unit
+---@param from string
+---@param left number its MPs left
+---@param prof table its plain profile (movement.profile)
+---@param exclude table[] the hexes left out of its plain moves
+---@param z table the zones (movement.zones)
+---@param near_soviet table the hexes next to a Soviet unit
+---@param add fun(action: table) collects an action
+---@return boolean
+local function roving(u, from, left, prof, exclude, z, near_soviet, add)
+  local plain = map.reach(prof)
+  local rove = movement.profile(u, from, left, z, { rove = true })
+  rove.routes = false
+  local skip = { plain, near_soviet }
+  for _, set in ipairs(exclude) do skip[#skip + 1] = set end
+  local listed = map.moves(rove, { unit = u.id, cmd = "move {unit} {hex}", group = "move", note = "{cost} MP, a roving cauldron (6.8)", exclude = skip })
+  add(listed)
+  return #listed > 0 and next(plain, next(plain)) == nil
+end
+
+-- 10.4.B: a neighbour left out as a one-hex move the verb refuses (`dear`) may also be reached by
+-- two steps for all that is left, a tie with the one-hex step that the verb's search may settle
+-- either way: listed along the two steps (`move <unit> <n> <hex>`, the path the verb follows as
+-- given). (A way of three steps or more, every hex costing 1 MP or more on the Terrain Effects
+-- Chart, ties with the one-hex step only where the two-step ways are dearer or closed: left out.)
+---@param u Unit
+---@param from string
+---@param left number its MPs left
+---@param prof table its profile (movement.profile)
+---@param dear table<string, number> the neighbours left out (their one-hex step refused)
+---@param exclude table[] the hexes where the move may not end
+---@param add fun(action: table) collects an action
+local function detours(u, from, left, prof, dear, exclude, add)
+  local hexes = {}
+  for h in pairs(dear) do hexes[#hexes + 1] = h end
+  table.sort(hexes)
+  for _, h in ipairs(hexes) do
+    local ok = true
+    for _, set in ipairs(exclude) do if set[h] then ok = false end end
+    for _, n in ipairs(ok and map.neighbours(h) or {}) do
+      local cost = map.direction(from, n) and map.path_cost(prof, { from, n, h })
+      if cost and cost >= left then
+        add { cmd = ("move %s %s %s"):format(u.id, n, h), group = "move", unit = u.id, hex = h, note = map.fmt_cost(cost) .. " MP" }
+        break
+      end
+    end
+  end
+end
+
 -- 10.4: each unit's moves in a movement segment.
 ---@param side string
 ---@param opts table the filters asked for (unit, hex)
@@ -119,6 +191,7 @@ local function moves(side, opts, add, z)
   end
   -- 17.3.A: the hexes next to an enemy unit with no friendly combat unit (where Zhukov may not end)
   local exposed
+  local near_soviet   -- (6.8: the hexes next to a Soviet unit, where a roving cauldron may not end)
   local breakthrough = side == C.SOVIET and seg == "breakthrough"
   local known = {}   -- (what movement.may_move finds once for all its questions)
   -- (units in a row whose profiles share their cost and hex tables are searched in one
@@ -162,6 +235,11 @@ local function moves(side, opts, add, z)
         exclude[#exclude + 1] = exposed
       end
       if C.is_refugee(u) then exclude[#exclude + 1] = refugees end          -- 10.8.3: one a hex
+      if next(dear) then detours(u, from, left, prof, dear, exclude, add) end
+      if side == C.GERMAN and not dist and u:marker("oos") then
+        near_soviet = near_soviet or map.hexset(map.adjacent { from = z.enemy_hexes })
+        if roving(u, from, left, prof, exclude, z, near_soviet, add) then movers = movers + 1 end
+      end
       if not dist then
         if batch and not shares(batch.prof, prof) then flush() end
         batch = batch or { prof = shared_part(prof), units = {} }
@@ -385,19 +463,35 @@ local function advances(side, opts, add)
   end
 end
 
--- 14.2, 17.4.C: the overrun of `hex` by the units `l` (ids), and the same with the side's first
--- ready tactical air unit when one may fly against it (Rudel, 11.5, aside).
+-- 11.5, 14.2: Rudel, when the German may add him to an overrun (what the `overrun` verb asks:
+-- turn 3, not flown yet, in the holding box).
+---@param side string
+---@return Unit?
+local function rudel_ready(side)
+  if side ~= C.GERMAN or umpire.clock().turn ~= T.rudel_turn then return nil end
+  local r = units.get("RUDEL")
+  if r and r.exists and not r.hex and r.box ~= "removed" and not r:marker("used") then return r end
+  return nil
+end
+
+-- 14.2, 17.4.C: the overrun of `hex` by the units `l` (ids), the same with the side's first
+-- ready tactical air unit when one may fly against it, and with Rudel when he may (11.5: he
+-- leaves the game after it, the tactical air unit staying ready).
 ---@param hex string
 ---@param l string[]
 ---@param side string
 ---@param add fun(action: table) collects an action
-local function add_overrun(hex, l, side, add)
+---@param rudel Unit? Rudel, when ready (rudel_ready)
+local function add_overrun(hex, l, side, add, rudel)
   local cmd = ("overrun %s with %s"):format(hex, table.concat(l, ","))
   local unit = #l == 1 and l[1] or nil
   add { cmd = cmd, group = "overrun", unit = unit, units = l, hex = hex }
   local ready = resolution.ready_air(side, hex, true)
   if #ready > 0 then
     add { cmd = cmd .. " air", group = "overrun", unit = unit, units = l, hex = hex, note = "tactical air " .. ready[1].id }
+  end
+  if rudel then
+    add { cmd = cmd .. " air " .. rudel.id, group = "overrun", unit = unit, units = l, hex = hex, note = "Rudel (11.5)" }
   end
 end
 
@@ -413,6 +507,7 @@ local function overruns(side, opts, add, z)
   local known = { zones = z }   -- (what overrun.may_overrun finds once for all its questions)
   local hexes = held_by(stacks, enemy)
   local wanted_target = targets_wanted(opts)
+  local rudel = rudel_ready(side)
   for _, hex in ipairs(hexes) do
     local t = map.terrain(hex)
     if wanted_target(hex) and (t == "clear" or t == "broken") and #resolution.defenders(hex, enemy) > 0 then
@@ -435,11 +530,11 @@ local function overruns(side, opts, add, z)
             local g = by[s]
             if overrun.may_overrun(hex, g, side, known) then
               local l2 = ids(g)
-              add_overrun(hex, l2, side, add)
+              add_overrun(hex, l2, side, add, rudel)
             elseif #g > 1 then
               for _, u in ipairs(g) do
                 if overrun.may_overrun(hex, { u }, side, known) then
-                  add_overrun(hex, { u.id }, side, add)
+                  add_overrun(hex, { u.id }, side, add, rudel)
                 end
               end
             end
@@ -531,15 +626,35 @@ local function shortage(side, opts, add)
   end
 end
 
+-- 10.7.1.A.2: the Soviet may take a bridgehead marker off at any time (`bridgehead remove`, a
+-- verb of any step): each marker on the map, whenever the Soviet acts. Weight for bots (§2.6):
+-- a small one, for a marker comes back only at the end of a breakthrough, exploitation or
+-- redeployment segment and only where a supplied, undisrupted combat unit holds it (10.7.1.A.1).
+local REMOVE_WEIGHT = 0.1
+---@param marked table<string, integer> the bridgehead markers (map.marked)
+---@param opts table the filters asked for (unit, hex)
+---@param add fun(action: table) collects an action
+local function bridgehead_removals(marked, opts, add)
+  local hexes = {}
+  for h in pairs(marked) do
+    if opts.hex == nil or opts.hex == h then hexes[#hexes + 1] = h end
+  end
+  table.sort(hexes)
+  for _, h in ipairs(hexes) do
+    add { cmd = "bridgehead remove " .. h, group = "bridgehead", hex = h, weight = REMOVE_WEIGHT }
+  end
+end
+
 -- 10.7.1.A.1: a bridgehead marker in each hex next to a major river held by a supplied,
 -- undisrupted Soviet combat unit (at the end of the breakthrough, exploitation and redeployment
--- segments; removing one, 10.7.1.A.2, is left out).
+-- segments).
 ---@param side string
 ---@param opts table the filters asked for (unit, hex)
 ---@param add fun(action: table) collects an action
-local function bridgeheads(side, opts, add)
+---@param marked table<string, integer> the bridgehead markers (map.marked)
+local function bridgeheads(side, opts, add, marked)
   local n = 0
-  for _ in pairs(map.marked("bridgehead")) do n = n + 1 end
+  for _ in pairs(marked) do n = n + 1 end
   if n >= T.bridgeheads then return end
   local seen = {}
   for _, u in ipairs(C.on_map(C.SOVIET, C.is_combat)) do
@@ -720,47 +835,46 @@ local function sea(opts, add)
   end
 end
 
--- 3.3.A: each German unit on or south of row 14 that has not withdrawn, to each hex where a
--- withdrawal ends: the full six hexes away, or stopped in a Soviet ZOC (shorter ones are left
--- out to keep the list short; the verb takes them). The search is the `withdraw` verb's
--- (scenarios.lua), with its profile: along the German Retreat Compass, terrain ignored, never
--- into Soviet units, stopping in a Soviet ZOC and not from one into another.
+-- 3.3.A: each German unit on or south of row 14 that has not withdrawn, to each hex a withdrawal
+-- reaches (up to six hexes: the verb takes every one of them, and which path it took changes
+-- nothing). The search is the `withdraw` verb's (scenarios.lua), with its profile: along the
+-- German Retreat Compass, terrain ignored, never into Soviet units, stopping in a Soviet ZOC and
+-- not from one into another; the units are searched in one map.moves, each from its hex with its
+-- own ZOC-to-ZOC steps closed, the entries made in Rust.
 ---@param opts table the filters asked for (unit, hex)
 ---@param add fun(action: table) collects an action
+---@return integer units the units with a withdrawal listed (what `next` forfeits, 3.3.A)
 local function withdrawals(opts, add)
-  local ez, blocked
+  local ez, runs = nil, {}
   for _, u in ipairs(C.on_map(C.GERMAN)) do
     if wanted(opts, u) and not C.is_refugee(u) and not C.is_garrison(u) and not u:marker("withdrawn")
       and tonumber(u.hex:sub(3, 4)) >= T.sleigh_row then
-      if not ez then
-        ez, blocked = zoc.zoc(C.SOVIET), {}
-        for _, s in ipairs(C.on_map(C.SOVIET)) do blocked[s.hex] = true end
-      end
+      ez = ez or zoc.zoc(C.SOVIET)
       local side_cost = {}
       if ez[u.hex] then
         for _, n in ipairs(map.neighbours(u.hex)) do if ez[n] then side_cost[u.hex .. ">" .. n] = "no" end end
       end
-      local reach = map.reach { from = u.hex, mp = T.sleigh_hexes, terrain = { sea = "no", lake = "no", prohibited = "no" },
-        default = 1, hexsides = { sea = "no" }, blocked = blocked, stop = ez, side_cost = side_cost,
-        directions = T.compass.German, routes = false }
-      local hexes = {}
-      for h, cost in pairs(reach) do
-        if h ~= u.hex and (cost >= T.sleigh_hexes or ez[h]) and (opts.hex == nil or opts.hex == h) then hexes[#hexes + 1] = h end
-      end
-      table.sort(hexes)
-      for _, h in ipairs(hexes) do
-        add { cmd = ("withdraw %s %s"):format(u.id, h), group = "withdraw", unit = u.id, hex = h }
-      end
+      runs[#runs + 1] = { unit = u.id, from = u.hex, mp = T.sleigh_hexes, side_cost = side_cost }
     end
   end
+  if #runs == 0 then return 0 end
+  local blocked = {}
+  for _, s in ipairs(C.on_map(C.SOVIET)) do blocked[s.hex] = true end
+  local prof = { terrain = { sea = "no", lake = "no", prohibited = "no" }, default = 1, hexsides = { sea = "no" },
+    blocked = map.hexset(blocked), stop = map.hexset(ez), directions = T.compass.German, routes = false }
+  local listed = map.moves(prof, { units = runs, cmd = "withdraw {unit} {hex}", group = "withdraw" })
+  add(listed)
+  -- (the units of a search that lists no withdrawal at all count for none)
+  return #listed > 0 and #runs or 0
 end
 
 -- 3.3.A, 3.4.A: the set-up decisions of Sleigh Ride and Guderian (the verbs' own checks).
 ---@param opts table the filters asked for (unit, hex)
 ---@param add fun(action: table) collects an action
 ---@return boolean may_end whether the set-up may end now (3.3.A, 3.4.A)
+---@return integer withdrawers the units with a withdrawal listed
 local function setup(opts, add)
-  withdrawals(opts, add)
+  local withdrawers = withdrawals(opts, add)
   for _, u in ipairs(C.on_map(C.GERMAN)) do
     if wanted(opts, u) then
       if C.passes(function(check) scenarios.check_kg(u, check) end) then add { cmd = "kg " .. u.id, group = "kg", unit = u.id, hex = u.hex } end
@@ -802,7 +916,7 @@ local function setup(opts, add)
       end
     end
   end
-  return C.passes(function(check) scenarios.check_end(check) end)
+  return C.passes(function(check) scenarios.check_end(check) end), withdrawers
 end
 
 -- Weights for bots (docs/lua-api.md §2.6, DATA.md "Weights for bots"): what ending the segment
@@ -810,14 +924,13 @@ end
 -- move or overrun in this segment (10.4.A: a unit moves once a segment; 10.8.2; 14.2), an attack
 -- or an advance not made in the combat segment (13.1, 13.6), a reinforcement or replacement not
 -- placed (8.1, 8.2.1.A-B: forfeited at the end of the Placement Segment), a withdrawal of the
--- Sleigh Ride set-up (3.3.A: only then). Each counts once by what it concerns: the unit, or the
--- target hex of an attack or overrun. (A barrage not fired is not lost: the unit stays Ready for
+-- Sleigh Ride set-up (3.3.A: only then; its units counted with the movers, for map.moves lists
+-- them). Each counts once by what it concerns: the unit, or the target hex of an attack or overrun. (A barrage not fired is not lost: the unit stays Ready for
 -- the next barrage step, 11.2; entraining, evacuating and the once-a-game Soviet replacements
 -- can wait for a later turn.)
-local FORFEITED = { attack = "hex", overrun = "hex", advance = "unit", rail = "unit", place = "unit", rebuild = "unit",
-  withdraw = "unit" }
+local FORFEITED = { attack = "hex", overrun = "hex", advance = "unit", rail = "unit", place = "unit", rebuild = "unit" }
 
--- How many things `next` would forfeit now: the units with a move listed (`movers`) and the
+-- How many things `next` would forfeit now: the units with a move or withdrawal listed (`movers`) and the
 -- distinct units or targets of the forfeited groups among the table entries of `out`.
 local function forfeited(out, movers)
   local seen, n = {}, movers
@@ -850,13 +963,13 @@ function M.list(side, opts)
   local function add(a) out[#out + 1] = a end
   local step = umpire.clock().step
   local seg = allowance.segment()
-  local may_end = true
-  if step == "setup" then may_end = setup(opts, add) end
+  local may_end, withdrawers = true, 0
+  if step == "setup" then may_end, withdrawers = setup(opts, add) end
   -- (the zones of control and the sets the movement profiles share, found once for the moves
   -- and the overruns)
   local z = side and seg and movement.zones(side) or nil
-  local movers = 0
-  if side and seg then movers = moves(side, opts, add, z) end
+  local movers = withdrawers
+  if side and seg then movers = movers + moves(side, opts, add, z) end
   if side and (step == "sov_combat" or step == "ger_combat") then
     advances(side, opts, add)
     attacks(side, opts, add)
@@ -872,7 +985,11 @@ function M.list(side, opts)
   if side == C.GERMAN and step == "ger_strategic" then entrains(opts, add); sea(opts, add) end
   if side == C.GERMAN and (step == "ger_assault" or step == "ger_exploit" or step == "ger_redeploy") then rails(opts, add) end
   if side == C.GERMAN and (step == "ger_detrain" or step == "ger_detrain_x" or step == "ger_detrain_r") then detrains(opts, add) end
-  if side == C.SOVIET and (step == "sov_breakthrough" or step == "sov_exploit" or step == "sov_redeploy") then bridgeheads(side, opts, add) end
+  if side == C.SOVIET then
+    local marked = map.marked("bridgehead")
+    if step == "sov_breakthrough" or step == "sov_exploit" or step == "sov_redeploy" then bridgeheads(side, opts, add, marked) end
+    if next(marked) then bridgehead_removals(marked, opts, add) end
+  end
   -- 13.1.B: a combat segment ends only once the promised hexes are attacked (or cannot be)
   if side and (step == "sov_combat" or step == "ger_combat") and #combat.open_promises(side) > 0 then may_end = false end
   if may_end then add { cmd = "next", group = "next", weight = next_weight(out, movers) } end
