@@ -5,27 +5,49 @@
 --     and on each empty hex where a reinforcement due this turn may enter (8.15);
 --   reinforcement: enter (9.1-9.12, 12.1) and replace (9.15-9.20, recreation in a hex 9.19);
 --   movement: each unit's moves, from its own profile searched once (10.1-10.37, 7.20); the moves
---     of each parent stack, by its parts that move alike, one entry a destination (10.34-10.36);
---     one mobile assault per launch stack and target with every mechanized unit that can pay
---     (10.38), on an empty intact Soviet entrenchment too (10.31); the defenders' occupation of a
---     mobile assault's launch hex (11.32);
---   assault: air on turn 1 (8.1, 13.1), katyusha (11.20), one prepared assault per enemy hex, empty
---     intact Soviet entrenchment (10.31) and set of two or three such hexes (11.6, 11.7) with every
---     unit that may join it (11.1-11.7), the advance after combat of each unit to each hex it may
---     end in, by one shortest path (11.31, 11.32);
+--     of each parent stack as one, the whole stack and each of its parts of one class, one entry a
+--     destination (10.34-10.36): mechanized with straight-leg (10.12-10.16), by the Kerch Straits
+--     with unlike printed movement factors (10.9), with the one unit supplied by sea (7.22), the
+--     62nd Army's stack out of 3428 by 3427 (12.3, 10.19); a mobile assault per launch stack and
+--     target by every group of the mechanized units that can pay (10.38, 10.41), on an empty
+--     intact Soviet entrenchment too (10.31); the defenders' occupation of a mobile assault's
+--     launch hex (11.32);
+--   assault: air on turn 1 (8.1, 13.1), katyusha (11.20), prepared assaults on each enemy hex,
+--     empty intact Soviet entrenchment (10.31) and set of two or more such hexes that some
+--     attacker is next to all of (11.6, 11.7: four, five or six around one hex included), by every
+--     unit that may join and by the groups of them groups_of names (11.1-11.8); the advance after
+--     combat of each victor, and of the victors of each hex together, to each hex it may end in,
+--     by one shortest path (11.31, 11.32);
 --   and `next` in every phase. Where the step has no side to act (the Initial Supply and Air
 --   Power Phases), each entry names the side that does it (`side`: the greedy bot scores it so).
 -- Weights for bots (docs/lua-api.md §2.6; DATA.md "Weights for bots"): the FMCO is rare (14.1,
 -- 14.5), `next` is less likely while a prepared assault is listed and never picked while it would
 -- end a German player turn of the FMCO short of its four attacks (14.5); every other entry 1.
--- Left out, to keep the list to hundreds of entries (each is a choice the list could offer, not a
--- rule it leaves unplayed): subsets of the units that may join an attack, a mobile assault or a
--- stack move (the whole group is listed; each unit also moves alone); a stack whose units price
--- terrain unlike (mechanized with leg) moving as one (its like parts are listed); within reach of
--- the Kerch Straits, a stack whose printed movement factors differ (10.9: the crossing's cost
--- differs, so one search cannot stand for all); the 62nd Army in a stack while in 3428 (12.3,
--- 10.19: a crossing of its own); moves and advances along a path other than the one listed;
--- stacks advancing together (each victor advances alone); attacks on four or more hexes at once.
+-- Compact forms: what the list gives once stands for choices it reaches with the same result.
+--   Groups of a stack moving together (10.36): a stack of the two units that count for stacking
+--     (6.2) and the 503rd and 9th FLAK (6.3) is listed whole and by class; any other group of it
+--     ends as its units moved one after another to the same hex, each listed alone: each unit is
+--     checked alone (10.35: same parent stack, so later mobile assaults together stay open, 10.41),
+--     pays its own cheapest path, never more than the group's (10.6), stops in the same enemy zone
+--     of control (5.4) and stacking counts only at the end of the phase (6.6).
+--   Paths of a move (the verb takes the cheapest): a move along other hexes is the listed moves
+--     one after another along them (10.6: costs add up hex by hex; what entering a hex does, 3.3
+--     control, 10.26 wrecking, 7.18, 9.25, does not depend on the command; 5.4, 5.9 and 10.9 the
+--     same), the 62nd Army's path by 3427 included (into 3427, then on, 12.3).
+--   Groups of the victors of one hex advancing together (11.31: after the first hex they may split
+--     up): the whole and each alone are listed; any other group (a German stack with the 503rd or
+--     9th FLAK) ends as its units advancing one after another along the same listed path (the
+--     advance verb checks each unit alone; no check of a path depends on who went before; stacking
+--     counts at the end of each advance, 6.6, with the arrivals the violators either way).
+--   Mobile assaults: every group of the units that may make one together (at most three
+--     mechanized units of one parent stack, 10.41, 6.2, 6.3).
+-- Left out (a choice the list could offer, not a rule it leaves unplayed):
+--   a prepared assault by a group of five or more units that may join it other than the whole,
+--     the whole but one and each hex's units (11.8: each is a battle of its own; 2^n groups);
+--   an advance along a path other than the one listed (11.31: a path of up to four hexes, a
+--     hundred a unit, differs in the hexes it passes: 3.3 control, 10.26, 7.18, 9.25);
+--   a move that names air units with units splitting off their stack (8.5: the air units stay,
+--     or follow the last unit to leave).
 local C = require "common"
 local T = require "tables"
 local movement = require "movement"
@@ -44,7 +66,71 @@ local M = {}
 -- The bots' weights (the project's own figures, not the rulebook's; DATA.md "Weights for bots").
 local WEIGHT = { fmco = 0.05, next_with_attacks = 0.3 }
 
+-- Every group of the units that may make a mobile assault together is listed up to this many
+-- units (10.41: one parent stack's mechanized units, at most two that count for stacking and the
+-- 503rd, 6.2, 6.3); every group of the units that may join a prepared assault up to this many
+-- (11.6-11.8), beyond it the groups groups_of names.
+local MA_ALL_UPTO, PA_ALL_UPTO = 4, 4
+
 local function add(out, a) out[#out + 1] = a end
+
+-- The groups of `list` (units) a list offers for one attack: every group when there are at most
+-- `all_upto` units (the whole first, then the larger groups first, each in the order of `list`);
+-- otherwise the whole, each unit alone, the whole but each unit, and the units of each hex
+-- (`by_hex`). Each group once.
+local function groups_of(list, all_upto, by_hex)
+  local out, seen = {}, {}
+  local function put(g)
+    if #g == 0 then return end
+    local ids = {}
+    for _, u in ipairs(g) do ids[#ids + 1] = u.id end
+    local key = table.concat(ids, ",")
+    if not seen[key] then seen[key] = true out[#out + 1] = g end
+  end
+  local n = #list
+  if n <= all_upto then
+    local masks = {}
+    for m = 1, (1 << n) - 1 do masks[#masks + 1] = m end
+    local function size(m) local c = 0 while m > 0 do c = c + (m & 1) m = m >> 1 end return c end
+    table.sort(masks, function(a, b)
+      local sa, sb = size(a), size(b)
+      if sa ~= sb then return sa > sb end
+      for i = 1, n do                                  -- the earlier units of `list` first
+        local ba, bb = (a >> (i - 1)) & 1, (b >> (i - 1)) & 1
+        if ba ~= bb then return ba > bb end
+      end
+      return false
+    end)
+    for _, m in ipairs(masks) do
+      local g = {}
+      for i = 1, n do if (m >> (i - 1)) & 1 == 1 then g[#g + 1] = list[i] end end
+      put(g)
+    end
+    return out
+  end
+  put(list)
+  for _, u in ipairs(list) do put { u } end
+  for i = 1, n do
+    local g = {}
+    for j = 1, n do if j ~= i then g[#g + 1] = list[j] end end
+    put(g)
+  end
+  if by_hex then
+    local hexes, at = {}, {}
+    for _, u in ipairs(list) do
+      if not at[u.hex] then at[u.hex] = {} hexes[#hexes + 1] = u.hex end
+      at[u.hex][#at[u.hex] + 1] = u
+    end
+    for _, h in ipairs(hexes) do put(at[h]) end
+  end
+  return out
+end
+
+local function ids_of(g)
+  local ids = {}
+  for _, u in ipairs(g) do ids[#ids + 1] = u.id end
+  return ids
+end
 
 -- 10.1-10.37: may `u` move now, alone? (the move verb's own checks, movement.check_mover)
 local function may_move(u, side)
@@ -89,52 +175,133 @@ end
 -- 10.9: the hexes by the Kerch Straits, where the crossing costs half the printed movement factor.
 local KERCH = { "1505", "1506", "1606", "1607" }
 
--- Whether the units of `g` price every path alike: the same printed movement factor, or too far
--- from the Kerch Straits to cross them with the MP they have (every hex costs 1 MP or more).
-local function priced_alike(g)
-  local move, reach = g[1]:value("move"), 0
-  local same = true
-  for _, u in ipairs(g) do
-    if u:value("move") ~= move then same = false end
-    reach = math.max(reach, movement.left(u))
-  end
-  if same then return true end
-  for _, h in ipairs(KERCH) do
-    if map.distance(g[1].hex, h) < reach then return false end
+-- 10.11-10.16: whether class `a` pays at least what class `b` pays for every terrain (where `b`
+-- may go, `a` pays as much or may not go at all): mechanized over straight-leg over mountain.
+local function pays_more(a, b)
+  for t, cb in pairs(T.move_cost[b]) do
+    local ca = T.move_cost[a][t]
+    if ca ~= "no" and (cb == "no" or ca < cb) then return false end
   end
   return true
 end
 
--- 10.34-10.36: the moves of stacks. The units of a parent stack (marker `origin`) still in one hex
--- that move alike (one profile but for the MP: the same class, priced_alike, none supplied by sea,
--- 7.22, nor the 62nd Army in 3428, 12.3) go together: one entry a destination, found by
--- the search of the one with the fewest MP left, whose cheapest route the move verb tries first
--- and every other can follow (movement.lua plan). Stacks of units that move unlike are listed by
--- their like parts (a split, 10.36); 0-0-1s move alone (7.20).
+-- Whether the units of `g` may reach the Kerch Straits with the MP they have (every hex costs
+-- 1 MP or more, 10.6).
+local function near_kerch(g)
+  local reach = 0
+  for _, u in ipairs(g) do reach = math.max(reach, movement.left(u)) end
+  for _, h in ipairs(KERCH) do
+    if map.distance(g[1].hex, h) < reach then return true end
+  end
+  return false
+end
+
+-- 10.6, 10.9, 10.34: the unit of the stack `g` (sorted by MP left, then id) that pays at least
+-- what each other pays on every path: its class pays more for every terrain, and its printed
+-- movement factor (the Kerch crossing's price, 10.9) is the largest, or the Straits are out of
+-- reach. Its cheapest route, which the move verb tries (movement.stack_path), costs the others
+-- no more, so every hex its search reaches with the fewest MP of the stack is a move of the
+-- whole stack. nil when none does (then the stack is listed hex by hex, list_stack_routes).
+local function pacer(g)
+  local kerch = near_kerch(g)
+  for _, d in ipairs(g) do
+    local ok = true
+    for _, u in ipairs(g) do
+      if not pays_more(C.class(d), C.class(u)) or (kerch and (u:value("move") or 0) > (d:value("move") or 0)) then ok = false break end
+    end
+    if ok then return d end
+  end
+  return nil
+end
+
+-- 7.22, 12.3: stacks whose units' profiles differ beyond their prices (a unit supplied by sea
+-- moves only along the coast; the 62nd Army's first move out of 3428 goes by 3427).
+local function first62(u) return u.id == T.units.army62 and u.hex == "3428" and not vars.get("army62_left") end
+local function routed_apart(g)
+  for _, u in ipairs(g) do
+    if u:marker("sea_supplied") or (u.id == T.units.army62 and u.hex == "3428") then return true end   -- 7.22; 12.3, 10.19
+  end
+  return false
+end
+
+-- 10.34, 7.22, 10.9, 12.3: the moves of a stack no one unit paces (routed_apart, or no pacer by
+-- the Straits), hex by hex: each hex every unit's own search reaches where the path the move verb
+-- takes (movement.stack_path) suits every unit, and leaves 3428 by 3427 (12.3). A path the verb
+-- does not take is reached by moves one after another along it (the stack into 3427, then on).
+-- Only such stacks cost a search a hex: the 62nd Army stacked in 3428, a stack with the one unit
+-- supplied by sea this turn (7.22).
+local function list_stack_routes(out, g, ids, z)
+  local from = g[1].hex
+  local per = movement.stack_movers(g, from, z)
+  local by3427 = false
+  for _, u in ipairs(g) do if first62(u) then by3427 = true end end
+  local reached = nil
+  for _, p in ipairs(per) do
+    local costs = map.reach(p.prof)
+    if reached == nil then
+      reached = {}
+      for h in pairs(costs) do if h ~= from then reached[h] = true end end
+    else
+      for h in pairs(reached) do if costs[h] == nil then reached[h] = nil end end
+    end
+  end
+  local hexes = {}
+  for h in pairs(reached) do hexes[#hexes + 1] = h end
+  table.sort(hexes)
+  local cmd = table.concat(ids, ",")
+  for _, h in ipairs(hexes) do
+    local path = movement.stack_path(per, h)
+    if path and (not by3427 or path[2] == "3427") then
+      add(out, { cmd = ("move %s %s"):format(cmd, h), group = "stack", unit = g[1].id, units = ids, hex = h })
+    end
+  end
+end
+
+-- 10.34-10.36: the moves of the stack `g` (two units or more of one parent stack in one hex) as
+-- one: by the search of its pacer with the fewest MP of the stack (one entry a destination), or
+-- hex by hex (list_stack_routes).
+local function list_stack(out, g, z)
+  table.sort(g, function(a, b)
+    local la, lb = movement.left(a), movement.left(b)
+    if la ~= lb then return la < lb end
+    return a.id < b.id
+  end)
+  local ids = {}
+  for _, u in ipairs(g) do ids[#ids + 1] = u.id end
+  local d = not routed_apart(g) and pacer(g)
+  if not d then return list_stack_routes(out, g, ids, z) end
+  add(out, map.moves(movement.profile(d, d.hex, movement.left(g[1]), z),
+    { unit = g[1].id, cmd = ("move %s {hex}"):format(table.concat(ids, ",")), group = "stack", note = "{cost} MP" }))
+end
+
+-- 10.34-10.36: the moves of stacks. The units of a parent stack (marker `origin`) still in one
+-- hex move as one: the whole stack, and each of its parts of one class (straight-leg, mountain,
+-- mechanized) when it has units of more than one; each unit also moves alone (list_moves).
+-- 0-0-1s move alone (7.20).
 local function list_stack_moves(out, side, z)
-  local groups, keys = {}, {}
+  local stacks, keys = {}, {}
   for _, u in ipairs(units.all { side = side, on_map = true }) do
-    local by3427 = u.id == T.units.army62 and u.hex == "3428"              -- 12.3, 10.19: its own crossing
-    if not C.is_supply_unit(u) and not by3427 and not u:marker("sea_supplied") and may_move(u, side) and movement.left(u) > 0 then
-      local key = ("%s/%s/%s"):format(u.hex, tostring(u:marker("origin")), C.class(u))
-      if not groups[key] then groups[key] = {} keys[#keys + 1] = key end
-      groups[key][#groups[key] + 1] = u
+    if not C.is_supply_unit(u) and may_move(u, side) and movement.left(u) > 0 then
+      local key = ("%s/%s"):format(u.hex, tostring(u:marker("origin")))
+      if not stacks[key] then stacks[key] = {} keys[#keys + 1] = key end
+      stacks[key][#stacks[key] + 1] = u
     end
   end
   table.sort(keys)
   for _, key in ipairs(keys) do
-    local g = groups[key]
-    if #g > 1 and priced_alike(g) then
-      table.sort(g, function(a, b)
-        local la, lb = movement.left(a), movement.left(b)
-        if la ~= lb then return la < lb end
-        return a.id < b.id
-      end)
-      local ids = {}
-      for _, u in ipairs(g) do ids[#ids + 1] = u.id end
-      local slow = g[1]
-      add(out, map.moves(movement.profile(slow, slow.hex, movement.left(slow), z),
-        { unit = slow.id, cmd = ("move %s {hex}"):format(table.concat(ids, ",")), group = "stack", note = "{cost} MP" }))
+    local g = stacks[key]
+    if #g > 1 then
+      local parts, classes = {}, {}
+      for _, u in ipairs(g) do
+        local c = C.class(u)
+        if not parts[c] then parts[c] = {} classes[#classes + 1] = c end
+        parts[c][#parts[c] + 1] = u
+      end
+      table.sort(classes)
+      for _, c in ipairs(classes) do
+        if #parts[c] > 1 then list_stack(out, parts[c], z) end
+      end
+      if #classes > 1 then list_stack(out, g, z) end
     end
   end
 end
@@ -164,15 +331,15 @@ local function list_assaults(out, side, stacks)
         if side == C.GERMAN and #C.combat_at(d, C.SOVIET) == 0 and combat.intrinsic(d) then held = true end   -- 10.31
         if held then
           for _, o in ipairs(order) do
-            local with, ids = {}, {}
+            local with = {}
             for _, u in ipairs(groups[o]) do
               local c = assault.cost(u, from, d)
               if c and not combat.attack_blocked(u, from, d, "ma") and movement.left(u) >= c then  -- 10.42, 10.44
                 with[#with + 1] = u
-                ids[#ids + 1] = u.id
               end
             end
-            if #with > 0 then
+            for _, g in ipairs(groups_of(with, MA_ALL_UPTO)) do                                    -- 10.41
+              local ids = ids_of(g)
               add(out, { cmd = ("assault %s with %s"):format(d, table.concat(ids, ",")), group = "assault",
                          units = ids, hex = d, note = ("from %s"):format(from) })
             end
@@ -202,8 +369,9 @@ local function targets(side, stacks)
   return out, set
 end
 
--- 11.6, 11.7: the sets of two or three target hexes that some unit of `side` is next to all of,
--- sorted, each once (sets of four or more are left out, to keep the list short).
+-- 11.6, 11.7: the sets of two or more target hexes that some unit of `side` is next to all of
+-- (every battle on several hexes has one: its attackers are next to every hex of it), sorted,
+-- each once.
 local function target_sets(side, stacks, set)
   local found, keys = {}, {}
   local froms = {}
@@ -218,14 +386,12 @@ local function target_sets(side, stacks, set)
       local near = {}
       for _, n in ipairs(map.neighbours(f)) do if set[n] then near[#near + 1] = n end end
       table.sort(near)
-      for i = 1, #near do
-        for j = i + 1, #near do
-          local pairs_of = { { near[i], near[j] } }
-          for k = j + 1, #near do pairs_of[#pairs_of + 1] = { near[i], near[j], near[k] } end
-          for _, hs in ipairs(pairs_of) do
-            local key = table.concat(hs, ",")
-            if not found[key] then found[key] = hs keys[#keys + 1] = key end
-          end
+      for m = 1, (1 << #near) - 1 do
+        local hs = {}
+        for i = 1, #near do if (m >> (i - 1)) & 1 == 1 then hs[#hs + 1] = near[i] end end
+        if #hs > 1 then
+          local key = table.concat(hs, ",")
+          if not found[key] then found[key] = hs keys[#keys + 1] = key end
         end
       end
     end
@@ -236,22 +402,24 @@ local function target_sets(side, stacks, set)
   return out
 end
 
--- 11.1-11.7: one prepared assault per target hex (or set of hexes, 11.6-11.7), with every unit
--- next to all of them that may join (the attack verb's own test, combat.attacker_refusal).
+-- 11.1-11.8: the prepared assaults on each target hex (or set of hexes, 11.6-11.7): with every
+-- unit next to all of them that may join (the attack verb's own test, combat.attacker_refusal),
+-- and with the groups of them groups_of names (11.8: a unit may keep out of a battle).
 local function list_attacks(out, side, stacks)
   local list, set = targets(side, stacks)
   local sets = {}
   for _, h in ipairs(list) do sets[#sets + 1] = { h } end
   for _, hs in ipairs(target_sets(side, stacks, set)) do sets[#sets + 1] = hs end
   for _, hs in ipairs(sets) do
-    local ids = {}
+    local may = {}
     for _, n in ipairs(map.neighbours(hs[1])) do
       for _, u in ipairs(stacks[n] or {}) do
-        if u.side == side and not combat.attacker_refusal(u, side, hs) then ids[#ids + 1] = u.id end
+        if u.side == side and not combat.attacker_refusal(u, side, hs) then may[#may + 1] = u end
       end
     end
-    if #ids > 0 then
-      local where = table.concat(hs, " ")
+    local where = table.concat(hs, " ")
+    for _, g in ipairs(groups_of(may, PA_ALL_UPTO, true)) do
+      local ids = ids_of(g)
       add(out, { cmd = ("attack %s with %s"):format(where, table.concat(ids, ",")), group = "attack", units = ids, hex = hs[1],
                  note = #hs > 1 and ("%d hexes"):format(#hs) or nil })
     end
@@ -270,44 +438,77 @@ local function may_advance_into(u, side, prev, h, i)
   return true
 end
 
--- 11.31, 11.32: the open advance after combat, one unit at a time: each hex it may end in, up to
--- its type's limit (and the defenders' hexes of retreat), by the shortest path that passes the
--- advance verb's checks from a hex the enemy left (12.2: garrisons are never among the victors).
+-- 11.31, 11.32, 12.2: how far `u` may advance now: its type's limit (satellites 1), no more hexes
+-- than the defenders retreated, one for victorious defenders.
+local function advance_cap(u, adv)
+  local cap = C.is_satellite(u) and T.advance_max.satellite or T.advance_max[C.class(u)]
+  if adv.defenders then cap = 1 end
+  return math.min(cap, adv.max)
+end
+
+-- 11.31: the hexes the units `g` (in one hex) may advance to together, each by one shortest path
+-- that passes the advance verb's checks for every unit of `g` from a hex the enemy left: the
+-- hexes in the order found, and the path to each.
+local function advance_paths(g, adv)
+  local from, allowed = g[1].hex, math.huge
+  for _, u in ipairs(g) do allowed = math.min(allowed, advance_cap(u, adv)) end
+  local function may(prev, h, i)
+    if h == from then return false end
+    for _, u in ipairs(g) do
+      if not may_advance_into(u, adv.side, prev, h, i) then return false end
+    end
+    return true
+  end
+  local path_to, order, layer = {}, {}, {}
+  for _, h in ipairs(adv.hexes) do
+    if allowed >= 1 and not path_to[h] and may(from, h, 1) then
+      path_to[h] = { h } order[#order + 1] = h layer[#layer + 1] = h
+    end
+  end
+  for i = 2, allowed do
+    local nextl = {}
+    for _, prev in ipairs(layer) do
+      local ns = map.neighbours(prev)
+      table.sort(ns)
+      for _, h in ipairs(ns) do
+        if not path_to[h] and may(prev, h, i) then
+          local p = { table.unpack(path_to[prev]) }
+          p[#p + 1] = h
+          path_to[h] = p order[#order + 1] = h nextl[#nextl + 1] = h
+        end
+      end
+    end
+    layer = nextl
+  end
+  return order, path_to
+end
+
+-- 11.31, 11.32: the open advance after combat: each victor alone, and the victors of each hex
+-- together (11.31: they advance as a stack or split up), to each hex they may end in, up to
+-- their limit (the least of theirs for a stack), by one shortest path (12.2: garrisons are never
+-- among the victors).
 local function list_advances(out)
   local adv = vars.get("advance")
   if not adv then return end
+  local alone, stacks, hexes = {}, {}, {}
   for _, id in ipairs(adv.units) do
     local u = units.get(id)
     if u and u.hex then
-      local cap = C.is_satellite(u) and T.advance_max.satellite or T.advance_max[C.class(u)]
-      if adv.defenders then cap = 1 end
-      local allowed = math.min(cap, adv.max)
-      local path_to, order = {}, {}
-      local layer = {}
-      for _, h in ipairs(adv.hexes) do
-        if allowed >= 1 and h ~= u.hex and not path_to[h] and may_advance_into(u, adv.side, u.hex, h, 1) then
-          path_to[h] = { h } order[#order + 1] = h layer[#layer + 1] = h
-        end
-      end
-      for i = 2, allowed do
-        local nextl = {}
-        for _, prev in ipairs(layer) do
-          local ns = map.neighbours(prev)
-          table.sort(ns)
-          for _, h in ipairs(ns) do
-            if h ~= u.hex and not path_to[h] and may_advance_into(u, adv.side, prev, h, i) then
-              local p = { table.unpack(path_to[prev]) }
-              p[#p + 1] = h
-              path_to[h] = p order[#order + 1] = h nextl[#nextl + 1] = h
-            end
-          end
-        end
-        layer = nextl
-      end
-      for _, h in ipairs(order) do
-        add(out, { cmd = ("advance %s %s"):format(u.id, table.concat(path_to[h], " ")), group = "advance", unit = u.id, hex = h,
-                   note = #path_to[h] > 1 and C.count(#path_to[h], "hex", "hexes") or nil })
-      end
+      alone[#alone + 1] = { u }
+      if not stacks[u.hex] then stacks[u.hex] = {} hexes[#hexes + 1] = u.hex end
+      stacks[u.hex][#stacks[u.hex] + 1] = u
+    end
+  end
+  for _, h in ipairs(hexes) do
+    if #stacks[h] > 1 then alone[#alone + 1] = stacks[h] end
+  end
+  for _, g in ipairs(alone) do
+    local ids = table.concat(ids_of(g), ",")
+    local order, path_to = advance_paths(g, adv)
+    for _, h in ipairs(order) do
+      add(out, { cmd = ("advance %s %s"):format(ids, table.concat(path_to[h], " ")), group = "advance", unit = g[1].id,
+                 units = #g > 1 and ids_of(g) or nil, hex = h,
+                 note = #path_to[h] > 1 and C.count(#path_to[h], "hex", "hexes") or nil })
     end
   end
 end

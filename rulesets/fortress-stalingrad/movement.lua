@@ -193,32 +193,47 @@ function M.inland(u, h)
   return "7.22", ("%s is supplied by sea this turn: it moves only into and through coastal hexes (%s is inland)"):format(u.id, h)
 end
 
--- The hexes and cost of a move of the stack `list` to `to` (or along `path`), checked for each
--- unit: returns path, costs { [id] = mp }.
-local function plan(list, to, via)
-  local from = list[1].hex
+-- 10.1, 10.34: the units of the stack `list` moving from `from`, each with its MP left and its
+-- own profile, the fewest MP first (`z`: M.zones of their side, found here when not given).
+function M.stack_movers(list, from, z)
   local per = {}
-  local z = M.zones(list[1].side)   -- the movers are of one side (check_mover)
+  z = z or M.zones(list[1].side)   -- the movers are of one side (check_mover)
   for _, u in ipairs(list) do
     local left = M.left(u)
     per[#per + 1] = { u = u, left = left, prof = M.profile(u, from, left, z) }
   end
   table.sort(per, function(a, b) if a.left ~= b.left then return a.left < b.left end return a.u.id < b.u.id end)
+  return per
+end
+
+-- 10.34, 10.6: the path a stack (`per`, M.stack_movers) takes to `to` when no path is given: the
+-- cheapest route of the first of its units that every other can follow too; nil when none is.
+-- Quiet (the move verb and the list of actions ask it).
+function M.stack_path(per, to)
+  for _, p in ipairs(per) do
+    local cost, route = map.route(p.prof, to)
+    if cost then
+      local ok = true
+      for _, q in ipairs(per) do
+        if not map.path_cost(q.prof, route) then ok = false break end
+      end
+      if ok then return route end
+    end
+  end
+  return nil
+end
+
+-- The hexes and cost of a move of the stack `list` to `to` (or along `path`), checked for each
+-- unit: returns path, costs { [id] = mp }.
+local function plan(list, to, via)
+  local from = list[1].hex
+  local per = M.stack_movers(list, from)
   local path
   if via then
     path = { from, to }
     for _, h in ipairs(via) do path[#path + 1] = h end
   else
-    for _, p in ipairs(per) do
-      local cost, route = map.route(p.prof, to)
-      if cost then
-        local ok = true
-        for _, q in ipairs(per) do
-          if not map.path_cost(q.prof, route) then ok = false break end
-        end
-        if ok then path = route break end
-      end
-    end
+    path = M.stack_path(per, to)
     if not path then
       for _, p in ipairs(per) do
         if not map.route(p.prof, to) then umpire.refuse(why_not(p.u, from, to, p.prof, p.left)) end
