@@ -8,7 +8,8 @@
 --     of each parent stack as one, the whole stack and each of its parts of one class, one entry a
 --     destination (10.34-10.36): mechanized with straight-leg (10.12-10.16), by the Kerch Straits
 --     with unlike printed movement factors (10.9), with the one unit supplied by sea (7.22), the
---     62nd Army's stack out of 3428 by 3427 (12.3, 10.19); a mobile assault per launch stack and
+--     62nd Army's stack out of 3428 by 3427 (12.3, 10.19); each unit or part that splits off a
+--     stack with air units, with each group of them (8.5); a mobile assault per launch stack and
 --     target by every group of the mechanized units that can pay (10.38, 10.41), on an empty
 --     intact Soviet entrenchment too (10.31); the defenders' occupation of a mobile assault's
 --     launch hex (11.32);
@@ -46,8 +47,8 @@
 --     the whole but one and each hex's units (11.8: each is a battle of its own; 2^n groups);
 --   an advance along a path other than the one listed (11.31: a path of up to four hexes, a
 --     hundred a unit, differs in the hexes it passes: 3.3 control, 10.26, 7.18, 9.25);
---   a move that names air units with units splitting off their stack (8.5: the air units stay,
---     or follow the last unit to leave).
+--   a unit or part splitting off a stack with two of its four German air units (8.5; every group
+--     of up to three air units is listed, and of four the whole, each alone and each three).
 local C = require "common"
 local T = require "tables"
 local movement = require "movement"
@@ -137,7 +138,28 @@ local function may_move(u, side)
   return u.hex ~= nil and checks.passes(function(check) movement.check_mover(u, side, u, u.hex, u:marker("origin"), check) end)
 end
 
-local function list_moves(out, side, opts, z)
+-- 8.5: the groups of the air units of `side` in the hex of the units `part` that may go with them
+-- when they split off: none when no other ground combat unit of the side stays there (the air
+-- units then follow the last to leave, air.follow, as if named); else every group of them up to
+-- two, and beyond the whole, each alone and the whole but each one (groups_of). `stacks`:
+-- units.stacks().
+local function air_groups(part, side, stacks)
+  local airs, stays, moving = {}, false, {}
+  for _, u in ipairs(part) do moving[u.id] = true end
+  for _, x in ipairs(stacks[part[1].hex] or {}) do
+    if x.side == side then
+      if C.is_air(x) then airs[#airs + 1] = x
+      elseif C.is_combat(x) and not moving[x.id] then stays = true end
+    end
+  end
+  if #airs == 0 or not stays then return {} end
+  table.sort(airs, function(a, b) return a.id < b.id end)
+  local out = {}
+  for _, g in ipairs(groups_of(airs, 2)) do out[#out + 1] = table.concat(ids_of(g), ",") end
+  return out
+end
+
+local function list_moves(out, side, opts, z, stacks)
   local double = vars.get("supply_double")
   for _, u in ipairs(units.all { side = side, on_map = true }) do
     if (opts.unit == nil or opts.unit == u.id) and may_move(u, side) then
@@ -155,15 +177,26 @@ local function list_moves(out, side, opts, z)
         -- 12.3: the 62nd Army's first move out of 3428 goes through 3427 (checked on its route)
         local first62 = u.id == T.units.army62 and u.hex == "3428" and not vars.get("army62_left")
         local note = supply_unit and "{cost} hex" or "{cost} MP"
+        local names = { u.id }                                   -- 8.5: and with air units
+        if not supply_unit then
+          for _, a in ipairs(air_groups({ u }, side, stacks)) do names[#names + 1] = u.id .. "," .. a end
+        end
         if not first62 then
           -- every hex the search reaches, the moves built in Rust (map.moves)
-          add(out, map.moves(prof, { unit = u.id, cmd = "move {unit} {hex}", group = "move", note = note }))
+          for _, name in ipairs(names) do
+            add(out, map.moves(prof, { unit = u.id, cmd = "move " .. name .. " {hex}", group = "move", note = note }))
+          end
         else
-          for h, cost in pairs(map.reach(prof)) do
-            local _, route = map.route(prof, h)
-            if h ~= u.hex and route ~= nil and route[2] == "3427" then
-              add(out, { cmd = ("move %s %s"):format(u.id, h), group = "move", unit = u.id, hex = h,
-                         note = note:gsub("{cost}", map.fmt_cost(cost)) })
+          local costs, hexes = map.reach(prof), {}
+          for h in pairs(costs) do hexes[#hexes + 1] = h end
+          table.sort(hexes)
+          for _, name in ipairs(names) do
+            for _, h in ipairs(hexes) do
+              local _, route = map.route(prof, h)
+              if h ~= u.hex and route ~= nil and route[2] == "3427" then
+                add(out, { cmd = ("move %s %s"):format(name, h), group = "move", unit = u.id, hex = h,
+                           note = note:gsub("{cost}", map.fmt_cost(costs[h])) })
+              end
             end
           end
         end
@@ -230,7 +263,7 @@ end
 -- does not take is reached by moves one after another along it (the stack into 3427, then on).
 -- Only such stacks cost a search a hex: the 62nd Army stacked in 3428, a stack with the one unit
 -- supplied by sea this turn (7.22).
-local function list_stack_routes(out, g, ids, z)
+local function list_stack_routes(out, g, name, z)
   local from = g[1].hex
   local per = movement.stack_movers(g, from, z)
   local by3427 = false
@@ -248,11 +281,11 @@ local function list_stack_routes(out, g, ids, z)
   local hexes = {}
   for h in pairs(reached) do hexes[#hexes + 1] = h end
   table.sort(hexes)
-  local cmd = table.concat(ids, ",")
+  local ids = ids_of(g)
   for _, h in ipairs(hexes) do
     local path = movement.stack_path(per, h)
     if path and (not by3427 or path[2] == "3427") then
-      add(out, { cmd = ("move %s %s"):format(cmd, h), group = "stack", unit = g[1].id, units = ids, hex = h })
+      add(out, { cmd = ("move %s %s"):format(name, h), group = "stack", unit = g[1].id, units = ids, hex = h })
     end
   end
 end
@@ -260,7 +293,7 @@ end
 -- 10.34-10.36: the moves of the stack `g` (two units or more of one parent stack in one hex) as
 -- one: by the search of its pacer with the fewest MP of the stack (one entry a destination), or
 -- hex by hex (list_stack_routes).
-local function list_stack(out, g, z)
+local function list_stack(out, g, z, stacks)
   table.sort(g, function(a, b)
     local la, lb = movement.left(a), movement.left(b)
     if la ~= lb then return la < lb end
@@ -268,17 +301,24 @@ local function list_stack(out, g, z)
   end)
   local ids = {}
   for _, u in ipairs(g) do ids[#ids + 1] = u.id end
+  local names = { table.concat(ids, ",") }                      -- 8.5: and with air units
+  for _, a in ipairs(air_groups(g, g[1].side, stacks)) do names[#names + 1] = names[1] .. "," .. a end
   local d = not routed_apart(g) and pacer(g)
-  if not d then return list_stack_routes(out, g, ids, z) end
-  add(out, map.moves(movement.profile(d, d.hex, movement.left(g[1]), z),
-    { unit = g[1].id, cmd = ("move %s {hex}"):format(table.concat(ids, ",")), group = "stack", note = "{cost} MP" }))
+  for _, name in ipairs(names) do
+    if not d then
+      list_stack_routes(out, g, name, z)
+    else
+      add(out, map.moves(movement.profile(d, d.hex, movement.left(g[1]), z),
+        { unit = g[1].id, cmd = ("move %s {hex}"):format(name), group = "stack", note = "{cost} MP" }))
+    end
+  end
 end
 
 -- 10.34-10.36: the moves of stacks. The units of a parent stack (marker `origin`) still in one
 -- hex move as one: the whole stack, and each of its parts of one class (straight-leg, mountain,
 -- mechanized) when it has units of more than one; each unit also moves alone (list_moves).
 -- 0-0-1s move alone (7.20).
-local function list_stack_moves(out, side, z)
+local function list_stack_moves(out, side, z, stacks)
   local stacks, keys = {}, {}
   for _, u in ipairs(units.all { side = side, on_map = true }) do
     if not C.is_supply_unit(u) and may_move(u, side) and movement.left(u) > 0 then
@@ -299,9 +339,9 @@ local function list_stack_moves(out, side, z)
       end
       table.sort(classes)
       for _, c in ipairs(classes) do
-        if #parts[c] > 1 then list_stack(out, parts[c], z) end
+        if #parts[c] > 1 then list_stack(out, parts[c], z, stacks) end
       end
-      if #classes > 1 then list_stack(out, g, z) end
+      if #classes > 1 then list_stack(out, g, z, stacks) end
     end
   end
 end
@@ -708,9 +748,10 @@ function M.list(side, opts)
     list_placements(out, side, step)
   elseif step == "movement" then
     local z = movement.zones(side)      -- 10.4, 5.4: what every mover meets alike, found once
-    list_moves(out, side, opts, z)
-    list_stack_moves(out, side, z)                                                    -- 10.34-10.36
-    list_assaults(out, side, units.stacks())
+    local stacks = units.stacks()       -- every stack, read once
+    list_moves(out, side, opts, z, stacks)
+    list_stack_moves(out, side, z, stacks)                                            -- 10.34-10.36
+    list_assaults(out, side, stacks)
     list_advances(out)                                                                -- 11.32
   elseif step == "assault" then
     if clock.turn == 1 and side == C.SOVIET and (vars.get("battles") or 0) == 0 then list_air(out, side) end  -- 8.1, 13.1
