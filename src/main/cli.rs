@@ -202,9 +202,10 @@ pub(super) struct GamesArgs {
     /// The first game's seed (game i has seed S + i).
     #[arg(long, default_value_t = 1)]
     pub(super) seed: u64,
-    /// The bot of both sides: random or greedy.
-    #[arg(long, default_value = "random")]
-    pub(super) bot: umpire::playout::Policy,
+    /// The bots: `--bot BOT` for every side (random or greedy), `--bot SIDE=BOT` for one side
+    /// (repeat it: `--bot German=greedy --bot Soviet=random`).
+    #[arg(long = "bot", value_name = "[SIDE=]BOT", default_value = "random")]
+    pub(super) bot: Vec<String>,
     /// Games played at once, each on its own thread and Lua state (default: the cores).
     #[arg(long)]
     pub(super) jobs: Option<usize>,
@@ -221,4 +222,11 @@ pub(super) struct GamesArgs {
     /// rules' and program's hashes, to FILE (JSON; what `umpire merge` reads).
     #[arg(long, value_name = "FILE")]
     pub(super) json: Option<PathBuf>,
+}
+
+impl GamesArgs {
+    /// The bots of the `--bot` arguments.
+    pub(super) fn bots(&self) -> anyhow::Result<umpire::playout::Lineup> {
+        umpire::playout::Lineup::parse(&self.bot).map_err(anyhow::Error::msg)
+    }
 }

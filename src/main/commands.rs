@@ -186,13 +186,13 @@ pub(super) fn progress(total: usize, what: &str) -> indicatif::ProgressBar {
 pub(super) fn play_games(
     spec: &umpire::playout::Spec,
     seeds: &[u64],
-    g: &GamesArgs,
+    bots: &umpire::playout::Lineup,
     jobs: usize,
     save: Option<&std::path::Path>,
     bar: &indicatif::ProgressBar,
 ) -> (Vec<umpire::playout::Record>, f64) {
     let started = std::time::Instant::now();
-    let recs = umpire::playout::run_games(spec, seeds, g.bot, jobs, save, &|_| bar.inc(1));
+    let recs = umpire::playout::run_games(spec, seeds, bots, jobs, save, &|_| bar.inc(1));
     (recs, started.elapsed().as_secs_f64())
 }
 
@@ -217,7 +217,7 @@ fn run_of(kind: &str, scenario: &str, g: &GamesArgs, rules: Vec<String>, hashes:
         scenario: scenario.into(),
         first_seed: g.seed,
         games: g.games,
-        bot: g.bot.to_string(),
+        bot: g.bots()?.to_string(),
         options: g.options.clone(),
         max_commands: g.max_commands,
         rules,
@@ -243,13 +243,14 @@ pub(super) fn playout(
     list: bool,
 ) -> Result<i32> {
     let (spec, seeds, jobs) = games_of(library, scenario, g);
-    let hash = umpire::playout::starts(&spec, g.seed)?;
+    let bots = g.bots()?;
+    let hash = umpire::playout::starts(&spec, g.seed, &bots)?;
     let run = run_of("playout", scenario, g, vec![], vec![hash])?;
     if let Some(d) = &save {
         std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
     }
     let bar = progress(seeds.len(), "games");
-    let (recs, secs) = play_games(&spec, &seeds, g, jobs, save.as_deref(), &bar);
+    let (recs, secs) = play_games(&spec, &seeds, &bots, jobs, save.as_deref(), &bar);
     bar.finish_and_clear();
     if list {
         for r in &recs {
@@ -282,9 +283,10 @@ pub(super) fn compare(library: Option<PathBuf>, scenario: &str, rules: &[PathBuf
     let (spec, seeds, jobs) = games_of(library, scenario, g);
     let specs: Vec<umpire::playout::Spec> =
         rules.iter().map(|r| umpire::playout::Spec { rules: Some(r.clone()), ..spec.clone() }).collect();
+    let bots = g.bots()?;
     let mut hashes = Vec::new();
     for s in &specs {
-        hashes.push(umpire::playout::starts(s, g.seed)?);
+        hashes.push(umpire::playout::starts(s, g.seed, &bots)?);
     }
     let names = rules.iter().map(|r| r.display().to_string()).collect();
     let run = run_of("compare", scenario, g, names, hashes)?;
@@ -292,7 +294,7 @@ pub(super) fn compare(library: Option<PathBuf>, scenario: &str, rules: &[PathBuf
     let mut secs = 0.0;
     for (r, s) in rules.iter().zip(specs) {
         let bar = progress(seeds.len(), &format!("games under {}", r.display()));
-        let (recs, t) = play_games(&s, &seeds, g, jobs, None, &bar);
+        let (recs, t) = play_games(&s, &seeds, &bots, jobs, None, &bar);
         bar.finish_and_clear();
         runs.push(recs);
         secs += t;

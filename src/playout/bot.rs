@@ -21,6 +21,7 @@ use crate::contract::Action;
 use crate::session::{Session, Status};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
 
 /// How many listed commands `greedy` tries before it chooses.
 pub const GREEDY_SAMPLE: usize = 12;
@@ -51,17 +52,97 @@ impl std::fmt::Display for Policy {
     }
 }
 
+/// Which bot plays each side: one for every side (`--bot BOT`), or one a side (`--bot
+/// SIDE=BOT`, repeated), the others playing the one given for all (random by default).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lineup {
+    /// The bot of every side not named.
+    pub all: Policy,
+    /// The sides named, with their bots.
+    pub sides: BTreeMap<String, Policy>,
+}
+
+impl Lineup {
+    /// The same bot for every side.
+    pub fn of_all(policy: Policy) -> Lineup {
+        Lineup { all: policy, sides: BTreeMap::new() }
+    }
+
+    /// The lineup of the `--bot` arguments in order: `BOT` sets every side not named,
+    /// `SIDE=BOT` one side (a side named twice is refused).
+    pub fn parse(args: &[String]) -> Result<Lineup, String> {
+        let mut out = Lineup::of_all(Policy::Random);
+        for a in args {
+            match a.split_once('=') {
+                Some((side, bot)) => {
+                    let side = side.trim();
+                    if side.is_empty() {
+                        return Err(format!("--bot {a}: which side? (SIDE=BOT)"));
+                    }
+                    if out.sides.insert(side.to_string(), bot.trim().parse()?).is_some() {
+                        return Err(format!("--bot: the side {side} is given a bot twice"));
+                    }
+                }
+                None => out.all = a.trim().parse()?,
+            }
+        }
+        Ok(out)
+    }
+
+    /// The bot that plays `side`.
+    pub fn of(&self, side: &str) -> Policy {
+        self.sides.get(side).copied().unwrap_or(self.all)
+    }
+
+    /// Refuses a side the game does not have.
+    pub fn check_sides(&self, sides: &[String]) -> Result<(), String> {
+        match self.sides.keys().find(|k| !sides.contains(k)) {
+            Some(k) => Err(format!("--bot {k}=...: no side {k} in this game (sides are {})", sides.join(", "))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl From<Policy> for Lineup {
+    fn from(p: Policy) -> Lineup {
+        Lineup::of_all(p)
+    }
+}
+
+impl From<&Lineup> for Lineup {
+    fn from(l: &Lineup) -> Lineup {
+        l.clone()
+    }
+}
+
+/// `random`, or `random, German=search, Soviet=greedy` (the sides in their order by name).
+impl std::fmt::Display for Lineup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.all)?;
+        for (side, p) in &self.sides {
+            write!(f, ", {side}={p}")?;
+        }
+        Ok(())
+    }
+}
+
 pub struct Bot {
-    pub policy: Policy,
+    pub lineup: Lineup,
     rng: ChaCha8Rng,
 }
 
 impl Bot {
-    /// A bot for the game of `seed` (its generator is not the dice's: a different stream).
+    /// A bot of `policy` for every side, for the game of `seed`.
     pub fn new(policy: Policy, seed: u64) -> Bot {
+        Bot::of(Lineup::of_all(policy), seed)
+    }
+
+    /// The bots of `lineup` for the game of `seed` (their generator is not the dice's: a
+    /// different stream).
+    pub fn of(lineup: Lineup, seed: u64) -> Bot {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(0xB07);
-        Bot { policy, rng }
+        Bot { lineup, rng }
     }
 
     fn below(&mut self, n: usize) -> usize {
@@ -106,7 +187,7 @@ impl Bot {
 
     /// The command to play now, one of `list` (not empty).
     pub fn choose(&mut self, s: &mut Session, list: &[Action]) -> Result<String, Failure> {
-        match self.policy {
+        match self.lineup.of(&acting_side(s)) {
             Policy::Random => Ok(list[self.random(list)].cmd.clone()),
             Policy::Greedy => self.greedy(s, list),
         }

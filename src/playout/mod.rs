@@ -15,7 +15,7 @@ pub mod report;
 pub mod shards;
 pub mod stats;
 
-pub use bot::{Bot, Policy};
+pub use bot::{Bot, Lineup, Policy};
 
 use crate::contract::{Action, ActionFilter, Figure};
 use crate::session::{Session, Status};
@@ -124,12 +124,14 @@ pub(crate) fn over(s: &Session) -> bool {
 /// Whether a game of `spec` starts at all (its rules load, its scenario sets up): `compare`,
 /// `playout` and `replay` stop at once on rules that fail to load, with the error's file:line,
 /// rather than report every game as failed at set-up. Returns the content hash of the rules.
-pub fn starts(spec: &Spec, seed: u64) -> crate::Result<String> {
+pub fn starts(spec: &Spec, seed: u64, bots: &Lineup) -> crate::Result<String> {
     let mut s = spec.session();
-    match s.execute(&spec.new_line(seed)).error() {
-        Some(e) => Err(crate::Error::State(format!("{}: {e}", rules_shown(spec)))),
-        None => Ok(s.game.as_ref().map(|g| g.ruleset.content_hash.clone()).unwrap_or_default()),
+    if let Some(e) = s.execute(&spec.new_line(seed)).error() {
+        return Err(crate::Error::State(format!("{}: {e}", rules_shown(spec))));
     }
+    let g = s.game.as_ref().expect("a game after `new`");
+    bots.check_sides(&g.sides()).map_err(crate::Error::Usage)?;
+    Ok(g.ruleset.content_hash.clone())
 }
 
 /// The rules a spec plays under, as messages name them.
@@ -141,7 +143,8 @@ fn rules_shown(spec: &Spec) -> String {
 }
 
 /// Plays one game from `seed` with `bot` to its end (or its first failure).
-pub fn play(spec: &Spec, seed: u64, policy: Policy, save: Option<&Path>) -> Record {
+pub fn play(spec: &Spec, seed: u64, bots: impl Into<Lineup>, save: Option<&Path>) -> Record {
+    let bots: Lineup = bots.into();
     let mut s = spec.session();
     let new = spec.new_line(seed);
     let mut rec = Record {
@@ -163,7 +166,11 @@ pub fn play(spec: &Spec, seed: u64, policy: Policy, save: Option<&Path>) -> Reco
     if let Some(g) = s.game.as_mut() {
         g.checkpoints = save.is_some();
     }
-    let mut bot = Bot::new(policy, seed);
+    if let Err(m) = bots.check_sides(&s.game.as_ref().map(|g| g.sides()).unwrap_or_default()) {
+        rec.failure = Some(Failure { kind: "setup".into(), message: m, command: new, at: 0 });
+        return rec;
+    }
+    let mut bot = Bot::of(bots, seed);
     while !over(&s) {
         if rec.commands >= spec.max_commands {
             rec.failure = Some(Failure {
@@ -253,14 +260,15 @@ fn finish(s: &Session, rec: &mut Record) {
 pub fn run_games(
     spec: &Spec,
     seeds: &[u64],
-    policy: Policy,
+    bots: impl Into<Lineup>,
     jobs: usize,
     save_dir: Option<&Path>,
     done: &(dyn Fn(usize) + Sync),
 ) -> Vec<Record> {
+    let bots: &Lineup = &bots.into();
     let one = |seed: u64| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            play(spec, seed, policy, save_dir.map(|d| d.join(format!("game-{seed}.ump"))).as_deref())
+            play(spec, seed, bots, save_dir.map(|d| d.join(format!("game-{seed}.ump"))).as_deref())
         }))
         .unwrap_or_else(|p| panicked(seed, p))
     };

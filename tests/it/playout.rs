@@ -327,3 +327,29 @@ fn the_random_bot_answers_a_question_by_the_weights_of_its_options() {
     assert_eq!(picked.get("choose a"), None, "{picked:?}");
     assert!(picked["choose b"] > 2 * picked["choose c"], "{picked:?}");
 }
+
+#[test]
+fn each_side_may_have_its_own_bot() {
+    use umpire::playout::Lineup;
+    let parsed = |args: &[&str]| Lineup::parse(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>());
+    let mixed = parsed(&["random", "Blue=greedy"]).unwrap();
+    assert_eq!((mixed.of("Blue"), mixed.of("Red")), (Policy::Greedy, Policy::Random));
+    assert_eq!(mixed.to_string(), "random, Blue=greedy");
+    assert_eq!(parsed(&["Red=random", "greedy"]).unwrap().of("Blue"), Policy::Greedy);
+    assert!(parsed(&["Blue=greedy", "Blue=random"]).unwrap_err().contains("given a bot twice"));
+    assert!(parsed(&["Blue=clever"]).unwrap_err().contains("unknown bot 'clever'"));
+    assert!(parsed(&["=greedy"]).unwrap_err().contains("which side?"));
+    let keys = |bots: &Lineup| -> Vec<_> {
+        playout::run_games(&fixture_spec(), &seeds(8), bots, 2, None, &|_| {}).iter().map(key).collect()
+    };
+    let random = keys(&Policy::Random.into());
+    let greedy = keys(&Policy::Greedy.into());
+    // naming a side with the bot every side has changes nothing
+    assert_eq!(keys(&parsed(&["Red=random"]).unwrap()), random);
+    // one side greedy: games unlike both the all-random and the all-greedy ones
+    let blue_greedy = keys(&mixed);
+    assert_ne!(blue_greedy, random);
+    assert_ne!(blue_greedy, greedy);
+    let e = playout::starts(&fixture_spec(), 1, &parsed(&["Green=greedy"]).unwrap()).unwrap_err();
+    assert!(e.to_string().contains("no side Green in this game (sides are Blue, Red)"), "{e}");
+}
