@@ -16,7 +16,7 @@
 --   assault: air on turn 1 (8.1, 13.1), katyusha (11.20), prepared assaults on each enemy hex,
 --     empty intact Soviet entrenchment (10.31) and set of two or more such hexes that some
 --     attacker is next to all of (11.6, 11.7: four, five or six around one hex included), by every
---     unit that may join and by the groups of them groups_of names (11.1-11.8); the advance after
+--     unit that may join and by every group of them up to six (11.1-11.8); the advance after
 --     combat of each victor, and of the victors of each hex together, to each hex it may end in,
 --     by one shortest path (11.31, 11.32);
 --   and `next` in every phase. Where the step has no side to act (the Initial Supply and Air
@@ -43,8 +43,9 @@
 --   Mobile assaults: every group of the units that may make one together (at most three
 --     mechanized units of one parent stack, 10.41, 6.2, 6.3).
 -- Left out (a choice the list could offer, not a rule it leaves unplayed):
---   a prepared assault by a group of five or more units that may join it other than the whole,
---     the whole but one and each hex's units (11.8: each is a battle of its own; 2^n groups);
+--   where seven or more units may join a prepared assault, a group of them other than the whole,
+--     each alone, the whole but one and the units of each set of their hexes (11.8, 11.17: each
+--     is a battle of its own; 2^n groups, 127 or more a target);
 --   an advance along a path other than the one listed (11.31: a path of up to four hexes, a
 --     hundred a unit, differs in the hexes it passes: 3.3 control, 10.26, 7.18, 9.25);
 --   a unit or part splitting off a stack with two of its four German air units (8.5; every group
@@ -70,15 +71,17 @@ local WEIGHT = { fmco = 0.05, next_with_attacks = 0.3 }
 -- Every group of the units that may make a mobile assault together is listed up to this many
 -- units (10.41: one parent stack's mechanized units, at most two that count for stacking and the
 -- 503rd, 6.2, 6.3); every group of the units that may join a prepared assault up to this many
--- (11.6-11.8), beyond it the groups groups_of names.
-local MA_ALL_UPTO, PA_ALL_UPTO = 4, 4
+-- (11.6-11.8: 63 groups; random playouts never met more than six), beyond it the groups
+-- groups_of names.
+local MA_ALL_UPTO, PA_ALL_UPTO = 4, 6
 
 local function add(out, a) out[#out + 1] = a end
 
 -- The groups of `list` (units) a list offers for one attack: every group when there are at most
 -- `all_upto` units (the whole first, then the larger groups first, each in the order of `list`);
--- otherwise the whole, each unit alone, the whole but each unit, and the units of each hex
--- (`by_hex`). Each group once.
+-- otherwise the whole, each unit alone, the whole but each unit, and (`by_hex`) the units of each
+-- set of the hexes they are in (11.17: which hexes attack decides a concentric assault). Each
+-- group once.
 local function groups_of(list, all_upto, by_hex)
   local out, seen = {}, {}
   local function put(g)
@@ -122,7 +125,15 @@ local function groups_of(list, all_upto, by_hex)
       if not at[u.hex] then at[u.hex] = {} hexes[#hexes + 1] = u.hex end
       at[u.hex][#at[u.hex] + 1] = u
     end
-    for _, h in ipairs(hexes) do put(at[h]) end
+    for m = 1, (1 << #hexes) - 1 do                    -- the units of each set of hexes
+      local g = {}
+      for i, h in ipairs(hexes) do
+        if (m >> (i - 1)) & 1 == 1 then
+          for _, u in ipairs(at[h]) do g[#g + 1] = u end
+        end
+      end
+      put(g)
+    end
   end
   return out
 end
