@@ -48,8 +48,6 @@
 --     is a battle of its own; 2^n groups, 127 or more a target);
 --   an advance along a path other than the one listed (11.31: a path of up to four hexes, a
 --     hundred a unit, differs in the hexes it passes: 3.3 control, 10.26, 7.18, 9.25);
---   a unit or part splitting off a stack with two of its four German air units (8.5; every group
---     of up to three air units is listed, and of four the whole, each alone and each three).
 local C = require "common"
 local T = require "tables"
 local movement = require "movement"
@@ -151,9 +149,8 @@ end
 
 -- 8.5: the groups of the air units of `side` in the hex of the units `part` that may go with them
 -- when they split off: none when no other ground combat unit of the side stays there (the air
--- units then follow the last to leave, air.follow, as if named); else every group of them up to
--- two, and beyond the whole, each alone and the whole but each one (groups_of). `stacks`:
--- units.stacks().
+-- units then follow the last to leave, air.follow, as if named); else every group of them (at
+-- most four in a hex, 8.3: 15 groups). `stacks`: units.stacks().
 local function air_groups(part, side, stacks)
   local airs, stays, moving = {}, false, {}
   for _, u in ipairs(part) do moving[u.id] = true end
@@ -166,7 +163,7 @@ local function air_groups(part, side, stacks)
   if #airs == 0 or not stays then return {} end
   table.sort(airs, function(a, b) return a.id < b.id end)
   local out = {}
-  for _, g in ipairs(groups_of(airs, 2)) do out[#out + 1] = table.concat(ids_of(g), ",") end
+  for _, g in ipairs(groups_of(airs, T.air.max_per_hex[side])) do out[#out + 1] = table.concat(ids_of(g), ",") end
   return out
 end
 
