@@ -18,7 +18,7 @@
 --     attacker is next to all of (11.6, 11.7: four, five or six around one hex included), by every
 --     unit that may join and by every group of them up to six (11.1-11.8); the advance after
 --     combat of each victor, and of the victors of each hex together, to each hex it may end in,
---     by one shortest path (11.31, 11.32);
+--     by one shortest path, and by every other path that enters other hexes (11.31, 11.32);
 --   and `next` in every phase. Where the step has no side to act (the Initial Supply and Air
 --   Power Phases), each entry names the side that does it (`side`: the greedy bot scores it so).
 -- Weights for bots (docs/lua-api.md §2.6; DATA.md "Weights for bots"): the FMCO is rare (14.1,
@@ -33,21 +33,25 @@
 --     of control (5.4) and stacking counts only at the end of the phase (6.6).
 --   Paths of a move (the verb takes the cheapest): a move along other hexes is the listed moves
 --     one after another along them (10.6: costs add up hex by hex; what entering a hex does, 3.3
---     control, 10.26 wrecking, 7.18, 9.25, does not depend on the command; 5.4, 5.9 and 10.9 the
---     same), the 62nd Army's path by 3427 included (into 3427, then on, 12.3).
+--     control, 10.26 wrecking, 9.25, does not depend on the command; 5.4, 5.9 and 10.9 the same),
+--     the 62nd Army's path by 3427 included (into 3427, then on, 12.3).
 --   Groups of the victors of one hex advancing together (11.31: after the first hex they may split
 --     up): the whole and each alone are listed; any other group (a German stack with the 503rd or
---     9th FLAK) ends as its units advancing one after another along the same listed path (the
+--     9th FLAK) ends as its units advancing one after another along the same path (listed: the
 --     advance verb checks each unit alone; no check of a path depends on who went before; stacking
 --     counts at the end of each advance, 6.6, with the arrivals the violators either way).
+--   Paths of an advance: one for each end and set of hexes entered (back through the start hex
+--     too): what an advance does on its way, 3.3 control, 10.26 wrecking, 9.25, depends on the
+--     hexes it enters, not their order; where a German advance enters a hex with a Soviet 0-0-1
+--     (7.18: pushed east, again if the advance enters that hex later), every order is listed.
 --   Mobile assaults: every group of the units that may make one together (at most three
 --     mechanized units of one parent stack, 10.41, 6.2, 6.3).
--- Left out (a choice the list could offer, not a rule it leaves unplayed):
---   where seven or more units may join a prepared assault, a group of them other than the whole,
---     each alone, the whole but one and the units of each set of their hexes (11.8, 11.17: each
---     is a battle of its own; 2^n groups, 127 or more a target);
---   an advance along a path other than the one listed (11.31: a path of up to four hexes, a
---     hundred a unit, differs in the hexes it passes: 3.3 control, 10.26, 7.18, 9.25);
+-- Left out (a choice the list could offer, not a rule it leaves unplayed): where seven or more
+--   units may join a prepared assault, a group of them other than the whole, each alone, the whole
+--   but one and the units of each set of their hexes (11.8, 11.17: each is a battle of its own;
+--   2^n groups, 127 or more a target; random playouts never met more than six); a German move
+--   given hex by hex past a Soviet 0-0-1 (7.18) where the hex it is pushed into depends on whether
+--   the movers stand at the end of the path (one command) or on the way (several).
 local C = require "common"
 local T = require "tables"
 local movement = require "movement"
@@ -494,19 +498,28 @@ local function advance_cap(u, adv)
   return math.min(cap, adv.max)
 end
 
--- 11.31: the hexes the units `g` (in one hex) may advance to together, each by one shortest path
--- that passes the advance verb's checks for every unit of `g` from a hex the enemy left: the
--- hexes in the order found, and the path to each.
-local function advance_paths(g, adv)
-  local from, allowed = g[1].hex, math.huge
+-- 11.31: whether the units `g` (in one hex) may advance together from `prev` into `h` as the
+-- `i`-th hex of their advance (every unit passes the advance verb's checks), and how many hexes
+-- they may advance (the least limit of theirs).
+local function advance_rule(g, adv)
+  local allowed = math.huge
   for _, u in ipairs(g) do allowed = math.min(allowed, advance_cap(u, adv)) end
   local function may(prev, h, i)
-    if h == from then return false end
     for _, u in ipairs(g) do
       if not may_advance_into(u, adv.side, prev, h, i) then return false end
     end
     return true
   end
+  return may, allowed
+end
+
+-- 11.31: the hexes the units `g` (in one hex) may advance to together, each by one shortest path
+-- that passes the advance verb's checks for every unit of `g` from a hex the enemy left: the
+-- hexes in the order found, and the path to each.
+local function advance_paths(g, adv)
+  local from = g[1].hex
+  local may_into, allowed = advance_rule(g, adv)
+  local function may(prev, h, i) return h ~= from and may_into(prev, h, i) end
   local path_to, order, layer = {}, {}, {}
   for _, h in ipairs(adv.hexes) do
     if allowed >= 1 and not path_to[h] and may(from, h, 1) then
@@ -531,10 +544,64 @@ local function advance_paths(g, adv)
   return order, path_to
 end
 
+-- 3.3, 10.26, 7.18, 9.25: what an advance along `path` (from `from`) does besides where it ends:
+-- the hexes it enters (passing them), the start hex left out (its own). Two paths with the same
+-- end and the same hexes entered rule alike, unless one enters a hex of `pushed` (7.18: a German
+-- advance pushes a Soviet 0-0-1 east, again if it enters the hex pushed into later): then the
+-- order counts too.
+local function advance_key(path, from, pushed)
+  local set, seen, order = {}, {}, false
+  for _, h in ipairs(path) do
+    if h ~= from and not seen[h] then seen[h] = true set[#set + 1] = h end
+    if pushed[h] then order = true end
+  end
+  if order then return table.concat(path, ">") end
+  table.sort(set)
+  return path[#path] .. "|" .. table.concat(set, ",")
+end
+
+-- 7.18: the hexes where a German advance pushes a Soviet 0-0-1 (none for a Soviet advance).
+local function pushed_hexes(side)
+  local out = {}
+  if side == C.GERMAN then
+    for _, s in ipairs(units.all { side = C.SOVIET, kind = "supply", on_map = true }) do out[s.hex] = true end
+  end
+  return out
+end
+
+-- 11.31: the other paths of an advance of `g`: every walk of up to its limit from a hex the enemy
+-- left that passes the advance verb's checks (back through the start hex too, never ending there),
+-- once for each way of ruling not yet listed (`listed`, advance_key with `pushed`). In hex order
+-- at each step.
+local function advance_walks(g, adv, listed, pushed)
+  local from = g[1].hex
+  local may, allowed = advance_rule(g, adv)
+  local out, path, nbrs = {}, {}, {}
+  local function neighbours(h)
+    if not nbrs[h] then nbrs[h] = map.neighbours(h) table.sort(nbrs[h]) end
+    return nbrs[h]
+  end
+  local function go(prev, i, options)
+    for _, h in ipairs(options) do
+      if may(prev, h, i) then
+        path[i] = h
+        if h ~= from then
+          local key = advance_key(path, from, pushed)
+          if not listed[key] then listed[key] = true out[#out + 1] = { table.unpack(path, 1, i) } end
+        end
+        if i < allowed then go(h, i + 1, neighbours(h)) end
+        path[i] = nil
+      end
+    end
+  end
+  if allowed >= 1 then go(from, 1, adv.hexes) end
+  return out
+end
+
 -- 11.31, 11.32: the open advance after combat: each victor alone, and the victors of each hex
 -- together (11.31: they advance as a stack or split up), to each hex they may end in, up to
--- their limit (the least of theirs for a stack), by one shortest path (12.2: garrisons are never
--- among the victors).
+-- their limit (the least of theirs for a stack), by one shortest path, then by every other path
+-- that enters other hexes (advance_walks) (12.2: garrisons are never among the victors).
 local function list_advances(out)
   local adv = vars.get("advance")
   if not adv then return end
@@ -550,14 +617,22 @@ local function list_advances(out)
   for _, h in ipairs(hexes) do
     if #stacks[h] > 1 then alone[#alone + 1] = stacks[h] end
   end
+  local pushed = pushed_hexes(adv.side)
   for _, g in ipairs(alone) do
     local ids = table.concat(ids_of(g), ",")
-    local order, path_to = advance_paths(g, adv)
-    for _, h in ipairs(order) do
-      add(out, { cmd = ("advance %s %s"):format(ids, table.concat(path_to[h], " ")), group = "advance", unit = g[1].id,
-                 units = #g > 1 and ids_of(g) or nil, hex = h,
-                 note = #path_to[h] > 1 and C.count(#path_to[h], "hex", "hexes") or nil })
+    local units_of = #g > 1 and ids_of(g) or nil
+    local function put(path)
+      add(out, { cmd = ("advance %s %s"):format(ids, table.concat(path, " ")), group = "advance", unit = g[1].id,
+                 units = units_of, hex = path[#path],
+                 note = #path > 1 and C.count(#path, "hex", "hexes") or nil })
     end
+    local order, path_to = advance_paths(g, adv)
+    local listed = {}
+    for _, h in ipairs(order) do
+      put(path_to[h])
+      listed[advance_key(path_to[h], g[1].hex, pushed)] = true
+    end
+    for _, path in ipairs(advance_walks(g, adv, listed, pushed)) do put(path) end
   end
 end
 
