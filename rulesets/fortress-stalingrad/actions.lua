@@ -30,11 +30,8 @@
 --     ends as its units moved one after another to the same hex, each listed alone: each unit is
 --     checked alone (10.35: same parent stack, so later mobile assaults together stay open, 10.41),
 --     pays its own cheapest path, never more than the group's (10.6), stops in the same enemy zone
---     of control (5.4) and stacking counts only at the end of the phase (6.6).
---   Paths of a move (the verb takes the cheapest): a move along other hexes is the listed moves
---     one after another along them (10.6: costs add up hex by hex; what entering a hex does, 3.3
---     control, 10.26 wrecking, 9.25, does not depend on the command; 5.4, 5.9 and 10.9 the same),
---     the 62nd Army's path by 3427 included (into 3427, then on, 12.3).
+--     of control (5.4) and stacking counts only at the end of the phase (6.6); only the hexes
+--     passed on the way may differ (the paths of a move, below).
 --   Groups of the victors of one hex advancing together (11.31: after the first hex they may split
 --     up): the whole and each alone are listed; any other group (a German stack with the 503rd or
 --     9th FLAK) ends as its units advancing one after another along the same path (listed: the
@@ -46,12 +43,19 @@
 --     (7.18: pushed east, again if the advance enters that hex later), every order is listed.
 --   Mobile assaults: every group of the units that may make one together (at most three
 --     mechanized units of one parent stack, 10.41, 6.2, 6.3).
--- Left out (a choice the list could offer, not a rule it leaves unplayed): where seven or more
---   units may join a prepared assault, a group of them other than the whole, each alone, the whole
---   but one and the units of each set of their hexes (11.8, 11.17: each is a battle of its own;
---   2^n groups, 127 or more a target; random playouts never met more than six); a German move
---   given hex by hex past a Soviet 0-0-1 (7.18) where the hex it is pushed into depends on whether
---   the movers stand at the end of the path (one command) or on the way (several).
+-- Left out (a choice the list could offer, not a rule it leaves unplayed):
+--   where seven or more units may join a prepared assault, a group of them other than the whole,
+--     each alone, the whole but one and the units of each set of their hexes (11.8, 11.17: each is
+--     a battle of its own; 2^n groups, 127 or more a target; random playouts never met more than
+--     six);
+--   a move along hexes given one by one (`move <units> <hex> <hex>...`) other than the path the
+--     verb takes by itself (the cheapest, and for the 62nd Army the cheapest by 3427, 12.3): each
+--     hex passed becomes the mover's (3.3, DATA.md), is wrecked (10.26), pushes a Soviet 0-0-1
+--     (7.18) or triggers 9.25, so nearly every path rules differently, thousands a unit. Moves one
+--     after another along the hexes reach the same hexes at the same cost (10.6) and stops (5.4),
+--     but not the same ruling: after each command the zones of control of the units where they
+--     stopped decide control (3.3 priority 2), and a 0-0-1 is pushed with the movers on the way,
+--     not at the end (7.18).
 local C = require "common"
 local T = require "tables"
 local movement = require "movement"
@@ -186,7 +190,8 @@ local function list_moves(out, side, opts, z, stacks)
         if left > 0 then prof = movement.profile(u, u.hex, left, z) end
       end
       if prof then
-        -- 12.3: the 62nd Army's first move out of 3428 goes through 3427 (checked on its route)
+        -- 12.3: the 62nd Army's first move out of 3428 goes through 3427 (checked on its route);
+        -- on turns 1 and 2 it slides across the Volga into 3427 and stops there (10.19)
         local first62 = u.id == T.units.army62 and u.hex == "3428" and not vars.get("army62_left")
         local note = supply_unit and "{cost} hex" or "{cost} MP"
         local names = { u.id }                                   -- 8.5: and with air units
@@ -202,10 +207,11 @@ local function list_moves(out, side, opts, z, stacks)
           local costs, hexes = map.reach(prof), {}
           for h in pairs(costs) do hexes[#hexes + 1] = h end
           table.sort(hexes)
+          local slide = umpire.clock().turn <= T.volga_closed_through   -- 10.19: it slides into 3427 and stops
           for _, name in ipairs(names) do
             for _, h in ipairs(hexes) do
               local _, route = map.route(prof, h)
-              if h ~= u.hex and route ~= nil and route[2] == "3427" then
+              if h ~= u.hex and route ~= nil and route[2] == "3427" and (h == "3427" or not slide) then
                 add(out, { cmd = ("move %s %s"):format(name, h), group = "move", unit = u.id, hex = h,
                            note = note:gsub("{cost}", map.fmt_cost(costs[h])) })
               end
