@@ -42,7 +42,10 @@
 --   one command (9.2.A, 10.8.2): each verb checks each unit alone and the markers in use against
 --   the total, and sets one marker a unit, with no roll: one at a time (listed) does the same;
 -- * moving several units in one command (`move A,B hex`, 10.4): the verb moves them one by one
---   with the same zones (friendly moves change no enemy zone), as the listed moves one at a time.
+--   with the same zones (friendly moves change no enemy zone), as the listed moves one at a time;
+-- * a withdrawal along given hexes (`withdraw X a b`, 3.3.A): it changes nothing on the hexes it
+--   passes (the set-up verb takes no control on the way), so the listed withdrawal to the same
+--   hex is the same.
 -- Left out, and not reached otherwise (the verb takes them when typed):
 -- * moves along hexes other than the search's path (`move X a b c`), where the path changes the
 --   ruling only by what passing through a hex does: control (3.5.A, every hex by our reading,
@@ -50,10 +53,7 @@
 --   eliminated (6.11, 10.8.1.C), or a roving cauldron's compass path (6.8) where a plain one
 --   exists. Each destination is listed once, by the cheapest path, which leaves the most MPs (a
 --   dearer path is only worth it for the hexes it passes); a path for each set of hexes passed
---   would be a search a hex, in Lua, for hundreds of units, a cost the list cannot bear;
--- * a neighbour whose one-hex step is refused (10.4.B) and which only a path of three steps or
---   more reaches for exactly what is left (the two-step ways dearer or closed: every hex costs 1
---   MP or more, so a longer way ties only around dearer neighbours).
+--   would be a search a hex, in Lua, for hundreds of units, a cost the list cannot bear.
 local C = require "common"
 local T = require "tables"
 local allowance = require "allowance"
@@ -146,8 +146,9 @@ end
 -- 10.4.B: a neighbour left out as a one-hex move the verb refuses (`dear`) may also be reached by
 -- two steps for all that is left, a tie with the one-hex step that the verb's search may settle
 -- either way: listed along the two steps (`move <unit> <n> <hex>`, the path the verb follows as
--- given). (A way of three steps or more, every hex costing 1 MP or more on the Terrain Effects
--- Chart, ties with the one-hex step only where the two-step ways are dearer or closed: left out.)
+-- given). No way of three steps or more ties: it costs at least 2 MP more than entering the hex
+-- (every hex costs 1 MP or more, T.move_cost), the one-hex step at most 2 more (the dearest
+-- hexside, T.hexside_cost, T.soviet_major_river), and that is more than is left.
 ---@param u Unit
 ---@param from string
 ---@param left number its MPs left
