@@ -75,10 +75,12 @@ fn run(cli: Cli) -> Result<i32> {
     match cli.cmd {
         Cmd::Run { scripts, quiet, profile, rules } => run_scripts(library, scripts, quiet, profile, rules),
         Cmd::Check { paths, rules } => check_paths(library, paths, rules),
-        Cmd::Play { scenario, seed, options, rules, resume } => {
-            play(library, scenario, seed, options, rules, false, resume)
+        Cmd::Play { scenario, seed, options, rules, resume, opponent } => {
+            play(library, scenario, seed, options, rules, (false, resume), &opponent)
         }
-        Cmd::Sandbox { scenario, seed, options, rules } => play(library, scenario, seed, options, rules, true, false),
+        Cmd::Sandbox { scenario, seed, options, rules } => {
+            play(library, scenario, seed, options, rules, (true, false), &[])
+        }
         Cmd::Playout { scenario, games, save, list, profile } => {
             if profile {
                 umpire::lua::profile::start();

@@ -47,6 +47,9 @@ pub fn render(g: &Game) -> String {
     s.push('\n');
     s.push_str(&format!("#@ruleset {} {} {}\n", g.ruleset.id, g.ruleset.version, g.ruleset.content_hash));
     s.push_str(&format!("#@scenario {}\n", g.scenario.id));
+    for (side, bot) in &g.opponents {
+        s.push_str(&format!("#@opponent {side} {bot}\n"));
+    }
     if let Some((base, prior)) = &g.base {
         s.push_str("# resumed from a saved state after the rules changed; earlier commands:\n");
         for l in prior {
@@ -242,6 +245,8 @@ pub struct Parsed {
     /// (line number, command): the committed commands, then those of a pending command
     pub lines: Vec<(usize, String)>,
     pub pending: Vec<(usize, String)>,
+    /// The sides umpire played (`#@opponent SIDE BOT`), with their bots.
+    pub opponents: std::collections::BTreeMap<String, String>,
 }
 
 /// Parses save text; `path` names it in errors.
@@ -266,6 +271,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
     let mut lines = Vec::new();
     let mut pending = Vec::new();
     let mut in_pending = false;
+    let mut opponents = std::collections::BTreeMap::new();
     for (n, l) in crate::text::script_lines(text) {
         let l = l.trim();
         if let Some(r) = l.strip_prefix("#@ruleset ") {
@@ -280,6 +286,11 @@ pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
             );
         } else if let Some(h) = l.strip_prefix("#@hash ") {
             hash = Some(h.trim().to_string());
+        } else if let Some(o) = l.strip_prefix("#@opponent ") {
+            let Some((side, bot)) = o.trim().split_once(' ') else {
+                return Err(corrupt(n, "bad #@opponent line (#@opponent SIDE BOT)".into()));
+            };
+            opponents.insert(side.to_string(), bot.trim().to_string());
         } else if l == "#@pending" {
             in_pending = true;
         } else if let Some(j) = l.strip_prefix("#@base ") {
@@ -299,7 +310,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
     }
     let (ruleset_hash, ruleset_desc) = ruleset.ok_or_else(|| Error::Save(format!("{name}: no #@ruleset line")))?;
     let state = state.ok_or_else(|| Error::Save(format!("{name}: no #@state line (truncated file?)")))?;
-    Ok(Parsed { format, ruleset_hash, ruleset_desc, state, hash, base, prior, lines, pending })
+    Ok(Parsed { format, ruleset_hash, ruleset_desc, state, hash, base, prior, lines, pending, opponents })
 }
 
 /// The saved state must fit the scenario: units it knows, steps that exist, hexes on the map.

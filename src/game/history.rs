@@ -31,6 +31,9 @@ pub struct Entry {
     /// For the record of an undo that could not simply pop the commands it took back (past the
     /// dice, or past such a record): how many commands it took back. 0 for any other command.
     pub takes_back: usize,
+    /// Whether umpire played it for one of its sides (the session's opponent): a player's
+    /// `undo` takes it back with the player's command before it.
+    pub by_bot: bool,
 }
 
 impl Entry {
@@ -38,7 +41,7 @@ impl Entry {
     pub fn new(lines: Vec<String>, before: GameState, after: &GameState, hash: bool) -> Entry {
         let seen = seen_rolls(&before, after);
         let after_hash = hash.then(|| after.hash());
-        Entry { lines, after_hash, seen, before: Some(Box::new(before)), takes_back: 0 }
+        Entry { lines, after_hash, seen, before: Some(Box::new(before)), takes_back: 0, by_bot: false }
     }
 }
 
@@ -99,19 +102,35 @@ impl Game {
         out
     }
 
+    /// How many commands in effect an undo of the player's last `n` takes back: each with the
+    /// commands umpire played after it (its opponent's).
+    pub fn players_span(&self, n: usize) -> usize {
+        let live = self.live();
+        let mut count = 0;
+        for _ in 0..n {
+            while live.get(count).is_some_and(|&i| self.history[i].by_bot) {
+                count += 1;
+            }
+            count += 1;
+        }
+        count
+    }
+
     /// Takes back the last `n` commands in effect. `line` is the command as typed (recorded
     /// when the undo goes past the dice, or past the record of such an undo: a second `undo`
-    /// takes back the command before, it does not undo the record).
-    pub fn undo(&mut self, n: usize, free: bool, past_dice: bool, line: &str) -> Result<Vec<String>> {
+    /// takes back the command before, it does not undo the record; it must take back `n` when
+    /// replayed). `asked`: the count the player typed, which refusals repeat (the player's
+    /// commands, where umpire's own come with them: [`Game::players_span`]).
+    pub fn undo(&mut self, (n, asked): (usize, usize), free: bool, past_dice: bool, line: &str) -> Result<Vec<String>> {
         let live = self.live();
         if n == 0 || n > live.len() {
-            return Err(Error::Usage(format!("cannot undo {n}: {} command(s) to undo", live.len())));
+            return Err(Error::Usage(format!("cannot undo {asked}: {} command(s) to undo", live.len())));
         }
         let first = live[n - 1];
         let undone: Vec<&Entry> = live[..n].iter().rev().map(|&i| &self.history[i]).collect();
         if undone.iter().any(|e| e.before.is_none()) {
             return Err(Error::Usage(format!(
-                "cannot undo {n}: undo reaches back {UNDO_DEPTH} commands at most (the states before older ones are not kept; a save still replays the whole game)"
+                "cannot undo {asked}: undo reaches back {UNDO_DEPTH} commands at most (the states before older ones are not kept; a save still replays the whole game)"
             )));
         }
         let seen: Vec<String> = undone.iter().flat_map(|e| e.seen.iter().cloned()).collect();
@@ -132,7 +151,7 @@ impl Game {
             return Err(Error::Usage(format!(
                 "undo would take back what the dice showed: {} — use `undo --past-dice{}` to do it anyway (the log will record it), or play on",
                 seen.join(", "),
-                if n > 1 { format!(" {n}") } else { String::new() }
+                if asked > 1 { format!(" {asked}") } else { String::new() }
             )));
         }
         // an honest undo: a command of its own, recorded in the log and in saves
@@ -232,6 +251,7 @@ impl Game {
             seen: parts.iter().flat_map(|e| e.seen.iter().cloned()).collect(),
             before: parts[0].before.clone(),
             takes_back: 0,
+            by_bot: parts.iter().all(|e| e.by_bot),
         };
         self.history.push(merged);
     }

@@ -52,6 +52,9 @@ pub struct Game {
     /// Whether each command keeps the hash of the state after it (a save's checkpoints); a
     /// playout that saves nothing turns it off (hashing the state is a tenth of a game's work).
     pub checkpoints: bool,
+    /// The sides umpire plays in this game, with the bot of each (the session's `opponent`;
+    /// saves keep them).
+    pub opponents: std::collections::BTreeMap<String, String>,
     /// How the rule thread of the running command was started (kept with a pending decision,
     /// so that a refused answer can bring the command back to its question).
     last_start: Option<Call>,
@@ -143,6 +146,7 @@ impl Game {
             saved_len: 0,
             setup: vec![],
             checkpoints: true,
+            opponents: Default::default(),
             last_start: None,
         })
     }

@@ -39,6 +39,10 @@ pub(super) enum Cmd {
         /// killed process): its journal, kept after every command.
         #[arg(long, conflicts_with_all = ["scenario", "seed", "options"])]
         resume: bool,
+        /// umpire plays SIDE (with BOT: greedy, the default, or random); repeat it for more
+        /// sides. The session's `opponent` command changes it; saves keep it.
+        #[arg(long, value_name = "SIDE[=BOT]")]
+        opponent: Vec<String>,
     },
     /// Like `play`, for designers: undo is free (it may take back dice rolls).
     Sandbox {

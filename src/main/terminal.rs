@@ -23,9 +23,12 @@ pub(super) fn play(
     seed: Option<u64>,
     options: Vec<String>,
     rules: Option<PathBuf>,
-    sandbox: bool,
-    resume: bool,
+    (sandbox, resume): (bool, bool),
+    opponents: &[String],
 ) -> Result<i32> {
+    if !opponents.is_empty() && scenario.is_none() && !resume {
+        anyhow::bail!("--opponent needs a game: `umpire play <game> --opponent <side>[=<bot>]`");
+    }
     let mut session = Session::new();
     if let Some(l) = library {
         session.root = l;
@@ -59,6 +62,24 @@ pub(super) fn play(
         && !open_scenario(&mut session, &name, seed, options, tty)?
     {
         return Ok(1);
+    }
+    if tty {
+        // (what umpire is doing while it plays a side, on the line it then prints over)
+        session.progress = Some(Box::new(|what: &str| {
+            // (an empty message: done, the line cleared)
+            if what.is_empty() {
+                eprint!("\r\x1b[K")
+            } else {
+                eprint!("\r{what}…\x1b[K")
+            }
+            let _ = std::io::Write::flush(&mut std::io::stderr());
+        }));
+    }
+    for o in opponents {
+        let (side, bot) = o.split_once('=').unwrap_or((o.as_str(), ""));
+        if !run_opening(&mut session, format!("opponent {side} {bot}").trim_end(), tty) {
+            return Ok(1);
+        }
     }
     let words = Rc::new(RefCell::new(Words::from_session(&session)));
     // shared with the line editor, which asks it at Tab what the game says may be typed

@@ -8,14 +8,13 @@
 //! seeded with it and the bot's choices come from a generator seeded with it too, so game
 //! `--seed 17` of a playout is the same game whenever it is played, on however many cores.
 
-mod bot;
 pub mod fuzz;
 pub mod replay;
 pub mod report;
 pub mod shards;
 pub mod stats;
 
-pub use bot::{Bot, Lineup, Policy};
+pub use crate::session::bot::{Bot, Failure, Lineup, Policy};
 
 use crate::contract::{Action, ActionFilter, Figure};
 use crate::session::{Session, Status};
@@ -60,17 +59,6 @@ impl Spec {
         s.free_undo = true;
         s
     }
-}
-
-/// Why a game could not be played to its end.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Failure {
-    /// `rule error`, `refused`, `dead end`, `unfinished`, `setup`...
-    pub kind: String,
-    pub message: String,
-    /// The command that failed (or the last one), and how many commands had been played.
-    pub command: String,
-    pub at: usize,
 }
 
 /// One game of a playout (a shard file keeps all but its lines: a save has them).

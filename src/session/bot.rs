@@ -16,12 +16,22 @@
 //!
 //! Both draw from a generator seeded with the game's seed: the same seed gives the same game.
 
-use super::Failure;
+use super::{Session, Status};
 use crate::contract::Action;
-use crate::session::{Session, Status};
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
+
+/// Why a game could not be played to its end.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Failure {
+    /// `rule error`, `refused`, `dead end`, `unfinished`, `setup`...
+    pub kind: String,
+    pub message: String,
+    /// The command that failed (or the last one), and how many commands had been played.
+    pub command: String,
+    pub at: usize,
+}
 
 /// How many listed commands `greedy` tries before it chooses.
 pub const GREEDY_SAMPLE: usize = 12;
@@ -311,7 +321,7 @@ impl Bot {
 }
 
 /// The side that chooses now: the one a pending question asks, else the side to act.
-fn acting_side(s: &Session) -> String {
+pub(super) fn acting_side(s: &Session) -> String {
     let Some(g) = &s.game else { return String::new() };
     if let Some(side) = g.pending.as_ref().and_then(|p| p.question.side.clone()) {
         return side;

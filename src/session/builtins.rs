@@ -2,7 +2,7 @@
 //! and handler. `help`, completion, dispatch and the reserved verb names all read it.
 
 use super::units::units_help;
-use super::{Reply, Session, actions, designer, load, mapview, odds, play, show, status, units};
+use super::{Reply, Session, actions, designer, load, mapview, odds, opponent, play, show, status, units};
 use crate::contract::VerbSpec;
 use crate::error::Result;
 use crate::text::did_you_mean;
@@ -97,6 +97,9 @@ pub const BUILTINS: &[Builtin] = &[
     builtin!("forward", "game", "forward [--verbose] [turn N | step ID | end]",
         "play on with `next`, answering every question with its default. Alone it answers the questions now pending, or else plays one `next` and its questions: it stops where the players act next. `turn N` stops at the start of turn N, `step ID` at that step of the sequence, `end` at the end of the game; --verbose echoes every `next` and answer",
         "forward      forward turn 3      forward step <step> (listed below)      forward end      forward --verbose", true, play::forward),
+    builtin!("opponent", "game", "opponent [<side> [bot|off]]",
+        "umpire plays a side (bots: greedy, the default, or random) and answers its questions; off: a player plays it again",
+        "opponent Soviet      opponent Soviet random      opponent Soviet off", true, opponent::cmd_opponent),
     builtin!("undo", "history", "undo [--past-dice] [n]",
         "take back the last n commands (past seen dice only with --past-dice)",
         "undo      undo 3      undo --past-dice", true, play::undo),

@@ -49,6 +49,19 @@ pub(super) fn cmd_load(s: &mut Session, rest: &str, _line: &str) -> Result<Reply
 fn load(session: &mut Session, path: &Path, shown: &str) -> Result<Vec<String>> {
     let text = read_save(path, shown)?;
     let mut p = save::parse(path, &text)?;
+    let opponents = std::mem::take(&mut p.opponents);
+    let mut out = load_parsed(session, path, shown, p)?;
+    if let Some(g) = session.game.as_mut() {
+        for (side, bot) in &opponents {
+            out.push(format!("umpire plays {side} ({bot})"));
+        }
+        g.opponents = opponents;
+    }
+    Ok(out)
+}
+
+/// Loads a parsed save into the session (see [`load`]).
+fn load_parsed(session: &mut Session, path: &Path, shown: &str, mut p: Parsed) -> Result<Vec<String>> {
     // the scenario as the `new` line named it (a path works from anywhere), else by its id
     let named = p.lines.iter().find_map(|(_, l)| l.strip_prefix("new ").and_then(|r| r.split_whitespace().next()));
     let (file, lib, id) = match named.map(|n| resolve_scenario(&session.root, n)) {

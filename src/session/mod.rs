@@ -7,12 +7,14 @@
 
 mod actions;
 mod args;
+pub mod bot;
 pub mod builtins;
 mod complete;
 mod designer;
 mod load;
 mod mapview;
 mod odds;
+mod opponent;
 mod play;
 mod show;
 mod status;
@@ -99,7 +101,14 @@ pub struct Session {
     /// Another rules folder that `new` takes the scenario's ruleset from (`compare`, `replay`;
     /// [`crate::ruleset::Ruleset::load_other`]).
     pub rules: Option<PathBuf>,
+    /// Told how far umpire is while it plays its sides (a front end shows it; None: silent).
+    pub progress: Option<Progress>,
+    /// umpire is playing its sides now (their commands do not start another round).
+    opponent_busy: bool,
 }
+
+/// What a front end shows of umpire's progress while it plays a side (an empty message: done).
+pub type Progress = Box<dyn Fn(&str)>;
 
 /// A `new` line without its `--rules DIR`, and that folder (None for any other line, or a
 /// `new` that names no rules): saves record the rules a game was played under, `replay`
@@ -150,6 +159,8 @@ impl Session {
             free_undo: false,
             replaying: false,
             rules: None,
+            progress: None,
+            opponent_busy: false,
         }
     }
 
@@ -168,6 +179,8 @@ impl Session {
             free_undo: false,
             replaying: true,
             rules: self.rules.clone(),
+            progress: None,
+            opponent_busy: false,
         }
     }
 
@@ -278,6 +291,7 @@ impl Session {
         let started = std::time::Instant::now();
         // one instruction budget for everything the command runs (odds runs, forward's steps)
         let scope = self.game.as_ref().map(|g| g.host().command_scope());
+        let before = self.moved_on_mark();
         let r = self.dispatch(verb, rest, line);
         drop(scope);
         tracing::debug!(command = verb, ms = started.elapsed().as_secs_f64() * 1000.0, ok = r.is_ok(), "command");
@@ -286,6 +300,13 @@ impl Session {
             Ok(r) => r,
             Err(e) => Reply::with(self.game.as_ref().map(|g| g.take_out()).unwrap_or_default(), Status::Error(e)),
         };
+        // umpire's sides play when the command handed the game on to one of them
+        let moved_on = matches!(verb, "new" | "load" | "opponent") || self.moved_on_mark() != before;
+        if r.status == Status::Ok && moved_on && opponent::hands_on(verb) && !self.replaying && !self.opponent_busy {
+            self.opponent_busy = true;
+            opponent::play(self, &mut r);
+            self.opponent_busy = false;
+        }
         // text from rules and scenario files never reaches the terminal raw
         if !r.styled {
             for l in &mut r.out {
@@ -295,6 +316,13 @@ impl Session {
             }
         }
         r
+    }
+
+    /// Where the game is, as far as umpire's sides care: the commands in effect, the answers
+    /// given to a pending decision (a command that changes these hands the game on).
+    fn moved_on_mark(&self) -> Option<(usize, usize, usize)> {
+        let g = self.game.as_ref()?;
+        Some((g.history.len(), g.state().commands, g.pending.as_ref().map_or(0, |p| p.lines().len())))
     }
 
     /// Runs a built-in, or a verb of the ruleset.

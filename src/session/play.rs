@@ -115,7 +115,14 @@ pub(super) fn undo(s: &mut Session, rest: &str, line: &str) -> Result<Reply> {
     if let Some(out) = g.cancel_pending(free, past_dice(rest), line)? {
         return Ok(Reply::ok(out));
     }
-    g.undo(n, free, past_dice(rest), line).map(Reply::ok)
+    if g.opponents.is_empty() {
+        return g.undo((n, n), free, past_dice(rest), line).map(Reply::ok);
+    }
+    // umpire plays a side: the player's last n commands go, each with umpire's after it (an
+    // undo past the dice is recorded with the count it takes back: a replay knows no opponent)
+    let span = g.players_span(n);
+    let recorded = format!("undo --past-dice {span}");
+    g.undo((span, n), free, past_dice(rest), if past_dice(rest) { &recorded } else { line }).map(Reply::ok)
 }
 
 pub(super) fn redo(s: &mut Session, _rest: &str, _line: &str) -> Result<Reply> {

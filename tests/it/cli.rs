@@ -842,3 +842,26 @@ fn four_merged_shards_make_the_report_of_the_unsharded_run() {
     let (code, _, err) = run(&["merge", &format!("{}/compare-1.json", dir.path().display()), &other]);
     assert_eq!((code, err.contains("shards of different runs: rules ")), (Some(2), true), "{err}");
 }
+
+#[test]
+fn play_with_an_opponent_has_umpire_play_that_side() {
+    let mut child = umpire()
+        .arg("--library")
+        .arg(super::fixtures())
+        .args(["play", "fixture", "--seed", "4", "--opponent", "Red=random"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"auto\nnext\nnext\nopponent\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("> opponent Red random\n  umpire plays Red (random)"), "{text}");
+    // Blue's second `next` hands the turn to Red: umpire plays it, back to Blue in turn 2
+    let red = text.split("> next\n").nth(2).unwrap_or_default();
+    assert!(red.contains("Red (umpire) › ") && red.contains("Turn 2"), "{text}");
+    let no_game = umpire().args(["play", "--opponent", "Red"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&no_game.stderr).contains("--opponent needs a game"));
+}
