@@ -190,8 +190,8 @@ local function list_moves(out, side, opts, z, stacks)
         if left > 0 then prof = movement.profile(u, u.hex, left, z) end
       end
       if prof then
-        -- 12.3: the 62nd Army's first move out of 3428 goes through 3427 (checked on its route);
-        -- on turns 1 and 2 it slides across the Volga into 3427 and stops there (10.19)
+        -- 12.3: the 62nd Army's first move out of 3428 goes through 3427 (checked on its route;
+        -- on turns 1 and 2 its profile's slide into 3427 ends the move there, 10.19)
         local first62 = u.id == T.units.army62 and u.hex == "3428" and not vars.get("army62_left")
         local note = supply_unit and "{cost} hex" or "{cost} MP"
         local names = { u.id }                                   -- 8.5: and with air units
@@ -207,11 +207,10 @@ local function list_moves(out, side, opts, z, stacks)
           local costs, hexes = map.reach(prof), {}
           for h in pairs(costs) do hexes[#hexes + 1] = h end
           table.sort(hexes)
-          local slide = umpire.clock().turn <= T.volga_closed_through   -- 10.19: it slides into 3427 and stops
           for _, name in ipairs(names) do
             for _, h in ipairs(hexes) do
               local _, route = map.route(prof, h)
-              if h ~= u.hex and route ~= nil and route[2] == "3427" and (h == "3427" or not slide) then
+              if h ~= u.hex and route ~= nil and route[2] == "3427" then
                 add(out, { cmd = ("move %s %s"):format(name, h), group = "move", unit = u.id, hex = h,
                            note = note:gsub("{cost}", map.fmt_cost(costs[h])) })
               end

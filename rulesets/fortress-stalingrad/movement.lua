@@ -52,6 +52,12 @@ function M.zones(side, once)
            ez = set(zoc.zoc(C.other(side))) }
 end
 
+-- 10.19, 12.3: on turns 1-2 the 62nd Army may slide from 3428 across the Volga into an empty
+-- 3427, and its move ends there (DATA.md): a stop cost, so no path goes on beyond 3427.
+function M.slides(u, from, turn)
+  return u.id == T.units.army62 and from == "3428" and turn <= T.volga_closed_through and #units.at("3427") == 0
+end
+
 -- The movement profile of unit `u` starting at `from` with `mp` to spend. `z`: M.zones(u.side)
 -- (found here when not given).
 function M.profile(u, from, mp, z)
@@ -82,9 +88,8 @@ function M.profile(u, from, mp, z)
       if ez[n] and control.intact_entrenchment(n, enemy) then side_cost[from .. ">" .. n] = "no" end
     end
   end
-  -- 10.19: on turns 1-2 the 62nd Army may slide from 3428 into an empty 3427
-  if u.id == T.units.army62 and from == "3428" and turn <= T.volga_closed_through and #units.at("3427") == 0 then
-    side_cost["3428>3427"] = T.river_cost.major_river
+  if M.slides(u, from, turn) then                                                    -- 10.19, 12.3
+    side_cost["3428>3427"] = { cost = T.river_cost.major_river, stop = true }
   end
   return {
     from = from, mp = mp,
@@ -155,6 +160,7 @@ local function why_not(u, from, to, prof, left)
   local enemy = C.other(u.side)
   if map.terrain(to) == "sea" then return "10.8", to .. " is an all-sea hex" end
   if u:marker("sea_supplied") and not C.COAST[to] then return M.inland(u, to) end
+  if to ~= "3427" and M.slides(u, from, umpire.clock().turn) then return M.slide_ends(u, to) end
   if map.direction(from, to) then
     local side = map.hexside(from, to)
     if C.contains(side, "volga") and umpire.clock().turn <= T.volga_closed_through then
@@ -186,6 +192,11 @@ local function why_not(u, from, to, prof, left)
     return "7.22", ("%s is supplied by sea this turn: it moves only through coastal hexes, and none of its paths to %s keeps to them"):format(u.id, to)
   end
   return "10.6", ("%s cannot reach %s (rivers closed, the sea, enemy units or entrenchments in the way)"):format(u.id, to)
+end
+
+-- 10.19, 12.3: the refusal of a hex beyond 3427 to the 62nd Army sliding into it.
+function M.slide_ends(u, to)
+  return "10.19", ("%s slides across the Volga from 3428 into 3427 on turns 1 and 2, and its move ends there: it does not go on to %s"):format(u.id, to)
 end
 
 -- 7.22: the refusal of an inland hex to a unit supplied by sea this turn.
@@ -249,6 +260,7 @@ local function plan(list, to, via)
         if p.u:marker("sea_supplied") and not C.COAST[path[i]] and map.terrain(path[i]) ~= "sea" then umpire.refuse(M.inland(p.u, path[i])) end
       end
       if path[#path] == to and not via then umpire.refuse(why_not(p.u, from, to, p.prof, p.left)) end
+      if path[2] == "3427" and M.slides(p.u, from, umpire.clock().turn) then umpire.refuse(M.slide_ends(p.u, path[#path])) end
       umpire.refuse("10.6", ("%s: %s"):format(p.u.id, why))
     end
     costs[p.u.id] = cost
@@ -475,7 +487,8 @@ umpire.command {
     arrive(list, path, costs, from, origin, start_ez)
     if has62 then vars.set("army62_left", true) end
     local notes = move_notes(list, path, from, origin, start_ez, side)
-    if has62 and umpire.clock().turn <= T.volga_closed_through then
+    -- 10.19: on turns 1-2 the only way from 3428 into 3427 is the 62nd Army's slide (M.slides)
+    if from == "3428" and path[2] == "3427" and umpire.clock().turn <= T.volga_closed_through then
       notes[#notes + 1] = "slides across the Volga into 3427 and moves no farther this turn (10.19)"
       for _, u in ipairs(list) do u:set_marker("halted", 1) u:set_marker("volga_slide", 1) end
     end
