@@ -5,12 +5,13 @@ local C = require "common"
 
 local M = {}
 
+local ZOC_KINDS = { infantry = true, mech = true, cavalry = true }   -- (the combat units, 2.2.A, but anti-tank)
+
 -- 6.2, 6.3: a stack has a ZOC if one of its units has. Mechanized units (their Kampfgruppen too),
 -- Soviet rifle and guards rifle units, German infantry divisions and Kampfgruppen with an attack
 -- strength of 1 or more; the guard cavalry (6.7 counts its ZOC among the strong ones). Never a
 -- printed attack of 0, a support unit, an out-of-supply, disrupted (12.1) or entrained (10.8.2)
 -- unit. The anti-tank division is none of the kinds 6.2 names (DATA.md).
-local ZOC_KINDS = { infantry = true, mech = true, cavalry = true }   -- (the combat units, 2.2.A, but anti-tank)
 function M.projects(u)
   if not ZOC_KINDS[u.kind] or not u.hex then return false end
   if (u:value("attack") or 0) < 1 then return false end
