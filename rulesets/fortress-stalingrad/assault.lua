@@ -11,6 +11,7 @@ local movement = require "movement"
 local stacking = require "stacking"
 local air = require "air"
 local retreats = require "retreats"
+local fmco = require "fmco"
 
 local M = {}
 
@@ -45,16 +46,19 @@ local function check_assaulters(list, side, from, origin)
 end
 
 -- 10.38, 10.9, 10.19, 10.44, 10.31, 7.18: `d`, next to `from`, holds enemy units to assault (or
--- an empty intact Soviet entrenchment); the defenders.
+-- an empty intact Soviet entrenchment).
 local function check_target(list, from, d, enemy)
   umpire.check(map.distance(from, d) == 1, "10.38", "%s is not next to %s", d, from)
   local r, why = combat.attack_blocked(list[1], from, d, "ma")
   if r then umpire.refuse(r, why) end
   local here = C.combat_at(d, enemy)
   local works = #here == 0 and enemy == C.SOVIET and combat.intrinsic(d)
-  umpire.check(#here > 0 or works, "10.38", "there is no %s unit in %s%s", enemy, d,
-    (#C.ground_at(d, enemy) > 0) and " (a lone 0-0-1 is pushed aside by moving in, 7.18: use move)" or "")
-  return here
+  if #here == 0 and not works then
+    if #C.ground_at(d, enemy) > 0 then
+      umpire.refuse("7.18", ("only a 0-0-1 is in %s: it is no mobile assault, moving in pushes it aside (use move)"):format(d))
+    end
+    umpire.refuse("10.38", ("there is no %s unit in %s"):format(enemy, d))
+  end
 end
 
 -- 10.38, 10.42: every unit pays the tripled cost, and must have it left.
@@ -107,7 +111,7 @@ umpire.command {
     local from = list[1].hex
     local origin = list[1]:marker("origin")
     check_assaulters(list, side, from, origin)
-    local here = check_target(list, from, d, enemy)
+    check_target(list, from, d, enemy)
     -- 10.39, 6.7: the launch hex within the stacking limit at the instant of the assault
     local prob_rule, prob = stacking.problem(from, side)
     if prob_rule then umpire.refuse("10.39", ("the launch hex is over the stacking limit: %s"):format(prob)) end
@@ -124,9 +128,8 @@ umpire.command {
       map.fmt_cost(costs[list[1].id]), select(3, M.cost(list[1], from, d))))
     local attackers = {}
     for _, u in ipairs(list) do attackers[#attackers + 1] = { u = u, from = from } end
-    for _, u in ipairs(here) do u:set_marker("defended_ma", 1) end
     local s = combat.resolve { kind = "ma", attacker = side, defender = enemy, attackers = attackers, hexes = { d }, from_hexes = { from } }
-    if (vars.get("fmco_turn") or 0) > 0 and side == C.GERMAN then vars.set("fmco_attacks", (vars.get("fmco_attacks") or 0) + 1) end
+    if fmco.declared() and side == C.GERMAN then vars.set("fmco_attacks", (vars.get("fmco_attacks") or 0) + 1) end
     after_battle(list, s, side, enemy, from, d)
   end,
 }

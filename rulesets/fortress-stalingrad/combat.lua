@@ -481,7 +481,7 @@ end
 -- 11.5: one attack per unit and per defender each phase (markers `attacked`, `defended`).
 local function clear_phase_markers()
   for _, u in ipairs(units.all { on_map = true }) do
-    for _, m in ipairs { "attacked", "defended", "defended_ma", "retreated", "katyusha" } do
+    for _, m in ipairs { "attacked", "defended", "retreated", "katyusha" } do
       if u:marker(m) then u:set_marker(m, nil) end
     end
   end

@@ -38,7 +38,7 @@ local UNIT_MARKERS = {
   katyusha = function() return "under a Katyusha: attack doubled [11.20]" end,
   waiting = function() return "waits on the entry hex of this turn's reinforcements [8.15]" end,
   released = function(v) return ("arrives on turn %d (the Tigers' roll) [11.24]"):format(v) end,
-  origin = false, moved = false, defended_ma = false, exit = false,
+  origin = false, moved = false, exit = false,
 }
 local HEX_MARKERS = {
   ctl = function(v) return ("controlled by the %s [3.3]"):format(C.SIDE_OF[v] or "?") end,
