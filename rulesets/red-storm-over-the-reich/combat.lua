@@ -102,8 +102,8 @@ local function check_attack(hex, list, side, s, check)
   for _, u in ipairs(list) do
     check(u.side == side, "13.1", "%s is %s: the %s attacks now", u.id, u.side, side)
     check(u.hex ~= nil, "13.1", "%s is not on the map", u.id)
-    check(C.is_combat(u) or C.is_artillery(u) or C.is_flak(u) or C.is_leader(u), "13.1", "%s (%s) does not attack", u.id, u.kind)
     check(not C.is_garrison(u), "16.2", "%s is a garrison: garrisons never attack", u.id)
+    check(C.is_combat(u) or C.is_artillery(u) or C.is_flak(u) or C.is_leader(u), "13.1", "%s (%s) does not attack", u.id, u.kind)
     check(not u:marker("entrained"), "10.8.2", "%s is entrained: entrained units may not attack", u.id)
     check(not (C.disrupted(u) and not C.is_artillery(u)), "12.1", "%s is disrupted: disrupted units may not attack", u.id)
     if not second then
@@ -132,10 +132,11 @@ local function check_attack(hex, list, side, s, check)
       if C.is_mech(u) then mech = true end
       if C.is_leader(u) then has_zhukov = true end
     end
-    for _, u in ipairs(l) do
-      -- 13.1.A: attack-0 units only with an attacking unit of attack 1+ of their hex (reading)
-      if (u:value("attack") or 0) < 1 and not C.is_leader(u) then
-        check(strong, "13.1.A", "%s has an attack strength of 0: it attacks only stacked with an attacking unit of attack 1 or more", u.id)
+    -- 13.1.A: attack-0 units only with an attacking unit of attack 1+ of their hex (reading): in a
+    -- hex without one, every attacking unit but Zhukov has an attack of 0
+    if not strong then
+      for _, u in ipairs(l) do
+        check(C.is_leader(u), "13.1.A", "%s has an attack strength of 0: it attacks only stacked with an attacking unit of attack 1 or more", u.id)
       end
     end
     -- 13.1.A: a single infantry unit in a hex (reading: the only friendly combat unit there; support
@@ -280,12 +281,11 @@ function M.advance(list, path)
   for _, u in ipairs(list) do
     umpire.check(C.contains(last.units, u.id) and u.exists and u.hex ~= nil, "13.6", "%s did not survive the last attack as an attacker (on %s)", u.id, hex)
     umpire.check(not u:marker("advanced"), "13.6", "%s has advanced after this combat", u.id)
-    umpire.check(not C.is_garrison(u), "16.2", "garrisons do not advance")
     if #path > 1 then
       -- reading: only mechanized units follow up (cavalry and Zhukov enter the defenders' hex only)
       umpire.check(C.is_mech(u), "13.6", "%s is not a mechanized unit: it advances into the defenders' hex %s only (13.6.A, 13.6.B)", u.id, hex)
-      umpire.check(#path <= #(last.path or {}), "13.6.B", "%s may advance %d %s (the length of the retreat)", u.id, #(last.path or {}) > 0 and #last.path or 1,
-        C.plural(#(last.path or {}) > 0 and #last.path or 1, "hex", "hexes"))
+      local most = math.max(#(last.path or {}), 1)   -- (the defenders' hex at least)
+      umpire.check(#path <= #(last.path or {}), "13.6.B", "%s may advance %d %s (the length of the retreat)", u.id, most, C.plural(most, "hex", "hexes"))
       for i = 2, #path do
         umpire.check(path[i] == last.path[i - 1], "13.6.B", "a mechanized follow-up goes along the retreat path %s → %s", hex, table.concat(last.path, " → "))
       end
