@@ -71,14 +71,11 @@ local function crossings_base(weather, near)
   for h in pairs(map.marked("bridgehead")) do
     if M.held_bridgehead(h) then held[h] = true end
   end
-  local base = { keys = {}, cost = {}, kind = {}, out_of = {}, banks = {}, starts = {}, within = {} }
+  local base = { keys = {}, cost = {}, kind = {}, out_of = {}, starts = {}, within = {} }
   local function priced(a, key, cost, kind)
     base.keys[#base.keys + 1] = key
     base.cost[key], base.kind[key] = cost, kind
-    if not base.out_of[a] then
-      base.out_of[a] = {}
-      base.banks[#base.banks + 1] = a   -- (the hexes these crossings start from)
-    end
+    if not base.out_of[a] then base.out_of[a] = {} end   -- (kept by the hex they start from)
     base.out_of[a][#base.out_of[a] + 1] = key
   end
   for _, c in ipairs(CROSSINGS) do
@@ -108,7 +105,7 @@ local function crossings_within(base, from, mp)
   local key = from .. "/" .. r
   if base.within[key] then return base.within[key] end
   local out = { base.out_of[from] or NONE }
-  if r >= 1 and #base.banks > 0 then
+  if r >= 1 then
     for _, h in ipairs(map.within(from, r)) do
       local keys = h ~= from and base.out_of[h]
       if keys then out[#out + 1] = keys end
