@@ -101,10 +101,6 @@ function C.is_guards_rifle(u) return u.kind == "infantry" and u:attr("ma") == "g
 function C.is_bunker(u) return u.id == "BUNKER" end
 -- 10.3: a unit with a printed movement allowance (not read off the Movement Point Track).
 function C.printed_ma(u) return u:value("move") end
--- 10.3.B.3: Soviet rifle units with a printed allowance (not the guards).
-function C.is_rifle_division(u)
-  return u.side == C.SOVIET and u.kind == "infantry" and u:attr("ma") == nil and C.printed_ma(u) ~= nil
-end
 -- 16.1: a German infantry division's Kampfgruppe face (the second of its two faces) or a unit
 -- that begins as a Kampfgruppe; the mechanized Kampfgruppen of 16.1.B.
 function C.is_kg(u)
