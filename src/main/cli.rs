@@ -39,7 +39,7 @@ pub(super) enum Cmd {
         /// killed process): its journal, kept after every command.
         #[arg(long, conflicts_with_all = ["scenario", "seed", "options"])]
         resume: bool,
-        /// umpire plays SIDE (with BOT: greedy, the default, or random); repeat it for more
+        /// umpire plays SIDE (with BOT: search, the default, greedy or random); repeat it for more
         /// sides. The session's `opponent` command changes it; saves keep it.
         #[arg(long, value_name = "SIDE[=BOT]")]
         opponent: Vec<String>,
@@ -206,7 +206,7 @@ pub(super) struct GamesArgs {
     /// The first game's seed (game i has seed S + i).
     #[arg(long, default_value_t = 1)]
     pub(super) seed: u64,
-    /// The bots: `--bot BOT` for every side (random or greedy), `--bot SIDE=BOT` for one side
+    /// The bots: `--bot BOT` for every side (random, greedy or search), `--bot SIDE=BOT` for one side
     /// (repeat it: `--bot German=greedy --bot Soviet=random`).
     #[arg(long = "bot", value_name = "[SIDE=]BOT", default_value = "random")]
     pub(super) bot: Vec<String>,

@@ -79,6 +79,26 @@ pub struct Record {
     pub lines: Vec<String>,
     /// The state hash at the end.
     pub hash: String,
+    /// Each side's score at the end (`umpire.evaluate`: its outcome's weight counts 1000).
+    #[serde(default)]
+    pub scores: BTreeMap<String, f64>,
+    /// How long the bots thought (by the clock: reported, never used to decide; not written).
+    #[serde(skip)]
+    pub thinking: Thinking,
+}
+
+/// The wall-clock time of a game's decisions by a side's bot, for the strength benchmark.
+#[derive(Clone, Debug, Default)]
+pub struct Thinking {
+    /// Per side: decisions, their seconds in all, the longest one's.
+    pub sides: BTreeMap<String, (usize, f64, f64)>,
+}
+
+impl Thinking {
+    fn add(&mut self, side: &str, secs: f64) {
+        let e = self.sides.entry(side.to_string()).or_default();
+        *e = (e.0 + 1, e.1 + secs, e.2.max(secs));
+    }
 }
 
 impl Record {
@@ -144,6 +164,8 @@ pub fn play(spec: &Spec, seed: u64, bots: impl Into<Lineup>, save: Option<&Path>
         failure: None,
         lines: vec![new.clone()],
         hash: String::new(),
+        scores: BTreeMap::new(),
+        thinking: Thinking::default(),
     };
     let r = s.execute(&new);
     if let Some(e) = r.error() {
@@ -190,7 +212,11 @@ pub fn play(spec: &Spec, seed: u64, bots: impl Into<Lineup>, save: Option<&Path>
             });
             break;
         }
-        let cmd = match bot.choose(&mut s, &list) {
+        let thinker = crate::session::bot::acting_side(&s);
+        let started = std::time::Instant::now();
+        let chosen = bot.choose(&mut s, &list);
+        rec.thinking.add(&thinker, started.elapsed().as_secs_f64());
+        let cmd = match chosen {
             Ok(c) => c,
             Err(f) => {
                 rec.failure = Some(Failure { at: rec.commands, ..f });
@@ -226,6 +252,11 @@ fn finish(s: &Session, rec: &mut Record) {
         rec.result = st.clock.over.clone();
         rec.turn = st.clock.turn;
         rec.hash = st.hash();
+    }
+    for side in g.sides() {
+        if let Ok(Some(e)) = g.evaluate(&side) {
+            rec.scores.insert(side, e.score);
+        }
     }
     match g.evaluate(&first) {
         Ok(Some(e)) => rec.figures = e.figures,
@@ -311,6 +342,8 @@ fn panicked(seed: u64, p: Box<dyn std::any::Any + Send>) -> Record {
         failure: Some(Failure { kind: "panic".into(), message, command: String::new(), at: 0 }),
         lines: vec![],
         hash: String::new(),
+        scores: BTreeMap::new(),
+        thinking: Thinking::default(),
     }
 }
 

@@ -11,10 +11,15 @@
 //!   `umpire.evaluate` for the side that does it (the side the list names for the command,
 //!   else the side to act or the one a question asks), and everything taken back — and plays the
 //!   best if it scores better than the position now; if none does, it chooses as the random bot
-//!   among those tried that score no worse and `next` (so units still move and segments end). The lookahead rolls dice of its own (the game's generator reseeded from the bot's,
-//!   then put back), so a bot never sees the roll the game will make.
+//!   among those tried that score no worse and `next` (so units still move and segments end).
+//!   The lookahead rolls dice of its own (the game's generator reseeded from the bot's, then put
+//!   back), so a bot never sees the roll the game will make.
+//! * `search` (session/search.rs): many more lookaheads than `greedy`, a command that rolls
+//!   dice tried under several rolls, within a budget of lookaheads.
 //!
-//! Both draw from a generator seeded with the game's seed: the same seed gives the same game.
+//! Under fog of war `greedy` and `search` look ahead on the game as their side sees it (the
+//! enemy units hidden from it set aside). All draw from a generator seeded with the game's
+//! seed: the same seed gives the same game.
 
 use super::{Session, Status};
 use crate::contract::Action;
@@ -33,6 +38,9 @@ pub struct Failure {
     pub at: usize,
 }
 
+/// The box where a bot's lookahead sets aside the units its side may not see.
+const UNSEEN: &str = "unseen by the bot";
+
 /// How many listed commands `greedy` tries before it chooses.
 pub const GREEDY_SAMPLE: usize = 12;
 
@@ -40,6 +48,7 @@ pub const GREEDY_SAMPLE: usize = 12;
 pub enum Policy {
     Random,
     Greedy,
+    Search,
 }
 
 impl std::str::FromStr for Policy {
@@ -48,7 +57,8 @@ impl std::str::FromStr for Policy {
         match s {
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
-            _ => Err(format!("unknown bot '{s}' (bots: random, greedy)")),
+            "search" => Ok(Policy::Search),
+            _ => Err(format!("unknown bot '{s}' (bots: random, greedy, search)")),
         }
     }
 }
@@ -58,6 +68,7 @@ impl std::fmt::Display for Policy {
         f.write_str(match self {
             Policy::Random => "random",
             Policy::Greedy => "greedy",
+            Policy::Search => "search",
         })
     }
 }
@@ -138,7 +149,7 @@ impl std::fmt::Display for Lineup {
 
 pub struct Bot {
     pub lineup: Lineup,
-    rng: ChaCha8Rng,
+    pub(super) rng: ChaCha8Rng,
 }
 
 impl Bot {
@@ -155,19 +166,19 @@ impl Bot {
         Bot { lineup, rng }
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(super) fn below(&mut self, n: usize) -> usize {
         self.rng.random_range(0..n)
     }
 
     /// The groups of `list` in their first order, each with its commands' indices.
-    fn groups(list: &[Action]) -> Vec<Vec<usize>> {
+    pub(super) fn groups(list: &[Action]) -> Vec<Vec<usize>> {
         crate::contract::action_groups(list).into_iter().map(|(_, ix)| ix).collect()
     }
 
     /// A command of `list` (not empty) by the random policy: a group, then one of its commands,
     /// uniformly where the rules weight nothing; else in proportion to the weights (a group's is
     /// its largest), leaving out what weighs 0 while anything weighs more.
-    fn random(&mut self, list: &[Action]) -> usize {
+    pub(super) fn random(&mut self, list: &[Action]) -> usize {
         let groups = Bot::groups(list);
         if list.iter().all(|a| a.weight.is_none()) || list.iter().all(|a| a.weight() <= 0.0) {
             let g = &groups[self.below(groups.len())];
@@ -199,26 +210,57 @@ impl Bot {
     pub fn choose(&mut self, s: &mut Session, list: &[Action]) -> Result<String, Failure> {
         match self.lineup.of(&acting_side(s)) {
             Policy::Random => Ok(list[self.random(list)].cmd.clone()),
-            Policy::Greedy => self.greedy(s, list),
+            policy => {
+                if list.len() == 1 {
+                    return Ok(list[0].cmd.clone());
+                }
+                // (a set-up question no side answers has nothing to score for)
+                if hides_while_deciding(s) || list.iter().all(|a| side_of(s, a).is_empty()) {
+                    return Ok(list[self.random(list)].cmd.clone());
+                }
+                // (what the rules weight 0 is left out while anything weighs more)
+                let kept: Vec<Action>;
+                let list = if list.iter().any(|a| a.weight() <= 0.0) && list.iter().any(|a| a.weight() > 0.0) {
+                    kept = list.iter().filter(|a| a.weight() > 0.0).cloned().collect();
+                    &kept
+                } else {
+                    list
+                };
+                if list.len() == 1 {
+                    return Ok(list[0].cmd.clone());
+                }
+                match policy {
+                    Policy::Search => self.as_seen(s, |bot, s| bot.search(s, list)),
+                    _ => self.as_seen(s, |bot, s| bot.greedy(s, list)),
+                }
+            }
         }
     }
 
+    /// Runs `think` on the game as the side to act may see it: under fog of war, the enemy units
+    /// it may not examine (`Game::hidden_units`) are set aside, in no hex, while the bot looks
+    /// ahead, and put back after: what it plays is chosen from what its side sees.
+    fn as_seen<R>(&mut self, s: &mut Session, think: impl FnOnce(&mut Bot, &mut Session) -> R) -> R {
+        let Some(g) = s.game.as_mut() else { return think(self, s) };
+        let hidden = g.hidden_units();
+        if hidden.is_empty() {
+            return think(self, s);
+        }
+        let cp = g.checkpoint();
+        {
+            let mut shared = g.shared.borrow_mut();
+            for id in &hidden {
+                shared.state.place(id, crate::state::Location::Box(UNSEEN.into()));
+            }
+        }
+        let r = think(self, s);
+        if let Some(g) = s.game.as_mut() {
+            let _ = g.rollback(cp);
+        }
+        r
+    }
+
     fn greedy(&mut self, s: &mut Session, list: &[Action]) -> Result<String, Failure> {
-        if list.len() == 1 {
-            return Ok(list[0].cmd.clone());
-        }
-        let side = acting_side(s);
-        // (who does a command: the side the rules name for it, else the side to act; a set-up
-        // question no side answers has nothing to score for)
-        let side_of = |a: &Action| a.side.clone().unwrap_or_else(|| side.clone());
-        if list.iter().all(|a| side_of(a).is_empty()) {
-            return Ok(list[self.random(list)].cmd.clone());
-        }
-        // (what the rules weight 0 is left out while anything weighs more)
-        if list.iter().any(|a| a.weight() <= 0.0) && list.iter().any(|a| a.weight() > 0.0) {
-            let kept: Vec<Action> = list.iter().filter(|a| a.weight() > 0.0).cloned().collect();
-            return self.greedy(s, &kept);
-        }
         // a sample: one command of each group, then others at random
         let mut picked: Vec<usize> = Vec::new();
         for g in Bot::groups(list) {
@@ -234,23 +276,16 @@ impl Bot {
         }
         picked.truncate(GREEDY_SAMPLE.max(1));
         // each command is scored against the position now for the side that does it: the gain
-        let mut now: Vec<(String, f64)> = Vec::new();
+        let mut now = Now::default();
         let mut best: Option<(f64, usize)> = None;
         let mut neutral: Vec<usize> = Vec::new();
         for i in picked {
-            let who = side_of(&list[i]);
+            let who = side_of(s, &list[i]);
             let gain = if who.is_empty() {
                 // (an action no side does: neither better nor worse)
                 0.0
             } else {
-                let base = match now.iter().find(|(w, _)| *w == who) {
-                    Some(&(_, b)) => b,
-                    None => {
-                        let b = self.score_now(s, &who)?;
-                        now.push((who.clone(), b));
-                        b
-                    }
-                };
+                let base = now.of(self, s, &who)?;
                 self.look_ahead(s, &list[i].cmd, &who)? - base
             };
             // (ending the segment is always among them: a bot must not put it off for ever
@@ -275,7 +310,7 @@ impl Bot {
     }
 
     /// The score of the state as it is, for `side`.
-    fn score_now(&self, s: &Session, side: &str) -> Result<f64, Failure> {
+    pub(super) fn score_now(&self, s: &Session, side: &str) -> Result<f64, Failure> {
         let fail =
             |kind: &str, message: String| Failure { kind: kind.into(), message, command: "evaluate".into(), at: 0 };
         let g = s.game.as_ref().ok_or_else(|| fail("setup", "no game".into()))?;
@@ -292,13 +327,21 @@ impl Bot {
     /// The score for `side` after `cmd` (its questions answered by default), everything taken
     /// back. A listed command refused here is the failure it is.
     fn look_ahead(&mut self, s: &mut Session, cmd: &str, side: &str) -> Result<f64, Failure> {
+        self.look_ahead_rolls(s, cmd, side).map(|(score, _)| score)
+    }
+
+    /// [`Bot::look_ahead`], and whether the command rolled or drew (another roll may score
+    /// otherwise).
+    pub(super) fn look_ahead_rolls(&mut self, s: &mut Session, cmd: &str, side: &str) -> Result<(f64, bool), Failure> {
         let fail = |kind: &str, message: String| Failure { kind: kind.into(), message, command: cmd.into(), at: 0 };
         let salt = self.rng.next_u64();
         let g = s.game.as_mut().ok_or_else(|| fail("setup", "no game".into()))?;
         let before = g.state().hash();
+        let rolls = g.state().dice.rolls.len();
         let cp = g.checkpoint();
         g.shared.borrow_mut().state.dice.reseed(salt);
         let r = s.execute(cmd);
+        let rolled = s.game.as_ref().is_some_and(|g| g.state().dice.rolls.len() != rolls);
         let outcome = match &r.status {
             Status::Error(e) => {
                 Err(fail(if e.kind() == "rule-error" { "rule error" } else { "refused" }, e.to_string()))
@@ -316,12 +359,41 @@ impl Bot {
         if after != before {
             return Err(fail("lookahead", format!("taking `{cmd}` back left the state changed ({before} → {after})")));
         }
-        outcome
+        outcome.map(|score| (score, rolled))
     }
 }
 
+/// Who does a listed command: the side the rules name for it, else the side that chooses now
+/// (empty: no side, as a set-up question no side answers).
+pub(super) fn side_of(s: &Session, a: &Action) -> String {
+    a.side.clone().unwrap_or_else(|| acting_side(s))
+}
+
+/// The scores of the position as it is, by side: each asked of the rules once a decision.
+#[derive(Default)]
+pub(super) struct Now(Vec<(String, f64)>);
+
+impl Now {
+    /// The score of the position now for `who`.
+    pub(super) fn of(&mut self, bot: &Bot, s: &Session, who: &str) -> Result<f64, Failure> {
+        if let Some(&(_, b)) = self.0.iter().find(|(w, _)| w == who) {
+            return Ok(b);
+        }
+        let b = bot.score_now(s, who)?;
+        self.0.push((who.to_string(), b));
+        Ok(b)
+    }
+}
+
+/// Whether a decision is pending while fog of war hides units: the half-done command cannot be
+/// looked ahead from with them set aside, so the bots answer it as the random bot does (by the
+/// answers' weights), never by what their side may not see.
+fn hides_while_deciding(s: &Session) -> bool {
+    s.game.as_ref().is_some_and(|g| g.pending.is_some() && !g.hidden_units().is_empty())
+}
+
 /// The side that chooses now: the one a pending question asks, else the side to act.
-pub(super) fn acting_side(s: &Session) -> String {
+pub fn acting_side(s: &Session) -> String {
     let Some(g) = &s.game else { return String::new() };
     if let Some(side) = g.pending.as_ref().and_then(|p| p.question.side.clone()) {
         return side;

@@ -98,7 +98,7 @@ pub const BUILTINS: &[Builtin] = &[
         "play on with `next`, answering every question with its default. Alone it answers the questions now pending, or else plays one `next` and its questions: it stops where the players act next. `turn N` stops at the start of turn N, `step ID` at that step of the sequence, `end` at the end of the game; --verbose echoes every `next` and answer",
         "forward      forward turn 3      forward step <step> (listed below)      forward end      forward --verbose", true, play::forward),
     builtin!("opponent", "game", "opponent [<side> [bot|off]]",
-        "umpire plays a side (bots: greedy, the default, or random) and answers its questions; off: a player plays it again",
+        "umpire plays a side (bots: search, the default, greedy or random) and answers its questions; off: a player plays it again",
         "opponent Soviet      opponent Soviet random      opponent Soviet off", true, opponent::cmd_opponent),
     builtin!("undo", "history", "undo [--past-dice] [n]",
         "take back the last n commands (past seen dice only with --past-dice)",

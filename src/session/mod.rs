@@ -16,6 +16,7 @@ mod mapview;
 mod odds;
 mod opponent;
 mod play;
+mod search;
 mod show;
 mod status;
 mod units;

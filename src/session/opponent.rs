@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 pub const MAX_IN_A_ROW: usize = 5_000;
 
 /// The bot of an `opponent` command or `--opponent` when none is named.
-pub const DEFAULT_BOT: Policy = Policy::Greedy;
+pub const DEFAULT_BOT: Policy = Policy::Search;
 
 /// `opponent`: who umpire plays; `opponent <side> [bot|off]` sets or ends it for one side.
 pub(super) fn cmd_opponent(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
@@ -48,7 +48,7 @@ pub(super) fn cmd_opponent(s: &mut Session, rest: &str, _line: &str) -> Result<R
             g.opponents.insert(side.clone(), bot.to_string());
             Ok(Reply::ok(vec![shown(&g.opponents)]))
         }
-        _ => Err(Error::Usage("usage: opponent [<side> [bot|off]] (bots: random, greedy)".into())),
+        _ => Err(Error::Usage("usage: opponent [<side> [bot|off]] (bots: search, the default, greedy, random)".into())),
     }
 }
 
