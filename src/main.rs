@@ -117,8 +117,9 @@ fn run(cli: Cli) -> Result<i32> {
             Ok(0)
         }
         Cmd::Mutate(args) => mutate(library, args),
-        Cmd::Fuzz { scenario, commands, seed, out, options, jobs } => {
-            fuzz(library, scenario, commands, seed, out, options, jobs)
+        Cmd::Fuzz { scenario, commands, seed, out, options, jobs, bot } => {
+            let bots = umpire::playout::Lineup::parse(&bot).map_err(anyhow::Error::msg)?;
+            fuzz(library, scenario, (commands, seed), out, options, jobs, &bots)
         }
     }
 }

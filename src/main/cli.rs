@@ -146,6 +146,10 @@ pub(super) enum Cmd {
         /// same whatever the number.
         #[arg(long)]
         jobs: Option<usize>,
+        /// The bots that pick the listed commands: `--bot BOT` for every side (random, greedy
+        /// or search), `--bot SIDE=BOT` for one side (repeat it).
+        #[arg(long = "bot", value_name = "[SIDE=]BOT", default_value = "random")]
+        bot: Vec<String>,
     },
     /// The games built into the program: `umpire library export DIR` writes a copy to edit.
     Library {

@@ -110,19 +110,20 @@ pub(super) fn mutate(library: Option<PathBuf>, opts: MutateArgs) -> Result<i32> 
 pub(super) fn fuzz(
     library: Option<PathBuf>,
     scenario: String,
-    commands: usize,
-    seed: u64,
+    (commands, seed): (usize, u64),
     out: PathBuf,
     options: Vec<String>,
     jobs: Option<usize>,
+    bots: &umpire::playout::Lineup,
 ) -> Result<i32> {
     let mut spec = umpire::playout::Spec::new(library.unwrap_or_else(umpire::ruleset::find_root), &scenario);
     spec.options = options;
+    umpire::playout::starts(&spec, seed, bots)?;
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
     let started = std::time::Instant::now();
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let bar = progress(commands, "commands");
-    let r = umpire::playout::fuzz::fuzz(&spec, commands, seed, Some(&out), jobs, &|n| bar.set_position(n as u64));
+    let r = umpire::playout::fuzz::fuzz(&spec, bots, commands, seed, Some(&out), jobs, &|n| bar.set_position(n as u64));
     bar.finish_and_clear();
     outln!(
         "fuzz {scenario} from seed {seed}: {} commands ({} listed, {} junk of which {} accepted) in {} games ({} ended), {} saves loaded back, {:.1} s",

@@ -12,7 +12,7 @@
 //! A failure is written as a command script that reproduces it (`umpire run FILE`) and the
 //! fuzzer goes on with the next game. Deterministic from its seed.
 
-use super::{Bot, Policy, Spec, listed, over, write_script};
+use super::{Bot, Lineup, Spec, listed, over, write_script};
 use crate::contract::Action;
 use crate::session::{Session, Status};
 use rand::{RngExt, SeedableRng};
@@ -51,6 +51,8 @@ pub struct Report {
 
 struct Fuzzer<'a> {
     spec: &'a Spec,
+    /// The bots that pick the listed commands (random unless told).
+    bots: &'a Lineup,
     rng: ChaCha8Rng,
     out: Option<&'a Path>,
     report: Report,
@@ -182,7 +184,7 @@ impl Fuzzer<'_> {
             return 1;
         }
         self.report.games += 1;
-        let mut bot = Bot::new(Policy::Random, seed);
+        let mut bot = Bot::of(self.bots.clone(), seed);
         let mut played = 0;
         while played < budget {
             if over(&s) {
@@ -280,15 +282,15 @@ impl Report {
 
 /// One game of a fuzz run: from `seed`, its junk drawn from a generator of its own (so that the
 /// games of a run are independent and run side by side).
-fn one_game(spec: &Spec, run_seed: u64, seed: u64, out: Option<&Path>) -> Report {
-    game_of(spec, run_seed, seed, out, GAME_COMMANDS)
+fn one_game(spec: &Spec, bots: &Lineup, run_seed: u64, seed: u64, out: Option<&Path>) -> Report {
+    game_of(spec, bots, run_seed, seed, out, GAME_COMMANDS)
 }
 
 /// The game from `seed` of the run from `run_seed`, at most `budget` commands.
-fn game_of(spec: &Spec, run_seed: u64, seed: u64, out: Option<&Path>, budget: usize) -> Report {
+fn game_of(spec: &Spec, bots: &Lineup, run_seed: u64, seed: u64, out: Option<&Path>, budget: usize) -> Report {
     let mut rng = ChaCha8Rng::seed_from_u64(run_seed ^ 0xF022);
     rng.set_stream(seed);
-    let mut f = Fuzzer { spec, rng, out, report: Report::default() };
+    let mut f = Fuzzer { spec, bots, rng, out, report: Report::default() };
     let played = f.game(seed, budget);
     // (a scenario that cannot be set up counts one command, so that a run ends)
     f.report.commands = f.report.commands.max(played).max(1);
@@ -302,6 +304,7 @@ fn game_of(spec: &Spec, run_seed: u64, seed: u64, out: Option<&Path>, budget: us
 /// `progress` is told the commands played so far.
 pub fn fuzz(
     spec: &Spec,
+    bots: &Lineup,
     commands: usize,
     seed: u64,
     out: Option<&Path>,
@@ -329,19 +332,20 @@ pub fn fuzz(
                 break;
             }
             let i = next.fetch_add(1, Ordering::SeqCst);
-            let r =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| one_game(spec, seed, seed + i as u64, out)))
-                    .unwrap_or_else(|_| Report {
-                        commands: 1,
-                        findings: vec![Finding {
-                            kind: "panic".into(),
-                            message: "umpire panicked".into(),
-                            command: String::new(),
-                            seed: seed + i as u64,
-                            script: None,
-                        }],
-                        ..Report::default()
-                    });
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                one_game(spec, bots, seed, seed + i as u64, out)
+            }))
+            .unwrap_or_else(|_| Report {
+                commands: 1,
+                findings: vec![Finding {
+                    kind: "panic".into(),
+                    message: "umpire panicked".into(),
+                    command: String::new(),
+                    seed: seed + i as u64,
+                    script: None,
+                }],
+                ..Report::default()
+            });
             let mut d = done.lock().unwrap();
             d.insert(i, r);
             progress(d.values().map(|r| r.commands).sum());
@@ -365,7 +369,7 @@ pub fn fuzz(
         && before_last + r.commands > commands
     {
         drop_files(r);
-        *r = game_of(spec, seed, seed + last as u64, out, commands - before_last);
+        *r = game_of(spec, bots, seed, seed + last as u64, out, commands - before_last);
     }
     let mut report = Report::default();
     for (i, r) in std::mem::take(&mut d) {

@@ -147,10 +147,10 @@ fn replay_under_an_edited_table_lists_the_first_changed_ruling() {
 fn the_fuzzer_finds_nothing_wrong_in_the_fixture_but_its_deliberate_bug() {
     let dir = tempfile::tempdir().unwrap();
     // exactly the commands asked for: the last game is cut there
-    let r = fuzz::fuzz(&fixture_spec(), 3000, 1, Some(dir.path()), 2, &|_| {});
+    let r = fuzz::fuzz(&fixture_spec(), &Policy::Random.into(), 3000, 1, Some(dir.path()), 2, &|_| {});
     assert!(r.commands == 3000 && r.junk > 300 && r.games > 10 && r.saves_checked > 10, "{r:?}");
     // the same run on one thread is the same run
-    let one = fuzz::fuzz(&fixture_spec(), 3000, 1, None, 1, &|_| {});
+    let one = fuzz::fuzz(&fixture_spec(), &Policy::Random.into(), 3000, 1, None, 1, &|_| {});
     assert_eq!(
         (one.commands, one.junk, one.games, one.findings.len()),
         (r.commands, r.junk, r.games, r.findings.len())
@@ -174,7 +174,7 @@ fn the_fuzzer_reports_a_listed_action_that_is_refused_with_a_script_that_reprodu
     let mut spec = fixture_spec();
     spec.rules = Some(rules);
     let out = tempfile::tempdir().unwrap();
-    let r = fuzz::fuzz(&spec, 200, 1, Some(out.path()), 1, &|_| {});
+    let r = fuzz::fuzz(&spec, &Policy::Random.into(), 200, 1, Some(out.path()), 1, &|_| {});
     let f = r.findings.iter().find(|f| f.kind == "refused listed action").expect("found");
     assert_eq!(f.command, "move BA 9999");
     let path = f.script.as_ref().unwrap();
@@ -189,7 +189,15 @@ fn the_fuzzer_reports_a_listed_action_that_is_refused_with_a_script_that_reprodu
 /// docs/performance.md).
 fn fuzz_game(scenario: &str, commands: usize) {
     let dir = tempfile::tempdir().unwrap();
-    let r = fuzz::fuzz(&Spec::new(super::repo(), scenario), commands, 1, Some(dir.path()), 2, &|_| {});
+    let r = fuzz::fuzz(
+        &Spec::new(super::repo(), scenario),
+        &Policy::Random.into(),
+        commands,
+        1,
+        Some(dir.path()),
+        2,
+        &|_| {},
+    );
     assert!(r.findings.is_empty(), "{scenario}: {:#?}", r.findings);
     assert!(r.commands >= commands && r.junk > 0, "{r:?}");
 }
@@ -399,4 +407,14 @@ fn under_fog_of_war_the_bots_look_ahead_without_the_units_their_side_may_not_see
     assert_eq!(s.execute("auto").status, umpire::Status::Ok);
     let e = s.game.as_ref().unwrap().evaluate("Blue").unwrap_err();
     assert!(e.to_string().contains("the bot saw R"), "{e}");
+}
+
+#[test]
+fn the_fuzzer_plays_the_listed_commands_by_any_bot() {
+    let random = fuzz::fuzz(&fixture_spec(), &Policy::Random.into(), 400, 1, None, 1, &|_| {});
+    let search = fuzz::fuzz(&fixture_spec(), &Policy::Search.into(), 400, 1, None, 1, &|_| {});
+    assert_eq!((random.commands, search.commands), (400, 400));
+    // the same junk between other listed commands: the games are not the same
+    assert_ne!((random.games, random.listed), (search.games, search.listed), "{random:?} {search:?}");
+    assert!(search.findings.iter().all(|f| f.command.contains("crash")), "{:?}", search.findings);
 }
