@@ -106,6 +106,8 @@ pub struct Session {
     pub progress: Option<Progress>,
     /// umpire is playing its sides now (their commands do not start another round).
     opponent_busy: bool,
+    /// The decision pending is in a command umpire started (its entry is umpire's).
+    opponent_started: bool,
 }
 
 /// What a front end shows of umpire's progress while it plays a side (an empty message: done).
@@ -162,6 +164,7 @@ impl Session {
             rules: None,
             progress: None,
             opponent_busy: false,
+            opponent_started: false,
         }
     }
 
@@ -182,6 +185,7 @@ impl Session {
             rules: self.rules.clone(),
             progress: None,
             opponent_busy: false,
+            opponent_started: false,
         }
     }
 
@@ -293,8 +297,12 @@ impl Session {
         // one instruction budget for everything the command runs (odds runs, forward's steps)
         let scope = self.game.as_ref().map(|g| g.host().command_scope());
         let before = self.moved_on_mark();
+        let (len, was_pending) = self.game.as_ref().map_or((0, false), |g| (g.history.len(), g.pending.is_some()));
         let r = self.dispatch(verb, rest, line);
         drop(scope);
+        if !self.opponent_busy {
+            opponent::players_turn(self, len, was_pending);
+        }
         tracing::debug!(command = verb, ms = started.elapsed().as_secs_f64() * 1000.0, ok = r.is_ok(), "command");
         // output of rules printed during a failed command is kept: it explains the failure
         let mut r = match r {

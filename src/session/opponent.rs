@@ -67,6 +67,19 @@ pub(super) fn hands_on(verb: &str) -> bool {
     !matches!(verb, "undo" | "redo")
 }
 
+/// After a player's command (the history `len` long before it, a decision pending or not): a
+/// player's answer that completes a command umpire started leaves that command umpire's;
+/// any other command of the player's is the player's.
+pub(super) fn players_turn(s: &mut Session, len: usize, was_pending: bool) {
+    let Some(g) = s.game.as_mut() else { return };
+    if s.opponent_started && was_pending {
+        for e in g.history.iter_mut().skip(len) {
+            e.by_bot = true;
+        }
+    }
+    s.opponent_started &= was_pending && g.pending.is_some();
+}
+
 /// The side umpire plays that is to act now (the one a pending question asks, else the side
 /// to act), with its bot; None when a player is to act or the game is over.
 fn to_act(s: &Session) -> Option<(String, Policy)> {
@@ -108,16 +121,21 @@ fn play_on(s: &mut Session, r: &mut Reply) -> usize {
             }
         };
         r.out.push(format!("{side} (umpire) › {cmd}"));
+        let (len, answering) = s.game.as_ref().map_or((0, false), |g| (g.history.len(), g.pending.is_some()));
+        // (a command umpire started is umpire's, answers and all; an answer umpire gives to a
+        // player's command leaves that command the player's)
+        let umpires = !answering || s.opponent_started;
         let done = s.execute(&cmd);
         r.out.extend(done.out);
         if let Status::Error(e) = done.status {
             r.out.push(format!("umpire stops playing {side}: its command `{cmd}` failed: {e}"));
             return played;
         }
-        if let Some(g) = s.game.as_mut()
-            && let Some(e) = g.history.last_mut()
-        {
-            e.by_bot = true;
+        if let Some(g) = s.game.as_mut() {
+            for e in g.history.iter_mut().skip(len) {
+                e.by_bot = umpires;
+            }
+            s.opponent_started = umpires && g.pending.is_some();
         }
         played += 1;
     }
