@@ -7,11 +7,23 @@
 -- map (HQs and air units aside); `result`, once the game is over, the victory level of 14.3 or
 -- the sudden death of 14.2, without its numbers.
 --
--- Score, for the Soviet (the German's is its negative): 10 a Soviet VP, unrounded; 1 a step of
--- the Soviet's on the map, -1 a German one; 0.5 an enemy unit out of supply (11.0), 1 if
--- isolated, the reverse for one's own; once the game is over, 1000 times the level's weight
--- (Triumphant 1, Overwhelming 0.75, Major 0.5, Minor 0.25, Draw 0, German Propaganda -1, a
--- sudden death ±1). The weights are the project's own, not the rulebook's (DATA.md).
+-- Score, for the Soviet (the German's is its negative): what is won already, and the progress
+-- towards what can still be won, so that a bot looking one command ahead sees the worth of a
+-- move that only pays some moves later.
+--   Won: 10 a Soviet VP, unrounded (14.1); 1 a step of the Soviet's on the map, -1 a German
+--   one; 0.5 an enemy unit out of supply (11.0), 1 if isolated, the reverse for one's own; once
+--   the game is over, 1000 times the level's weight (Triumphant 1, Overwhelming 0.75, Major 0.5,
+--   Minor 0.25, Draw 0, German Propaganda -1, a sudden death ±1; 14.2, 14.3).
+--   Progress (M.progress): for each VP hex the Soviet does not hold, 0.25 × its VP for each hex
+--   its nearest Soviet unit able to take it (14.1.1) is nearer than 12 hexes, and the same at
+--   4 VP for the nearest Stettin hex (14.2.2); 0.05 for each hex a Soviet unit able to take a
+--   VP hex is nearer than 12 to the nearest such target (14.1); -1 × its VP for a VP hex a
+--   German combat unit stands in (14.1: the Soviet must enter it to take it); 0.1 × the odds
+--   (up to 5) the adjacent Soviet units would attack a German stack at (the VP hexes and steps
+--   of 14.1 are taken by attacking); 10 for a German unit withdrawing by Defend the Reich still
+--   on the map, as the 1 VP it gives the Soviet if it does not leave in time, and 0.2 for each
+--   hex it is from Altdamm (07.16), where it leaves (14.3.2, 19.1.3; its steps are not counted).
+-- The weights are the project's own, not the rulebook's (DATA.md).
 local C = require "common"
 local T = require "tables"
 local victory = require "victory"
@@ -26,6 +38,24 @@ local WEIGHT = {
   ["German Propaganda Victory"] = -1,
   ["Soviet Sudden Death Victory"] = 1, ["German Sudden Death Victory"] = -1,
 }
+
+-- The progress weights (the project's own, DATA.md).
+local REACH = 12          -- hexes: a target farther than this from every unit adds nothing
+local APPROACH = 0.25     -- a VP of a target, for each hex its nearest taker is within REACH
+local STETTIN_VP = 4      -- 14.2.2: Stettin, weighed as a target of this many VP
+local MARCH = 0.05        -- a Soviet taker, for each hex it is within REACH of its nearest target
+local GARRISON = 1        -- a VP of a VP hex a German combat unit holds
+local THREAT = 0.1        -- an odds ratio a German stack is attacked at, up to MAX_ODDS
+local MAX_ODDS = 5
+local WITHDRAW_VP = 1     -- 14.3.2: the VP a withdrawing unit left on the map gives
+local WITHDRAW_HEX = 0.2  -- a hex a withdrawing unit is from Altdamm
+local ALTDAMM = "07.16"   -- 19.1.3: where withdrawing units leave
+
+-- 14.3.1: the VP hexes, in the order of their ids (the map never changes).
+local VP_HEXES = {}
+for h in pairs(map.valued("vp")) do VP_HEXES[#VP_HEXES + 1] = h end
+-- 14.2.2: the Stettin hexes.
+local STETTIN = map.area("stettin") or {}
 
 -- The outcome once the game is over: a level of 14.3 as the rules pick it, or a sudden death
 -- (14.2.1, 14.2.2) named without its rule.
@@ -59,12 +89,135 @@ function M.figures()
   }, forces())
 end
 
+-- One pass over the combat units on the map: each side's steps, the Soviet takers' hexes
+-- (14.1.1: a ZOC, 4.2, and a defence of 1 or more), the Soviet attack strength by hex, the
+-- German defence by hex (its stacks in the order first met); then the units in supply trouble
+-- (11.0) and the German units withdrawing (19.1.3), each found in Rust.
+local function survey()
+  local f = scoring.forces { C.GERMAN, C.SOVIET }
+  local s = { takers = {}, taker_list = {}, attack = {}, attackers = {}, defence = {}, stacks = {}, withdrawing = {} }
+  local leaving = {}
+  for _, u in ipairs(units.all { side = C.GERMAN, on_map = true, attr = { withdrawing = true } }) do
+    if C.is_combat(u) then
+      leaving[u.id] = true
+      s.withdrawing[#s.withdrawing + 1] = u.hex                          -- 14.3.2: counted as VP
+    end
+  end
+  for _, u in ipairs(units.all { on_map = true, marked = { "oos", "isolated" } }) do
+    if C.is_combat(u) then f[u.side].trouble = f[u.side].trouble + trouble(u) end
+  end
+  for _, u in ipairs(units.all { on_map = true }) do
+    if C.is_combat(u) and not leaving[u.id] then
+      local side, hex = u.side, u.hex
+      local n = f[side]
+      n.steps = n.steps + u.steps_left
+      if side == C.SOVIET then
+        local a = C.attack(u)
+        if a >= 1 then
+          if not s.attack[hex] then s.attackers[#s.attackers + 1] = hex end
+          s.attack[hex] = (s.attack[hex] or 0) + a
+          if C.defense(u) >= 1 and not s.takers[hex] then
+            s.takers[hex] = true
+            s.taker_list[#s.taker_list + 1] = hex
+          end
+        end
+      else
+        if not s.defence[hex] then s.stacks[#s.stacks + 1] = hex end
+        s.defence[hex] = (s.defence[hex] or 0) + C.defense(u)
+      end
+    end
+  end
+  return f, s
+end
+
+-- 14.1, 14.2.2: the targets the Soviet has yet to take, as a set, and their worth to him now:
+-- his approach to each (its nearest taker, within REACH). (The sets are made hexsets once: each
+-- is searched many times.)
+local function approach(s, held)
+  local targets, worth = {}, 0
+  local takers = map.hexset(s.takers)
+  for _, h in ipairs(VP_HEXES) do
+    if not held[h] then
+      targets[h] = true
+      local _, d = map.nearest(h, takers)
+      if d and d < REACH then worth = worth + APPROACH * victory.vp_value(h) * (REACH - d) end
+    end
+  end
+  local best
+  for _, h in ipairs(STETTIN) do
+    targets[h] = true
+    local _, d = map.nearest(h, takers)
+    if d and (not best or d < best) then best = d end
+  end
+  if best and best < REACH then worth = worth + APPROACH * STETTIN_VP * (REACH - best) end
+  return map.hexset(targets), worth
+end
+
+-- 14.1: every Soviet taker marching on its nearest target.
+local function march(s, targets)
+  local worth = 0
+  for _, h in ipairs(s.taker_list) do
+    local _, d = map.nearest(h, targets)
+    if d and d < REACH then worth = worth + MARCH * (REACH - d) end
+  end
+  return worth
+end
+
+-- 14.1: the German combat units standing in the VP hexes the Soviet has yet to take.
+local function garrisons(s, held)
+  local worth = 0
+  for _, h in ipairs(VP_HEXES) do
+    if s.defence[h] and not held[h] then worth = worth + GARRISON * victory.vp_value(h) end
+  end
+  return worth
+end
+
+-- 14.1: the German stacks within reach of Soviet attacks, by the odds they would be attacked at.
+local function threats(s)
+  local worth = 0
+  local front = map.adjacent { from = s.attackers }   -- (only the stacks next to one are asked)
+  for _, h in ipairs(s.stacks) do
+    if front[h] then
+      local a = 0
+      for _, n in ipairs(map.neighbours(h)) do a = a + (s.attack[n] or 0) end
+      worth = worth + THREAT * math.min(a / math.max(s.defence[h], 1), MAX_ODDS)
+    end
+  end
+  return worth
+end
+
+-- 14.3.2, 19.1.3: the withdrawing German units still on the map.
+local function withdrawals(s)
+  local worth = 0
+  for _, h in ipairs(s.withdrawing) do
+    worth = worth + 10 * WITHDRAW_VP + WITHDRAW_HEX * map.distance(h, ALTDAMM)
+  end
+  return worth
+end
+
+-- The progress terms of the score, for the Soviet, by name (the header says what each counts):
+-- `approach`, `march`, `garrison` (counted against him), `threat`, `withdrawal`.
+function M.terms(s)
+  if not s then s = select(2, survey()) end
+  local held = map.marked("soviet_vp")
+  local targets, worth = approach(s, held)
+  return { approach = worth, march = march(s, targets), garrison = garrisons(s, held),
+           threat = threats(s), withdrawal = withdrawals(s) }
+end
+
+-- Their sum, for the Soviet.
+function M.progress(s)
+  local t = M.terms(s)
+  return t.approach + t.march - t.garrison + t.threat + t.withdrawal
+end
+
 function M.score(side)
   local vp = victory.tally()
-  local f = forces()
-  local s = 10 * vp + (f.Soviet.steps - f.German.steps)                  -- 14.1
+  local f, s = survey()
+  local sc = 10 * vp + (f.Soviet.steps - f.German.steps)                 -- 14.1
     + (f.German.trouble - f.Soviet.trouble)                               -- 11.0
-  return scoring.for_side(s, M.result(), WEIGHT, side, C.SOVIET)        -- 14.2, 14.3
+    + M.progress(s)                                                       -- 14.1, 14.2.2, 14.3.2
+  return scoring.for_side(sc, M.result(), WEIGHT, side, C.SOVIET)       -- 14.2, 14.3
 end
 
 return M
