@@ -99,32 +99,36 @@ local function survey()
   local leaving = {}
   for _, u in ipairs(units.all { side = C.GERMAN, on_map = true, attr = { withdrawing = true } }) do
     if C.is_combat(u) then
-      leaving[u.id] = true
+      leaving[u] = true
       s.withdrawing[#s.withdrawing + 1] = u.hex                          -- 14.3.2: counted as VP
     end
   end
   for _, u in ipairs(units.all { on_map = true, marked = { "oos", "isolated" } }) do
     if C.is_combat(u) then f[u.side].trouble = f[u.side].trouble + trouble(u) end
   end
-  for _, u in ipairs(units.all { on_map = true }) do
-    if C.is_combat(u) and not leaving[u.id] then
-      local side, hex = u.side, u.hex
-      local n = f[side]
+  local n = f[C.SOVIET]
+  for _, u in ipairs(units.all { side = C.SOVIET, on_map = true }) do
+    if C.is_combat(u) then
       n.steps = n.steps + u.steps_left
-      if side == C.SOVIET then
-        local a = C.attack(u)
-        if a >= 1 then
-          if not s.attack[hex] then s.attackers[#s.attackers + 1] = hex end
-          s.attack[hex] = (s.attack[hex] or 0) + a
-          if C.defense(u) >= 1 and not s.takers[hex] then
-            s.takers[hex] = true
-            s.taker_list[#s.taker_list + 1] = hex
-          end
+      local a = C.attack(u)
+      if a >= 1 then
+        local hex = u.hex
+        if not s.attack[hex] then s.attackers[#s.attackers + 1] = hex end
+        s.attack[hex] = (s.attack[hex] or 0) + a
+        if not s.takers[hex] and C.defense(u) >= 1 then
+          s.takers[hex] = true
+          s.taker_list[#s.taker_list + 1] = hex
         end
-      else
-        if not s.defence[hex] then s.stacks[#s.stacks + 1] = hex end
-        s.defence[hex] = (s.defence[hex] or 0) + C.defense(u)
       end
+    end
+  end
+  n = f[C.GERMAN]
+  for _, u in ipairs(units.all { side = C.GERMAN, on_map = true }) do
+    if C.is_combat(u) and not leaving[u] then
+      local hex = u.hex
+      n.steps = n.steps + u.steps_left
+      if not s.defence[hex] then s.stacks[#s.stacks + 1] = hex end
+      s.defence[hex] = (s.defence[hex] or 0) + C.defense(u)
     end
   end
   return f, s
