@@ -89,10 +89,10 @@ function M.figures()
   }, forces())
 end
 
--- One pass over the combat units on the map: each side's steps, the Soviet takers' hexes
--- (14.1.1: a ZOC, 4.2, and a defence of 1 or more), the Soviet attack strength by hex, the
--- German defence by hex (its stacks in the order first met); then the units in supply trouble
--- (11.0) and the German units withdrawing (19.1.3), each found in Rust.
+-- What the score reads of the combat units on the map: the German units withdrawing (19.1.3)
+-- and the units in supply trouble (11.0), each found in Rust; then one pass over each side's:
+-- its steps, the Soviet takers' hexes (14.1.1: a ZOC, 4.2, and a defence of 1 or more) and
+-- attack strength by hex, the German defence by hex (its stacks in the order first met).
 local function survey()
   local f = scoring.forces { C.GERMAN, C.SOVIET }
   local s = { takers = {}, taker_list = {}, attack = {}, attackers = {}, defence = {}, stacks = {}, withdrawing = {} }
