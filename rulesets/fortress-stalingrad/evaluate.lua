@@ -76,28 +76,33 @@ local STAKE = {
   screened = 0.6,     -- ... and while one stands next to it
 }
 
--- The hexes of each side's combat units, as hexsets (nil for a side with none).
+-- Where each side's combat units stand (one pass over the units of `list`): `hexes[side]`, their
+-- hexes as a hexset (nil for a side with none); `german`, the German/Axis ones, and
+-- `german_at`, their hexes as a plain set (what map.reach's targets take).
 local function positions(list)
   local at = { [C.SOVIET] = {}, [C.GERMAN] = {} }
-  local any = {}
+  local any, german = {}, {}
   for _, u in ipairs(list) do
     if C.is_combat(u) then
-      at[u.side][u.hex] = true
-      any[u.side] = true
+      local side = u.side
+      at[side][u.hex] = true
+      any[side] = true
+      if side == C.GERMAN then german[#german + 1] = u end
     end
   end
-  return {
-    [C.SOVIET] = any[C.SOVIET] and map.hexset(at[C.SOVIET]) or nil,
-    [C.GERMAN] = any[C.GERMAN] and map.hexset(at[C.GERMAN]) or nil,
-  }
+  local hexes = {}
+  for _, side in ipairs { C.SOVIET, C.GERMAN } do
+    if any[side] then hexes[side] = map.hexset(at[side]) end
+  end
+  return { hexes = hexes, german = german, german_at = at[C.GERMAN] }
 end
 
 -- 15.2, 15.4 (3.3 for the cover): the cities at stake, for the Soviet: for each city, what its
 -- holder's enemy would gain by taking it, scaled by how near his nearest combat unit is and cut
 -- while the holder's combat units stand in it or next to it; the German's cities count for the
--- Soviet, the Soviet's against him.
-function M.stakes(list)
-  local at = positions(list or units.all { on_map = true })
+-- Soviet, the Soviet's against him. `pos` as positions gives it.
+local function stakes(pos)
+  local at = pos.hexes
   local s = 0
   for _, c in ipairs(CITIES) do
     local holder = C.SIDE_OF[map.marker(c.hex, "ctl")]
@@ -115,6 +120,8 @@ function M.stakes(list)
   end
   return s
 end
+
+function M.stakes(list) return stakes(positions(list or units.all { on_map = true })) end
 
 -- 15.4, 15.5 (14.4, 15.6 after the FMCO): what losing the whole unit `u` is worth in the score,
 -- for its side: its steps, and twice the victory points they give.
@@ -138,16 +145,19 @@ local CUT_OFF = 0.5
 -- each counted for the Soviet at a share of what losing it is worth: a unit cut off piles up OOS
 -- levels towards the removals of the Terminal Supply Phases (a satellite goes at the first,
 -- 7.29), and the final check of 15.8 destroys every one still cut off at the end of turn 12.
--- Supply by air or sea (7.22, 7.36) is no overland line.
-function M.cut_off(list)
-  local lines = supply.german_trace()
+-- Supply by air or sea (7.22, 7.36) is no overland line. `pos` as positions gives it.
+local function cut_off(pos)
+  if not pos.hexes[C.GERMAN] then return 0 end
+  local lines = supply.german_trace(pos.german_at)
   local fmco = (vars.get("fmco_turn") or 0) > 0
   local s = 0
-  for _, u in ipairs(list or units.all { on_map = true, side = C.GERMAN }) do
-    if u.side == C.GERMAN and C.is_combat(u) and not lines[u.hex] then s = s + CUT_OFF * loss_value(u, fmco) end
+  for _, u in ipairs(pos.german) do
+    if not lines[u.hex] then s = s + CUT_OFF * loss_value(u, fmco) end
   end
   return s
 end
+
+function M.cut_off(list) return cut_off(positions(list or units.all { on_map = true })) end
 
 function M.figures()
   return scoring.steps_figures({
@@ -161,8 +171,9 @@ function M.score(side)
   local f = forces(list)
   local s = 2 * tracks.get("vp") + (f.Soviet.steps - f.German.steps)     -- 15.7, 15.1-15.6
     + 0.5 * (f.German.trouble - f.Soviet.trouble)                       -- 7.11, 7.34
-    + M.stakes(list)                                                    -- 15.2, 15.4
-    + M.cut_off(list)                                                   -- 15.8, 7.33, 15.4
+  local pos = positions(list)
+  s = s + stakes(pos)                                                   -- 15.2, 15.4
+    + cut_off(pos)                                                      -- 15.8, 7.33, 15.4
   -- 14.5: the attacks owed this German player turn (counted from its Movement Phase, fmco.lua;
   -- the final supply check ends the FMCO, 15.8)
   if (vars.get("fmco_turn") or 0) > 0 then
