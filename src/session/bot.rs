@@ -150,6 +150,8 @@ impl std::fmt::Display for Lineup {
 pub struct Bot {
     pub lineup: Lineup,
     pub(super) rng: ChaCha8Rng,
+    /// Looking ahead with units set aside for fog of war ([`Bot::as_seen`]).
+    fogged: bool,
 }
 
 impl Bot {
@@ -163,7 +165,7 @@ impl Bot {
     pub fn of(lineup: Lineup, seed: u64) -> Bot {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(0xB07);
-        Bot { lineup, rng }
+        Bot { lineup, rng, fogged: false }
     }
 
     pub(super) fn below(&mut self, n: usize) -> usize {
@@ -253,7 +255,9 @@ impl Bot {
                 shared.state.place(id, crate::state::Location::Box(UNSEEN.into()));
             }
         }
+        self.fogged = true;
         let r = think(self, s);
+        self.fogged = false;
         if let Some(g) = s.game.as_mut() {
             let _ = g.rollback(cp);
         }
@@ -343,6 +347,9 @@ impl Bot {
         let r = s.execute(cmd);
         let rolled = s.game.as_ref().is_some_and(|g| g.state().dice.rolls.len() != rolls);
         let outcome = match &r.status {
+            // (with units set aside for fog of war, the rules may refuse what the whole state
+            // allows, e.g. an attack on a stack whose top alone is left: no gain, no loss)
+            Status::Error(e) if self.fogged && e.kind() != "rule-error" => self.score_now(s, side),
             Status::Error(e) => {
                 Err(fail(if e.kind() == "rule-error" { "rule error" } else { "refused" }, e.to_string()))
             }

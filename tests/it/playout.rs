@@ -390,6 +390,24 @@ fn under_fog_of_war_the_bots_look_ahead_without_the_units_their_side_may_not_see
             1,
         )
     });
+    // and (as Stargard's lone HQ, 8.0) no attack on a lone unit: with the hidden units set
+    // aside, a stack may look lone; such a lookahead is refused, which is no failure of the game
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = rules.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    };
+    edit(
+        "combat.lua",
+        "  local defenders = units.at(hex)\n",
+        "  local defenders = units.at(hex)\n  umpire.check(#defenders ~= 1, \"F7.1\", \"a lone unit may not be attacked\")\n",
+    );
+    edit(
+        "actions.lua",
+        "      if stack[1].side ~= side and not done[h] then",
+        "      if stack[1].side ~= side and not done[h] and #stack ~= 1 then",
+    );
     let spec = Spec { rules: Some(rules), ..fixture_spec() };
     for policy in [Policy::Greedy, Policy::Search] {
         let recs = playout::run_games(&spec, &seeds(4), policy, 2, None, &|_| {});
