@@ -133,8 +133,8 @@ function M.end_phase()
       a:put_in("air_spent")
       log.rule("8.11", ("%s has no stack it may support (in range, 8.11; not satellites alone, 8.6): set aside this turn"):format(a.id))
     else
-      local hex = umpire.ask { prompt = ("%s: every air unit is committed (8.1) — %s supports which stack?"):format(side, a.id),
-        rule = "8.1", kind = "hex", options = options, default = options[1] }
+      local hex = umpire.ask { prompt = ("every air unit is committed (8.1) — %s supports which stack?"):format(a.id),
+        side = side, rule = "8.1", kind = "hex", options = options, default = options[1] }
       commit(a, hex)
       log.rule("8.2", ("%s supports %s in %s"):format(a.id, C.list_ids(C.combat_at(hex, side)), hex))
     end

@@ -30,7 +30,7 @@ function M.call(side, hexes)
       local opts = { "no" }
       if have > 0 then opts[#opts + 1] = "first" elseif second and (vars.get("amphibious_used_turn") or 0) ~= umpire.clock().turn then opts[#opts + 1] = "second" end
       if #opts > 1 then
-        local pick = umpire.ask { prompt = "Soviet: call the amphibious landing forces for this attack (11.18)?", rule = "11.18", kind = "choice", options = opts, default = "no" }
+        local pick = umpire.ask { prompt = "call the amphibious landing forces for this attack (11.18)?", side = "Soviet", rule = "11.18", kind = "choice", options = opts, default = "no" }
         if pick == "first" then
           amph = 1
           vars.set("amphibious", have - 1)

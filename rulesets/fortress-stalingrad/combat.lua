@@ -347,7 +347,7 @@ function M.resolve(b)
   for _, l in ipairs(mlines) do log.rule("11.13", l) end
   -- 11.16: Manstein, an instant before the roll
   if manstein_available(b) then
-    local yes = umpire.ask { prompt = ("German: commit Manstein to this battle (one column in the German's favour, once a turn)? odds now %s"):format(
+    local yes = umpire.ask { side = "German", prompt = ("commit Manstein to this battle (one column in the German's favour, once a turn)? odds now %s"):format(
       M.COLS[odds.shift(col, shift, M.COLS)].name), rule = "11.16", kind = "yesno", options = { "yes", "no" }, default = "no" }
     if yes then
       shift = shift + (b.attacker == C.GERMAN and 1 or -1)

@@ -52,7 +52,7 @@ function M.enforce_hex(hex, side, rule, arrived)
     local options = #late > 0 and late or (#moved > 0 and moved or all)
     local pick = options[1]
     if #options > 1 then
-      pick = umpire.ask { prompt = ("%s: %s — which unit is destroyed (6.4)?"):format(side, why), rule = "6.4",
+      pick = umpire.ask { prompt = ("%s — which unit is destroyed (6.4)?"):format(why), side = side, rule = "6.4",
         kind = "unit", options = options, default = options[1] }
     end
     C.eliminate(units.get(pick), "6.4", ("overstacked at %s (%s)"):format(rule or "6.6", why))

@@ -60,7 +60,7 @@ function M.ground_one(side)
   if #options == 0 then return end
   local pick = options[1]
   if #options > 1 then
-    pick = umpire.ask { prompt = side .. ": which air unit is grounded?", rule = "19.1.10", kind = "unit", options = options }
+    pick = umpire.ask { prompt = "which air unit is grounded?", side = side, rule = "19.1.10", kind = "unit", options = options }
   end
   units.get(pick):put_in("grounded")
   log.rule("19.1.10", pick .. " is grounded")

@@ -202,8 +202,8 @@ local function take_losses(list, n, role, rule, any)
     end
     local pick = options[1]
     if #options > 1 then
-      pick = umpire.ask { prompt = alive[1].side .. ": which unit takes " .. (i == 1 and "the first" or "the next") .. " step loss?",
-        rule = any and rule or (i == 1 and "8.6.1" or "8.6.2"), kind = "unit", options = options }
+      pick = umpire.ask { prompt = "which unit takes " .. (i == 1 and "the first" or "the next") .. " step loss?",
+        side = alive[1].side, rule = any and rule or (i == 1 and "8.6.1" or "8.6.2"), kind = "unit", options = options }
     end
     local u = units.get(pick)
     local gone = u:lose_steps(1)
@@ -425,14 +425,14 @@ local function split_stack(r, group, cur, options, k, path)
   end
   for _, u in ipairs(group) do
     if C.is_combat(u) then
-      join(u, umpire.ask { prompt = r.side .. ": retreat " .. u.id .. " to which hex?" .. done, rule = "9.1.4", kind = "hex", options = options })
+      join(u, umpire.ask { prompt = "retreat " .. u.id .. " to which hex?" .. done, side = r.side, rule = "9.1.4", kind = "hex", options = options })
     end
   end
   for _, u in ipairs(group) do
     if not C.is_combat(u) then
       local h = order[1]
       if #order > 1 then
-        h = umpire.ask { prompt = r.side .. ": " .. u.id .. " retreats with the units going to which hex?", rule = "9.3.1", kind = "hex", options = order }
+        h = umpire.ask { prompt = u.id .. " retreats with the units going to which hex?", side = r.side, rule = "9.3.1", kind = "hex", options = order }
       end
       join(u, h)
     end

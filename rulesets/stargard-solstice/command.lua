@@ -117,7 +117,7 @@ function M.activate(hq, how, extra)
     end
     if #options == 0 then break end
     options[#options + 1] = "none"
-    local pick = umpire.ask { prompt = hq.side .. ": activate an independent unit with " .. hq.id .. "?", rule = "3.3.2",
+    local pick = umpire.ask { prompt = "activate an independent unit with " .. hq.id .. "?", side = hq.side, rule = "3.3.2",
       options = options, default = "none" }
     if pick == "none" then break end
     units.get(pick):set_marker("active", 1)
@@ -134,7 +134,7 @@ function M.activate(hq, how, extra)
     end
     if #options == 0 then break end
     options[#options + 1] = "none"
-    local pick = umpire.ask { prompt = "German: an independent unit to move anywhere (3rd Army)?", rule = "3.1.5",
+    local pick = umpire.ask { prompt = "an independent unit to move anywhere (3rd Army)?", side = "German", rule = "3.1.5",
       options = options, default = "none" }
     if pick == "none" then break end
     -- the marker also opens rail movement (5.5) and bars strategic movement (movement.move)
@@ -268,7 +268,7 @@ function M.command_segment()
           cups.add("set_aside", chit)
         else
           log.rule(sp.rule, side .. " special chit " .. chit .. " drawn")
-          local pick = umpire.ask { prompt = side .. ": which HQ does " .. chit .. " activate?", rule = sp.rule, kind = "unit", options = options }
+          local pick = umpire.ask { prompt = "which HQ does " .. chit .. " activate?", side = side, rule = sp.rule, kind = "unit", options = options }
           count(side)
           cups.add("drawn_" .. side, chit)
           M.activate(units.get(pick), "special chit " .. chit, { anywhere = sp.independents_anywhere, gcc = sp.gcc })

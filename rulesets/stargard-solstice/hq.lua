@@ -34,7 +34,7 @@ function M.relocate(hq)
   end
   local to = options[1]
   if #options > 1 then
-    to = umpire.ask { prompt = hq.side .. ": relocate " .. hq.id .. " to which hex?", rule = "12.2.2", kind = "hex", options = options }
+    to = umpire.ask { prompt = "relocate " .. hq.id .. " to which hex?", side = hq.side, rule = "12.2.2", kind = "hex", options = options }
   end
   hq:move_to(to)
   log.rule("12.2.2", ("%s relocated %s → %s (%s away, %d from a supply source)"):format(hq.id, old, to, C.count(best.score[1], "hex", "hexes"), best.score[2]))

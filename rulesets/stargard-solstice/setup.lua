@@ -41,8 +41,8 @@ local function place_side(side)
     local options = hexes_within(u, centre, side)
     local default = options[1]
     for _, h in ipairs(options) do if h == centre then default = h end end
-    local where = umpire.ask { prompt = side .. ": set up " .. u.id .. " within " .. u:attr("within") .. " of " .. centre,
-      rule = rule, kind = "hex", options = options, default = default }
+    local where = umpire.ask { prompt = "set up " .. u.id .. " within " .. u:attr("within") .. " of " .. centre,
+      side = side, rule = rule, kind = "hex", options = options, default = default }
     u:move_to(where)
     log.rule(rule, u.id .. " set up in " .. where)
   end
