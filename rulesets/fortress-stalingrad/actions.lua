@@ -58,6 +58,7 @@
 --     not at the end (7.18).
 local C = require "common"
 local T = require "tables"
+local sets = require "sets"             -- rulesets/lib
 local movement = require "movement"
 local checks = require "checks"       -- rulesets/lib
 local combat = require "combat"
@@ -144,12 +145,6 @@ local function groups_of(list, all_upto, by_hex)
   return out
 end
 
-local function ids_of(g)
-  local ids = {}
-  for _, u in ipairs(g) do ids[#ids + 1] = u.id end
-  return ids
-end
-
 -- 10.1-10.37: may `u` move now, alone? (the move verb's own checks, movement.check_mover)
 local function may_move(u, side)
   return u.hex ~= nil and checks.passes(function(check) movement.check_mover(u, side, u, u.hex, u:marker("origin"), check) end)
@@ -171,7 +166,7 @@ local function air_groups(part, side, stacks)
   if #airs == 0 or not stays then return {} end
   table.sort(airs, function(a, b) return a.id < b.id end)
   local out = {}
-  for _, g in ipairs(groups_of(airs, T.air.max_per_hex[side])) do out[#out + 1] = table.concat(ids_of(g), ",") end
+  for _, g in ipairs(groups_of(airs, T.air.max_per_hex[side])) do out[#out + 1] = table.concat(sets.ids(g), ",") end
   return out
 end
 
@@ -298,7 +293,7 @@ local function list_stack_routes(out, g, name, z)
   local hexes = {}
   for h in pairs(reached) do hexes[#hexes + 1] = h end
   table.sort(hexes)
-  local ids = ids_of(g)
+  local ids = sets.ids(g)
   for _, h in ipairs(hexes) do
     local path = movement.stack_path(per, h)
     if path and (not by3427 or path[2] == "3427") then
@@ -396,7 +391,7 @@ local function list_assaults(out, side, stacks)
               end
             end
             for _, g in ipairs(groups_of(with, MA_ALL_UPTO)) do                                    -- 10.41
-              local ids = ids_of(g)
+              local ids = sets.ids(g)
               add(out, { cmd = ("assault %s with %s"):format(d, table.concat(ids, ",")), group = "assault",
                          units = ids, hex = d, note = ("from %s"):format(from) })
             end
@@ -464,10 +459,10 @@ end
 -- and with the groups of them groups_of names (11.8: a unit may keep out of a battle).
 local function list_attacks(out, side, stacks)
   local list, set = targets(side, stacks)
-  local sets = {}
-  for _, h in ipairs(list) do sets[#sets + 1] = { h } end
-  for _, hs in ipairs(target_sets(side, stacks, set)) do sets[#sets + 1] = hs end
-  for _, hs in ipairs(sets) do
+  local hex_sets = {}
+  for _, h in ipairs(list) do hex_sets[#hex_sets + 1] = { h } end
+  for _, hs in ipairs(target_sets(side, stacks, set)) do hex_sets[#hex_sets + 1] = hs end
+  for _, hs in ipairs(hex_sets) do
     local may = {}
     for _, n in ipairs(map.neighbours(hs[1])) do
       for _, u in ipairs(stacks[n] or {}) do
@@ -476,7 +471,7 @@ local function list_attacks(out, side, stacks)
     end
     local where = table.concat(hs, " ")
     for _, g in ipairs(groups_of(may, PA_ALL_UPTO, true)) do
-      local ids = ids_of(g)
+      local ids = sets.ids(g)
       add(out, { cmd = ("attack %s with %s"):format(where, table.concat(ids, ",")), group = "attack", units = ids, hex = hs[1],
                  note = #hs > 1 and ("%d hexes"):format(#hs) or nil })
     end
@@ -624,8 +619,8 @@ local function list_advances(out)
   end
   local pushed = pushed_hexes(adv.side)
   for _, g in ipairs(alone) do
-    local ids = table.concat(ids_of(g), ",")
-    local units_of = #g > 1 and ids_of(g) or nil
+    local ids = table.concat(sets.ids(g), ",")
+    local units_of = #g > 1 and sets.ids(g) or nil
     local function put(path)
       add(out, { cmd = ("advance %s %s"):format(ids, table.concat(path, " ")), group = "advance", unit = g[1].id,
                  units = units_of, hex = path[#path],

@@ -11,6 +11,15 @@ function M.set_of(list)
   return t
 end
 
+-- The ids of a list of units, in its order.
+---@param list UnitRef[]
+---@return string[]
+function M.ids(list)
+  local out = {}
+  for _, u in ipairs(list) do out[#out + 1] = u.id end
+  return out
+end
+
 -- Whether the list (nil: none) holds x.
 ---@param list? any[]
 ---@param x any

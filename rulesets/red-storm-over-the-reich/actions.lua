@@ -56,6 +56,7 @@
 --   would be a search a hex, in Lua, for hundreds of units, a cost the list cannot bear.
 local C = require "common"
 local T = require "tables"
+local sets = require "sets"             -- rulesets/lib
 local allowance = require "allowance"
 local movement = require "movement"
 local combat = require "combat"
@@ -303,12 +304,6 @@ local function from_hex(l, h, side)
   return {}
 end
 
-local function ids(list)
-  local out = {}
-  for _, u in ipairs(list) do out[#out + 1] = u.id end
-  return out
-end
-
 -- The hexes holding a unit of `side`, in hex order.
 local function held_by(stacks, side)
   local hexes = {}
@@ -328,7 +323,7 @@ end
 ---@param side string
 ---@param add fun(action: table) collects an action
 local function add_attack(hex, list, side, add)
-  local l = ids(list)
+  local l = sets.ids(list)
   local cmd = ("attack %s with %s"):format(hex, table.concat(l, ","))
   local tc = resolution.strength and resolution.strength(list, "attack")
   local note = tc and ("%s against %s"):format(tc, resolution.strength(resolution.defenders(hex, C.other(side)), "defense")) or nil
@@ -530,7 +525,7 @@ local function overruns(side, opts, add, z)
           for _, s in ipairs(starts) do
             local g = by[s]
             if overrun.may_overrun(hex, g, side, known) then
-              local l2 = ids(g)
+              local l2 = sets.ids(g)
               add_overrun(hex, l2, side, add, rudel)
             elseif #g > 1 then
               for _, u in ipairs(g) do
