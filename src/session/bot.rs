@@ -191,6 +191,12 @@ impl Bot {
         g[self.weighted(g.iter().map(|&i| list[i].weight()))]
     }
 
+    /// An index of `among` (indices of `list`, not empty) drawn as the random bot draws.
+    pub(super) fn random_among(&mut self, list: &[Action], among: &[usize]) -> usize {
+        let kept: Vec<Action> = among.iter().map(|&i| list[i].clone()).collect();
+        among[self.random(&kept)]
+    }
+
     /// An index drawn in proportion to `weights` (their sum above 0).
     fn weighted(&mut self, weights: impl Iterator<Item = f64> + Clone) -> usize {
         let total: f64 = weights.clone().sum();
@@ -305,10 +311,7 @@ impl Bot {
             Some((b, i)) if b > 0.0 => Ok(list[i].cmd.clone()),
             // nothing tried improves the position: as the random bot would, among what does not
             // make it worse (`next` is always tried)
-            _ if !neutral.is_empty() => {
-                let keep: Vec<Action> = neutral.iter().map(|&i| list[i].clone()).collect();
-                Ok(keep[self.random(&keep)].cmd.clone())
-            }
+            _ if !neutral.is_empty() => Ok(list[self.random_among(list, &neutral)].cmd.clone()),
             _ => Ok(list[self.random(list)].cmd.clone()),
         }
     }

@@ -100,12 +100,10 @@ impl Bot {
             Some((i, g)) if g > EPSILON => return i,
             _ => {}
         }
-        let neutral: Vec<Action> =
-            tried.iter().filter(|(_, g)| *g >= -EPSILON).map(|&(i, _)| list[i].clone()).collect();
+        let neutral: Vec<usize> = tried.iter().filter(|(_, g)| *g >= -EPSILON).map(|&(i, _)| i).collect();
         if neutral.is_empty() {
             return best.map_or_else(|| self.random(list), |(i, _)| i);
         }
-        let k = self.random(&neutral);
-        tried.iter().find(|&&(i, _)| list[i].cmd == neutral[k].cmd).map_or(0, |&(i, _)| i)
+        self.random_among(list, &neutral)
     }
 }
