@@ -71,6 +71,7 @@ local zoc = require "zoc"
 local scenarios = require "scenarios"
 local kg = require "kg"
 local transport = require "transport"
+local special = require "special"
 
 local M = {}
 
@@ -986,6 +987,9 @@ function M.list(side, opts)
     if step == "sov_breakthrough" or step == "sov_exploit" or step == "sov_redeploy" then bridgeheads(side, opts, add, marked) end
     if next(marked) then bridgehead_removals(marked, opts, add) end
   end
+  -- 17.1.C: a German movement segment ends only once the units that must leave the USIR have
+  -- (or cannot)
+  if side == C.GERMAN and seg and #special.usir_stuck() > 0 then may_end = false end
   -- 13.1.B: a combat segment ends only once the promised hexes are attacked (or cannot be)
   if side and (step == "sov_combat" or step == "ger_combat") and #combat.open_promises(side) > 0 then may_end = false end
   if may_end then add { cmd = "next", group = "next", weight = next_weight(out, movers) } end

@@ -28,6 +28,9 @@ pub struct World {
     /// In a probe run, the distribution `umpire.outcome_of` found: each outcome with its
     /// probability and the die faces that give it.
     pub probe_outcomes: Option<OutcomeTable>,
+    /// The outcomes the running command declared in play (`umpire.outcome`, `umpire.outcome_of`),
+    /// in order: the game keeps them with the command in its history (playouts tally them).
+    pub outcomes: Vec<String>,
     /// Fog of war (`umpire.fog_of_war(true)`): players see only the top unit of enemy stacks.
     pub fog: bool,
     /// A look-only command is running (`=`, `expect`, `show`, overlays): no dice may be rolled.
@@ -69,6 +72,7 @@ impl World {
             probe: false,
             probe_first_roll_log: None,
             probe_outcomes: None,
+            outcomes: Vec::new(),
             stacks: RefCell::new(None),
         }
     }

@@ -10,6 +10,7 @@ use super::Game;
 use crate::contract::Call;
 use crate::error::{Error, Result};
 use crate::state::{GameState, LogEntry};
+use std::collections::BTreeMap;
 
 /// How many of the latest commands keep the state before them, so that they can be undone.
 /// Older entries keep their lines and checkpoint hash (saves replay them) but drop the state:
@@ -34,6 +35,9 @@ pub struct Entry {
     /// Whether umpire played it for one of its sides (the session's opponent): a player's
     /// `undo` takes it back with the player's command before it.
     pub by_bot: bool,
+    /// The outcomes the command declared (`umpire.outcome`), in order: what the rules' tables
+    /// gave, tallied by playouts ([`Game::outcomes`]).
+    pub outcomes: Vec<String>,
 }
 
 impl Entry {
@@ -41,7 +45,15 @@ impl Entry {
     pub fn new(lines: Vec<String>, before: GameState, after: &GameState, hash: bool) -> Entry {
         let seen = seen_rolls(&before, after);
         let after_hash = hash.then(|| after.hash());
-        Entry { lines, after_hash, seen, before: Some(Box::new(before)), takes_back: 0, by_bot: false }
+        Entry {
+            lines,
+            after_hash,
+            seen,
+            before: Some(Box::new(before)),
+            takes_back: 0,
+            by_bot: false,
+            outcomes: Vec::new(),
+        }
     }
 }
 
@@ -97,6 +109,20 @@ impl Game {
                 skip -= 1;
             } else {
                 out.push(i);
+            }
+        }
+        out
+    }
+
+    /// The outcomes declared by the commands in effect (`umpire.outcome`), counted by the
+    /// command's verb (its first word) and the outcome: what the rules' tables gave this game.
+    pub fn outcomes(&self) -> BTreeMap<String, BTreeMap<String, usize>> {
+        let mut out: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+        for i in self.live() {
+            let e = &self.history[i];
+            let verb = e.lines[0].split_whitespace().next().unwrap_or_default();
+            for o in &e.outcomes {
+                *out.entry(verb.to_string()).or_default().entry(o.clone()).or_default() += 1;
             }
         }
         out
@@ -252,6 +278,7 @@ impl Game {
             before: parts[0].before.clone(),
             takes_back: 0,
             by_bot: parts.iter().all(|e| e.by_bot),
+            outcomes: parts.iter().flat_map(|e| e.outcomes.iter().cloned()).collect(),
         };
         self.history.push(merged);
     }

@@ -227,6 +227,7 @@ impl Game {
             self.snapshot()
         };
         self.take_out();
+        self.shared.borrow_mut().outcomes.clear();
         let r = f(self);
         self.finish(r, before, vec![line.to_string()])
     }
@@ -245,6 +246,7 @@ impl Game {
         match r {
             Err(e) => {
                 let out = self.take_out();
+                self.shared.borrow_mut().outcomes.clear();
                 self.restore(before);
                 self.shared.borrow_mut().out = out;
                 Err(e)
@@ -271,7 +273,9 @@ impl Game {
                 } else {
                     let _t = crate::lua::Timer::start("commit");
                     let after = self.snapshot();
-                    self.commit(Entry::new(lines, before, &after, self.checkpoints));
+                    let mut entry = Entry::new(lines, before, &after, self.checkpoints);
+                    entry.outcomes = std::mem::take(&mut self.shared.borrow_mut().outcomes);
+                    self.commit(entry);
                     self.redo.clear();
                 }
                 Ok(out)

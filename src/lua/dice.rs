@@ -114,6 +114,17 @@ fn outcome_text(lua: &Lua, v: mlua::Value) -> mlua::Result<String> {
     }
 }
 
+/// `__umpire.outcome_seen(result)`: an outcome declared in play (`umpire.outcome`), kept for
+/// the command's history entry; nothing in look-only code or an `odds` run.
+pub(super) fn outcome_seen(lua: &Lua, result: String) -> mlua::Result<()> {
+    let w = world(lua);
+    let mut w = w.borrow_mut();
+    if !w.read_only && !w.probe {
+        w.outcomes.push(result);
+    }
+    Ok(())
+}
+
 /// `__umpire.decided(decide, totals...)`: the decision of `umpire.outcome_of` in play, once,
 /// on the totals rolled; it may only look (no roll, and the state as before when it returns).
 pub(super) fn decided(
@@ -126,12 +137,15 @@ pub(super) fn decided(
         decide.call::<mlua::MultiValue>(totals)?
     };
     let w = world(lua);
-    let mut w = w.borrow_mut();
-    if w.state != before {
-        w.state = before;
+    if w.borrow().state != before {
+        w.borrow_mut().state = before;
         return Err(mlua::Error::runtime(
             "umpire.outcome_of: the decision changed the game state (it may only look: apply its result after it returns)",
         ));
+    }
+    if let Some(first) = r.front() {
+        let text = outcome_text(lua, first.clone())?;
+        outcome_seen(lua, text)?;
     }
     Ok(r)
 }

@@ -164,12 +164,15 @@ end
 
 -- Declares the outcome of the running command (the result `odds` tabulates). In an `odds`
 -- enumeration the run ends here: what follows only applies the result, which odds does not
--- need. Outside `odds` it does nothing and returns the outcome.
+-- need. Outside `odds` it keeps the outcome with the command (the history's tally of what
+-- the tables gave, which playouts report) and returns it.
+local outcome_seen = I.outcome_seen
 function U.outcome(result)
   if U.is_probe() then
     not_in_rule_thread("umpire.outcome")
     yield({ __outcome = tostring(result) })
   end
+  outcome_seen(tostring(result))
   return result
 end
 

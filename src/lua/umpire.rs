@@ -17,6 +17,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     internal.set("hexset_next", lua.create_function(super::hexset::hexset_next)?)?;
     internal.set("decided", lua.create_function(super::dice::decided)?)?;
     internal.set("outcome_table", lua.create_function(super::dice::outcome_table)?)?;
+    internal.set("outcome_seen", lua.create_function(super::dice::outcome_seen)?)?;
     lua.globals().set("__umpire", internal.clone())?;
 
     let um = lua.create_table()?;

@@ -82,6 +82,10 @@ pub struct Record {
     /// Each side's score at the end (`umpire.evaluate`: its outcome's weight counts 1000).
     #[serde(default)]
     pub scores: BTreeMap<String, f64>,
+    /// What the rules' tables gave over the game (`umpire.outcome`): counts by verb and
+    /// outcome, for the commands in effect at the end.
+    #[serde(default)]
+    pub outcomes: BTreeMap<String, BTreeMap<String, usize>>,
     /// How long the bots thought (by the clock: reported, never used to decide; not written).
     #[serde(skip)]
     pub thinking: Thinking,
@@ -161,6 +165,7 @@ pub fn play(spec: &Spec, seed: u64, bots: impl Into<Lineup>, save: Option<&Path>
         turn: 0,
         commands: 0,
         figures: BTreeMap::new(),
+        outcomes: BTreeMap::new(),
         failure: None,
         lines: vec![new.clone()],
         hash: String::new(),
@@ -253,6 +258,7 @@ fn finish(s: &Session, rec: &mut Record) {
         rec.turn = st.clock.turn;
         rec.hash = st.hash();
     }
+    rec.outcomes = g.outcomes();
     for side in g.sides() {
         if let Ok(Some(e)) = g.evaluate(&side) {
             rec.scores.insert(side, e.score);
@@ -339,6 +345,7 @@ fn panicked(seed: u64, p: Box<dyn std::any::Any + Send>) -> Record {
         turn: 0,
         commands: 0,
         figures: BTreeMap::new(),
+        outcomes: BTreeMap::new(),
         failure: Some(Failure { kind: "panic".into(), message, command: String::new(), at: 0 }),
         lines: vec![],
         hash: String::new(),

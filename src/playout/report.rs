@@ -94,6 +94,66 @@ fn texts(records: &[Record]) -> BTreeMap<String, BTreeMap<String, usize>> {
     by
 }
 
+/// What the rules' tables gave (`umpire.outcome`) over the games that did not fail: counts by
+/// verb and outcome.
+fn tables(records: &[Record]) -> BTreeMap<String, BTreeMap<String, usize>> {
+    let mut by: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.failure.is_none()) {
+        for (verb, outs) in &r.outcomes {
+            for (o, k) in outs {
+                *by.entry(verb.clone()).or_default().entry(o.clone()).or_default() += k;
+            }
+        }
+    }
+    by
+}
+
+/// The outcomes of a verb, most frequent first (ties by name).
+fn by_count(outs: &BTreeMap<String, usize>) -> Vec<(&String, usize)> {
+    let mut v: Vec<(&String, usize)> = outs.iter().map(|(o, k)| (o, *k)).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    v
+}
+
+/// Outcomes of a verb shown in a report, at most (the rarer are counted as "others").
+const SHOWN_OUTCOMES: usize = 12;
+
+/// Each game's share of `outcome` among the outcomes of `verb` (games where the verb declared
+/// any): the games, not the combats, are the samples.
+fn shares(records: &[Record], verb: &str, outcome: &str) -> Vec<f64> {
+    let mut v = Vec::new();
+    for r in records.iter().filter(|r| r.failure.is_none()) {
+        if let Some(outs) = r.outcomes.get(verb) {
+            let total: usize = outs.values().sum();
+            if total > 0 {
+                v.push(*outs.get(outcome).unwrap_or(&0) as f64 / total as f64);
+            }
+        }
+    }
+    v
+}
+
+/// The playout's lines on what the tables gave: per verb, its outcomes' shares over all games.
+fn tables_lines(records: &[Record]) -> Vec<String> {
+    let by = tables(records);
+    let games = records.iter().filter(|r| r.failure.is_none()).count().max(1);
+    let mut out = Vec::new();
+    if !by.is_empty() {
+        out.push("what the rules' tables gave (umpire.outcome), all games:".into());
+    }
+    for (verb, outs) in &by {
+        let total: usize = outs.values().sum();
+        let sorted = by_count(outs);
+        let mut parts: Vec<String> =
+            sorted.iter().take(SHOWN_OUTCOMES).map(|(o, k)| format!("{o} {}", pct(*k as f64 / total as f64))).collect();
+        if sorted.len() > SHOWN_OUTCOMES {
+            parts.push(format!("{} others", sorted.len() - SHOWN_OUTCOMES));
+        }
+        out.push(format!("  {verb}: {total} ({} a game): {}", num(total as f64 / games as f64), parts.join(", ")));
+    }
+    out
+}
+
 /// The report of a playout.
 pub fn playout(title: &str, records: &[Record]) -> Vec<String> {
     let n = records.len();
@@ -119,6 +179,7 @@ pub fn playout(title: &str, records: &[Record]) -> Vec<String> {
             }
         }
     }
+    out.extend(tables_lines(records));
     out.extend(failures(records));
     out
 }
@@ -176,6 +237,7 @@ pub fn compare(title: &str, a: &[Record], b: &[Record], names: (&str, &str)) -> 
         ));
     }
     let (stat, df, p) = stats::chi_square(&ka, &kb);
+    let mut tests: Vec<(String, f64)> = vec![("the outcome distribution".into(), p)];
     let verdict = if p < 0.05 { "the outcomes changed (significant at 5%)" } else { "no significant change at 5%" };
     out.push(format!("outcome distribution: chi-square {stat:.2} on {df} df, p {p:.4}: {verdict}"));
     if let Some(w) = dominated(&cats, &ka, &kb, na, nb) {
@@ -195,23 +257,101 @@ pub fn compare(title: &str, a: &[Record], b: &[Record], names: (&str, &str)) -> 
     for k in keys {
         let (va, vb) = (xa.get(k).cloned().unwrap_or_default(), xb.get(k).cloned().unwrap_or_default());
         match (stats::summary(&va), stats::summary(&vb), stats::welch(&va, &vb)) {
-            (Some(sa), Some(sb), Some((d, p))) => out.push(format!(
-                "  {k}: {} → {} ({}{}), p {p:.4}{}",
-                num(sa.mean),
-                num(sb.mean),
-                if d >= 0.0 { "+" } else { "" },
-                num(d),
-                if p < 0.05 { ", significant" } else { "" }
-            )),
+            (Some(sa), Some(sb), Some((d, p))) => {
+                tests.push((format!("`{k}`"), p));
+                out.push(format!(
+                    "  {k}: {} → {} ({}{}), p {p:.4}{}",
+                    num(sa.mean),
+                    num(sb.mean),
+                    if d >= 0.0 { "+" } else { "" },
+                    num(d),
+                    if p < 0.05 { ", significant" } else { "" }
+                ))
+            }
             _ => out.push(format!("  {k}: not reported by both")),
         }
     }
+    out.extend(compare_tables(a, b, &mut tests));
+    out.push(verdict_line(&tests));
     for (name, recs) in [(names.0, a), (names.1, b)] {
         let f = failures(recs);
         out.push(format!("{name}: {}", f[0]));
         out.extend(f[1..].iter().cloned());
     }
     out
+}
+
+/// The comparison's lines on what the tables gave: for each verb, each outcome's share of the
+/// verb's outcomes in a game, A against B (Welch's t-test over the games); the tests are added
+/// to `tests`.
+fn compare_tables(a: &[Record], b: &[Record], tests: &mut Vec<(String, f64)>) -> Vec<String> {
+    let (ta, tb) = (tables(a), tables(b));
+    let mut verbs: Vec<&String> = ta.keys().chain(tb.keys()).collect();
+    verbs.sort();
+    verbs.dedup();
+    let mut out = Vec::new();
+    if !verbs.is_empty() {
+        out.push(
+            "what the rules' tables gave (umpire.outcome; a game's share of each outcome of the verb, Welch's t-test):"
+                .into(),
+        );
+    }
+    let empty = BTreeMap::new();
+    for verb in verbs {
+        let (oa, ob) = (ta.get(verb).unwrap_or(&empty), tb.get(verb).unwrap_or(&empty));
+        let mut both = oa.clone();
+        for (o, k) in ob {
+            *both.entry(o.clone()).or_default() += k;
+        }
+        let games = |recs: &[Record]| recs.iter().filter(|r| r.outcomes.contains_key(verb.as_str())).count().max(1);
+        out.push(format!(
+            "  {verb}: {} → {} a game",
+            num(oa.values().sum::<usize>() as f64 / games(a) as f64),
+            num(ob.values().sum::<usize>() as f64 / games(b) as f64)
+        ));
+        for (o, _) in by_count(&both).into_iter().take(SHOWN_OUTCOMES) {
+            let (sa, sb) = (shares(a, verb, o), shares(b, verb, o));
+            let mean = |v: &[f64]| stats::summary(v).map(|s| s.mean).unwrap_or(0.0);
+            let Some((d, p)) = stats::welch(&sa, &sb) else {
+                out.push(format!("    {o}: {} → {} (too few games)", pct(mean(&sa)), pct(mean(&sb))));
+                continue;
+            };
+            tests.push((format!("`{verb}` giving {o}"), p));
+            out.push(format!(
+                "    {o}: {} → {} ({:+.1} points), p {p:.4}{}",
+                pct(mean(&sa)),
+                pct(mean(&sb)),
+                100.0 * d,
+                if p < 0.05 { ", significant" } else { "" }
+            ));
+        }
+    }
+    out
+}
+
+/// The comparison's verdict over all its tests together (Holm's correction: many tests at 5%
+/// each would find some change by chance).
+fn verdict_line(tests: &[(String, f64)]) -> String {
+    let ps: Vec<f64> = tests.iter().map(|(_, p)| *p).collect();
+    let adjusted = stats::holm(&ps);
+    let held: Vec<usize> = (0..tests.len()).filter(|&i| adjusted[i] < 0.05).collect();
+    let strongest = (0..tests.len()).min_by(|&i, &j| ps[i].total_cmp(&ps[j]).then(i.cmp(&j)));
+    match (held.len(), strongest) {
+        (0, Some(i)) => format!(
+            "verdict: no change found at 5% over the {} tests together (Holm's correction; the strongest, {}, p {:.4}, adjusted {:.4})",
+            tests.len(),
+            tests[i].0,
+            ps[i],
+            adjusted[i]
+        ),
+        (k, Some(i)) => format!(
+            "verdict: the rules play differently: {k} of {} tests hold at 5% together (Holm's correction); the strongest: {}, p {:.2e}",
+            tests.len(),
+            tests[i].0,
+            ps[i]
+        ),
+        _ => "verdict: nothing to test".into(),
+    }
 }
 
 #[cfg(test)]

@@ -116,6 +116,21 @@ pub fn welch(a: &[f64], b: &[f64]) -> Option<(f64, f64)> {
     Some((diff, p.clamp(0.0, 1.0)))
 }
 
+/// Holm's step-down adjustment of `ps` for testing them together (each adjusted p-value at
+/// most 1, in the order given): a family of tests holds at level a where its adjusted p < a.
+pub fn holm(ps: &[f64]) -> Vec<f64> {
+    let m = ps.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&i, &j| ps[i].total_cmp(&ps[j]).then(i.cmp(&j)));
+    let mut adjusted = vec![1.0; m];
+    let mut running: f64 = 0.0;
+    for (rank, &i) in order.iter().enumerate() {
+        running = running.max(((m - rank) as f64 * ps[i]).min(1.0));
+        adjusted[i] = running;
+    }
+    adjusted
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +175,17 @@ mod tests {
         let (diff, p) = welch(&[1.0, 2.0, 3.0, 4.0, 5.0], &[6.0, 7.0, 8.0, 9.0, 10.0]).unwrap();
         // t = 5, df = 8: p = 0.00105
         assert!(diff == 5.0 && close(p, 0.00105, 5e-5), "{p}");
+    }
+
+    #[test]
+    fn holm_adjusts_the_smallest_most_and_keeps_the_order() {
+        // 0.01 × 4, then max(0.04, 0.02 × 3), 0.03 × 2, 0.5 × 1 (Holm 1979's step-down)
+        let adj = holm(&[0.03, 0.01, 0.5, 0.02]);
+        let want = [0.06, 0.04, 0.5, 0.06];
+        for (a, w) in adj.iter().zip(want) {
+            assert!(close(*a, w, 1e-12), "{adj:?}");
+        }
+        assert_eq!(holm(&[0.9, 0.8]), vec![1.0, 1.0]);
+        assert!(holm(&[]).is_empty());
     }
 }

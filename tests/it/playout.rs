@@ -115,6 +115,63 @@ fn compare_sees_a_change_of_the_rules_and_no_change_between_the_same_rules() {
 }
 
 #[test]
+fn compare_sees_what_an_edited_table_gives_and_judges_all_its_tests_together() {
+    let dir = tempfile::tempdir().unwrap();
+    // the combat results table's first two rows (dice 1 and 2) an eliminated defender throughout
+    let rules = edited_fixture(dir.path(), "combat.lua", |t| {
+        t.replacen("{ \"AE\", \"AR\", \"AR\", \"EX\", \"DR\" }", "{ \"DE\", \"DE\", \"DE\", \"DE\", \"DE\" }", 1)
+            .replacen("{ \"AR\", \"AR\", \"EX\", \"DR\", \"DR\" }", "{ \"DE\", \"DE\", \"DE\", \"DE\", \"DE\" }", 1)
+    });
+    let spec = fixture_spec();
+    let mut other = spec.clone();
+    other.rules = Some(rules);
+    let a = playout::run_games(&spec, &seeds(80), Policy::Random, 2, None, &|_| {});
+    let b = playout::run_games(&other, &seeds(80), Policy::Random, 2, None, &|_| {});
+    // each game counts what the table gave its attacks
+    let attacks = |recs: &[Record]| {
+        recs.iter().filter_map(|r| r.outcomes.get("attack")).map(|o| o.values().sum::<usize>()).sum::<usize>()
+    };
+    assert!(attacks(&a) > 20 && attacks(&b) > 20, "{} {}", attacks(&a), attacks(&b));
+    assert!(b.iter().all(|r| r.outcomes.get("attack").is_none_or(|o| !o.contains_key("AE"))));
+    assert!(a.iter().any(|r| r.outcomes.get("attack").is_some_and(|o| o.contains_key("AE"))));
+    let out = report::compare("t", &a, &b, ("A", "B")).join("\n");
+    assert!(out.contains("what the rules' tables gave (umpire.outcome"), "{out}");
+    let de = out.lines().find(|l| l.trim_start().starts_with("DE: ")).expect("a line for DE");
+    assert!(de.ends_with(", significant"), "{out}");
+    assert!(out.contains("verdict: the rules play differently"), "{out}");
+    // the same rules: no verdict of a change, whatever a single test says by chance
+    let same = report::compare("t", &a, &a, ("A", "B")).join("\n");
+    assert!(same.contains("verdict: no change found at 5%"), "{same}");
+    // a playout shows the shares of what the table gave
+    let p = report::playout("t", &b).join("\n");
+    assert!(p.contains("what the rules' tables gave (umpire.outcome), all games:\n  attack: "), "{p}");
+}
+
+#[test]
+fn an_undone_command_takes_back_what_its_table_gave() {
+    let mut s = umpire::Session::with_root(super::fixtures());
+    for line in [
+        "new fixture --seed 21",
+        "auto",
+        "move B1 0303",
+        "move B2 0303",
+        "next",
+        "dice 1",
+        "attack 0404 with B1,B2",
+        "auto",
+    ] {
+        let r = s.execute(line);
+        assert_eq!(r.status, umpire::Status::Ok, "{line}: {r:?}");
+    }
+    let counted = |s: &umpire::Session| s.game.as_ref().unwrap().outcomes();
+    let given = counted(&s);
+    assert_eq!(given["attack"].values().sum::<usize>(), 1, "{given:?}");
+    let r = s.execute("undo --past-dice");
+    assert_eq!(r.status, umpire::Status::Ok, "{r:?}");
+    assert!(counted(&s).is_empty(), "{:?}", counted(&s));
+}
+
+#[test]
 fn replay_under_an_edited_table_lists_the_first_changed_ruling() {
     let dir = tempfile::tempdir().unwrap();
     // every result of the combat results table an eliminated defender
