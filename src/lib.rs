@@ -3,6 +3,7 @@
 //! docs/ARCHITECTURE.md.
 
 pub mod applog;
+pub mod board;
 pub mod contract;
 pub mod datafile;
 pub mod dice;

@@ -26,6 +26,8 @@ fn out_styled(s: &str) {
 }
 
 // (after the output helpers, which they use)
+#[path = "main/board.rs"]
+mod board;
 #[path = "main/cli.rs"]
 mod cli;
 #[path = "main/commands.rs"]
@@ -75,12 +77,13 @@ fn run(cli: Cli) -> Result<i32> {
     match cli.cmd {
         Cmd::Run { scripts, quiet, profile, rules } => run_scripts(library, scripts, quiet, profile, rules),
         Cmd::Check { paths, rules } => check_paths(library, paths, rules),
-        Cmd::Play { scenario, seed, options, rules, resume, opponent } => {
-            play(library, scenario, seed, options, rules, (false, resume), &opponent)
+        Cmd::Play { scenario, seed, options, rules, resume, opponent, board } => {
+            play(library, scenario, seed, options, rules, (false, resume, board), &opponent)
         }
-        Cmd::Sandbox { scenario, seed, options, rules } => {
-            play(library, scenario, seed, options, rules, (true, false), &[])
+        Cmd::Sandbox { scenario, seed, options, rules, board } => {
+            play(library, scenario, seed, options, rules, (true, false, board), &[])
         }
+        Cmd::Board { file } => board::serve_file(library, &file),
         Cmd::Playout { scenario, games, save, list, profile } => {
             if profile {
                 umpire::lua::profile::start();

@@ -238,7 +238,13 @@ impl GameState {
     /// below the top of its stack. False without a side to act. The one predicate every view
     /// and the rules (`u.hidden`) use.
     pub fn is_hidden(&self, fog: bool, u: &Unit) -> bool {
-        fog && self.clock.side.as_ref().is_some_and(|v| *v != u.side)
+        self.is_hidden_to(fog, self.clock.side.as_deref(), u)
+    }
+
+    /// Fog of war as `viewer` sees the map (a side's own view, whoever is to act): an enemy
+    /// unit below the top of its stack is hidden from it.
+    pub fn is_hidden_to(&self, fog: bool, viewer: Option<&str>, u: &Unit) -> bool {
+        fog && viewer.is_some_and(|v| v != u.side)
             && u.hex().is_some_and(|h| self.stack(h).first().is_some_and(|top| top.id != u.id))
     }
 

@@ -31,6 +31,9 @@ pub struct World {
     /// The outcomes the running command declared in play (`umpire.outcome`, `umpire.outcome_of`),
     /// in order: the game keeps them with the command in its history (playouts tally them).
     pub outcomes: Vec<String>,
+    /// The side whose view fog of war follows (a board's page of one side); None: the side
+    /// to act.
+    pub viewer: Option<String>,
     /// Fog of war (`umpire.fog_of_war(true)`): players see only the top unit of enemy stacks.
     pub fog: bool,
     /// A look-only command is running (`=`, `expect`, `show`, overlays): no dice may be rolled.
@@ -57,6 +60,12 @@ pub struct Registrations {
 }
 
 impl World {
+    /// Fog of war: whether `u` is hidden from the viewer (a board page's side, else the side
+    /// to act).
+    pub fn hidden(&self, u: &crate::state::Unit) -> bool {
+        self.state.is_hidden_to(self.fog, self.viewer.as_deref().or(self.state.clock.side.as_deref()), u)
+    }
+
     /// A world over `state`, with nothing registered yet.
     pub fn new(state: GameState, scenario: Arc<Scenario>) -> World {
         World {
@@ -73,6 +82,7 @@ impl World {
             probe_first_roll_log: None,
             probe_outcomes: None,
             outcomes: Vec::new(),
+            viewer: None,
             stacks: RefCell::new(None),
         }
     }

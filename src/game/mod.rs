@@ -197,7 +197,25 @@ impl Game {
     /// Fog of war: whether the side to act may not examine `u` (an enemy unit below the top
     /// of its stack). Always false without fog of war or without a side to act.
     pub fn is_hidden(&self, s: &GameState, u: &Unit) -> bool {
-        s.is_hidden(self.shared.borrow().fog, u)
+        let w = self.shared.borrow();
+        s.is_hidden_to(w.fog, w.viewer.as_deref().or(s.clock.side.as_deref()), u)
+    }
+
+    /// Whether the rules hide units under fog of war (`umpire.fog_of_war`).
+    pub fn fog(&self) -> bool {
+        self.shared.borrow().fog
+    }
+
+    /// Shows the game from `viewer`'s side under fog of war (None: the side to act's).
+    pub fn set_viewer(&self, viewer: Option<String>) {
+        self.shared.borrow_mut().viewer = viewer;
+    }
+
+    /// Puts `state` in place of the game's state, for a view of another game's state (the
+    /// board's copy on its own thread, made from a snapshot of the session): no history, no command.
+    pub fn show_state(&mut self, state: GameState) {
+        self.pending = None;
+        self.restore(state);
     }
 
     /// The units the side to act may not examine under fog of war.

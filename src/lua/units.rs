@@ -52,7 +52,7 @@ impl UserData for UnitRef {
         f.add_field_method_get("steps_left", |lua, this| with_unit(lua, &this.0, |u, _| Ok(u.steps.len() - u.step)));
         f.add_field_method_get("exists", |lua, this| Ok(world(lua).borrow().state.units.contains_key(&this.0)));
         // fog of war: the side to act may not examine it (the predicate of every view)
-        f.add_field_method_get("hidden", |lua, this| with_unit(lua, &this.0, |u, w| Ok(w.state.is_hidden(w.fog, u))));
+        f.add_field_method_get("hidden", |lua, this| with_unit(lua, &this.0, |u, w| Ok(w.hidden(u))));
     }
 
     fn add_methods<M: UserDataMethods<Self>>(m: &mut M) {

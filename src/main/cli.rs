@@ -43,6 +43,10 @@ pub(super) enum Cmd {
         /// sides. The session's `opponent` command changes it; saves keep it.
         #[arg(long, value_name = "SIDE[=BOT]")]
         opponent: Vec<String>,
+        /// Serve the game to a browser on this machine as it is played (`board` at the prompt
+        /// does it later): the URLs are printed; a page for each side under fog of war.
+        #[arg(long)]
+        board: bool,
     },
     /// Like `play`, for designers: undo is free (it may take back dice rolls).
     Sandbox {
@@ -54,6 +58,9 @@ pub(super) enum Cmd {
         /// Play under the ruleset in DIR.
         #[arg(long, value_name = "DIR")]
         rules: Option<PathBuf>,
+        /// Serve the game to a browser on this machine (as `play --board`).
+        #[arg(long)]
+        board: bool,
     },
     /// Run command scripts (.ump) and report `N passed, N failed`.
     Run {
@@ -119,6 +126,9 @@ pub(super) enum Cmd {
         #[arg(long, value_name = "FILE")]
         json: Option<PathBuf>,
     },
+    /// Serve a saved game (or a command script) to a browser on this machine, to step through
+    /// every position: first, back, forward, last, or the start of any turn or phase.
+    Board { file: PathBuf },
     /// Replay a save or a command script under other rules and list every ruling that changed,
     /// from the first command where the games diverge.
     Replay {

@@ -23,7 +23,7 @@ pub(super) fn play(
     seed: Option<u64>,
     options: Vec<String>,
     rules: Option<PathBuf>,
-    (sandbox, resume): (bool, bool),
+    (sandbox, resume, board): (bool, bool, bool),
     opponents: &[String],
 ) -> Result<i32> {
     if !opponents.is_empty() && scenario.is_none() && !resume {
@@ -79,6 +79,11 @@ pub(super) fn play(
         let (side, bot) = o.split_once('=').unwrap_or((o.as_str(), ""));
         if !run_opening(&mut session, format!("opponent {side} {bot}").trim_end(), tty) {
             return Ok(1);
+        }
+    }
+    if board {
+        for l in super::board::start(&session)? {
+            outln!("  {l}");
         }
     }
     let words = Rc::new(RefCell::new(Words::from_session(&session)));
@@ -334,11 +339,24 @@ pub(super) fn handle_line(
     if !confirm_replace(rl, session, tty, t) {
         return Ran::default();
     }
+    if t == "board" {
+        return match super::board::start(session) {
+            Ok(lines) => {
+                lines.iter().for_each(|l| outln!("  {l}"));
+                Ran::default()
+            }
+            Err(e) => {
+                out_raw(&script::error_lines("error", &e.to_string()));
+                Ran { failed: true, leave: false }
+            }
+        };
+    }
     umpire::lua::clear_interrupt();
     RUNNING.store(true, std::sync::atomic::Ordering::Relaxed);
     let r = session.execute(t);
     RUNNING.store(false, std::sync::atomic::Ordering::Relaxed);
     print_reply(&r);
+    super::board::after(session, t, &r.out);
     words.borrow_mut().refresh(session);
     Ran {
         failed: matches!(r.status, Status::Error(_) | Status::Check(false)),

@@ -313,10 +313,10 @@ impl SvgMap<'_> {
             let fill = self.terrain_color(&info.terrain);
             let _ = writeln!(
                 s,
-                r##"<polygon points="{}" fill="{fill}" stroke="#9a937f" stroke-width="0.8"><title>{} {}</title></polygon>"##,
+                r##"<polygon data-hex="{id}" points="{}" fill="{fill}" stroke="#9a937f" stroke-width="0.8"><title>{id} {}</title></polygon>"##,
                 self.hex_points(c, 1.0),
-                self.map.fmt(h),
-                esc(&info.terrain)
+                esc(&info.terrain),
+                id = self.map.fmt(h),
             );
         }
         s.push_str("</g>\n");

@@ -59,6 +59,10 @@ pub const BUILTINS: &[Builtin] = &[
         "map [<hex|unit|place> [radius]] | map <overlay> <args> [<place> [radius]] | map --svg [--force] FILE [<overlay> <args>] [<place> [radius]]",
         "the map as text around a place, with an overlay, or as an SVG picture",
         "map <place> 4      map <overlay> <unit>      map moves <unit>      map --svg board.svg", true, mapview::map),
+    builtin!("board", "view", "board",
+        "serve the game to a browser on this machine, beside the REPL. The map follows every command; under fog of war each side has a page of its own; every position can be stepped through. `umpire play <game> --board` starts with it, `umpire board SAVE` steps through a saved game",
+        "", true, |_, _, _| Err(crate::error::Error::Usage(
+            "the board is served by `umpire play` (type `board` at its prompt, or `umpire play <game> --board`); `umpire board SAVE` steps through a saved game".into()))),
     builtin!("status", "view", "status", "where the game is: turn, phase, side, pending decision, seed, library",
         "", true, status::status),
     builtin!("show", "view", "show <hex|unit|place>", "a unit's values and markers, or a hex's terrain and stack",

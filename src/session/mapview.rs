@@ -67,6 +67,20 @@ fn draw_svg(
     shown: &str,
     mode: Option<std::fs::Permissions>,
 ) -> Result<Reply> {
+    crate::save::write_atomic(file, svg_of(g, view)?.as_bytes(), mode)?;
+    Ok(Reply::ok(vec![format!("map drawn to {shown}")]))
+}
+
+/// The picture of `map`'s arguments (`rest`: an overlay and its arguments, a place and a
+/// radius) as SVG text: what `map --svg FILE rest` writes (the board serves it).
+pub(super) fn svg(s: &Session, rest: &str) -> Result<String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let view = map_view(s, &words)?;
+    svg_of(s.game()?, view)
+}
+
+/// The picture of a view as SVG text.
+fn svg_of(g: &crate::game::Game, view: MapView) -> Result<String> {
     let map = g.scenario.map.clone();
     let hidden = g.hidden_units();
     // a copy (persistent maps: cheap): the rules are asked for the units' strengths below
@@ -106,8 +120,7 @@ fn draw_svg(
         symbols: &g.scenario.symbols,
         title,
     };
-    crate::save::write_atomic(file, pic.render().as_bytes(), mode)?;
-    Ok(Reply::ok(vec![format!("map drawn to {shown}")]))
+    Ok(pic.render())
 }
 
 /// The hexes the text map shows, with a note when they are a part of what was asked: around

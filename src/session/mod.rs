@@ -20,8 +20,10 @@ mod search;
 mod show;
 mod status;
 mod units;
+mod view;
 
 pub use builtins::{BUILTINS, Builtin, is_builtin};
+pub use view::{OverlayInfo, Snapshot};
 
 use crate::error::{Error, Result};
 use crate::game::{Flow, Game, describe_question};

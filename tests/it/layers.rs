@@ -1,5 +1,5 @@
 //! The library's modules depend one way (docs/ARCHITECTURE.md, "Layers"): core data ← loading
-//! ← Lua host ← game ← session ← script, repl, main. This test reads every file under src/
+//! ← Lua host ← game ← session ← script, repl, board, main. This test reads every file under src/
 //! and fails when a module names one of a higher layer, or when the modules form a cycle.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -27,6 +27,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("save", 3),
     ("session", 4),
     ("repl", 5),
+    ("board", 5),
     ("journal", 5),
     ("script", 5),
     ("playout", 5),

@@ -7,6 +7,7 @@ mod common;
 
 mod actions;
 mod architecture;
+mod board;
 mod cli;
 mod coverage;
 mod designer;
