@@ -3,7 +3,7 @@
 //! scenario's marked areas and values, the overlay), each with its swatch.
 
 use super::SideKind;
-use super::svg::{RAIL, RIVER, ROAD, SIDE_COLORS, SvgMap, TOP, esc, symbol, symbol_name, symbol_of, wrap};
+use super::svg::{HIGHWAY, RAIL, RIVER, ROAD, SvgMap, TOP, esc, symbol, symbol_name, symbol_of, wrap};
 use crate::state::Unit;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -22,6 +22,7 @@ impl SvgMap<'_> {
         entries.extend(self.terrain_entries(x));
         entries.extend(self.hexside_entries(x));
         entries.extend(self.area_and_value_entries(x));
+        entries.extend(self.tag_entries(x));
         if let Some(o) = &self.overlay {
             let sw = move |y: f64| {
                 format!(r##"<circle cx="{:.1}" cy="{:.1}" r="7" fill="#ffd54a" stroke="#7a5c00"/>"##, x + 13.0, cy(y))
@@ -56,18 +57,35 @@ impl SvgMap<'_> {
         let stacks: Vec<Vec<&Unit>> =
             self.state.stacks().into_iter().filter(|(h, _)| self.hexes.contains(h)).map(|(_, v)| v).collect();
         let units: Vec<&Unit> = stacks.iter().filter_map(|v| v.first().copied()).collect();
-        for (i, side) in self.state.sides.iter().enumerate() {
-            let fill = SIDE_COLORS[i % SIDE_COLORS.len()];
-            out.push((Box::new(move |y| box_at(x, y, fill)), format!("{side} counter: id, attack-defense-move")));
+        for side in &self.state.sides {
+            let fill = self.side_fill(side);
+            out.push((Box::new(move |y| box_at(x, y, &fill)), format!("{side} counter: id, attack-defense-move")));
         }
+        let neutral = self.state.sides.first().map(|s| self.side_fill(s)).unwrap_or_else(|| "#4a5f7a".into());
         let syms: BTreeSet<&str> = units.iter().map(|u| symbol_of(self.symbols, u)).collect();
         for sym in syms {
+            let neutral = neutral.clone();
             let sw = move |y: f64| {
-                let mut sw = box_at(x, y, SIDE_COLORS[0]);
+                let mut sw = box_at(x, y, &neutral);
                 symbol(&mut sw, sym, x + 5.0, cy(y) - 5.0, 16.0, 10.0);
                 sw
             };
             out.push((Box::new(sw), symbol_name(sym).to_string()));
+        }
+        let sizes: BTreeSet<&str> = units.iter().filter_map(|u| super::svg::size_mark(u)).collect();
+        if !sizes.is_empty() {
+            let names = [
+                ("II", "battalion"),
+                ("III", "regiment"),
+                ("X", "brigade"),
+                ("XX", "division"),
+                ("XXX", "corps"),
+                ("XXXX", "army"),
+                ("XXXXX", "army group or front"),
+            ];
+            let text: Vec<String> =
+                names.iter().filter(|(m, _)| sizes.contains(m)).map(|(m, n)| format!("{m} {n}")).collect();
+            out.push((Box::new(|_| String::new()), format!("above the symbol, the unit's size: {}", text.join(", "))));
         }
         if stacks.iter().any(|v| v.len() > 1) {
             out.push((Box::new(|_| String::new()), "+N: units under the top counter (hover for the stack)".into()));
@@ -106,14 +124,70 @@ impl SvgMap<'_> {
     /// The legend's lines for the kinds of hexside features drawn.
     fn hexside_entries(&self, x: f64) -> Vec<Entry<'_>> {
         let mut kinds: BTreeSet<(SideKind, bool)> = BTreeSet::new();
+        let mut others: BTreeSet<String> = BTreeSet::new();
+        let mut names: BTreeSet<String> = BTreeSet::new();
         for (_, _, feats) in self.window_sides() {
+            let watery = feats.iter().any(|x| SideKind::of(x) == SideKind::River);
             for f in &feats {
-                if !f.starts_with("marker:") {
-                    kinds.insert((SideKind::of(f), f.contains("major")));
+                match SideKind::of(f) {
+                    _ if f.starts_with("marker:") => {}
+                    SideKind::Other if watery => {
+                        names.insert(super::words(f));
+                    }
+                    SideKind::Other => {
+                        others.insert(f.clone());
+                    }
+                    k => {
+                        kinds.insert((k, f.contains("major")));
+                    }
                 }
             }
         }
-        kinds.into_iter().map(|(k, major)| hexside_entry(x, k, major)).collect()
+        let mut out: Vec<Entry<'_>> = kinds.into_iter().map(|(k, major)| hexside_entry(x, k, major)).collect();
+        for f in others {
+            let style = super::other_side_style(&f);
+            out.push((Box::new(move |y| line_at(x, y, &style)), format!("{} (hexside)", super::words(&f))));
+        }
+        if !names.is_empty() {
+            let names: Vec<String> = names.into_iter().collect();
+            out.push((
+                Box::new(|_| String::new()),
+                format!("named waters, drawn as their river or sea: {}", names.join(", ")),
+            ));
+        }
+        out
+    }
+
+    /// The legend's lines for the keys of the features and markers printed in hexes, and the
+    /// markers on most hexes, which are not printed.
+    fn tag_entries(&self, x: f64) -> Vec<Entry<'_>> {
+        let widespread = self.widespread_markers();
+        let features: BTreeSet<&String> = self.hexes.iter().flat_map(|h| self.map.hexes[h].features.iter()).collect();
+        let mut out: Vec<Entry<'_>> = Vec::new();
+        for (name, key) in self.tag_keys() {
+            let text = if let Some(n) = widespread.get(&name) {
+                format!(
+                    "{} marker: on {n} of the {} hexes drawn, not printed in them (`show <hex>`)",
+                    super::words(&name),
+                    self.hexes.len()
+                )
+            } else if features.contains(&name) {
+                format!("{key}: {}", super::words(&name))
+            } else {
+                format!("{key}: {} marker (a number after it: its value)", super::words(&name))
+            };
+            let shown = if widespread.contains_key(&name) { String::new() } else { key };
+            let sw = move |y: f64| {
+                format!(
+                    r##"<text x="{:.1}" y="{:.1}" font-size="8" fill="#444" text-anchor="middle">{}</text>"##,
+                    x + 13.0,
+                    cy(y) + 3.0,
+                    esc(&shown)
+                )
+            };
+            out.push((Box::new(sw), text));
+        }
+        out
     }
 
     /// The legend's lines for the scenario's marked areas and values (`[map.legend]`) drawn.
@@ -183,6 +257,17 @@ fn hexside_entry<'a>(x: f64, k: SideKind, major: bool) -> Entry<'a> {
         SideKind::River => (format!(r#"stroke="{RIVER}" stroke-width="4""#), "river"),
         SideKind::Road => (format!(r#"stroke="{ROAD}" stroke-width="3""#), "road"),
         SideKind::Rail => (format!(r#"stroke="{RAIL}" stroke-width="2.5" stroke-dasharray="6,3""#), "railroad"),
+        SideKind::Trail => (format!(r#"stroke="{ROAD}" stroke-width="1.6" stroke-dasharray="4,3""#), "trail"),
+        SideKind::Highway => {
+            let sw = move |y: f64| {
+                format!(
+                    "{}{}",
+                    line_at(x, y, &format!(r#"stroke="{HIGHWAY}" stroke-width="5""#)),
+                    line_at(x, y, r##"stroke="#f0d28a" stroke-width="1.8""##)
+                )
+            };
+            return (Box::new(sw), "highway (Reichsautobahn, Rollbahn)".into());
+        }
         SideKind::Bridge => {
             let sw = move |y: f64| {
                 format!(
@@ -200,7 +285,7 @@ fn hexside_entry<'a>(x: f64, k: SideKind, major: bool) -> Entry<'a> {
             };
             return (Box::new(sw), "bridge".into());
         }
-        SideKind::Other => (r##"stroke="#555" stroke-width="3""##.to_string(), "other hexside feature"),
+        SideKind::Other => (super::other_side_style(""), "other hexside feature"),
     };
     (Box::new(move |y| line_at(x, y, &style)), text.to_string())
 }

@@ -47,32 +47,90 @@ fn num_text(x: f64) -> String {
     if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x}") }
 }
 
-/// The kinds of hexside features the pictures draw, from their names (a scenario names its
-/// features freely: `major_river`, `rollbahn`, `railroad`...).
+/// A side's colour in the pictures, by nationality so that it is the same in every game: the
+/// scenario's `[map.colors]` may name the side (`German = "#5d6a55"`); else German field-grey,
+/// Soviet red-brown and the other nations (or colour words) by their names; else a colour by
+/// the side's place in the list. The SVG fill and the terminal's style.
+pub fn side_color(colors: &BTreeMap<String, String>, sides: &[String], side: &str) -> (String, &'static str) {
+    const BY_NAME: &[(&[&str], &str, &str)] = &[
+        (&["german", "germany", "wehrmacht", "axis"], "#5d6a55", "\x1b[1;37;48;5;59m"),
+        (&["soviet", "ussr", "russian", "red army", "soviets"], "#8b3a2b", "\x1b[1;37;48;5;88m"),
+        (&["polish", "poland", "poles"], "#9c3b5c", "\x1b[1;37;48;5;125m"),
+        (&["romanian", "romania"], "#6b6a2e", "\x1b[1;37;48;5;58m"),
+        (&["italian", "italy"], "#4f7a8c", "\x1b[1;37;48;5;66m"),
+        (&["hungarian", "hungary"], "#5d7a3a", "\x1b[1;37;48;5;64m"),
+        (&["american", "us", "usa", "allied", "allies"], "#6b7a3c", "\x1b[1;37;48;5;101m"),
+        (&["british", "uk", "commonwealth"], "#9a7446", "\x1b[1;37;48;5;137m"),
+        (&["blue"], "#3a5f9a", "\x1b[1;37;44m"),
+        (&["red"], "#a8342c", "\x1b[1;37;41m"),
+        (&["green"], "#3c8d4a", "\x1b[1;37;42m"),
+    ];
+    const BY_PLACE: &[(&str, &str)] = &[
+        ("#4a5f7a", "\x1b[1;37;44m"),
+        ("#a8342c", "\x1b[1;37;41m"),
+        ("#3c8d4a", "\x1b[1;37;42m"),
+        ("#8a4fa3", "\x1b[1;37;45m"),
+    ];
+    let name = side.to_lowercase();
+    let (fill, ansi) = match BY_NAME.iter().find(|(names, _, _)| names.contains(&name.as_str())) {
+        Some((_, fill, ansi)) => (fill.to_string(), *ansi),
+        None => {
+            let i = sides.iter().position(|s| s == side).unwrap_or(0);
+            let (fill, ansi) = BY_PLACE[i % BY_PLACE.len()];
+            (fill.to_string(), ansi)
+        }
+    };
+    (colors.get(side).cloned().unwrap_or(fill), ansi)
+}
+
+/// The kinds of hexside features the pictures draw, from the words of their names (a scenario
+/// names its features freely: `major_river`, `rollbahn`, `railroad`, `trail`...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SideKind {
     River,
     Rail,
+    Highway,
     Road,
+    Trail,
     Bridge,
     Other,
 }
 
 impl SideKind {
     pub fn of(feature: &str) -> SideKind {
-        let has = |s: &str| feature.contains(s);
-        if has("bridge") {
+        let lower = feature.to_lowercase();
+        let words: Vec<&str> = lower.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+        let is = |names: &[&str]| words.iter().any(|w| names.contains(w));
+        let ends = |tails: &[&str]| words.iter().any(|w| tails.iter().any(|t| w.ends_with(t)));
+        if is(&["bridge", "bridges"]) {
             SideKind::Bridge
-        } else if has("river") || has("water") || has("lake") || has("sea") {
+        } else if ends(&["river", "water", "lake", "sea", "haff", "strait", "straits", "canal"]) {
             SideKind::River
-        } else if has("rail") {
+        } else if is(&["trail", "trails", "track", "tracks", "path"]) {
+            SideKind::Trail
+        } else if is(&["rail", "railroad", "railway", "railroads", "railways", "rr"]) {
             SideKind::Rail
-        } else if has("road") || has("trail") || has("bahn") {
+        } else if ends(&["bahn", "autobahn"]) || is(&["highway", "motorway", "autostrada"]) {
+            SideKind::Highway
+        } else if is(&["road", "roads"]) {
             SideKind::Road
         } else {
             SideKind::Other
         }
     }
+}
+
+/// How a hexside feature of no known kind is drawn: a dashed line in a colour of its own,
+/// the same for the same name on every map (the legend names it).
+pub fn other_side_style(feature: &str) -> String {
+    const COLORS: &[&str] = &["#7b3fa0", "#c2410c", "#0f766e", "#9d174d", "#4d7c0f", "#1e3a8a"];
+    let h = feature.bytes().fold(7u32, |a, b| a.wrapping_mul(31).wrapping_add(b as u32));
+    format!(r#"stroke="{}" stroke-width="3" stroke-dasharray="7,3""#, COLORS[h as usize % COLORS.len()])
+}
+
+/// A feature's name as a player reads it (`weather_line`: weather line).
+pub fn words(name: &str) -> String {
+    name.replace(['_', '-'], " ")
 }
 
 /// The kinds of a hexside's features.
@@ -83,6 +141,7 @@ pub fn side_kinds<'a>(feats: impl IntoIterator<Item = &'a String>) -> BTreeSet<S
 /// Whether a bridge is drawn on a hexside of these kinds: a bridge, or a road or rail over a
 /// river.
 pub fn bridged(kinds: &BTreeSet<SideKind>) -> bool {
-    let crossing = kinds.contains(&SideKind::Road) || kinds.contains(&SideKind::Rail);
+    let crossing =
+        [SideKind::Road, SideKind::Rail, SideKind::Highway, SideKind::Trail].iter().any(|k| kinds.contains(k));
     kinds.contains(&SideKind::Bridge) || (kinds.contains(&SideKind::River) && crossing)
 }

@@ -53,10 +53,10 @@ fn default_color(t: &str) -> String {
     .to_string()
 }
 
-pub(super) const SIDE_COLORS: [&str; 4] = ["#4a5f7a", "#a8342c", "#3c8d4a", "#8a4fa3"];
 pub(super) const RIVER: &str = "#2f6fc4";
 pub(super) const ROAD: &str = "#8b5a2b";
 pub(super) const RAIL: &str = "#222";
+pub(super) const HIGHWAY: &str = "#5a3a1a";
 
 pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -95,6 +95,26 @@ pub(super) fn symbol_of<'s>(symbols: &'s BTreeMap<String, String>, u: &Unit) -> 
     }
 }
 
+/// The NATO mark of a unit's size (II a battalion ... XXXXX an army group), from its `size`
+/// attribute (`size = "corps"`) or a flag of its size (`division = true`); None if neither.
+pub(super) fn size_mark(u: &Unit) -> Option<&'static str> {
+    const MARKS: &[(&str, &str)] = &[
+        ("battalion", "II"),
+        ("regiment", "III"),
+        ("brigade", "X"),
+        ("division", "XX"),
+        ("corps", "XXX"),
+        ("army", "XXXX"),
+        ("front", "XXXXX"),
+        ("army_group", "XXXXX"),
+    ];
+    let size = u.attrs.get("size").and_then(|v| v.as_str()).map(|s| s.to_lowercase());
+    MARKS.iter().find_map(|(name, mark)| {
+        let flagged = u.attrs.get(*name).and_then(|v| v.as_bool()) == Some(true);
+        (size.as_deref() == Some(*name) || flagged).then_some(*mark)
+    })
+}
+
 /// A NATO-style unit symbol in the box at (x, y), `w` by `h`.
 pub(super) fn symbol(s: &mut String, sym: &str, x: f64, y: f64, w: f64, h: f64) {
     let st = r##"stroke="#fff" stroke-width="1" fill="none""##;
@@ -123,12 +143,8 @@ pub(super) fn symbol(s: &mut String, sym: &str, x: f64, y: f64, w: f64, h: f64) 
             let _ = write!(s, r#"<path d="M{x:.1} {y2:.1}L{x2:.1} {y:.1}" {st}/>"#);
         }
         "hq" => {
-            let _ = write!(
-                s,
-                r##"<path d="M{x:.1} {y2:.1}v4" stroke="#fff" stroke-width="1.4"/><text x="{cx:.1}" y="{:.1}" font-size="{:.1}" fill="#fff" text-anchor="middle" font-weight="bold">HQ</text>"##,
-                cy + h * 0.3,
-                h * 0.8
-            );
+            // a headquarters: the frame's staff, down from its left edge (NATO's HQ)
+            let _ = write!(s, r##"<path d="M{x:.1} {y:.1}V{:.1}" stroke="#fff" stroke-width="1.6"/>"##, y2 + h * 0.9);
         }
         "air" => {
             let _ = write!(
@@ -322,38 +338,63 @@ impl SvgMap<'_> {
         s.push_str("</g>\n");
     }
 
+    /// A side's counter colour (by nationality, [`super::side_color`]).
+    pub(super) fn side_fill(&self, side: &str) -> String {
+        super::side_color(&self.map.colors, &self.state.sides, side).0
+    }
+
     pub(super) fn terrain_color(&self, t: &str) -> String {
         self.map.colors.get(t).cloned().unwrap_or_else(|| default_color(t))
     }
 
-    /// The areas the scenario's legend names: an inner outline in the area's colour (nested
-    /// when a hex is in several) and its short text.
+    /// The areas the scenario's legend names: their boundary, one line along the hexsides
+    /// between the area and the rest of the map (not along the map's edge; set a little inside the area, nested when an
+    /// edge bounds several), and the area's short text once, in its first hex drawn.
     fn areas(&self, s: &mut String, f: &Frame) {
         s.push_str("<g id=\"areas\">\n");
-        let mut depth: BTreeMap<HexId, usize> = BTreeMap::new();
+        let mut depth: BTreeMap<(HexId, Dir), usize> = BTreeMap::new();
         for (name, mark) in &self.map.legend.areas {
-            for h in self.map.areas.get(name).into_iter().flatten().filter(|h| self.hexes.contains(h)) {
-                let k = depth.entry(*h).or_default();
-                let c = self.centre(f, *h);
+            let Some(area) = self.map.areas.get(name) else { continue };
+            let mut path = String::new();
+            for &h in area.iter().filter(|h| self.hexes.contains(h)) {
+                let c = self.centre(f, h);
+                for d in Dir::ALL {
+                    // (the map's own edge is not the area's boundary)
+                    let n = self.map.grid.neighbour(h, d);
+                    if area.contains(&n) || !self.map.contains(n) {
+                        continue;
+                    }
+                    let k = depth.entry((h, d)).or_default();
+                    let inset = 0.93 - 0.07 * *k as f64;
+                    *k += 1;
+                    let (p, q) = self.side_points(c, self.map.drawn_dir(d));
+                    let at = |p: (f64, f64)| (c.0 + (p.0 - c.0) * inset, c.1 + (p.1 - c.1) * inset);
+                    let (p, q) = (at(p), at(q));
+                    let _ = write!(path, "M{:.1} {:.1}L{:.1} {:.1}", p.0, p.1, q.0, q.1);
+                }
+            }
+            if path.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                s,
+                r#"<path class="area {}" d="{path}" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,2" stroke-linecap="round" opacity="0.9"><title>{}</title></path>"#,
+                esc(name),
+                esc(&mark.color),
+                esc(&mark.label)
+            );
+            if let Some(&first) = area.iter().find(|h| self.hexes.contains(h))
+                && !mark.text.is_empty()
+            {
+                let c = self.centre(f, first);
                 let _ = writeln!(
                     s,
-                    r#"<polygon class="area {}" points="{}" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,2" opacity="0.9"><title>{}</title></polygon>"#,
-                    esc(name),
-                    self.hex_points(c, 0.9 - 0.1 * *k as f64),
+                    r#"<text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="{}" text-anchor="middle">{}</text>"#,
+                    c.0 - R * 0.55,
+                    c.1 + 3.0,
                     esc(&mark.color),
-                    esc(&mark.label)
+                    esc(&mark.text)
                 );
-                if !mark.text.is_empty() {
-                    let _ = writeln!(
-                        s,
-                        r#"<text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="{}" text-anchor="middle">{}</text>"#,
-                        c.0 - R * 0.68 + 9.0 * *k as f64,
-                        c.1 + 3.0,
-                        esc(&mark.color),
-                        esc(&mark.text)
-                    );
-                }
-                *k += 1;
             }
         }
         s.push_str("</g>\n");
@@ -378,20 +419,28 @@ impl SvgMap<'_> {
                 cb = mid;
             }
             for feat in feats {
-                let style = match SideKind::of(feat) {
-                    SideKind::Rail => format!(r#"stroke="{RAIL}" stroke-width="2.5" stroke-dasharray="6,3""#),
-                    SideKind::Road => format!(r#"stroke="{ROAD}" stroke-width="3""#),
+                let styles = match SideKind::of(feat) {
+                    SideKind::Rail => vec![format!(r#"stroke="{RAIL}" stroke-width="2.5" stroke-dasharray="6,3""#)],
+                    SideKind::Road => vec![format!(r#"stroke="{ROAD}" stroke-width="3""#)],
+                    SideKind::Trail => vec![format!(r#"stroke="{ROAD}" stroke-width="1.6" stroke-dasharray="4,3""#)],
+                    // a highway: a wide dark road with a light line along it
+                    SideKind::Highway => vec![
+                        format!(r#"stroke="{HIGHWAY}" stroke-width="5""#),
+                        r##"stroke="#f0d28a" stroke-width="1.8""##.to_string(),
+                    ],
                     _ => continue,
                 };
-                let _ = writeln!(
-                    s,
-                    r#"<line class="{}" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#,
-                    esc(feat),
-                    ca.0,
-                    ca.1,
-                    cb.0,
-                    cb.1
-                );
+                for style in styles {
+                    let _ = writeln!(
+                        s,
+                        r#"<line class="{}" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#,
+                        esc(feat),
+                        ca.0,
+                        ca.1,
+                        cb.0,
+                        cb.1
+                    );
+                }
             }
         }
         s.push_str("</g>\n");
@@ -424,14 +473,19 @@ impl SvgMap<'_> {
         for (h, n, feats) in self.window_sides() {
             let Some(d) = self.drawn_towards(h, n) else { continue };
             let (p, q) = self.side_points(self.centre(f, h), d);
+            // (a name on a river's or the sea's hexsides, `don` on a major river: the river is drawn)
+            let watery = feats.iter().any(|x| SideKind::of(x) == SideKind::River);
             for feat in &feats {
+                if watery && SideKind::of(feat) == SideKind::Other && !feat.starts_with("marker:") {
+                    continue;
+                }
                 let style = if feat.starts_with("marker:") {
                     r##"stroke="#d22" stroke-width="3" stroke-dasharray="3,2""##.to_string()
                 } else {
                     match SideKind::of(feat) {
                         SideKind::River if feat.contains("major") => format!(r#"stroke="{RIVER}" stroke-width="6""#),
                         SideKind::River => format!(r#"stroke="{RIVER}" stroke-width="4""#),
-                        SideKind::Other => r##"stroke="#555" stroke-width="3""##.to_string(),
+                        SideKind::Other => super::other_side_style(feat),
                         _ => continue,
                     }
                 };
@@ -480,6 +534,7 @@ impl SvgMap<'_> {
     /// and the features and markers of an empty hex.
     fn labels(&self, s: &mut String, f: &Frame) {
         s.push_str("<g id=\"labels\">\n");
+        let (keys, widespread) = (self.tag_keys(), self.widespread_markers());
         // a place name at the bottom of the hex, narrower in a pointy-topped one
         let (name_y, name_w) = if self.pointy() { (0.72, 0.95) } else { (0.8, 1.3) };
         for &h in &self.hexes {
@@ -520,9 +575,14 @@ impl SvgMap<'_> {
                     );
                 }
             }
-            let mut tags: Vec<String> = info.features.iter().cloned().collect();
+            // features and markers by their keys (the legend says what each is); a marker on
+            // most of the hexes drawn is in the legend only
+            let mut tags: Vec<String> = info.features.iter().filter_map(|f| keys.get(f).cloned()).collect();
             if let Some(m) = self.state.hex_markers.get(&h) {
-                tags.extend(crate::text::markers(m));
+                for (k, v) in m.iter().filter(|(k, _)| !widespread.contains_key(*k)) {
+                    let key = keys.get(k).cloned().unwrap_or_else(|| k.clone());
+                    tags.push(if *v == 1 { key } else { format!("{key}{v}") });
+                }
             }
             if !tags.is_empty() && self.state.stack(h).is_empty() {
                 let t = tags.join(" ");
@@ -539,6 +599,53 @@ impl SvgMap<'_> {
         s.push_str("</g>\n");
     }
 
+    /// The features and hex markers of the hexes drawn, each with its short key (the initials
+    /// of its words, or its first two letters; a letter more where two would be the same).
+    pub(super) fn tag_keys(&self) -> BTreeMap<String, String> {
+        let mut names: BTreeSet<&String> = BTreeSet::new();
+        for h in &self.hexes {
+            names.extend(self.map.hexes[h].features.iter());
+            if let Some(m) = self.state.hex_markers.get(h) {
+                names.extend(m.keys());
+            }
+        }
+        let mut out: BTreeMap<String, String> = BTreeMap::new();
+        let mut used: BTreeSet<String> = BTreeSet::new();
+        for name in names {
+            let words: Vec<&str> = name.split(['_', '-', ' ']).filter(|w| !w.is_empty()).collect();
+            let letters: String = if words.len() > 1 {
+                words.iter().filter_map(|w| w.chars().next()).collect::<String>().to_uppercase()
+            } else {
+                let mut c = name.chars();
+                c.next().map(|f| f.to_uppercase().chain(c.take(1)).collect()).unwrap_or_default()
+            };
+            let mut key = letters.clone();
+            let mut extra = name.chars().filter(|c| c.is_alphanumeric()).skip(letters.chars().count());
+            while used.contains(&key) {
+                match extra.next() {
+                    Some(c) => key.push(c),
+                    None => key.push('\''),
+                }
+            }
+            used.insert(key.clone());
+            out.insert(name.clone(), key);
+        }
+        out
+    }
+
+    /// The hex markers on more than half the hexes drawn (and twenty at least), with how many:
+    /// the legend names them, the hexes do not (`show <hex>` gives each).
+    pub(super) fn widespread_markers(&self) -> BTreeMap<String, usize> {
+        let mut count: BTreeMap<String, usize> = BTreeMap::new();
+        for h in &self.hexes {
+            for k in self.state.hex_markers.get(h).into_iter().flat_map(|m| m.keys()) {
+                *count.entry(k.clone()).or_default() += 1;
+            }
+        }
+        count.retain(|_, n| *n >= 20 && *n * 2 > self.hexes.len());
+        count
+    }
+
     /// The top counter of each stack, with the height of the stack; under fog of war the
     /// tooltip names only the units the side to act may see.
     fn counters(&self, s: &mut String, f: &Frame) {
@@ -548,8 +655,7 @@ impl SvgMap<'_> {
             let stack = self.state.stack(h);
             let Some(top) = stack.first() else { continue };
             let c = self.centre(f, h);
-            let si = self.state.sides.iter().position(|x| *x == top.side).unwrap_or(0);
-            let fill = SIDE_COLORS[si % SIDE_COLORS.len()];
+            let fill = self.side_fill(&top.side);
             let (x, y) = (c.0 - COUNTER / 2.0, c.1 - COUNTER / 2.0 - 1.0);
             let sym = symbol_of(self.symbols, top);
             let _ = write!(s, r#"<g class="counter" data-unit="{}" data-symbol="{sym}">"#, esc(&top.id));
@@ -565,7 +671,19 @@ impl SvgMap<'_> {
                 s,
                 r##"<rect x="{x:.1}" y="{y:.1}" width="{COUNTER}" height="{COUNTER}" rx="2" fill="{fill}" stroke="#111" stroke-width="0.8"/>"##
             );
-            symbol(s, sym, c.0 - 8.0, y + 3.0, 16.0, 10.0);
+            match size_mark(top) {
+                Some(mark) => {
+                    // the unit's size above its symbol (XX a division, XXX a corps...)
+                    let _ = write!(
+                        s,
+                        r##"<text x="{:.1}" y="{:.1}" font-size="4.6" fill="#fff" text-anchor="middle" font-weight="bold" class="size">{mark}</text>"##,
+                        c.0,
+                        y + 4.6
+                    );
+                    symbol(s, sym, c.0 - 8.0, y + 5.2, 16.0, 8.6);
+                }
+                None => symbol(s, sym, c.0 - 8.0, y + 3.0, 16.0, 10.0),
+            }
             let vals = top.values();
             let num = |k: &str| vals.get(k).map(crate::text::json_text).unwrap_or_else(|| "-".into());
             let line = if vals.contains_key("attack") || vals.contains_key("defense") {

@@ -63,10 +63,6 @@ fn terrain_ansi(t: &str) -> &'static str {
 }
 
 /// The sides' counter colours: bold, on a background, unlike any hexside's colour.
-fn side_ansi(i: usize) -> &'static str {
-    ["\x1b[1;37;44m", "\x1b[1;37;41m", "\x1b[1;37;42m", "\x1b[1;37;45m"][i % 4]
-}
-
 /// The glyph of a hexside and its kind (the legend names the kinds drawn).
 fn side_glyph(feats: &BTreeSet<String>) -> Option<(char, SideKind)> {
     let kinds = super::side_kinds(feats);
@@ -76,8 +72,12 @@ fn side_glyph(feats: &BTreeSet<String>) -> Option<(char, SideKind)> {
         Some(('~', SideKind::River))
     } else if kinds.contains(&SideKind::Rail) {
         Some(('#', SideKind::Rail))
+    } else if kinds.contains(&SideKind::Highway) {
+        Some(('%', SideKind::Highway))
     } else if kinds.contains(&SideKind::Road) {
         Some(('=', SideKind::Road))
+    } else if kinds.contains(&SideKind::Trail) {
+        Some((':', SideKind::Trail))
     } else if feats.is_empty() {
         None
     } else {
@@ -88,7 +88,7 @@ fn side_glyph(feats: &BTreeSet<String>) -> Option<(char, SideKind)> {
 fn side_ansi_of(k: SideKind) -> &'static str {
     match k {
         SideKind::River => RIVER_ANSI,
-        SideKind::Road => ROAD_ANSI,
+        SideKind::Road | SideKind::Highway | SideKind::Trail => ROAD_ANSI,
         SideKind::Rail => RAIL_ANSI,
         SideKind::Bridge => BRIDGE_ANSI,
         SideKind::Other => OTHER_ANSI,
@@ -417,10 +417,10 @@ impl TextMap<'_> {
         // the top counter is always seen; under fog of war only the height of the stack
         let stack = self.state.stack(h);
         if let Some(top) = stack.first() {
-            let si = self.state.sides.iter().position(|s| *s == top.side).unwrap_or(0);
             let (dx, dy, w) = sl.counter;
             let name = fit(&top.id, w);
-            cv.text(x + dx, y + dy, &name, w, self.color(side_ansi(si)));
+            let (_, ansi) = super::side_color(&self.map.colors, &self.state.sides, &top.side);
+            cv.text(x + dx, y + dy, &name, w, self.color(ansi));
             if stack.len() > 1 {
                 seen.stack = true;
                 cv.text(x + sl.height.0, y + sl.height.1, &format!("+{}", stack.len() - 1), 4, None);
@@ -446,6 +446,8 @@ impl TextMap<'_> {
                 SideKind::River => "~ river",
                 SideKind::Road => "= road",
                 SideKind::Rail => "# rail",
+                SideKind::Highway => "% highway (Reichsautobahn, Rollbahn)",
+                SideKind::Trail => ": trail",
                 SideKind::Bridge => "H bridge (a road or rail over a river)",
                 SideKind::Other => "| other hexside feature",
             })

@@ -444,3 +444,95 @@ fn map_alone_draws_the_middle_of_the_map_not_an_edge() {
     assert!(text.contains("the part around the middle of the map"), "{text}");
     assert!(text.contains("25.14") && !text.contains("25.01") && !text.contains(".02 "), "{text}");
 }
+
+#[test]
+fn hexside_kinds_are_read_from_the_words_of_their_names() {
+    use umpire::render::SideKind::{self, *};
+    for (name, kind) in [
+        ("trail", Trail),
+        ("railroad", Rail),
+        ("rail", Rail),
+        ("road", Road),
+        ("rollbahn", Highway),
+        ("reichsautobahn", Highway),
+        ("major_river", River),
+        ("minor_river", River),
+        ("sea", River),
+        ("bridge", Bridge),
+        ("weather_line", Other),
+        ("don", Other),
+    ] {
+        assert_eq!(SideKind::of(name), kind, "{name}");
+    }
+}
+
+#[test]
+fn each_nation_has_its_colour_whatever_its_place_among_the_sides() {
+    use umpire::render::side_color;
+    let none = std::collections::BTreeMap::new();
+    let (ab, ba) = (vec!["German".to_string(), "Soviet".to_string()], vec!["Soviet".to_string(), "German".to_string()]);
+    for sides in [&ab, &ba] {
+        assert_eq!(side_color(&none, sides, "German").0, "#5d6a55", "field-grey");
+        assert_eq!(side_color(&none, sides, "Soviet").0, "#8b3a2b", "red-brown");
+    }
+    // a scenario may name a side's colour; a side of no known nation takes one by its place
+    let named: std::collections::BTreeMap<String, String> = [("German".to_string(), "#123456".to_string())].into();
+    assert_eq!(side_color(&named, &ab, "German").0, "#123456");
+    let other = vec!["Ruritania".to_string(), "Syldavia".to_string()];
+    assert_ne!(side_color(&none, &other, "Ruritania").0, side_color(&none, &other, "Syldavia").0);
+}
+
+#[test]
+fn the_pictures_tell_trails_from_railroads_and_highways_from_roads() {
+    let mut s = stargard();
+    // 24.15: trails SE and SW, a railroad and a road NE and NW
+    let text = ok(&mut s, "map 24.15 1").join("\n");
+    assert!(text.contains(": trail") && text.contains("# rail"), "{text}");
+    let pic = svg(&mut s, "24.15 2");
+    assert!(pic.contains("class=\"trail\"") && pic.contains("stroke-dasharray=\"4,3\""), "a trail drawn as a trail");
+    let legend = &pic[at(&pic, "<g id=\"legend\">")..];
+    assert!(legend.contains(">trail<") && legend.contains(">railroad<"), "both in the legend");
+    // the Rollbahn (04.15) is a highway, not a road
+    let pic = svg(&mut s, "04.15 1");
+    let legend = &pic[at(&pic, "<g id=\"legend\">")..];
+    assert!(legend.contains("highway (Reichsautobahn, Rollbahn)"), "the Rollbahn in the legend");
+    let text = ok(&mut s, "map 04.15 1").join("\n");
+    assert!(text.contains("% highway"), "{text}");
+}
+
+#[test]
+fn the_full_maps_name_no_raw_marker_and_draw_each_area_as_one_boundary() {
+    // Fortress Stalingrad: control markers on every hex are in the legend, not in each hex
+    let mut s = Session::with_root(super::repo());
+    ok(&mut s, "new fortress-stalingrad --seed 1");
+    let pic = svg(&mut s, "");
+    let labels = &pic[at(&pic, "<g id=\"labels\">")..at(&pic, "<g id=\"counters\">")];
+    assert!(!labels.contains(">ctl") && !labels.contains("entrench_soviet"), "raw names printed in hexes");
+    let legend = &pic[at(&pic, "<g id=\"legend\">")..];
+    assert!(legend.contains("ctl marker: on ") && legend.contains(": entrench soviet"), "the legend keys them");
+    assert!(pic.contains("<path class=\"area north_edge\""), "an area is drawn as its boundary");
+    assert_eq!(pic.matches("class=\"area north_edge\"").count(), 1, "one boundary, not an outline in every hex");
+    // Red Storm: the Soviet Logistical Strain area, one line
+    let mut s = Session::with_root(super::repo());
+    ok(&mut s, "new red-storm-over-the-reich --seed 1");
+    let pic = svg(&mut s, "");
+    assert_eq!(pic.matches("class=\"area west_of_sls\"").count(), 1);
+    assert!(!pic.contains("<polygon class=\"area"), "no area drawn hex by hex");
+}
+
+#[test]
+fn counters_carry_their_units_size_and_an_hq_its_staff() {
+    // Red Storm's corps and divisions (`corps = true`, `division = true`)
+    let mut s = Session::with_root(super::repo());
+    ok(&mut s, "new red-storm-over-the-reich --seed 1");
+    let pic = svg(&mut s, "");
+    assert!(pic.contains("class=\"size\">XXX<") && pic.contains("class=\"size\">XX<"), "size marks drawn");
+    let legend = &pic[at(&pic, "<g id=\"legend\">")..];
+    assert!(legend.contains("the unit&#39;s size") || legend.contains("the unit's size"), "and in the legend");
+    assert!(legend.contains("size: XX<") && legend.contains(">division, XXX corps"), "and in the legend");
+    // Stargard's HQs: the frame's staff, not the letters HQ
+    let mut s = stargard();
+    let pic = svg(&mut s, "");
+    assert!(pic.contains("data-symbol=\"hq\""), "an HQ drawn");
+    assert!(!pic.contains(">HQ</text>"), "an HQ is not the letters HQ");
+}
