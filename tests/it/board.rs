@@ -384,3 +384,77 @@ fn a_script_is_served_position_by_position_to_step_through() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// Standard base64 (WebDriver's screenshots), decoded.
+fn base64(text: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> =
+        text.bytes().filter(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/').map(val).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, d)| n | (u32::from(*d) << (18 - 6 * i)));
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
+
+/// Run by hand (`cargo test --test it -- --ignored board::the_readme`): the README's pictures of
+/// each game's board, docs/board-<game>.png, made by the browser the tests drive.
+#[test]
+#[ignore = "writes docs/board-*.png for the README; run by hand"]
+fn the_readme_pictures_of_each_games_board() {
+    let Some((chromium, chromedriver)) = browser() else { return };
+    let d = Driver::start(&chromium, &chromedriver);
+    for (game, centre, scale) in [
+        ("stargard-solstice", "16.13", 0.9),
+        ("fortress-stalingrad", "3327", 0.75),
+        ("red-storm-over-the-reich", "4838", 0.75),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
+            .arg("--library")
+            .arg(super::repo())
+            .args(["play", game, "--seed", "1", "--board"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("umpire starts");
+        let mut stdin = child.stdin.take().unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for l in out.lines().map_while(Result::ok) {
+                let _ = tx.send(l);
+            }
+        });
+        let url = loop {
+            let l = lines.recv_timeout(Duration::from_secs(60)).expect("the board's URL");
+            if let Some(i) = l.find("http://") {
+                break l[i..].split_whitespace().next().unwrap().to_string();
+            }
+        };
+        writeln!(stdin, "forward").unwrap();
+        d.open(&url);
+        d.wait_js("return document.querySelectorAll('#map [data-hex]').length > 20");
+        std::thread::sleep(Duration::from_secs(2));
+        // the part of the map around `centre`, at `scale`, with what `show` says of it
+        d.js(&format!(
+            "const h = document.querySelector(\"#map [data-hex='{centre}']\").getBBox(); scale = {scale}; \
+             tx = 400 - (h.x + h.width / 2) * scale; ty = 330 - (h.y + h.height / 2) * scale; place(); \
+             document.querySelector(\"#map [data-hex='{centre}']\").dispatchEvent(new MouseEvent('click', {{ bubbles: true }}));"
+        ));
+        std::thread::sleep(Duration::from_secs(1));
+        let png = base64(d.call("GET", "/screenshot", json!({})).as_str().expect("a screenshot"));
+        assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+        std::fs::write(super::repo().join("docs").join(format!("board-{game}.png")), png).unwrap();
+        drop(stdin);
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
