@@ -84,7 +84,17 @@ impl Session {
     /// The overlays of the rules, by name (what the board offers to draw).
     pub fn overlay_infos(&self) -> Vec<OverlayInfo> {
         let Some(g) = &self.game else { return Vec::new() };
-        g.overlays().into_values().map(|v| OverlayInfo { name: v.name, usage: v.usage, help: v.help }).collect()
+        let mut out: Vec<OverlayInfo> =
+            g.overlays().into_values().map(|v| OverlayInfo { name: v.name, usage: v.usage, help: v.help }).collect();
+        // `map moves <unit>` from the listed actions, where the rules have no overlay of that name
+        if !out.iter().any(|o| o.name == "moves") && g.lists_actions().unwrap_or(false) {
+            out.push(OverlayInfo {
+                name: "moves".into(),
+                usage: "map moves <unit>".into(),
+                help: "where the unit can move now, with the cost of each hex".into(),
+            });
+        }
+        out
     }
 
     /// Whether the game's rules hide units under fog of war.

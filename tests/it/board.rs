@@ -119,6 +119,18 @@ fn the_board_serves_each_side_its_page_and_tells_it_of_every_position() {
     );
     let (_, svg) = get(&format!("{base}/map.svg?t={blue}"));
     assert!(both(&svg), "the Blue page names both units of its stack");
+    // the rules' overlays (and the listed moves), drawn from the page
+    let (_, overlays) = get(&format!("{base}/overlays?t={blue}"));
+    let names: Vec<String> = serde_json::from_str::<Value>(&overlays)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| o["name"].as_str().map(str::to_string))
+        .collect();
+    assert!(names.contains(&"zoc".to_string()) && names.contains(&"moves".to_string()), "{names:?}");
+    let (code, zoc) = get(&format!("{base}/map.svg?t={blue}&overlay=zoc%20Red"));
+    assert!(code == 200 && zoc.contains("<g id=\"overlay\">") && zoc.contains("overlay `zoc Red`"), "{code}");
     // a wrong question is said, not served
     let (code, body) = get(&format!("{base}/show?t={blue}&what=9999"));
     assert!(code == 400 && !body.is_empty(), "{code} {body}");
