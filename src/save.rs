@@ -63,6 +63,10 @@ pub fn render(g: &Game) -> String {
         }
     }
     for e in &g.history {
+        if e.by_bot {
+            // (umpire played it for its side: a load keeps that, for the player's `undo`)
+            s.push_str("#@bot\n");
+        }
         for l in &e.lines {
             push_line(&mut s, l);
         }
@@ -247,6 +251,8 @@ pub struct Parsed {
     pub pending: Vec<(usize, String)>,
     /// The sides umpire played (`#@opponent SIDE BOT`), with their bots.
     pub opponents: std::collections::BTreeMap<String, String>,
+    /// The line numbers of the commands umpire played for its sides (each after `#@bot`).
+    pub by_bot: std::collections::BTreeSet<usize>,
 }
 
 /// Parses save text; `path` names it in errors.
@@ -272,6 +278,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
     let mut pending = Vec::new();
     let mut in_pending = false;
     let mut opponents = std::collections::BTreeMap::new();
+    let (mut by_bot, mut next_by_bot) = (std::collections::BTreeSet::new(), false);
     for (n, l) in crate::text::script_lines(text) {
         let l = l.trim();
         if let Some(r) = l.strip_prefix("#@ruleset ") {
@@ -291,6 +298,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
                 return Err(corrupt(n, "bad #@opponent line (#@opponent SIDE BOT)".into()));
             };
             opponents.insert(side.to_string(), bot.trim().to_string());
+        } else if l == "#@bot" {
+            next_by_bot = true;
         } else if l == "#@pending" {
             in_pending = true;
         } else if let Some(j) = l.strip_prefix("#@base ") {
@@ -305,12 +314,15 @@ pub fn parse(path: &Path, text: &str) -> Result<Parsed> {
         } else if in_pending {
             pending.push((n, l.to_string()));
         } else {
+            if std::mem::take(&mut next_by_bot) {
+                by_bot.insert(n);
+            }
             lines.push((n, l.to_string()));
         }
     }
     let (ruleset_hash, ruleset_desc) = ruleset.ok_or_else(|| Error::Save(format!("{name}: no #@ruleset line")))?;
     let state = state.ok_or_else(|| Error::Save(format!("{name}: no #@state line (truncated file?)")))?;
-    Ok(Parsed { format, ruleset_hash, ruleset_desc, state, hash, base, prior, lines, pending, opponents })
+    Ok(Parsed { format, ruleset_hash, ruleset_desc, state, hash, base, prior, lines, pending, opponents, by_bot })
 }
 
 /// The saved state must fit the scenario: units it knows, steps that exist, hexes on the map.

@@ -159,12 +159,23 @@ fn all_lines(p: &Parsed) -> Vec<(usize, String)> {
 fn replay(session: &Session, path: &Path, p: &Parsed) -> Result<std::result::Result<Game, String>> {
     let saved_hash = p.hash.clone().unwrap_or_else(|| p.state.hash());
     let mut replay = session.sibling(None);
+    // (whether the command being replayed is one umpire played for its side: its entry, once
+    // committed, is marked so, for the player's `undo`)
+    let mut by_bot = false;
     for (n, l) in &all_lines(p) {
+        by_bot |= p.by_bot.contains(n);
+        let before = replay.game.as_ref().map_or(0, |g| g.history.len());
         let r = replay.execute(l);
         match r.status {
             Status::Error(e) => return Ok(Err(format!("line {n} `{l}` failed: {e}"))),
             Status::Check(false) => return Ok(Err(format!("line {n}: {}", r.out.join("; ")))),
             _ => {}
+        }
+        if let Some(g) = replay.game.as_mut()
+            && g.history.len() > before
+            && let Some(e) = g.history.last_mut()
+        {
+            e.by_bot = std::mem::take(&mut by_bot);
         }
     }
     // (format 1 hashed the state alone)
