@@ -126,11 +126,14 @@ impl SvgMap<'_> {
         let mut kinds: BTreeSet<(SideKind, bool)> = BTreeSet::new();
         let mut others: BTreeSet<String> = BTreeSet::new();
         let mut names: BTreeSet<String> = BTreeSet::new();
+        let mut markers: BTreeSet<String> = BTreeSet::new();
         for (_, _, feats) in self.window_sides() {
             let watery = feats.iter().any(|x| SideKind::of(x) == SideKind::River);
             for f in &feats {
                 match SideKind::of(f) {
-                    _ if f.starts_with("marker:") => {}
+                    _ if f.starts_with("marker:") => {
+                        markers.insert(f["marker:".len()..].to_string());
+                    }
                     SideKind::Other if watery => {
                         names.insert(super::words(f));
                     }
@@ -147,6 +150,10 @@ impl SvgMap<'_> {
         for f in others {
             let style = super::other_side_style(&f);
             out.push((Box::new(move |y| line_at(x, y, &style)), format!("{} (hexside)", super::words(&f))));
+        }
+        for m in markers {
+            let style = r##"stroke="#d22" stroke-width="3" stroke-dasharray="3,2""##;
+            out.push((Box::new(move |y| line_at(x, y, style)), format!("{} (hexside marker)", super::words(&m))));
         }
         if !names.is_empty() {
             let names: Vec<String> = names.into_iter().collect();

@@ -77,7 +77,7 @@ fn side_glyph(feats: &BTreeSet<String>) -> Option<(char, SideKind)> {
     } else if kinds.contains(&SideKind::Road) {
         Some(('=', SideKind::Road))
     } else if kinds.contains(&SideKind::Trail) {
-        Some((':', SideKind::Trail))
+        Some(('.', SideKind::Trail))
     } else if feats.is_empty() {
         None
     } else {
@@ -447,7 +447,7 @@ impl TextMap<'_> {
                 SideKind::Road => "= road",
                 SideKind::Rail => "# rail",
                 SideKind::Highway => "% highway (Reichsautobahn, Rollbahn)",
-                SideKind::Trail => ": trail",
+                SideKind::Trail => ". trail",
                 SideKind::Bridge => "H bridge (a road or rail over a river)",
                 SideKind::Other => "| other hexside feature",
             })

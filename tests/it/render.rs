@@ -487,7 +487,7 @@ fn the_pictures_tell_trails_from_railroads_and_highways_from_roads() {
     let mut s = stargard();
     // 24.15: trails SE and SW, a railroad and a road NE and NW
     let text = ok(&mut s, "map 24.15 1").join("\n");
-    assert!(text.contains(": trail") && text.contains("# rail"), "{text}");
+    assert!(text.contains(". trail") && text.contains("# rail"), "{text}");
     let pic = svg(&mut s, "24.15 2");
     assert!(pic.contains("class=\"trail\"") && pic.contains("stroke-dasharray=\"4,3\""), "a trail drawn as a trail");
     let legend = &pic[at(&pic, "<g id=\"legend\">")..];
@@ -535,4 +535,16 @@ fn counters_carry_their_units_size_and_an_hq_its_staff() {
     let pic = svg(&mut s, "");
     assert!(pic.contains("data-symbol=\"hq\""), "an HQ drawn");
     assert!(!pic.contains(">HQ</text>"), "an HQ is not the letters HQ");
+}
+
+#[test]
+fn a_hexside_marker_is_drawn_and_in_the_legend() {
+    let mut s = Session::with_root(super::fixtures());
+    ok(&mut s, "new fixture --seed 1");
+    ok(&mut s, "auto");
+    ok(&mut s, "blow 0404 0504");
+    let pic = svg(&mut s, "0404 2");
+    assert!(pic.contains("class=\"marker:blown\""), "the blown bridge drawn");
+    let legend = &pic[at(&pic, "<g id=\"legend\">")..];
+    assert!(legend.contains("blown (hexside marker)"), "and in the legend");
 }
