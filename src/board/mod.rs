@@ -69,8 +69,9 @@ fn token() -> String {
 impl Board {
     /// Serves the positions of `steps` (a game so far, or a saved game to step through) on
     /// 127.0.0.1. `sides`: the sides of the game when its rules hide units (one page each),
-    /// else empty (one page). `root`: the library the board's view loads rules from.
-    pub fn start(root: PathBuf, steps: Vec<Step>, sides: &[String]) -> Result<Board, StartError> {
+    /// else empty (one page). `root`: the library the board's view loads rules from. `live`:
+    /// more positions will come (the REPL's game), else the steps are all (a file's).
+    pub fn start(root: PathBuf, steps: Vec<Step>, sides: &[String], live: bool) -> Result<Board, StartError> {
         let server = tiny_http::Server::http("127.0.0.1:0").map_err(|e| StartError(e.to_string()))?;
         let port = server.server_addr().to_ip().map(|a| a.port()).ok_or_else(|| StartError("no port".into()))?;
         let mut tokens: BTreeMap<String, Option<String>> = BTreeMap::new();
@@ -95,7 +96,7 @@ impl Board {
                 let tokens = Arc::new(tokens);
                 for req in server.incoming_requests() {
                     let (shared, tokens, ask) = (serving.clone(), tokens.clone(), ask.clone());
-                    std::thread::spawn(move || handle(req, &shared, &tokens, &ask));
+                    std::thread::spawn(move || handle(req, &shared, &tokens, &ask, live));
                 }
             })
             .map_err(|e| StartError(e.to_string()))?;
@@ -175,6 +176,13 @@ fn json(req: tiny_http::Request, v: serde_json::Value) {
     reply(req, 200, "application/json; charset=utf-8", v.to_string());
 }
 
+/// The game's name for the page's header: the ruleset's, with the scenario's where it says
+/// more (Red Storm's "Historical").
+fn title_of(snap: &Snapshot) -> String {
+    let (game, scen) = (&snap.ruleset.name, &snap.scenario.name);
+    if scen.contains(game.as_str()) { scen.clone() } else { format!("{game} — {scen}") }
+}
+
 /// A step's place in the game, for the page's header and its list of steps.
 fn step_json(i: usize, s: &Step) -> serde_json::Value {
     let c = &s.snap.state.clock;
@@ -190,6 +198,7 @@ fn handle(
     shared: &Shared,
     tokens: &BTreeMap<String, Option<String>>,
     ask: &mpsc::Sender<Ask>,
+    live: bool,
 ) {
     if *req.method() != tiny_http::Method::Get {
         return reply(req, 405, "text/plain", "only GET".into());
@@ -203,6 +212,19 @@ fn handle(
             "this page needs the URL umpire printed (its token)".into(),
         );
     };
+    // the position asked for (`step`, from 0), else the last; a step that is no number or
+    // past the last is refused
+    if let Some(v) = q.get("step") {
+        let n = shared.timeline.lock().expect("the board's timeline").steps.len();
+        if v.parse::<usize>().map_or(true, |i| i >= n) {
+            return reply(
+                req,
+                400,
+                "text/plain; charset=utf-8",
+                format!("no step {v}: the steps are 0 to {}", n.saturating_sub(1)),
+            );
+        }
+    }
     let step = |t: &Timeline| -> Option<usize> {
         let last = t.steps.len().checked_sub(1)?;
         Some(q.get("step").and_then(|s| s.parse::<usize>().ok()).map_or(last, |s| s.min(last)))
@@ -212,8 +234,9 @@ fn handle(
         "/status" => {
             let t = shared.timeline.lock().expect("the board's timeline");
             let now = step(&t).map(|i| step_json(i, &t.steps[i]));
-            let title = t.steps.last().map(|s| s.snap.scenario.name.clone()).unwrap_or_default();
-            let v = serde_json::json!({ "version": t.version, "steps": t.steps.len(), "now": now, "viewer": side, "title": title });
+            // (the game of the step asked for: a `new` may have started another since)
+            let title = step(&t).map(|i| title_of(&t.steps[i].snap)).unwrap_or_default();
+            let v = serde_json::json!({ "version": t.version, "steps": t.steps.len(), "now": now, "viewer": side, "title": title, "live": live });
             drop(t);
             json(req, v)
         }
@@ -223,20 +246,16 @@ fn handle(
             drop(t);
             json(req, serde_json::Value::Array(v))
         }
-        "/log" => {
-            let t = shared.timeline.lock().expect("the board's timeline");
-            let v = step(&t).map(|i| serde_json::json!({ "i": i, "line": t.steps[i].line, "out": t.steps[i].out }));
-            drop(t);
-            json(req, v.unwrap_or(serde_json::Value::Null))
-        }
+
         "/events" => events(req, shared, q.get("since").and_then(|v| v.parse().ok()).unwrap_or(0)),
-        "/map.svg" | "/show" | "/overlays" => {
+        "/map.svg" | "/show" | "/overlays" | "/log" => {
             let at = step(&shared.timeline.lock().expect("the board's timeline"));
             let Some(at) = at else { return reply(req, 404, "text/plain", "no game yet".into()) };
             let (tx, rx) = mpsc::channel();
             let what = match path.as_str() {
                 "/map.svg" => viewer::What::Svg(q.get("overlay").cloned().unwrap_or_default()),
                 "/show" => viewer::What::Show(q.get("what").cloned().unwrap_or_default()),
+                "/log" => viewer::What::Log,
                 _ => viewer::What::Overlays,
             };
             if ask.send(Ask { step: at, side, what, reply: tx }).is_err() {

@@ -16,6 +16,9 @@ pub(super) enum What {
     Show(String),
     /// The rules' overlays, as JSON.
     Overlays,
+    /// The step's command and what it printed, as JSON, without the lines that name a unit the
+    /// side may not see before or after it (fog of war).
+    Log,
 }
 
 /// A question for the view: of position `step` of the timeline, as `side` sees it.
@@ -46,10 +49,12 @@ impl Viewer {
     }
 
     fn answer(&mut self, a: &Ask) -> Result<String, String> {
-        let snap = {
+        let (step, before) = {
             let t = self.shared.timeline.lock().map_err(|_| "the board's timeline is lost".to_string())?;
-            t.steps.get(a.step).map(|s| s.snap.clone()).ok_or("no such step")?
+            let step = t.steps.get(a.step).cloned().ok_or("no such step")?;
+            (step, a.step.checked_sub(1).and_then(|i| t.steps.get(i)).map(|s| s.snap.clone()))
         };
+        let snap = step.snap.clone();
         if !self.session.as_ref().is_some_and(|(s, _)| s.same_game(&snap)) {
             let s = Session::viewer(self.root.clone(), &snap).map_err(|e| e.to_string())?;
             self.session = Some((snap.clone(), s));
@@ -59,6 +64,28 @@ impl Viewer {
         match &a.what {
             What::Svg(args) => s.svg(args).map_err(|e| e.to_string()),
             What::Show(what) => s.show_lines(what).map(|l| serde_json::json!(l).to_string()).map_err(|e| e.to_string()),
+            What::Log => {
+                let mut hidden = s.game.as_ref().map(|g| g.hidden_units()).unwrap_or_default();
+                if let Some(b) = before.filter(|b| b.same_game(&snap)) {
+                    s.view(&b.state, a.side.as_deref()).map_err(|e| e.to_string())?;
+                    hidden.extend(s.game.as_ref().map(|g| g.hidden_units()).unwrap_or_default());
+                }
+                let names = |l: &str| hidden.iter().any(|id| names_unit(l, id));
+                let shown = |l: &String| {
+                    if names(l) {
+                        "(a line on a unit this side may not see: fog of war)".to_string()
+                    } else {
+                        l.clone()
+                    }
+                };
+                let line = if names(&step.line) {
+                    "(a command on a unit this side may not see)".to_string()
+                } else {
+                    step.line.clone()
+                };
+                let out: Vec<String> = step.out.iter().map(shown).collect();
+                Ok(serde_json::json!({ "i": a.step, "line": line, "out": out }).to_string())
+            }
             What::Overlays => {
                 let list: Vec<serde_json::Value> = s
                     .overlay_infos()
@@ -69,4 +96,11 @@ impl Viewer {
             }
         }
     }
+}
+
+/// Whether `line` names the unit `id` (as a word of its own: `9J` is not in `19J`).
+fn names_unit(line: &str, id: &str) -> bool {
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '/' || c == '_' || c == '-');
+    line.match_indices(id)
+        .any(|(i, _)| !part(line[..i].chars().next_back()) && !part(line[i + id.len()..].chars().next()))
 }

@@ -13,6 +13,8 @@ use umpire::board::{Board, Step};
 struct Live {
     board: Board,
     last: Option<String>,
+    /// The sides with a page of their own (fog of war), as the board was started.
+    sides: Vec<String>,
 }
 
 thread_local! {
@@ -41,28 +43,51 @@ pub(super) fn start(session: &Session) -> Result<Vec<String>> {
             return Ok(l.board.announce());
         }
         let first: Vec<Step> = step(session, "(the game when the board opened)", &[]).into_iter().collect();
-        let board = Board::start(session.root.clone(), first, &pages_for(session))?;
+        let sides = pages_for(session);
+        let board = Board::start(session.root.clone(), first, &sides, true)?;
         let lines = board.announce();
-        *live = Some(Live { board, last: session.hash() });
+        *live = Some(Live { board, last: session.hash(), sides });
         Ok(lines)
     })
 }
 
 /// After a command at the prompt: the board (if served) is told of the position when the
-/// command changed the game.
-pub(super) fn after(session: &Session, line: &str, out: &[String]) {
-    LIVE.with(|live| {
+/// command changed the game. A game that hides units where the last did not (or the reverse,
+/// after `new` or `load`) gets a board of its own, with a page for each side (or one page):
+/// the lines to print then say where.
+pub(super) fn after(session: &Session, line: &str, out: &[String]) -> Vec<String> {
+    let restart = LIVE.with(|live| {
         let mut live = live.borrow_mut();
-        let Some(l) = live.as_mut() else { return };
+        let Some(l) = live.as_mut() else { return false };
         let hash = session.hash();
         if hash == l.last {
-            return;
+            return false;
+        }
+        if pages_for(session) != l.sides {
+            // (the old pages stop following: they were made for another game's eyes)
+            *live = None;
+            return true;
         }
         l.last = hash;
         if let Some(s) = step(session, line, out) {
             l.board.publish(s);
         }
-    })
+        false
+    });
+    if !restart {
+        return Vec::new();
+    }
+    let mut lines = vec![if session.fog() {
+        "this game hides units (fog of war): the board now has a page for each side; the old page no longer follows"
+            .to_string()
+    } else {
+        "this game hides nothing: the board now has one page; the old pages no longer follow".to_string()
+    }];
+    match start(session) {
+        Ok(l) => lines.extend(l),
+        Err(e) => lines.push(format!("error: {e}")),
+    }
+    lines
 }
 
 /// `umpire board FILE`: plays a save's commands (or a script's lines) and serves every
@@ -106,7 +131,7 @@ pub(super) fn serve_file(library: Option<PathBuf>, file: &Path) -> Result<i32> {
         anyhow::bail!("{}: no game in it (no `new` or position to show)", file.display());
     }
     let n = steps.len();
-    let board = Board::start(root, steps, &pages_for(&session))?;
+    let board = Board::start(root, steps, &pages_for(&session), false)?;
     outln!("{}: {n} positions to step through", file.display());
     for l in board.announce() {
         outln!("{l}");

@@ -356,7 +356,9 @@ pub(super) fn handle_line(
     let r = session.execute(t);
     RUNNING.store(false, std::sync::atomic::Ordering::Relaxed);
     print_reply(&r);
-    super::board::after(session, t, &r.out);
+    for l in super::board::after(session, t, &r.out) {
+        outln!("  {l}");
+    }
     words.borrow_mut().refresh(session);
     Ran {
         failed: matches!(r.status, Status::Error(_) | Status::Check(false)),

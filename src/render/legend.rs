@@ -3,7 +3,7 @@
 //! scenario's marked areas and values, the overlay), each with its swatch.
 
 use super::SideKind;
-use super::svg::{HIGHWAY, RAIL, RIVER, ROAD, SvgMap, TOP, esc, symbol, symbol_name, symbol_of, wrap};
+use super::svg::{HIGHWAY, RAIL, RIVER, ROAD, SvgMap, TOP, WATER, esc, symbol, symbol_name, symbol_of, wrap};
 use crate::state::Unit;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -125,20 +125,22 @@ impl SvgMap<'_> {
     fn hexside_entries(&self, x: f64) -> Vec<Entry<'_>> {
         let mut kinds: BTreeSet<(SideKind, bool)> = BTreeSet::new();
         let mut others: BTreeSet<String> = BTreeSet::new();
-        let mut names: BTreeSet<String> = BTreeSet::new();
+        let waters_named = self.water_names();
+        let names: BTreeSet<String> = waters_named.iter().map(|n| super::words(n)).collect();
         let mut markers: BTreeSet<String> = BTreeSet::new();
+        let mut waters: BTreeSet<String> = BTreeSet::new();
         for (_, _, feats) in self.window_sides() {
-            let watery = feats.iter().any(|x| SideKind::of(x) == SideKind::River);
             for f in &feats {
                 match SideKind::of(f) {
                     _ if f.starts_with("marker:") => {
                         markers.insert(f["marker:".len()..].to_string());
                     }
-                    SideKind::Other if watery => {
-                        names.insert(super::words(f));
-                    }
+                    SideKind::Other if waters_named.contains(f) => {}
                     SideKind::Other => {
                         others.insert(f.clone());
+                    }
+                    SideKind::River if !f.contains("river") => {
+                        waters.insert(super::words(f));
                     }
                     k => {
                         kinds.insert((k, f.contains("major")));
@@ -150,6 +152,10 @@ impl SvgMap<'_> {
         for f in others {
             let style = super::other_side_style(&f);
             out.push((Box::new(move |y| line_at(x, y, &style)), format!("{} (hexside)", super::words(&f))));
+        }
+        if !waters.is_empty() {
+            let w: Vec<String> = waters.into_iter().collect();
+            out.push((Box::new(move |y| line_at(x, y, WATER)), format!("{} (shore hexside)", w.join(", "))));
         }
         for m in markers {
             let style = r##"stroke="#d22" stroke-width="3" stroke-dasharray="3,2""##;
@@ -178,6 +184,8 @@ impl SvgMap<'_> {
                     super::words(&name),
                     self.hexes.len()
                 )
+            } else if let Some((_, mark)) = self.map.legend.areas.iter().find(|(a, _)| *a == name) {
+                format!("{key}: {}", mark.label)
             } else if features.contains(&name) {
                 format!("{key}: {}", super::words(&name))
             } else {

@@ -57,6 +57,8 @@ pub(super) const RIVER: &str = "#2f6fc4";
 pub(super) const ROAD: &str = "#8b5a2b";
 pub(super) const RAIL: &str = "#222";
 pub(super) const HIGHWAY: &str = "#5a3a1a";
+/// A sea's, a lake's or a haff's hexside (not a river).
+pub(super) const WATER: &str = r##"stroke="#7fb2e0" stroke-width="7" stroke-opacity="0.85""##;
 
 pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -93,6 +95,11 @@ pub(super) fn symbol_of<'s>(symbols: &'s BTreeMap<String, String>, u: &Unit) -> 
             _ => "box",
         },
     }
+}
+
+/// Whether a hex feature is a line drawn from hex to hex (a railroad, a road...).
+pub(super) fn is_line(feature: &str) -> bool {
+    matches!(SideKind::of(feature), SideKind::Rail | SideKind::Road | SideKind::Highway | SideKind::Trail)
 }
 
 /// The NATO mark of a unit's size (II a battalion ... XXXXX an army group), from its `size`
@@ -470,13 +477,13 @@ impl SvgMap<'_> {
     /// Rivers and other hexside features (and hexside markers), on the sides.
     fn hexsides(&self, s: &mut String, f: &Frame) {
         s.push_str("<g id=\"hexsides\">\n");
+        let waters = self.water_names();
         for (h, n, feats) in self.window_sides() {
             let Some(d) = self.drawn_towards(h, n) else { continue };
             let (p, q) = self.side_points(self.centre(f, h), d);
-            // (a name on a river's or the sea's hexsides, `don` on a major river: the river is drawn)
-            let watery = feats.iter().any(|x| SideKind::of(x) == SideKind::River);
             for feat in &feats {
-                if watery && SideKind::of(feat) == SideKind::Other && !feat.starts_with("marker:") {
+                // (a water's name, `don` on a major river: the river is drawn)
+                if waters.contains(feat) {
                     continue;
                 }
                 let style = if feat.starts_with("marker:") {
@@ -484,7 +491,9 @@ impl SvgMap<'_> {
                 } else {
                     match SideKind::of(feat) {
                         SideKind::River if feat.contains("major") => format!(r#"stroke="{RIVER}" stroke-width="6""#),
-                        SideKind::River => format!(r#"stroke="{RIVER}" stroke-width="4""#),
+                        SideKind::River if feat.contains("river") => format!(r#"stroke="{RIVER}" stroke-width="4""#),
+                        // a sea's, a lake's or a haff's shore
+                        SideKind::River => WATER.to_string(),
                         SideKind::Other => super::other_side_style(feat),
                         _ => continue,
                     }
@@ -604,7 +613,8 @@ impl SvgMap<'_> {
     pub(super) fn tag_keys(&self) -> BTreeMap<String, String> {
         let mut names: BTreeSet<&String> = BTreeSet::new();
         for h in &self.hexes {
-            names.extend(self.map.hexes[h].features.iter());
+            // (a railroad or road through the hex is drawn as its line)
+            names.extend(self.map.hexes[h].features.iter().filter(|f| !is_line(f)));
             if let Some(m) = self.state.hex_markers.get(h) {
                 names.extend(m.keys());
             }
@@ -631,6 +641,23 @@ impl SvgMap<'_> {
             out.insert(name.clone(), key);
         }
         out
+    }
+
+    /// The names of hexside features of no known kind that lie only on a river's or a sea's
+    /// hexsides (Fortress Stalingrad's `don`, `volga`, `kerch`): names of waters, drawn as them.
+    pub(super) fn water_names(&self) -> BTreeSet<String> {
+        let (mut wet, mut dry) = (BTreeSet::new(), BTreeSet::new());
+        for (_, _, feats) in self.window_sides() {
+            let watery = feats.iter().any(|x| SideKind::of(x) == SideKind::River);
+            for f in feats.iter().filter(|f| !f.starts_with("marker:") && SideKind::of(f) == SideKind::Other) {
+                if watery {
+                    wet.insert(f.clone())
+                } else {
+                    dry.insert(f.clone())
+                };
+            }
+        }
+        wet.difference(&dry).cloned().collect()
     }
 
     /// The hex markers on more than half the hexes drawn (and twenty at least), with how many:
@@ -686,7 +713,9 @@ impl SvgMap<'_> {
             }
             let vals = top.values();
             let num = |k: &str| vals.get(k).map(crate::text::json_text).unwrap_or_else(|| "-".into());
-            let line = if vals.contains_key("attack") || vals.contains_key("defense") {
+            let line = if (vals.contains_key("attack") || vals.contains_key("defense")) && !vals.contains_key("move") {
+                format!("{}-{}", num("attack"), num("defense"))
+            } else if vals.contains_key("attack") || vals.contains_key("defense") {
                 format!("{}-{}-{}", num("attack"), num("defense"), num("move"))
             } else {
                 vals.iter().take(3).map(|(_, v)| crate::text::json_text(v)).collect::<Vec<_>>().join("-")

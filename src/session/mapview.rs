@@ -71,11 +71,13 @@ fn draw_svg(
     Ok(Reply::ok(vec![format!("map drawn to {shown}")]))
 }
 
-/// The picture of `map`'s arguments (`rest`: an overlay and its arguments, a place and a
-/// radius) as SVG text: what `map --svg FILE rest` writes (the board serves it).
+/// The picture of the whole map with `map`'s overlay and its arguments (`rest`) as SVG text,
+/// as `map --svg FILE rest` draws it (the board serves it).
 pub(super) fn svg(s: &Session, rest: &str) -> Result<String> {
     let words: Vec<&str> = rest.split_whitespace().collect();
-    let view = map_view(s, &words)?;
+    let mut view = map_view(s, &words)?;
+    // (the whole map: an overlay of a unit would otherwise be a window around it)
+    (view.center, view.radius) = (None, None);
     svg_of(s.game()?, view)
 }
 
@@ -202,6 +204,16 @@ fn map_view(s: &Session, words: &[&str]) -> Result<MapView> {
     let overlays = g.overlays();
     let map = &g.scenario.map;
     let mut view = MapView { overlay: None, center: None, radius: None, title: g.scenario.name.clone() };
+    // fog of war: no overlay of, nor a window on, a unit the viewer may not examine (as `show`)
+    let st = g.state();
+    for w in words.iter().skip(1) {
+        if let Ok(id) = resolve_unit(&st, w)
+            && st.units.get(&id).is_some_and(|u| g.is_hidden(&st, u))
+        {
+            return Err(Error::Usage(format!("{id} is hidden under the top of its stack (fog of war)")));
+        }
+    }
+    drop(st);
     // `map moves <unit>`: the unit's listed moves (a ruleset's own overlay of that name wins)
     if words.first() == Some(&"moves") && !overlays.contains_key("moves") && words.len() > 1 {
         let (labels, at) = super::actions::move_labels(s, words[1])?;

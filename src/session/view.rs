@@ -63,8 +63,8 @@ impl Session {
         Ok(())
     }
 
-    /// The picture of `map`'s arguments (an overlay and its arguments, a place and a radius;
-    /// nothing: the whole map) as SVG text, what `map --svg FILE <args>` writes.
+    /// The picture of the whole map with `map`'s overlay and its arguments (nothing: none) as
+    /// SVG text, as `map --svg FILE <args>` draws it.
     pub fn svg(&self, args: &str) -> Result<String> {
         super::mapview::svg(self, args)
     }

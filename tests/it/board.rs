@@ -51,7 +51,7 @@ fn page(board: &Board, side: &str) -> (String, String) {
 #[test]
 fn the_board_serves_each_side_its_page_and_tells_it_of_every_position() {
     let mut s = fixture_game();
-    let board = Board::start(super::fixtures(), vec![step(&s, "auto")], &["Blue".to_string(), "Red".to_string()])
+    let board = Board::start(super::fixtures(), vec![step(&s, "auto")], &["Blue".to_string(), "Red".to_string()], true)
         .expect("the board starts");
     assert!(board.pages.iter().all(|(_, u)| u.starts_with("http://127.0.0.1:")), "{:?}", board.pages);
     let (base, blue) = page(&board, "Blue");
@@ -131,6 +131,27 @@ fn the_board_serves_each_side_its_page_and_tells_it_of_every_position() {
     assert!(names.contains(&"zoc".to_string()) && names.contains(&"moves".to_string()), "{names:?}");
     let (code, zoc) = get(&format!("{base}/map.svg?t={blue}&overlay=zoc%20Red"));
     assert!(code == 200 && zoc.contains("<g id=\"overlay\">") && zoc.contains("overlay `zoc Red`"), "{code}");
+    // under fog of war nothing the side may not see reaches its page: not the log's lines on
+    // the hidden unit, nor an overlay of it (as `show` refuses it)
+    let top = if lower == "B1" { "B2" } else { "B1" };
+    board.publish(Step {
+        line: "lua -- a command".into(),
+        out: vec![format!("{lower} digs in"), format!("{top} digs in")],
+        snap: s.snapshot().unwrap(),
+    });
+    let (_, log) = get(&format!("{base}/log?t={red}&step=2"));
+    assert!(!log.contains(&format!("{lower} digs in")) && log.contains(&format!("{top} digs in")), "{log}");
+    assert!(log.contains("may not see"), "{log}");
+    let (_, log) = get(&format!("{base}/log?t={blue}&step=2"));
+    assert!(log.contains(&format!("{lower} digs in")), "{log}");
+    let (code, body) = get(&format!("{base}/map.svg?t={red}&overlay=reach%20{lower}"));
+    assert!(code == 400 && body.contains("hidden under the top of its stack (fog of war)"), "{code} {body}");
+    assert_eq!(get(&format!("{base}/map.svg?t={blue}&overlay=reach%20{lower}")).0, 200);
+    // a step that is not one is refused
+    for bad in ["999", "-5", "abc"] {
+        let (code, body) = get(&format!("{base}/status?t={blue}&step={bad}"));
+        assert!(code == 400 && body.contains("no step"), "{bad}: {code} {body}");
+    }
     // a wrong question is said, not served
     let (code, body) = get(&format!("{base}/show?t={blue}&what=9999"));
     assert!(code == 400 && !body.is_empty(), "{code} {body}");
@@ -321,6 +342,7 @@ fn in_a_browser_the_board_follows_the_repl_shows_a_unit_hides_what_fog_hides_and
     writeln!(stdin, "move B2 0303").unwrap();
     d.wait_text("stepno", "4 / 4");
     d.wait_text("log", "> move B2 0303");
+    d.wait_js("return document.getElementById('map').dataset.step === '3'");
     // a click on a counter shows what `show` says of it
     d.click("#map [data-unit]");
     let shown = d.wait_text("show", "(Blue, ");
@@ -328,6 +350,7 @@ fn in_a_browser_the_board_follows_the_repl_shows_a_unit_hides_what_fog_hides_and
     // the Red player's page: the Blue stack's lower unit is not named
     d.open(&urls["Red"]);
     d.wait_text("stepno", "4 / 4");
+    d.wait_js("return document.getElementById('map').dataset.step === '3' && !!document.querySelector(\"#map [data-hex='0303']\")");
     // (the hex under the stack: its counter covers the hex's middle, where a click lands)
     d.js(
         "document.querySelector(\"#map [data-hex='0303']\").dispatchEvent(new MouseEvent('click', { bubbles: true }))",
