@@ -186,7 +186,11 @@ fn map_place(s: &Session, w: &str) -> Result<HexId> {
             st.units.get(&id).and_then(|u| u.hex()).ok_or_else(|| Error::Usage(format!("{id} is not on the map")))
         }
         Err(ue) => resolve_hex(&g.scenario.map, w).map_err(|he| {
-            let names: Vec<String> = g.overlays().keys().cloned().collect();
+            let mut names: Vec<String> = g.overlays().keys().cloned().collect();
+            // (`map moves <unit>` from the listed actions, where the rules have no such overlay)
+            if !names.iter().any(|n| n == "moves") && g.lists_actions().unwrap_or(false) {
+                names.push("moves".into());
+            }
             let known = if names.is_empty() { String::new() } else { format!("; overlays: {}", names.join(", ")) };
             Error::Usage(format!("{ue}; {he}{known}"))
         }),
