@@ -33,6 +33,8 @@ pub struct Step {
     pub line: String,
     pub out: Vec<String>,
     pub snap: Snapshot,
+    /// The side a question waiting for an answer asks (the set-up's, say), if any.
+    pub asks: Option<String>,
 }
 
 /// The positions published so far, and a count of changes the pages wait on.
@@ -188,7 +190,7 @@ fn step_json(i: usize, s: &Step) -> serde_json::Value {
     let c = &s.snap.state.clock;
     serde_json::json!({
         "i": i, "line": s.line, "turn": c.turn, "phase": c.phase, "step": c.step,
-        "side": c.side, "over": c.over,
+        "side": c.side, "over": c.over, "asks": s.asks,
     })
 }
 

@@ -31,7 +31,8 @@ fn pages_for(session: &Session) -> Vec<String> {
 
 /// The position now, as a step of the board's timeline.
 fn step(session: &Session, line: &str, out: &[String]) -> Option<Step> {
-    session.snapshot().map(|snap| Step { line: line.to_string(), out: out.to_vec(), snap })
+    let asks = session.game.as_ref().and_then(|g| g.pending.as_ref()).and_then(|p| p.question.side.clone());
+    session.snapshot().map(|snap| Step { line: line.to_string(), out: out.to_vec(), snap, asks })
 }
 
 /// `board` at the prompt (or `--board`): serves the game from the position it is in (once; again,

@@ -38,7 +38,8 @@ fn fixture_game() -> Session {
 }
 
 fn step(s: &Session, line: &str) -> Step {
-    Step { line: line.into(), out: vec![format!("after {line}")], snap: s.snapshot().expect("a game") }
+    let asks = s.game.as_ref().and_then(|g| g.pending.as_ref()).and_then(|p| p.question.side.clone());
+    Step { line: line.into(), out: vec![format!("after {line}")], snap: s.snapshot().expect("a game"), asks }
 }
 
 /// The page URL of `side` and its base and token.
@@ -138,6 +139,7 @@ fn the_board_serves_each_side_its_page_and_tells_it_of_every_position() {
         line: "lua -- a command".into(),
         out: vec![format!("{lower} digs in"), format!("{top} digs in")],
         snap: s.snapshot().unwrap(),
+        asks: None,
     });
     let (_, log) = get(&format!("{base}/log?t={red}&step=2"));
     assert!(!log.contains(&format!("{lower} digs in")) && log.contains(&format!("{top} digs in")), "{log}");
@@ -492,4 +494,19 @@ fn the_readme_pictures_of_each_games_board() {
         let _ = child.kill();
         let _ = child.wait();
     }
+}
+
+#[test]
+fn the_page_names_the_side_a_waiting_question_asks() {
+    // Stargard's set-up: no side to act, the German asked where each unit goes (15.1)
+    let mut s = Session::with_root(super::repo());
+    assert_eq!(s.execute("new stargard-solstice --seed 3").status, umpire::Status::Ok);
+    let board = Board::start(super::repo(), vec![step(&s, "new")], &[], false).expect("the board starts");
+    let (base, token) = board.pages[0].1.split_once("/?t=").map(|(b, t)| (b.to_string(), t.to_string())).unwrap();
+    let st: Value = serde_json::from_str(&get(&format!("{base}/status?t={token}")).1).unwrap();
+    assert_eq!(
+        (&st["now"]["side"], &st["now"]["asks"], &st["live"]),
+        (&Value::Null, &json!("German"), &json!(false)),
+        "{st}"
+    );
 }
