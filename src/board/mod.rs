@@ -216,21 +216,25 @@ fn handle(
     };
     // the position asked for (`step`, from 0), else the last; a step that is no number or
     // past the last is refused
-    if let Some(v) = q.get("step") {
-        let n = shared.timeline.lock().expect("the board's timeline").steps.len();
-        if v.parse::<usize>().map_or(true, |i| i >= n) {
-            return reply(
-                req,
-                400,
-                "text/plain; charset=utf-8",
-                format!("no step {v}: the steps are 0 to {}", n.saturating_sub(1)),
-            );
+    let asked = match q.get("step") {
+        None => None,
+        Some(v) => {
+            let n = shared.timeline.lock().expect("the board's timeline").steps.len();
+            match v.parse::<usize>() {
+                Ok(i) if i < n => Some(i),
+                _ => {
+                    let last = n.saturating_sub(1);
+                    return reply(
+                        req,
+                        400,
+                        "text/plain; charset=utf-8",
+                        format!("no step {v}: the steps are 0 to {last}"),
+                    );
+                }
+            }
         }
-    }
-    let step = |t: &Timeline| -> Option<usize> {
-        let last = t.steps.len().checked_sub(1)?;
-        Some(q.get("step").and_then(|s| s.parse::<usize>().ok()).map_or(last, |s| s.min(last)))
     };
+    let step = |t: &Timeline| asked.or_else(|| t.steps.len().checked_sub(1));
     match path.as_str() {
         "/" => reply(req, 200, "text/html; charset=utf-8", PAGE.to_string()),
         "/status" => {

@@ -177,6 +177,12 @@ fn text_window(s: &Session, view: &MapView, map: &crate::map::Map) -> Result<(BT
     Ok((hexes, note))
 }
 
+/// Whether `map moves <unit>` draws the unit's listed moves: the rules list actions and have
+/// no overlay of that name (theirs would win).
+pub(super) fn lists_moves(g: &crate::game::Game) -> bool {
+    !g.overlays().contains_key("moves") && g.lists_actions().unwrap_or(false)
+}
+
 /// The hex a word of `map` names: a unit on the map, a hex or a place.
 fn map_place(s: &Session, w: &str) -> Result<HexId> {
     let g = s.game()?;
@@ -187,8 +193,7 @@ fn map_place(s: &Session, w: &str) -> Result<HexId> {
         }
         Err(ue) => resolve_hex(&g.scenario.map, w).map_err(|he| {
             let mut names: Vec<String> = g.overlays().keys().cloned().collect();
-            // (`map moves <unit>` from the listed actions, where the rules have no such overlay)
-            if !names.iter().any(|n| n == "moves") && g.lists_actions().unwrap_or(false) {
+            if lists_moves(g) {
                 names.push("moves".into());
             }
             let known = if names.is_empty() { String::new() } else { format!("; overlays: {}", names.join(", ")) };

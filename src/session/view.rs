@@ -86,8 +86,7 @@ impl Session {
         let Some(g) = &self.game else { return Vec::new() };
         let mut out: Vec<OverlayInfo> =
             g.overlays().into_values().map(|v| OverlayInfo { name: v.name, usage: v.usage, help: v.help }).collect();
-        // `map moves <unit>` from the listed actions, where the rules have no overlay of that name
-        if !out.iter().any(|o| o.name == "moves") && g.lists_actions().unwrap_or(false) {
+        if super::mapview::lists_moves(g) {
             out.push(OverlayInfo {
                 name: "moves".into(),
                 usage: "map moves <unit>".into(),

@@ -298,12 +298,13 @@ fn browser() -> Option<(String, String)> {
     b
 }
 
-/// `umpire play` at a pipe with the board, and the lines it prints as they come.
-fn play_with_board() -> (Child, std::process::ChildStdin, mpsc::Receiver<String>) {
+/// `umpire --library LIBRARY ARGS...` at a pipe, and the lines it prints as they come (read on a
+/// thread to the end, so that it never writes to a closed pipe).
+fn umpire(library: &std::path::Path, args: &[&str]) -> (Child, std::process::ChildStdin, mpsc::Receiver<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
         .arg("--library")
-        .arg(super::fixtures())
-        .args(["play", "fixture", "--seed", "21", "--board"])
+        .arg(library)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -318,6 +319,11 @@ fn play_with_board() -> (Child, std::process::ChildStdin, mpsc::Receiver<String>
         }
     });
     (child, stdin, rx)
+}
+
+/// `umpire play` of the fixture at a pipe with the board.
+fn play_with_board() -> (Child, std::process::ChildStdin, mpsc::Receiver<String>) {
+    umpire(&super::fixtures(), &["play", "fixture", "--seed", "21", "--board"])
 }
 
 #[test]
@@ -386,27 +392,16 @@ fn a_script_is_served_position_by_position_to_step_through() {
         "new fixture --seed 21\nauto\nmove B1 0303\nexpect units.get('B1').hex == '0303'\nmove B2 0303\n",
     )
     .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-        .arg("--library")
-        .arg(super::fixtures())
-        .arg("board")
-        .arg(&script)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("umpire starts");
-    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let (mut child, _stdin, out) = umpire(&super::fixtures(), &["board", script.to_str().unwrap()]);
     let mut said = Vec::new();
     let mut url = None;
-    for l in out.by_ref().lines().map_while(Result::ok) {
+    while let Ok(l) = out.recv_timeout(Duration::from_secs(60)) {
         said.push(l.clone());
         if let Some((_, u)) = l.trim().split_once(": http://") {
             url = Some(format!("http://{}", u.split_whitespace().next().unwrap()));
             break;
         }
     }
-    // (the rest of what it prints is read, so that it never writes to a closed pipe)
-    std::thread::spawn(move || out.lines().for_each(drop));
     let url = url.unwrap_or_else(|| panic!("no URL: {said:?}"));
     assert!(said.iter().any(|l| l.contains("4 positions to step through")), "{said:?}");
     let (base, token) = url.split_once("/?t=").unwrap();
@@ -453,23 +448,7 @@ fn the_readme_pictures_of_each_games_board() {
         ("fortress-stalingrad", "3327", 0.75),
         ("red-storm-over-the-reich", "4838", 0.75),
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_umpire"))
-            .arg("--library")
-            .arg(super::repo())
-            .args(["play", game, "--seed", "1", "--board"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("umpire starts");
-        let mut stdin = child.stdin.take().unwrap();
-        let out = BufReader::new(child.stdout.take().unwrap());
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for l in out.lines().map_while(Result::ok) {
-                let _ = tx.send(l);
-            }
-        });
+        let (mut child, mut stdin, lines) = umpire(&super::repo(), &["play", game, "--seed", "1", "--board"]);
         let url = loop {
             let l = lines.recv_timeout(Duration::from_secs(60)).expect("the board's URL");
             if let Some(i) = l.find("http://") {
