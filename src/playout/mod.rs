@@ -230,6 +230,8 @@ pub fn play(spec: &Spec, seed: u64, bots: impl Into<Lineup>, save: Option<&Path>
         };
         let r = s.execute(&cmd);
         rec.commands += 1;
+        // (`-vv` follows a game command by command, with the time its bot thought)
+        tracing::debug!(seed, n = rec.commands, side = %thinker, ms = started.elapsed().as_millis() as u64, "{cmd}");
         rec.lines.push(cmd.clone());
         if let Status::Error(e) = &r.status {
             let kind = if e.kind() == "rule-error" { "rule error" } else { "refused" };

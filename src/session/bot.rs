@@ -152,6 +152,8 @@ pub struct Bot {
     pub(super) rng: ChaCha8Rng,
     /// Looking ahead with units set aside for fog of war ([`Bot::as_seen`]).
     fogged: bool,
+    /// What the search bot judged earlier in the same step ([`super::search::Memo`]).
+    pub(super) memo: super::search::Memo,
 }
 
 impl Bot {
@@ -165,7 +167,7 @@ impl Bot {
     pub fn of(lineup: Lineup, seed: u64) -> Bot {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(0xB07);
-        Bot { lineup, rng, fogged: false }
+        Bot { lineup, rng, fogged: false, memo: Default::default() }
     }
 
     pub(super) fn below(&mut self, n: usize) -> usize {
@@ -343,8 +345,10 @@ impl Bot {
         let fail = |kind: &str, message: String| Failure { kind: kind.into(), message, command: cmd.into(), at: 0 };
         let salt = self.rng.next_u64();
         let g = s.game.as_mut().ok_or_else(|| fail("setup", "no game".into()))?;
-        let before = g.state().hash();
-        let rolls = g.state().dice.rolls.len();
+        // (the state to find again after: a snapshot shares its maps, so comparing it with the
+        // state taken back costs little where nothing was copied, unlike a hash of the whole)
+        let before = g.state().clone();
+        let rolls = before.dice.rolls.len();
         let cp = g.checkpoint();
         g.shared.borrow_mut().state.dice.reseed(salt);
         let r = s.execute(cmd);
@@ -365,8 +369,8 @@ impl Bot {
         if let Some(why) = g.rollback(cp) {
             return Err(fail("lookahead", format!("the decision could not be asked again: {why}")));
         }
-        let after = g.state().hash();
-        if after != before {
+        if *g.state() != before {
+            let (before, after) = (before.hash(), g.state().hash());
             return Err(fail("lookahead", format!("taking `{cmd}` back left the state changed ({before} → {after})")));
         }
         outcome.map(|score| (score, rolled))

@@ -1,13 +1,19 @@
 //! The `search` bot: a one-command expectimax over the listed actions, within a budget of work.
 //!
-//! It tries many more of the listed commands than `greedy` (every group's, in turn, up to
-//! [`SEARCH_NODES`] lookaheads), and a command that rolls dice is tried under several rolls of
-//! its own (up to [`SEARCH_DICE`]), its score the mean: an attack is judged by what it gives on
-//! average, not by one lucky or unlucky roll. It plays the command that gains most over the
-//! position now by the ruleset's `umpire.evaluate`; when none gains, it ends the segment
-//! (`next`) rather than wander, if `next` loses nothing; else it plays as `greedy` would among
-//! what does not lose. The budget is counted in lookaheads (each a command executed, scored
-//! and taken back), never in time: a game is the same for a seed on any machine.
+//! It tries many more of the listed commands than `greedy` (every group's, in turn), and a
+//! command that rolls dice is tried under several rolls of its own (up to [`SEARCH_DICE`]), its
+//! score the mean: an attack is judged by what it gives on average, not by one lucky or unlucky
+//! roll. It plays the command that gains most over the position now by the ruleset's
+//! `umpire.evaluate`; when none gains, it plays as `greedy` would among what does not lose.
+//!
+//! Within one step of the sequence (a side's movement segment, say) most commands are judged
+//! again and again: moving one unit changes little of what moving another gains. So the gains
+//! judged are kept for the rest of the step ([`Memo`]), and a decision judges only commands not
+//! judged before (up to [`NEW_NODES`]; all of [`SEARCH_NODES`] at the step's first decision)
+//! and then, lazily, the best of the kept ones again until the best gain is one judged now (as
+//! the lazy greedy of submodular maximisation: a gain judged earlier is taken to be at most what
+//! it was). The budget is counted in lookaheads (each a command executed, scored and taken back),
+//! never in time: a game is the same for a seed on any machine.
 
 use super::Session;
 use super::bot::{Bot, Failure, Now, side_of};
@@ -15,6 +21,30 @@ use crate::contract::Action;
 
 /// The lookaheads a decision may spend (its thinking budget).
 pub const SEARCH_NODES: usize = 48;
+
+/// The commands not judged before in the step that a decision judges, after the step's first.
+pub const NEW_NODES: usize = 12;
+
+/// The gains judged in the step of the sequence now ([`Memo::key`]), by command line.
+#[derive(Default)]
+pub struct Memo {
+    key: String,
+    gains: std::collections::BTreeMap<String, f64>,
+}
+
+impl Memo {
+    /// Where the game is: the turn, step, phase and side to act (the gains of another step are
+    /// forgotten).
+    fn key(s: &Session) -> String {
+        s.game
+            .as_ref()
+            .map(|g| {
+                let st = g.state();
+                format!("{}\u{1f}{}\u{1f}{}\u{1f}{:?}", st.clock.turn, st.clock.step, st.clock.phase, st.clock.side)
+            })
+            .unwrap_or_default()
+    }
+}
 
 /// The rolls a command that rolls dice is tried under at most.
 pub const SEARCH_DICE: usize = 3;
@@ -42,24 +72,65 @@ impl Bot {
         let fresh: Vec<usize> =
             order.iter().copied().filter(|&i| recent.iter().filter(|c| **c == list[i].cmd).count() < REPEATS).collect();
         let order = if fresh.is_empty() { order } else { fresh };
+        let key = Memo::key(s);
+        if self.memo.key != key {
+            self.memo = Memo { key, gains: Default::default() };
+        }
+        let new_budget = if self.memo.gains.is_empty() { SEARCH_NODES } else { NEW_NODES };
         let mut base = Now::default();
-        let mut tried: Vec<(usize, f64)> = Vec::new();
+        // (index, gain, judged in this decision)
+        let mut tried: Vec<(usize, f64, bool)> = Vec::new();
         let mut nodes = 0;
         for i in order {
-            if nodes >= SEARCH_NODES {
+            if let Some(&gain) = self.memo.gains.get(&list[i].cmd) {
+                tried.push((i, gain, false));
+            } else if nodes < new_budget {
+                let (gain, spent) = self.gain(s, list, i, &mut base, SEARCH_NODES - nodes)?;
+                nodes += spent;
+                tried.push((i, gain, true));
+            }
+        }
+        // the best gain judged earlier is judged again, until the best is one of now
+        while nodes < SEARCH_NODES {
+            let Some(k) = best_of(&tried) else { break };
+            // (a best that gains nothing is played by no gain: judging it again changes nothing)
+            if tried[k].2 || tried[k].1 <= EPSILON {
                 break;
             }
-            let who = side_of(s, &list[i]);
-            if who.is_empty() {
-                tried.push((i, 0.0));
-                continue;
-            }
-            let now = base.of(self, s, &who)?;
-            let (mean, spent) = self.expected(s, &list[i].cmd, &who, SEARCH_NODES - nodes)?;
+            let (gain, spent) = self.gain(s, list, tried[k].0, &mut base, SEARCH_NODES - nodes)?;
             nodes += spent;
-            tried.push((i, mean - now));
+            tried[k] = (tried[k].0, gain, true);
         }
+        // with nothing to gain, what ending the step costs is judged now (a gain kept from
+        // before would end it, or put it off, for ever)
+        if best_of(&tried).is_none_or(|k| tried[k].1 <= EPSILON)
+            && let Some(k) = tried.iter().position(|t| !t.2 && list[t.0].cmd == "next")
+        {
+            let (gain, _) = self.gain(s, list, tried[k].0, &mut base, 1)?;
+            tried[k] = (tried[k].0, gain, true);
+        }
+        let tried: Vec<(usize, f64)> = tried.into_iter().map(|(i, g, _)| (i, g)).collect();
         Ok(list[self.pick(list, &tried)].cmd.clone())
+    }
+
+    /// The gain of `list[i]` for the side that does it over the position now (0 for a command
+    /// no side does), kept in the memo; and the lookaheads spent, within `budget`.
+    fn gain(
+        &mut self,
+        s: &mut Session,
+        list: &[Action],
+        i: usize,
+        base: &mut Now,
+        budget: usize,
+    ) -> Result<(f64, usize), Failure> {
+        let who = side_of(s, &list[i]);
+        if who.is_empty() {
+            return Ok((0.0, 0));
+        }
+        let now = base.of(self, s, &who)?;
+        let (mean, spent) = self.expected(s, &list[i].cmd, &who, budget)?;
+        self.memo.gains.insert(list[i].cmd.clone(), mean - now);
+        Ok((mean - now, spent))
     }
 
     /// The order the commands are tried in: the groups in turn (`move`, `attack`, `next`...),
@@ -89,8 +160,8 @@ impl Bot {
         Ok((sum / n as f64, n))
     }
 
-    /// The command to play among those `tried` (index, gain): the best gain; with none, `next`
-    /// if it loses nothing; else as `greedy`, at random among what does not lose.
+    /// The command to play among those `tried` (index, gain): the best gain; with none, as
+    /// `greedy`, at random among what does not lose.
     fn pick(&mut self, list: &[Action], tried: &[(usize, f64)]) -> usize {
         let best = tried.iter().copied().fold(None, |b: Option<(usize, f64)>, (i, g)| match b {
             Some((_, bg)) if bg >= g => b,
@@ -106,4 +177,15 @@ impl Bot {
         }
         self.random_among(list, &neutral)
     }
+}
+
+/// The entry of `tried` of the best gain (the first of several as good), if any.
+fn best_of(tried: &[(usize, f64, bool)]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (k, t) in tried.iter().enumerate() {
+        if best.is_none_or(|b| t.1 > tried[b].1) {
+            best = Some(k);
+        }
+    }
+    best
 }
