@@ -70,4 +70,37 @@ function M.for_side(s, result, weights, side, for_side)
   return side == for_side and s or -s
 end
 
+---The worth of closing on `targets`: for each target hex (in the list's order), `weight(h)` for
+---each hex that the nearest hex of `from` is nearer to it than `reach` (nothing when none is).
+---Progress terms of a score (a bot looking one command ahead sees a move that pays later).
+---@param targets Umpire.Hex[] the hexes to reach
+---@param from Umpire.HexSet|table<Umpire.Hex, boolean> the hexes of the units that would take them
+---@param reach integer a target farther than this from all of `from` adds nothing
+---@param weight fun(h: Umpire.Hex): number the worth of one hex nearer to the target `h`
+---@return number
+function M.approach(targets, from, reach, weight)
+  local worth = 0
+  for _, h in ipairs(targets) do
+    local _, d = map.nearest(h, from)
+    if d and d < reach then worth = worth + weight(h) * (reach - d) end
+  end
+  return worth
+end
+
+---The worth of marching: for each hex of `hexes`, `per_hex` for each hex that the nearest of
+---`targets` is nearer than `reach`.
+---@param hexes Umpire.Hex[] the hexes of the marching units
+---@param targets Umpire.HexSet|table<Umpire.Hex, boolean>
+---@param reach integer
+---@param per_hex number
+---@return number
+function M.march(hexes, targets, reach, per_hex)
+  local worth = 0
+  for _, h in ipairs(hexes) do
+    local _, d = map.nearest(h, targets)
+    if d and d < reach then worth = worth + per_hex * (reach - d) end
+  end
+  return worth
+end
+
 return M

@@ -9,12 +9,21 @@
 -- one each, 16.1.A); `bunker`, "standing" or "eliminated" (3.2.C.2, 16.2); `result`, once the
 -- game is over, who won and how (3.2.C, 3.4.C), without the numbers.
 --
--- Score, for the Soviet (the German's is its negative): 10 a Soviet VP, -10 a German one; 1 a
--- step of the Soviet's on the map, -1 a German one; 0.5 an enemy combat unit out of supply (7.0),
--- the reverse for one's own; 30 once The Bunker is gone; once the game is over, +1000 for a
--- Soviet victory, -1000 for a German one. The weights are the project's own, not the rulebook's
--- (DATA.md).
+-- Score, for the Soviet (the German's is its negative): what is won already, and the progress
+-- towards what can still be won, so that a bot looking one command ahead sees the worth of a
+-- move that only pays some moves later.
+--   Won: 10 a Soviet VP, -10 a German one; 1 a step of the Soviet's on the map, -1 a German one;
+--   0.5 an enemy combat unit out of supply (7.0), the reverse for one's own; 30 once The Bunker
+--   is gone; once the game is over, +1000 for a Soviet victory, -1000 for a German one.
+--   Progress (M.progress), towards the VP hexes the Soviet does not hold (3.5; the automatic
+--   victory of 3.2.C.1 and the German VP of 3.2.C.2 count them): 0.25 for each hex the nearest
+--   supplied Soviet combat unit (3.5.A: what takes a VP hex) is nearer than 16 to each such hex,
+--   three times that for Berlin while The Bunker stands (3.2.C.2: the game ends when it falls);
+--   0.05 for each hex such a unit is nearer than 16 to its nearest such hex; -1 for each such
+--   hex a German combat unit stands in (3.5.A: the Soviet must enter it to take it).
+-- The weights are the project's own, not the rulebook's (DATA.md).
 local C = require "common"
+local T = require "tables"
 local victory = require "victory"
 local scoring = require "scoring"   -- rulesets/lib
 
@@ -41,16 +50,38 @@ local COMBAT_KINDS = { "infantry", "mech", "cavalry", "antitank" }
 local SIDES = { C.GERMAN, C.SOVIET }
 local function oos(u) return u:marker("oos") and 1 or 0 end             -- 7.0
 
--- Steps on the map and units out of supply, by side.
-local function forces()
+-- The progress weights (the project's own, DATA.md).
+local REACH = 16          -- hexes: a target farther than this from every taker adds nothing
+local APPROACH = 0.25     -- a target, for each hex its nearest taker is within REACH
+local BUNKER_TARGET = 3   -- 3.2.C.2: Berlin, while The Bunker stands, as this many targets
+local MARCH = 0.05        -- a taker, for each hex it is within REACH of its nearest target
+local GARRISON = 1        -- a target a German combat unit stands in
+
+-- Steps on the map and units out of supply, by side (2.2.A, 7.0); and what the progress terms
+-- read of the same units: the hexes of the supplied Soviet combat units (3.5.A: they take VP
+-- hexes), in the order first met, and the hexes German combat units stand in.
+local function survey()
   local f = scoring.forces(SIDES)
+  local s = { takers = {}, taker_list = {}, german = {} }
   for _, side in ipairs(SIDES) do
     for _, kind in ipairs(COMBAT_KINDS) do
-      scoring.count(f, units.all { side = side, kind = kind, on_map = true }, nil, oos)
+      local list = units.all { side = side, kind = kind, on_map = true }
+      scoring.count(f, list, nil, oos)
+      for _, u in ipairs(list) do
+        local h = u.hex
+        if side == C.GERMAN then
+          s.german[h] = true
+        elseif not s.takers[h] and C.supplied(u) then
+          s.takers[h] = true
+          s.taker_list[#s.taker_list + 1] = h
+        end
+      end
     end
   end
-  return f
+  return f, s
 end
+
+local function forces() return (survey()) end
 
 function M.figures()
   local over = umpire.clock().over ~= nil
@@ -62,12 +93,46 @@ function M.figures()
   }, forces())                                                            -- 2.2.A, 16.1.A
 end
 
+-- 3.5: the VP hexes the Soviet does not hold, in the order of their ids, as a list and a set.
+local function targets()
+  local list, set = {}, {}
+  for _, h in ipairs(C.VP_LIST) do
+    if victory.holder(h) ~= C.SOVIET then
+      list[#list + 1] = h
+      set[h] = true
+    end
+  end
+  return list, set
+end
+
+-- The progress terms of the score, for the Soviet, by name (the header says what each counts):
+-- `approach`, `march`, `garrison` (counted against him).
+function M.terms(s)
+  if not s then s = select(2, survey()) end
+  local list, set = targets()
+  local standing = bunker_standing()
+  local function worth(h) return APPROACH * ((h == T.bunker_hex and standing) and BUNKER_TARGET or 1) end
+  local garrison = 0
+  for _, h in ipairs(list) do
+    if s.german[h] then garrison = garrison + GARRISON end
+  end
+  return { approach = scoring.approach(list, map.hexset(s.takers), REACH, worth),
+           march = scoring.march(s.taker_list, map.hexset(set), REACH, MARCH), garrison = garrison }
+end
+
+-- Their sum, for the Soviet.
+function M.progress(s)
+  local t = M.terms(s)
+  return t.approach + t.march - t.garrison
+end
+
 function M.score(side)
-  local f = forces()
-  local s = 10 * (victory.soviet_vp() - victory.german_vp(false))       -- 3.5
+  local f, s = survey()
+  local sc = 10 * (victory.soviet_vp() - victory.german_vp(false))      -- 3.5
     + (f.Soviet.steps - f.German.steps) + 0.5 * (f.German.trouble - f.Soviet.trouble)
-  if not bunker_standing() then s = s + 30 end                            -- 3.2.C.2, 16.2
-  return scoring.for_side(s, M.result(), WEIGHT, side, C.SOVIET)        -- 3.2.C, 3.4.C
+    + M.progress(s)                                                       -- 3.5, 3.2.C
+  if not bunker_standing() then sc = sc + 30 end                          -- 3.2.C.2, 16.2
+  return scoring.for_side(sc, M.result(), WEIGHT, side, C.SOVIET)       -- 3.2.C, 3.4.C
 end
 
 return M

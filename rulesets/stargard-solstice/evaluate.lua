@@ -138,15 +138,15 @@ end
 -- his approach to each (its nearest taker, within REACH). (The sets are made hexsets once: each
 -- is searched many times.)
 local function approach(s, held)
-  local targets, worth = {}, 0
+  local targets, open = {}, {}
   local takers = map.hexset(s.takers)
   for _, h in ipairs(VP_HEXES) do
     if not held[h] then
       targets[h] = true
-      local _, d = map.nearest(h, takers)
-      if d and d < REACH then worth = worth + APPROACH * victory.vp_value(h) * (REACH - d) end
+      open[#open + 1] = h
     end
   end
+  local worth = scoring.approach(open, takers, REACH, function(h) return APPROACH * victory.vp_value(h) end)
   local best
   for _, h in ipairs(STETTIN) do
     targets[h] = true
@@ -159,12 +159,7 @@ end
 
 -- 14.1: every Soviet taker marching on its nearest target.
 local function march(s, targets)
-  local worth = 0
-  for _, h in ipairs(s.taker_list) do
-    local _, d = map.nearest(h, targets)
-    if d and d < REACH then worth = worth + MARCH * (REACH - d) end
-  end
-  return worth
+  return scoring.march(s.taker_list, targets, REACH, MARCH)
 end
 
 -- 14.1: the German combat units standing in the VP hexes the Soviet has yet to take.
