@@ -61,6 +61,14 @@ impl SvgMap<'_> {
             let fill = self.side_fill(side);
             out.push((Box::new(move |y| box_at(x, y, &fill)), format!("{side} counter: id, attack-defense-move")));
         }
+        // (the nations of a side drawn in colours of their own: Fortress Stalingrad's allies)
+        let nations: BTreeSet<(String, String, String)> = units
+            .iter()
+            .filter_map(|u| super::other_nation(&self.map.colors, u).map(|n| (n, u.side.clone(), self.unit_fill(u))))
+            .collect();
+        for (nation, side, fill) in nations {
+            out.push((Box::new(move |y| box_at(x, y, &fill)), format!("{nation} counter ({side} side)")));
+        }
         let neutral = self.state.sides.first().map(|s| self.side_fill(s)).unwrap_or_else(|| "#4a5f7a".into());
         let syms: BTreeSet<&str> = units.iter().map(|u| symbol_of(self.symbols, u)).collect();
         for sym in syms {

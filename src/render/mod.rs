@@ -47,40 +47,79 @@ fn num_text(x: f64) -> String {
     if x.fract() == 0.0 { format!("{x:.0}") } else { format!("{x}") }
 }
 
+/// The colours of nations and colour words, by their names in lower case: the SVG fill and the
+/// terminal's style.
+const BY_NAME: &[(&[&str], &str, &str)] = &[
+    (&["german", "germany", "wehrmacht", "axis"], "#5d6a55", "\x1b[1;37;48;5;59m"),
+    (&["soviet", "ussr", "russian", "red army", "soviets"], "#8b3a2b", "\x1b[1;37;48;5;88m"),
+    (&["polish", "poland", "poles"], "#9c3b5c", "\x1b[1;37;48;5;125m"),
+    (&["romanian", "romania"], "#6b6a2e", "\x1b[1;37;48;5;58m"),
+    (&["italian", "italy"], "#4f7a8c", "\x1b[1;37;48;5;66m"),
+    (&["hungarian", "hungary"], "#5d7a3a", "\x1b[1;37;48;5;64m"),
+    (&["american", "us", "usa", "allied", "allies"], "#6b7a3c", "\x1b[1;37;48;5;101m"),
+    (&["british", "uk", "commonwealth"], "#9a7446", "\x1b[1;37;48;5;137m"),
+    (&["blue"], "#3a5f9a", "\x1b[1;37;44m"),
+    (&["red"], "#a8342c", "\x1b[1;37;41m"),
+    (&["green"], "#3c8d4a", "\x1b[1;37;42m"),
+];
+
+/// The colour of a nation or colour word (any case), if it is one the pictures know.
+fn named_color(name: &str) -> Option<(&'static str, &'static str)> {
+    let name = name.to_lowercase();
+    BY_NAME.iter().find(|(names, _, _)| names.contains(&name.as_str())).map(|&(_, fill, ansi)| (fill, ansi))
+}
+
 /// A side's colour in the pictures, by nationality so that it is the same in every game: the
 /// scenario's `[map.colors]` may name the side (`German = "#5d6a55"`); else German field-grey,
 /// Soviet red-brown and the other nations (or colour words) by their names; else a colour by
 /// the side's place in the list. The SVG fill and the terminal's style.
 pub fn side_color(colors: &BTreeMap<String, String>, sides: &[String], side: &str) -> (String, &'static str) {
-    const BY_NAME: &[(&[&str], &str, &str)] = &[
-        (&["german", "germany", "wehrmacht", "axis"], "#5d6a55", "\x1b[1;37;48;5;59m"),
-        (&["soviet", "ussr", "russian", "red army", "soviets"], "#8b3a2b", "\x1b[1;37;48;5;88m"),
-        (&["polish", "poland", "poles"], "#9c3b5c", "\x1b[1;37;48;5;125m"),
-        (&["romanian", "romania"], "#6b6a2e", "\x1b[1;37;48;5;58m"),
-        (&["italian", "italy"], "#4f7a8c", "\x1b[1;37;48;5;66m"),
-        (&["hungarian", "hungary"], "#5d7a3a", "\x1b[1;37;48;5;64m"),
-        (&["american", "us", "usa", "allied", "allies"], "#6b7a3c", "\x1b[1;37;48;5;101m"),
-        (&["british", "uk", "commonwealth"], "#9a7446", "\x1b[1;37;48;5;137m"),
-        (&["blue"], "#3a5f9a", "\x1b[1;37;44m"),
-        (&["red"], "#a8342c", "\x1b[1;37;41m"),
-        (&["green"], "#3c8d4a", "\x1b[1;37;42m"),
-    ];
     const BY_PLACE: &[(&str, &str)] = &[
         ("#4a5f7a", "\x1b[1;37;44m"),
         ("#a8342c", "\x1b[1;37;41m"),
         ("#3c8d4a", "\x1b[1;37;42m"),
         ("#8a4fa3", "\x1b[1;37;45m"),
     ];
-    let name = side.to_lowercase();
-    let (fill, ansi) = match BY_NAME.iter().find(|(names, _, _)| names.contains(&name.as_str())) {
-        Some((_, fill, ansi)) => (fill.to_string(), *ansi),
-        None => {
-            let i = sides.iter().position(|s| s == side).unwrap_or(0);
-            let (fill, ansi) = BY_PLACE[i % BY_PLACE.len()];
-            (fill.to_string(), ansi)
-        }
-    };
-    (colors.get(side).cloned().unwrap_or(fill), ansi)
+    let (fill, ansi) = named_color(side).unwrap_or_else(|| {
+        let i = sides.iter().position(|s| s == side).unwrap_or(0);
+        BY_PLACE[i % BY_PLACE.len()]
+    });
+    (colors.get(side).cloned().unwrap_or_else(|| fill.to_string()), ansi)
+}
+
+/// The nation a unit's data names (its `nation` or `nationality` attribute) where it is not its
+/// side's and the pictures know its colour (or the scenario's `[map.colors]` names it): Fortress
+/// Stalingrad's Romanian, Italian and Hungarian units on the German side. `None` for a unit of
+/// its side's nation (German, SS, Guards...).
+pub fn other_nation(colors: &BTreeMap<String, String>, u: &crate::state::Unit) -> Option<String> {
+    let nation = ["nation", "nationality"].iter().find_map(|k| u.attrs.get(*k)?.as_str())?;
+    let known =
+        named_color(nation).is_some() || colors.contains_key(nation) || colors.contains_key(&title_case(nation));
+    let own =
+        named_color(nation).is_some_and(|c| Some(c) == named_color(&u.side)) || nation.eq_ignore_ascii_case(&u.side);
+    (known && !own).then(|| title_case(nation))
+}
+
+/// A unit's counter colour: its nation's where that is not its side's ([`other_nation`]), else
+/// its side's ([`side_color`]).
+pub fn unit_color(
+    colors: &BTreeMap<String, String>,
+    sides: &[String],
+    u: &crate::state::Unit,
+) -> (String, &'static str) {
+    if let Some(n) = other_nation(colors, u) {
+        let (fill, ansi) = named_color(&n).unwrap_or(("#6b6a6a", "\x1b[1;37;100m"));
+        let fill =
+            colors.get(&n).or_else(|| colors.get(&n.to_lowercase())).cloned().unwrap_or_else(|| fill.to_string());
+        return (fill, ansi);
+    }
+    side_color(colors, sides, &u.side)
+}
+
+/// `romanian` -> `Romanian`.
+fn title_case(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 /// The kinds of hexside features the pictures draw, from the words of their names (a scenario

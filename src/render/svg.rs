@@ -122,6 +122,23 @@ pub(super) fn size_mark(u: &Unit) -> Option<&'static str> {
     })
 }
 
+/// A unit id too long for one line of a counter (over 10 characters) cut in two after the
+/// separator (`/`, `-`, `_`) nearest its middle: `Festung-` and `Arnswalde`. None when it fits or
+/// has no separator.
+pub(super) fn split_id(id: &str) -> Option<(&str, &str)> {
+    let n = id.chars().count();
+    if n <= 10 {
+        return None;
+    }
+    let mid = id.len() / 2;
+    let cut = id
+        .char_indices()
+        .filter(|&(i, ch)| matches!(ch, '/' | '-' | '_') && i > 0 && i + 1 < id.len())
+        .map(|(i, _)| i + 1)
+        .min_by_key(|&i| i.abs_diff(mid))?;
+    Some(id.split_at(cut))
+}
+
 /// A NATO-style unit symbol in the box at (x, y), `w` by `h`.
 pub(super) fn symbol(s: &mut String, sym: &str, x: f64, y: f64, w: f64, h: f64) {
     let st = r##"stroke="#fff" stroke-width="1" fill="none""##;
@@ -348,6 +365,11 @@ impl SvgMap<'_> {
     /// A side's counter colour (by nationality, [`super::side_color`]).
     pub(super) fn side_fill(&self, side: &str) -> String {
         super::side_color(&self.map.colors, &self.state.sides, side).0
+    }
+
+    /// A unit's counter colour: its nation's where that is not its side's ([`super::unit_color`]).
+    pub(super) fn unit_fill(&self, u: &Unit) -> String {
+        super::unit_color(&self.map.colors, &self.state.sides, u).0
     }
 
     pub(super) fn terrain_color(&self, t: &str) -> String {
@@ -593,7 +615,10 @@ impl SvgMap<'_> {
                     tags.push(if *v == 1 { key } else { format!("{key}{v}") });
                 }
             }
-            if !tags.is_empty() && self.state.stack(h).is_empty() {
+            if tags.is_empty() {
+                continue;
+            }
+            if self.state.stack(h).is_empty() {
                 let t = tags.join(" ");
                 let _ = writeln!(
                     s,
@@ -603,9 +628,34 @@ impl SvgMap<'_> {
                     fitted(&t, R * 1.4, 7.0),
                     esc(&t)
                 );
+            } else {
+                self.tags_beside_counter(s, c, &tags);
             }
         }
         s.push_str("</g>\n");
+    }
+
+    /// The keys of a hex under a counter, one a line in the strip left of the counter (as the
+    /// values are right of it), so that a unit does not hide its hex's features and markers.
+    fn tags_beside_counter(&self, s: &mut String, c: (f64, f64), tags: &[String]) {
+        // (the hex's half width at its centre: R flat-topped, R cos 30° pointy-topped)
+        let half = if self.pointy() { R * 0.866 } else { R };
+        let strip = half - COUNTER / 2.0;
+        let x = c.0 - COUNTER / 2.0 - strip / 2.0;
+        let mut lines: Vec<String> = tags.iter().take(3).cloned().collect();
+        if tags.len() > 3 {
+            lines[2] = tags[2..].join(" ");
+        }
+        let top = c.1 - 4.0 * (lines.len() as f64 - 1.0);
+        for (k, t) in lines.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                r##"<text class="hexkey" x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#333" stroke="#fbfaf5" stroke-width="1.5" paint-order="stroke" text-anchor="middle">{}</text>"##,
+                top + 8.0 * k as f64 + 2.5,
+                fitted(t, strip - 1.0, 7.0),
+                esc(t)
+            );
+        }
     }
 
     /// The features and hex markers of the hexes drawn, each with its short key (the initials
@@ -682,7 +732,7 @@ impl SvgMap<'_> {
             let stack = self.state.stack(h);
             let Some(top) = stack.first() else { continue };
             let c = self.centre(f, h);
-            let fill = self.side_fill(&top.side);
+            let fill = self.unit_fill(top);
             let (x, y) = (c.0 - COUNTER / 2.0, c.1 - COUNTER / 2.0 - 1.0);
             let sym = symbol_of(self.symbols, top);
             let _ = write!(s, r#"<g class="counter" data-unit="{}" data-symbol="{sym}">"#, esc(&top.id));
@@ -698,6 +748,10 @@ impl SvgMap<'_> {
                 s,
                 r##"<rect x="{x:.1}" y="{y:.1}" width="{COUNTER}" height="{COUNTER}" rx="2" fill="{fill}" stroke="#111" stroke-width="0.8"/>"##
             );
+            // (a long id in two lines, cut at the separator nearest its middle, rather than tiny;
+            // the symbol is then a little shorter)
+            let split = split_id(&top.id);
+            let short = if split.is_some() { 2.0 } else { 0.0 };
             match size_mark(top) {
                 Some(mark) => {
                     // the unit's size above its symbol (XX a division, XXX a corps...)
@@ -707,9 +761,9 @@ impl SvgMap<'_> {
                         c.0,
                         y + 4.6
                     );
-                    symbol(s, sym, c.0 - 8.0, y + 5.2, 16.0, 8.6);
+                    symbol(s, sym, c.0 - 8.0, y + 5.2, 16.0, 8.6 - short);
                 }
-                None => symbol(s, sym, c.0 - 8.0, y + 3.0, 16.0, 10.0),
+                None => symbol(s, sym, c.0 - 8.0, y + 3.0, 16.0, 10.0 - short),
             }
             let vals = top.values();
             let num = |k: &str| vals.get(k).map(crate::text::json_text).unwrap_or_else(|| "-".into());
@@ -720,20 +774,26 @@ impl SvgMap<'_> {
             } else {
                 vals.iter().take(3).map(|(_, v)| crate::text::json_text(v)).collect::<Vec<_>>().join("-")
             };
-            let _ = write!(
-                s,
-                r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#fff" text-anchor="middle" font-weight="bold">{}</text>"##,
-                c.0,
-                y + 20.5,
-                fitted(&top.id, COUNTER - 3.0, 7.0),
-                esc(&top.id)
-            );
+            let (id_lines, values_at) = match split {
+                Some((a, b)) => (vec![(a, y + 17.4, 5.6), (b, y + 23.0, 5.6)], y + 29.4),
+                None => (vec![(top.id.as_str(), y + 20.5, 7.0)], y + 29.0),
+            };
+            for (text, at, max) in id_lines {
+                let _ = write!(
+                    s,
+                    r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#fff" text-anchor="middle" font-weight="bold">{}</text>"##,
+                    c.0,
+                    at,
+                    fitted(text, COUNTER - 3.0, max),
+                    esc(text)
+                );
+            }
             let _ = write!(
                 s,
                 r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#fff" text-anchor="middle">{}</text>"##,
                 c.0,
-                y + 29.0,
-                fitted(&line, COUNTER - 4.0, 7.0),
+                values_at,
+                fitted(&line, COUNTER - 4.0, if split.is_some() { 6.2 } else { 7.0 }),
                 esc(&line)
             );
             if top.step > 0 {

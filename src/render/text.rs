@@ -419,7 +419,7 @@ impl TextMap<'_> {
         if let Some(top) = stack.first() {
             let (dx, dy, w) = sl.counter;
             let name = fit(&top.id, w);
-            let (_, ansi) = super::side_color(&self.map.colors, &self.state.sides, &top.side);
+            let (_, ansi) = super::unit_color(&self.map.colors, &self.state.sides, top);
             cv.text(x + dx, y + dy, &name, w, self.color(ansi));
             if stack.len() > 1 {
                 seen.stack = true;

@@ -244,11 +244,14 @@ fn the_svg_counters_carry_the_symbol_of_their_unit_type() {
     assert_eq!(symbol_of("27P/27SS"), "engineer");
     assert_eq!(symbol_of("2J/104PJ"), "antitank");
     assert!(pic.contains("<g class=\"symbol infantry\">") && pic.contains("<g class=\"symbol armour\">"));
-    // ids fit their counters: long ids get a smaller font
-    let i = at(&pic, ">Schulz-Streek</text>");
-    let t = &pic[pic[..i].rfind("<text").unwrap()..i];
-    let size: f64 = t.split("font-size=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
-    assert!(size < 7.0, "{t}");
+    // ids fit their counters: a long id in two lines cut after a separator, each in a smaller
+    // font, but not a tiny one
+    for part in ["Schulz-", "Streek"] {
+        let i = at(&pic, &format!(">{part}</text>"));
+        let t = &pic[pic[..i].rfind("<text").unwrap()..i];
+        let size: f64 = t.split("font-size=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        assert!((5.0..7.0).contains(&size), "{t}");
+    }
 }
 
 #[test]
@@ -547,4 +550,40 @@ fn a_hexside_marker_is_drawn_and_in_the_legend() {
     assert!(pic.contains("class=\"marker:blown\""), "the blown bridge drawn");
     let legend = &pic[at(&pic, "<g id=\"legend\">")..];
     assert!(legend.contains("blown (hexside marker)"), "and in the legend");
+}
+
+#[test]
+fn a_nation_of_a_side_has_its_own_colour_and_legend_line() {
+    // Fortress Stalingrad: Romanian, Italian and Hungarian units on the German side
+    let mut s = Session::with_root(super::repo());
+    ok(&mut s, "new fortress-stalingrad --seed 1");
+    let pic = svg(&mut s, "");
+    let counters = &pic[at(&pic, "<g id=\"counters\">")..at(&pic, "<g id=\"legend\">")];
+    assert!(counters.contains("fill=\"#6b6a2e\""), "a Romanian counter in the Romanian colour");
+    assert!(counters.contains("fill=\"#5d6a55\""), "German counters still field-grey");
+    let legend = &pic[at(&pic, "<g id=\"legend\">")..];
+    assert!(legend.contains("Romanian counter (German side)"), "the nation in the legend");
+    assert!(
+        !legend.contains("Soviet counter (") && !legend.contains("German counter (German"),
+        "a side's own nation is no other"
+    );
+    // Stargard: the 1st Polish Army on the Soviet side
+    let mut s = stargard();
+    let legend = svg(&mut s, "");
+    assert!(legend.contains("Polish counter (Soviet side)"), "the Polish units");
+}
+
+#[test]
+fn a_hexs_keys_are_drawn_beside_its_counter_and_stargards_counters_carry_their_size() {
+    // Red Storm 4406, a VP town held by a German unit at the start: its keys beside the counter
+    let mut s = Session::with_root(super::repo());
+    ok(&mut s, "new red-storm-over-the-reich --seed 1");
+    let pic = svg(&mut s, "");
+    let labels = &pic[at(&pic, "<g id=\"labels\">")..at(&pic, "<g id=\"counters\">")];
+    assert!(labels.contains("class=\"hexkey\""), "keys drawn in hexes that hold units");
+    // (a long id in two lines: the_svg_counters_carry_the_symbol_of_their_unit_type)
+    let mut s = stargard();
+    let pic = svg(&mut s, "");
+    // Stargard's counters carry their sizes (rifle divisions XX, armies XXXX)
+    assert!(pic.contains("class=\"size\">XX<") && pic.contains("class=\"size\">XXXX<"), "Stargard's sizes drawn");
 }
