@@ -20,11 +20,15 @@
 --   supplied Soviet combat unit (3.5.A: what takes a VP hex) is nearer than 16 to each such hex,
 --   three times that for Berlin while The Bunker stands (3.2.C.2: the game ends when it falls);
 --   0.05 for each hex such a unit is nearer than 16 to its nearest such hex; -1 for each such
---   hex a German combat unit stands in (3.5.A: the Soviet must enter it to take it).
+--   hex a German combat unit stands in (3.5.A: the Soviet must enter it to take it); and the
+--   German VP at stake while Hitler Mandated Attacks are owed this turn (17.7, 3.5.B: a VP lost
+--   if not all are made), 10 times the share of the turn's attacks still owed, so that each
+--   attack made is worth its part.
 -- The weights are the project's own, not the rulebook's (DATA.md).
 local C = require "common"
 local T = require "tables"
 local victory = require "victory"
+local special = require "special"
 local scoring = require "scoring"   -- rulesets/lib
 
 local M = {}
@@ -56,6 +60,7 @@ local APPROACH = 0.25     -- a target, for each hex its nearest taker is within 
 local BUNKER_TARGET = 3   -- 3.2.C.2: Berlin, while The Bunker stands, as this many targets
 local MARCH = 0.05        -- a taker, for each hex it is within REACH of its nearest target
 local GARRISON = 1        -- a target a German combat unit stands in
+local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attacks are owed
 
 -- Steps on the map and units out of supply, by side (2.2.A, 7.0); and what the progress terms
 -- read of the same units: the hexes of the supplied Soviet combat units (3.5.A: they take VP
@@ -105,8 +110,16 @@ local function targets()
   return list, set
 end
 
+-- 17.7, 3.5.B: the share of this turn's Hitler Mandated Attacks still owed (0 when none is).
+local function owed()
+  local left = special.hma_left()
+  local h = vars.get("hma")
+  if not left or left == 0 or not h.required or h.required == 0 then return 0 end
+  return left / h.required
+end
+
 -- The progress terms of the score, for the Soviet, by name (the header says what each counts):
--- `approach`, `march`, `garrison` (counted against him).
+-- `approach`, `march`, `garrison` (counted against him), `mandate`.
 function M.terms(s)
   if not s then s = select(2, survey()) end
   local list, set = targets()
@@ -117,13 +130,14 @@ function M.terms(s)
     if s.german[h] then garrison = garrison + GARRISON end
   end
   return { approach = scoring.approach(list, map.hexset(s.takers), REACH, worth),
-           march = scoring.march(s.taker_list, map.hexset(set), REACH, MARCH), garrison = garrison }
+           march = scoring.march(s.taker_list, map.hexset(set), REACH, MARCH), garrison = garrison,
+           mandate = MANDATE * owed() }
 end
 
 -- Their sum, for the Soviet.
 function M.progress(s)
   local t = M.terms(s)
-  return t.approach + t.march - t.garrison
+  return t.approach + t.march - t.garrison + t.mandate
 end
 
 function M.score(side)
