@@ -57,9 +57,16 @@ impl SvgMap<'_> {
         let stacks: Vec<Vec<&Unit>> =
             self.state.stacks().into_iter().filter(|(h, _)| self.hexes.contains(h)).map(|(_, v)| v).collect();
         let units: Vec<&Unit> = stacks.iter().filter_map(|v| v.first().copied()).collect();
+        // (a counter without a movement factor reads attack-defense: said where one is drawn)
+        let unmoving = units.iter().any(|u| {
+            let v = u.values();
+            (v.contains_key("attack") || v.contains_key("defense")) && !v.contains_key("move")
+        });
+        let values =
+            if unmoving { "attack-defense-move (attack-defense: no movement factor)" } else { "attack-defense-move" };
         for side in &self.state.sides {
             let fill = self.side_fill(side);
-            out.push((Box::new(move |y| box_at(x, y, &fill)), format!("{side} counter: id, attack-defense-move")));
+            out.push((Box::new(move |y| box_at(x, y, &fill)), format!("{side} counter: id, {values}")));
         }
         // (the nations of a side drawn in colours of their own: Fortress Stalingrad's allies)
         let nations: BTreeSet<(String, String, String)> = units
@@ -220,14 +227,15 @@ impl SvgMap<'_> {
             if self.map.areas.get(name).is_some_and(|a| a.iter().any(|h| self.hexes.contains(h))) {
                 let sw = move |y: f64| {
                     format!(
-                        r#"<rect x="{:.1}" y="{:.1}" width="22" height="10" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,2"/><text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="{}">{}</text>"#,
+                        r#"<rect x="{:.1}" y="{:.1}" width="22" height="10" fill="none" stroke="{c}" stroke-width="6" opacity="0.22"/><rect x="{:.1}" y="{:.1}" width="22" height="10" fill="none" stroke="{c}" stroke-width="1.6" stroke-dasharray="2,3"/><text x="{:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="{c}">{}</text>"#,
                         x + 2.0,
                         cy(y) - 5.0,
-                        esc(&mark.color),
+                        x + 2.0,
+                        cy(y) - 5.0,
                         x + 5.0,
                         cy(y) + 3.0,
-                        esc(&mark.color),
-                        esc(&mark.text)
+                        esc(&mark.text),
+                        c = esc(&mark.color),
                     )
                 };
                 out.push((Box::new(sw), mark.label.clone()));

@@ -168,7 +168,8 @@ pub(super) fn symbol(s: &mut String, sym: &str, x: f64, y: f64, w: f64, h: f64) 
         }
         "hq" => {
             // a headquarters: the frame's staff, down from its left edge (NATO's HQ)
-            let _ = write!(s, r##"<path d="M{x:.1} {y:.1}V{:.1}" stroke="#fff" stroke-width="1.6"/>"##, y2 + h * 0.9);
+            // (a short staff on a counter: a long one would strike through the unit's id)
+            let _ = write!(s, r##"<path d="M{x:.1} {y:.1}V{:.1}" stroke="#fff" stroke-width="1.6"/>"##, y2 + h * 0.3);
         }
         "air" => {
             let _ = write!(
@@ -407,10 +408,11 @@ impl SvgMap<'_> {
             }
             let _ = writeln!(
                 s,
-                r#"<path class="area {}" d="{path}" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="5,2" stroke-linecap="round" opacity="0.9"><title>{}</title></path>"#,
+                r#"<g class="area {}"><title>{}</title><path d="{path}" fill="none" stroke="{}" stroke-width="8" stroke-linejoin="round" opacity="0.22"/><path d="{path}" fill="none" stroke="{}" stroke-width="1.6" stroke-dasharray="2,3" stroke-linecap="round"/></g>"#,
                 esc(name),
+                esc(&mark.label),
                 esc(&mark.color),
-                esc(&mark.label)
+                esc(&mark.color)
             );
             if let Some(&first) = area.iter().find(|h| self.hexes.contains(h))
                 && !mark.text.is_empty()
@@ -447,7 +449,16 @@ impl SvgMap<'_> {
             if !inb {
                 cb = mid;
             }
+            // (a road and a railroad between the same hexes side by side, not one over the other)
+            let lines: Vec<&String> = feats.iter().filter(|f| is_line(f)).collect();
+            let (dx, dy) = (cb.0 - ca.0, cb.1 - ca.1);
+            let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+            let normal = (-dy / len, dx / len);
             for feat in feats {
+                let k = lines.iter().position(|l| *l == feat).unwrap_or(0) as f64;
+                let off = 3.5 * (k - (lines.len().max(1) as f64 - 1.0) / 2.0);
+                let (pa, pb) =
+                    ((ca.0 + normal.0 * off, ca.1 + normal.1 * off), (cb.0 + normal.0 * off, cb.1 + normal.1 * off));
                 let styles = match SideKind::of(feat) {
                     SideKind::Rail => vec![format!(r#"stroke="{RAIL}" stroke-width="2.5" stroke-dasharray="6,3""#)],
                     SideKind::Road => vec![format!(r#"stroke="{ROAD}" stroke-width="3""#)],
@@ -464,10 +475,10 @@ impl SvgMap<'_> {
                         s,
                         r#"<line class="{}" x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" {style}/>"#,
                         esc(feat),
-                        ca.0,
-                        ca.1,
-                        cb.0,
-                        cb.1
+                        pa.0,
+                        pa.1,
+                        pb.0,
+                        pb.1
                     );
                 }
             }
@@ -593,7 +604,8 @@ impl SvgMap<'_> {
             for (k, (name, mark)) in self.map.legend.values.iter().enumerate() {
                 if let Some(v) = info.values.get(name) {
                     let v = if v.fract() == 0.0 { format!("{v:.0}") } else { v.to_string() };
-                    let (x, y) = (c.0 + R * 0.62, c.1 - R * 0.5 + 13.0 * k as f64);
+                    // (low on the right, clear of a stack's badge at the counter's top corner)
+                    let (x, y) = (c.0 + R * 0.62, c.1 + R * 0.3 - 13.0 * k as f64);
                     let _ = writeln!(
                         s,
                         r##"<g class="value {}"><title>{}: {}</title><circle cx="{x:.1}" cy="{y:.1}" r="6.5" fill="{}" stroke="#fff" stroke-width="1"/><text x="{x:.1}" y="{:.1}" font-size="8" font-weight="bold" fill="#fff" text-anchor="middle">{}</text></g>"##,
@@ -650,7 +662,7 @@ impl SvgMap<'_> {
         for (k, t) in lines.iter().enumerate() {
             let _ = writeln!(
                 s,
-                r##"<text class="hexkey" x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#333" stroke="#fbfaf5" stroke-width="1.5" paint-order="stroke" text-anchor="middle">{}</text>"##,
+                r##"<text class="hexkey" x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#333" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke" text-anchor="middle">{}</text>"##,
                 top + 8.0 * k as f64 + 2.5,
                 fitted(t, strip - 1.0, 7.0),
                 esc(t)

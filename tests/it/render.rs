@@ -513,7 +513,7 @@ fn the_full_maps_name_no_raw_marker_and_draw_each_area_as_one_boundary() {
     assert!(!labels.contains(">ctl") && !labels.contains("entrench_soviet"), "raw names printed in hexes");
     let legend = &pic[at(&pic, "<g id=\"legend\">")..];
     assert!(legend.contains("ctl marker: on ") && legend.contains(": entrench soviet"), "the legend keys them");
-    assert!(pic.contains("<path class=\"area north_edge\""), "an area is drawn as its boundary");
+    assert!(pic.contains("<g class=\"area north_edge\"><title>"), "an area is drawn as its boundary");
     assert_eq!(pic.matches("class=\"area north_edge\"").count(), 1, "one boundary, not an outline in every hex");
     // Red Storm: the Soviet Logistical Strain area, one line
     let mut s = Session::with_root(super::repo());
@@ -586,4 +586,37 @@ fn a_hexs_keys_are_drawn_beside_its_counter_and_stargards_counters_carry_their_s
     let pic = svg(&mut s, "");
     // Stargard's counters carry their sizes (rifle divisions XX, armies XXXX)
     assert!(pic.contains("class=\"size\">XX<") && pic.contains("class=\"size\">XXXX<"), "Stargard's sizes drawn");
+}
+
+#[test]
+fn a_road_and_a_railroad_between_the_same_hexes_are_drawn_side_by_side() {
+    // Stargard 24.08-25.08-26.08: a railroad beside the road to Arnswalde (before, the road hid
+    // the railroad on 131 of 179 of its hexsides)
+    let mut s = stargard();
+    let pic = svg(&mut s, "26.08 3");
+    let lines = |class: &str| -> Vec<[String; 4]> {
+        pic.split(&format!("<line class=\"{class}\" "))
+            .skip(1)
+            .map(|t| {
+                let get = |k: &str| t.split(&format!("{k}=\"")).nth(1).unwrap().split('"').next().unwrap().to_string();
+                [get("x1"), get("y1"), get("x2"), get("y2")]
+            })
+            .collect()
+    };
+    let (rails, roads) = (lines("railroad"), lines("road"));
+    assert!(!rails.is_empty() && !roads.is_empty());
+    assert!(rails.iter().all(|r| !roads.contains(r)), "a railroad drawn exactly over a road");
+    // an area: a translucent band under a dotted line, not a line like a river or a railroad
+    let mut s = Session::with_root(super::repo());
+    ok(&mut s, "new red-storm-over-the-reich --seed 1");
+    let pic = svg(&mut s, "0425 3");
+    let berlin = &pic[at(&pic, "<g class=\"area berlin\">")..];
+    let berlin = &berlin[..berlin.find("</g>").unwrap()];
+    assert!(berlin.contains("opacity=\"0.22\"") && berlin.contains("stroke-dasharray=\"2,3\""), "{berlin}");
+    // the VP badge low on the right of the hex, clear of the stack badge at the counter's corner
+    let vp = &pic[at(&pic, "<g class=\"value vp\">")..];
+    let cy: f64 = vp.split("cy=\"").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+    let hexid = &pic[at(&pic, ">0425</text>") - 120..at(&pic, ">0425</text>")];
+    let id_y: f64 = hexid.split("y=\"").last().unwrap().split('"').next().unwrap().parse().unwrap();
+    assert!(cy > id_y + 30.0, "the VP badge at {cy}, the hex id at {id_y}");
 }
