@@ -38,6 +38,14 @@ pub struct Failure {
     pub at: usize,
 }
 
+/// What the search bot (session/search.rs) judged earlier in the step of the sequence it is
+/// in: the step's key and the gains by command line.
+#[derive(Default)]
+pub(super) struct Memo {
+    pub(super) key: String,
+    pub(super) gains: BTreeMap<String, f64>,
+}
+
 /// The box where a bot's lookahead sets aside the units its side may not see.
 const UNSEEN: &str = "unseen by the bot";
 
@@ -152,8 +160,8 @@ pub struct Bot {
     pub(super) rng: ChaCha8Rng,
     /// Looking ahead with units set aside for fog of war ([`Bot::as_seen`]).
     fogged: bool,
-    /// What the search bot judged earlier in the same step ([`super::search::Memo`]).
-    pub(super) memo: super::search::Memo,
+    /// What the search bot judged earlier in the same step ([`Memo`]).
+    pub(super) memo: Memo,
 }
 
 impl Bot {

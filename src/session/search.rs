@@ -8,7 +8,7 @@
 //!
 //! Within one step of the sequence (a side's movement segment, say) most commands are judged
 //! again and again: moving one unit changes little of what moving another gains. So the gains
-//! judged are kept for the rest of the step ([`Memo`]), and a decision judges only commands not
+//! judged are kept for the rest of the step ([`Memo`], in session/bot.rs), and a decision judges only commands not
 //! judged before (up to [`NEW_NODES`]; all of [`SEARCH_NODES`] at the step's first decision)
 //! and then, lazily, the best of the kept ones again until the best gain is one judged now (as
 //! the lazy greedy of submodular maximisation: a gain judged earlier is taken to be at most what
@@ -16,7 +16,7 @@
 //! never in time: a game is the same for a seed on any machine.
 
 use super::Session;
-use super::bot::{Bot, Failure, Now, side_of};
+use super::bot::{Bot, Failure, Memo, Now, side_of};
 use crate::contract::Action;
 
 /// The lookaheads a decision may spend (its thinking budget).
@@ -25,29 +25,20 @@ pub const SEARCH_NODES: usize = 48;
 /// The commands not judged before in the step that a decision judges, after the step's first.
 pub const NEW_NODES: usize = 12;
 
-/// The gains judged in the step of the sequence now ([`Memo::key`]), by command line.
-#[derive(Default)]
-pub struct Memo {
-    key: String,
-    gains: std::collections::BTreeMap<String, f64>,
-}
-
-impl Memo {
-    /// Where the game is: the turn, step, phase and side to act (the gains of another step are
-    /// forgotten).
-    fn key(s: &Session) -> String {
-        s.game
-            .as_ref()
-            .map(|g| {
-                let st = g.state();
-                format!("{}\u{1f}{}\u{1f}{}\u{1f}{:?}", st.clock.turn, st.clock.step, st.clock.phase, st.clock.side)
-            })
-            .unwrap_or_default()
-    }
-}
-
 /// The rolls a command that rolls dice is tried under at most.
 pub const SEARCH_DICE: usize = 3;
+
+/// Where the game is, for the memo: the turn, step, phase and side to act (the gains of another
+/// step are forgotten).
+fn memo_key(s: &Session) -> String {
+    s.game
+        .as_ref()
+        .map(|g| {
+            let st = g.state();
+            format!("{}\u{1f}{}\u{1f}{}\u{1f}{:?}", st.clock.turn, st.clock.step, st.clock.phase, st.clock.side)
+        })
+        .unwrap_or_default()
+}
 
 /// A command played [`REPEATS`] times among the last [`RECENT`] commands is not tried again.
 const RECENT: usize = 8;
@@ -72,7 +63,7 @@ impl Bot {
         let fresh: Vec<usize> =
             order.iter().copied().filter(|&i| recent.iter().filter(|c| **c == list[i].cmd).count() < REPEATS).collect();
         let order = if fresh.is_empty() { order } else { fresh };
-        let key = Memo::key(s);
+        let key = memo_key(s);
         if self.memo.key != key {
             self.memo = Memo { key, gains: Default::default() };
         }
