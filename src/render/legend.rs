@@ -201,6 +201,8 @@ impl SvgMap<'_> {
                 )
             } else if let Some((_, mark)) = self.map.legend.areas.iter().find(|(a, _)| *a == name) {
                 format!("{key}: {}", mark.label)
+            } else if features.contains(&name) && super::svg::is_city(&name) {
+                format!("{key}: {} (the hex's darker inset)", super::words(&name))
             } else if features.contains(&name) {
                 format!("{key}: {}", super::words(&name))
             } else {

@@ -97,6 +97,11 @@ pub(super) fn symbol_of<'s>(symbols: &'s BTreeMap<String, String>, u: &Unit) -> 
     }
 }
 
+/// Whether a hex feature is a city (a word of its name), drawn as a darker inset of its hex.
+pub(super) fn is_city(feature: &str) -> bool {
+    feature.split(['_', '-', ' ']).any(|w| w.eq_ignore_ascii_case("city"))
+}
+
 /// Whether a hex feature is a line drawn from hex to hex (a railroad, a road...).
 pub(super) fn is_line(feature: &str) -> bool {
     matches!(SideKind::of(feature), SideKind::Rail | SideKind::Road | SideKind::Highway | SideKind::Trail)
@@ -359,6 +364,14 @@ impl SvgMap<'_> {
                 esc(&info.terrain),
                 id = self.map.fmt(h),
             );
+            // (a city, a feature on its terrain, stands out as a darker inset: Stalingrad, Rostov)
+            if info.features.iter().any(|f| is_city(f)) {
+                let _ = writeln!(
+                    s,
+                    r##"<polygon class="city" points="{}" fill="#5a554d" opacity="0.28" stroke="none"/>"##,
+                    self.hex_points(c, 0.78)
+                );
+            }
         }
         s.push_str("</g>\n");
     }
@@ -578,7 +591,9 @@ impl SvgMap<'_> {
         s.push_str("<g id=\"labels\">\n");
         let (keys, widespread) = (self.tag_keys(), self.widespread_markers());
         // a place name at the bottom of the hex, narrower in a pointy-topped one
-        let (name_y, name_w) = if self.pointy() { (0.72, 0.95) } else { (0.8, 1.3) };
+        // (a place name under the counter, off the hex's bottom edge: it reads as this hex's, not
+        // the next one's, and may be a little wider than the hex)
+        let (name_y, name_w) = if self.pointy() { (0.66, 1.25) } else { (0.68, 1.3) };
         for &h in &self.hexes {
             let info = &self.map.hexes[&h];
             let c = self.centre(f, h);
@@ -634,7 +649,7 @@ impl SvgMap<'_> {
                 let t = tags.join(" ");
                 let _ = writeln!(
                     s,
-                    r##"<text x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#444" text-anchor="middle">{}</text>"##,
+                    r##"<text class="hexkey" x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#444" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke" text-anchor="middle">{}</text>"##,
                     c.0,
                     c.1 + 2.0,
                     fitted(&t, R * 1.4, 7.0),
@@ -662,7 +677,7 @@ impl SvgMap<'_> {
         for (k, t) in lines.iter().enumerate() {
             let _ = writeln!(
                 s,
-                r##"<text class="hexkey" x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#333" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke" text-anchor="middle">{}</text>"##,
+                r##"<text class="hexkey beside" x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#333" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke" text-anchor="middle">{}</text>"##,
                 top + 8.0 * k as f64 + 2.5,
                 fitted(t, strip - 1.0, 7.0),
                 esc(t)

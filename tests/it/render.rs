@@ -559,13 +559,18 @@ fn a_nation_of_a_side_has_its_own_colour_and_legend_line() {
     ok(&mut s, "new fortress-stalingrad --seed 1");
     let pic = svg(&mut s, "");
     let counters = &pic[at(&pic, "<g id=\"counters\">")..at(&pic, "<g id=\"legend\">")];
-    assert!(counters.contains("fill=\"#6b6a2e\""), "a Romanian counter in the Romanian colour");
+    assert!(counters.contains("fill=\"#8a8a24\""), "a Romanian counter in the Romanian colour");
     assert!(counters.contains("fill=\"#5d6a55\""), "German counters still field-grey");
     let legend = &pic[at(&pic, "<g id=\"legend\">")..];
     assert!(legend.contains("Romanian counter (German side)"), "the nation in the legend");
     assert!(
         !legend.contains("Soviet counter (") && !legend.contains("German counter (German"),
         "a side's own nation is no other"
+    );
+    // its cities (a feature on clear terrain) stand out as a darker inset, said in the legend
+    assert!(pic.contains("<polygon class=\"city\""), "Stalingrad and Rostov drawn as cities");
+    assert!(
+        legend.contains(": city (the hex&#39;s darker inset)") || legend.contains(": city (the hex's darker inset)")
     );
     // Stargard: the 1st Polish Army on the Soviet side
     let mut s = stargard();
