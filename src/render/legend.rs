@@ -193,12 +193,21 @@ impl SvgMap<'_> {
         let features: BTreeSet<&String> = self.hexes.iter().flat_map(|h| self.map.hexes[h].features.iter()).collect();
         let mut out: Vec<Entry<'_>> = Vec::new();
         for (name, key) in self.tag_keys() {
+            // (what the rules say of each value of a marker drawn)
+            let said: Vec<(i64, &String)> =
+                self.marker_words.iter().filter(|((m, _), _)| *m == name).map(|((_, v), w)| (*v, w)).collect();
             let text = if let Some(n) = widespread.get(&name) {
+                let values: Vec<String> = said.iter().map(|(v, w)| format!("{v}: {w}")).collect();
                 format!(
-                    "{} marker: on {n} of the {} hexes drawn, not printed in them (`show <hex>`)",
+                    "{} marker: on {n} of the {} hexes drawn, not printed in them (`show <hex>`){}",
                     super::words(&name),
-                    self.hexes.len()
+                    self.hexes.len(),
+                    if values.is_empty() { String::new() } else { format!("; {}", values.join("; ")) }
                 )
+            } else if !said.is_empty() {
+                let values: Vec<String> =
+                    said.iter().map(|(v, w)| format!("{}: {w}", super::svg::marker_tag(&key, *v))).collect();
+                values.join("; ")
             } else if let Some((_, mark)) = self.map.legend.areas.iter().find(|(a, _)| *a == name) {
                 format!("{key}: {}", mark.label)
             } else if features.contains(&name) && super::svg::is_city(&name) {

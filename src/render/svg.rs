@@ -31,6 +31,9 @@ pub struct SvgMap<'a> {
     pub symbols: &'a BTreeMap<String, String>,
     /// Each drawn unit's strength in the rules' words, by unit id (else the kernel's).
     pub strengths: BTreeMap<String, String>,
+    /// The rules' words for each value of a hex marker drawn, by (marker, value): the keys'
+    /// tooltips and the legend.
+    pub marker_words: BTreeMap<(String, i64), String>,
     pub title: String,
 }
 
@@ -125,6 +128,12 @@ pub(super) fn size_mark(u: &Unit) -> Option<&'static str> {
         let flagged = u.attrs.get(*name).and_then(|v| v.as_bool()) == Some(true);
         (size.as_deref() == Some(*name) || flagged).then_some(*mark)
     })
+}
+
+/// A hex marker's key as printed in a hex: the key, and the value after it unless it is 1
+/// (`Ct`, `Ct2`).
+pub(super) fn marker_tag(key: &str, v: i64) -> String {
+    if v == 1 { key.to_string() } else { format!("{key}{v}") }
 }
 
 /// A unit id too long for one line of a counter (over 10 characters) cut in two after the
@@ -636,12 +645,20 @@ impl SvgMap<'_> {
             // features and markers by their keys (the legend says what each is); a marker on
             // most of the hexes drawn is in the legend only
             let mut tags: Vec<String> = info.features.iter().filter_map(|f| keys.get(f).cloned()).collect();
+            let mut said: Vec<String> = Vec::new();
             if let Some(m) = self.state.hex_markers.get(&h) {
                 for (k, v) in m.iter().filter(|(k, _)| !widespread.contains_key(*k)) {
                     let key = keys.get(k).cloned().unwrap_or_else(|| k.clone());
-                    tags.push(if *v == 1 { key } else { format!("{key}{v}") });
+                    let tag = marker_tag(&key, *v);
+                    if let Some(w) = self.marker_words.get(&(k.clone(), *v)) {
+                        said.push(format!("{tag}: {w}"));
+                    }
+                    tags.push(tag);
                 }
             }
+            // (what the rules say of the markers, in the tooltip of the hex's keys)
+            let title =
+                if said.is_empty() { String::new() } else { format!("<title>{}</title>", esc(&said.join("; "))) };
             if tags.is_empty() {
                 continue;
             }
@@ -649,14 +666,14 @@ impl SvgMap<'_> {
                 let t = tags.join(" ");
                 let _ = writeln!(
                     s,
-                    r##"<text class="hexkey" x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#444" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke" text-anchor="middle">{}</text>"##,
+                    r##"<text class="hexkey" x="{:.1}" y="{:.1}" font-size="{:.1}" fill="#444" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke" text-anchor="middle">{title}{}</text>"##,
                     c.0,
                     c.1 + 2.0,
                     fitted(&t, R * 1.4, 7.0),
                     esc(&t)
                 );
             } else {
-                self.tags_beside_counter(s, c, &tags);
+                self.tags_beside_counter(s, c, &tags, &title);
             }
         }
         s.push_str("</g>\n");
@@ -664,7 +681,7 @@ impl SvgMap<'_> {
 
     /// The keys of a hex under a counter, one a line in the strip left of the counter (as the
     /// values are right of it), so that a unit does not hide its hex's features and markers.
-    fn tags_beside_counter(&self, s: &mut String, c: (f64, f64), tags: &[String]) {
+    fn tags_beside_counter(&self, s: &mut String, c: (f64, f64), tags: &[String], title: &str) {
         // (the hex's half width at its centre: R flat-topped, R cos 30° pointy-topped)
         let half = if self.pointy() { R * 0.866 } else { R };
         let strip = half - COUNTER / 2.0;
@@ -677,7 +694,7 @@ impl SvgMap<'_> {
         for (k, t) in lines.iter().enumerate() {
             let _ = writeln!(
                 s,
-                r##"<text class="hexkey beside" x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#333" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke" text-anchor="middle">{}</text>"##,
+                r##"<text class="hexkey beside" x="{x:.1}" y="{:.1}" font-size="{:.1}" fill="#333" stroke="#fbfaf5" stroke-width="2.5" paint-order="stroke" text-anchor="middle">{title}{}</text>"##,
                 top + 8.0 * k as f64 + 2.5,
                 fitted(t, strip - 1.0, 7.0),
                 esc(t)

@@ -112,8 +112,10 @@ fn svg_of(g: &crate::game::Game, view: MapView) -> Result<String> {
     let (strengths, _) = g.read_only(|g| {
         drawn.iter().map(|u| Ok((u.id.clone(), strength_of(g, u)?))).collect::<Result<BTreeMap<String, String>>>()
     });
+    let (marker_words, _) = g.read_only(|g| super::show::hex_marker_words(g, &hexes));
     let pic = crate::render::svg::SvgMap {
         strengths: strengths?,
+        marker_words: marker_words?,
         map: &map,
         state: &state,
         hexes,

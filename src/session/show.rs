@@ -10,7 +10,7 @@ use crate::lua::Said;
 use crate::names::{resolve_hex, resolve_unit};
 use crate::state::{GameState, Location, Unit};
 use crate::text::{json_text, markers};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) fn show(s: &mut Session, rest: &str, _line: &str) -> Result<Reply> {
     let g = s.game()?;
@@ -257,4 +257,31 @@ fn show_hex(g: &Game, st: &GameState, h: HexId, labels: &Labels) -> Vec<String> 
         ));
     }
     out
+}
+
+/// The rules' words (`umpire.describe{marker=}`) for each value of a hex marker in `hexes`, by
+/// (marker, value), asked once a value (of the first hex holding it): what the pictures put in
+/// a key's tooltip and the legend (`ctl` 2: "controlled by the German [3.3]"). A value the
+/// rules print as stored, or hide, is left out. Runs inside `read_only`.
+pub(super) fn hex_marker_words(g: &Game, hexes: &BTreeSet<HexId>) -> Result<BTreeMap<(String, i64), String>> {
+    let mut out = BTreeMap::new();
+    if !g.host().describes("marker")? {
+        return Ok(out);
+    }
+    let mut first: BTreeMap<(String, i64), HexId> = BTreeMap::new();
+    {
+        let st = g.state();
+        for h in hexes {
+            for (k, v) in st.hex_markers.get(h).iter().flat_map(|m| m.iter()) {
+                first.entry((k.clone(), *v)).or_insert(*h);
+            }
+        }
+    }
+    for ((name, v), h) in first {
+        let args = [Arg::Word("hex".into()), Arg::Word(name.clone()), Arg::Int(v), Arg::Hex(g.fmt_hex(h))];
+        if let Said::Text(t) = g.host().describe_words("marker", &args)? {
+            out.insert((name, v), t);
+        }
+    }
+    Ok(out)
 }

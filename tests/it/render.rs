@@ -625,3 +625,19 @@ fn a_road_and_a_railroad_between_the_same_hexes_are_drawn_side_by_side() {
     let id_y: f64 = hexid.split("y=\"").last().unwrap().split('"').next().unwrap().parse().unwrap();
     assert!(cy > id_y + 30.0, "the VP badge at {cy}, the hex id at {id_y}");
 }
+
+#[test]
+fn a_hex_markers_key_says_in_the_rules_words_what_it_means() {
+    // Fortress Stalingrad's control marker (ctl 2: the German's, 3.3): its key in a window and
+    // its tooltip, and on the full map (on most hexes: in the legend only) each value
+    let mut s = Session::with_root(super::repo());
+    ok(&mut s, "new fortress-stalingrad --seed 1");
+    let pic = svg(&mut s, "1504 3");
+    let legend = &pic[at(&pic, "<g id=\"legend\">")..];
+    assert!(legend.contains("Ct2: controlled by the German [3.3]"), "{legend}");
+    let labels = &pic[at(&pic, "<g id=\"labels\">")..at(&pic, "<g id=\"counters\">")];
+    assert!(labels.contains("<title>Ct2: controlled by the German [3.3]</title>"), "the key's tooltip");
+    let pic = svg(&mut s, "");
+    let legend = &pic[at(&pic, "<g id=\"legend\">")..];
+    assert!(legend.contains("controlled by the German [3.3]") && legend.contains("controlled by the Soviet [3.3]"));
+}
