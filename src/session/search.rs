@@ -4,7 +4,8 @@
 //! command that rolls dice is tried under several rolls of its own (up to [`SEARCH_DICE`]), its
 //! score the mean: an attack is judged by what it gives on average, not by one lucky or unlucky
 //! roll. It plays the command that gains most over the position now by the ruleset's
-//! `umpire.evaluate`; when none gains, it plays as `greedy` would among what does not lose.
+//! `umpire.evaluate`; when none gains, it plays as `greedy` would among what does not lose and
+//! `next` (so that a step ends even where what comes next costs the side).
 //!
 //! Within one step of the sequence (a side's movement segment, say) most commands are judged
 //! again and again: moving one unit changes little of what moving another gains. So the gains
@@ -152,7 +153,7 @@ impl Bot {
     }
 
     /// The command to play among those `tried` (index, gain): the best gain; with none, as
-    /// `greedy`, at random among what does not lose.
+    /// `greedy`, at random among what does not lose and `next`.
     fn pick(&mut self, list: &[Action], tried: &[(usize, f64)]) -> usize {
         let best = tried.iter().copied().fold(None, |b: Option<(usize, f64)>, (i, g)| match b {
             Some((_, bg)) if bg >= g => b,
@@ -162,7 +163,10 @@ impl Bot {
             Some((i, g)) if g > EPSILON => return i,
             _ => {}
         }
-        let neutral: Vec<usize> = tried.iter().filter(|(_, g)| *g >= -EPSILON).map(|&(i, _)| i).collect();
+        // (`next` is always among them, as for greedy: a bot must not put off the end of a step
+        // for ever because what comes next costs it, wandering among commands that gain nothing)
+        let neutral: Vec<usize> =
+            tried.iter().filter(|&&(i, g)| g >= -EPSILON || list[i].cmd == "next").map(|&(i, _)| i).collect();
         if neutral.is_empty() {
             return best.map_or_else(|| self.random(list), |(i, _)| i);
         }
