@@ -29,16 +29,25 @@ pub const NEW_NODES: usize = 12;
 /// The rolls a command that rolls dice is tried under at most.
 pub const SEARCH_DICE: usize = 3;
 
-/// Where the game is, for the memo: the turn, step, phase and side to act (the gains of another
-/// step are forgotten).
+/// Where the game is, for the memo: the turn, step, phase and side to act, and the question
+/// pending with its options, if any (the gains of another step, or of another question's
+/// answers, which are often the same words, `choose 1`, are forgotten).
 fn memo_key(s: &Session) -> String {
-    s.game
-        .as_ref()
-        .map(|g| {
-            let st = g.state();
-            format!("{}\u{1f}{}\u{1f}{}\u{1f}{:?}", st.clock.turn, st.clock.step, st.clock.phase, st.clock.side)
-        })
-        .unwrap_or_default()
+    let Some(g) = s.game.as_ref() else { return String::new() };
+    let st = g.state();
+    let c = &st.clock;
+    let mut key = format!("{}\u{1f}{}\u{1f}{}\u{1f}{:?}", c.turn, c.step, c.phase, c.side);
+    if let Some(p) = &g.pending {
+        let q = &p.question;
+        key.push_str(&format!(
+            "\u{1f}{}\u{1f}{:?}\u{1f}{}\u{1f}{}",
+            q.prompt,
+            q.side,
+            q.options.join(","),
+            g.history.len()
+        ));
+    }
+    key
 }
 
 /// A command played [`REPEATS`] times among the last [`RECENT`] commands is not tried again.
