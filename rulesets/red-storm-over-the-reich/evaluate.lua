@@ -112,10 +112,9 @@ end
 
 -- 17.7, 3.5.B: the share of this turn's Hitler Mandated Attacks still owed (0 when none is).
 local function owed()
-  local left = special.hma_left()
-  local h = vars.get("hma")
-  if not left or left == 0 or not h.required or h.required == 0 then return 0 end
-  return left / h.required
+  local left = special.hma_left()      -- nil when no attack is mandated this turn
+  if not left or left == 0 then return 0 end
+  return left / vars.get("hma").required
 end
 
 -- The progress terms of the score, for the Soviet, by name (the header says what each counts):

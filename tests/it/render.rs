@@ -10,6 +10,13 @@ fn stargard() -> Session {
     s
 }
 
+/// A game of the repository's rules, seed 1.
+fn game(id: &str) -> Session {
+    let mut s = Session::with_root(super::repo());
+    ok(&mut s, &format!("new {id} --seed 1"));
+    s
+}
+
 fn ok(s: &mut Session, line: &str) -> Vec<String> {
     let r = s.execute(line);
     assert_eq!(r.status, Status::Ok, "{line}: {r:?}");
@@ -506,8 +513,7 @@ fn the_pictures_tell_trails_from_railroads_and_highways_from_roads() {
 #[test]
 fn the_full_maps_name_no_raw_marker_and_draw_each_area_as_one_boundary() {
     // Fortress Stalingrad: control markers on every hex are in the legend, not in each hex
-    let mut s = Session::with_root(super::repo());
-    ok(&mut s, "new fortress-stalingrad --seed 1");
+    let mut s = game("fortress-stalingrad");
     let pic = svg(&mut s, "");
     let labels = &pic[at(&pic, "<g id=\"labels\">")..at(&pic, "<g id=\"counters\">")];
     assert!(!labels.contains(">ctl") && !labels.contains("entrench_soviet"), "raw names printed in hexes");
@@ -516,8 +522,7 @@ fn the_full_maps_name_no_raw_marker_and_draw_each_area_as_one_boundary() {
     assert!(pic.contains("<g class=\"area north_edge\"><title>"), "an area is drawn as its boundary");
     assert_eq!(pic.matches("class=\"area north_edge\"").count(), 1, "one boundary, not an outline in every hex");
     // Red Storm: the Soviet Logistical Strain area, one line
-    let mut s = Session::with_root(super::repo());
-    ok(&mut s, "new red-storm-over-the-reich --seed 1");
+    let mut s = game("red-storm-over-the-reich");
     let pic = svg(&mut s, "");
     assert_eq!(pic.matches("class=\"area west_of_sls\"").count(), 1);
     assert!(!pic.contains("<polygon class=\"area"), "no area drawn hex by hex");
@@ -526,8 +531,7 @@ fn the_full_maps_name_no_raw_marker_and_draw_each_area_as_one_boundary() {
 #[test]
 fn counters_carry_their_units_size_and_an_hq_its_staff() {
     // Red Storm's corps and divisions (`corps = true`, `division = true`)
-    let mut s = Session::with_root(super::repo());
-    ok(&mut s, "new red-storm-over-the-reich --seed 1");
+    let mut s = game("red-storm-over-the-reich");
     let pic = svg(&mut s, "");
     assert!(pic.contains("class=\"size\">XXX<") && pic.contains("class=\"size\">XX<"), "size marks drawn");
     let legend = &pic[at(&pic, "<g id=\"legend\">")..];
@@ -555,8 +559,7 @@ fn a_hexside_marker_is_drawn_and_in_the_legend() {
 #[test]
 fn a_nation_of_a_side_has_its_own_colour_and_legend_line() {
     // Fortress Stalingrad: Romanian, Italian and Hungarian units on the German side
-    let mut s = Session::with_root(super::repo());
-    ok(&mut s, "new fortress-stalingrad --seed 1");
+    let mut s = game("fortress-stalingrad");
     let pic = svg(&mut s, "");
     let counters = &pic[at(&pic, "<g id=\"counters\">")..at(&pic, "<g id=\"legend\">")];
     assert!(counters.contains("fill=\"#8a8a24\""), "a Romanian counter in the Romanian colour");
@@ -581,8 +584,7 @@ fn a_nation_of_a_side_has_its_own_colour_and_legend_line() {
 #[test]
 fn a_hexs_keys_are_drawn_beside_its_counter_and_stargards_counters_carry_their_size() {
     // Red Storm 4406, a VP town held by a German unit at the start: its keys beside the counter
-    let mut s = Session::with_root(super::repo());
-    ok(&mut s, "new red-storm-over-the-reich --seed 1");
+    let mut s = game("red-storm-over-the-reich");
     let pic = svg(&mut s, "");
     let labels = &pic[at(&pic, "<g id=\"labels\">")..at(&pic, "<g id=\"counters\">")];
     assert!(labels.contains("class=\"hexkey\""), "keys drawn in hexes that hold units");
@@ -612,8 +614,7 @@ fn a_road_and_a_railroad_between_the_same_hexes_are_drawn_side_by_side() {
     assert!(!rails.is_empty() && !roads.is_empty());
     assert!(rails.iter().all(|r| !roads.contains(r)), "a railroad drawn exactly over a road");
     // an area: a translucent band under a dotted line, not a line like a river or a railroad
-    let mut s = Session::with_root(super::repo());
-    ok(&mut s, "new red-storm-over-the-reich --seed 1");
+    let mut s = game("red-storm-over-the-reich");
     let pic = svg(&mut s, "0425 3");
     let berlin = &pic[at(&pic, "<g class=\"area berlin\">")..];
     let berlin = &berlin[..berlin.find("</g>").unwrap()];
@@ -630,8 +631,7 @@ fn a_road_and_a_railroad_between_the_same_hexes_are_drawn_side_by_side() {
 fn a_hex_markers_key_says_in_the_rules_words_what_it_means() {
     // Fortress Stalingrad's control marker (ctl 2: the German's, 3.3): its key in a window and
     // its tooltip, and on the full map (on most hexes: in the legend only) each value
-    let mut s = Session::with_root(super::repo());
-    ok(&mut s, "new fortress-stalingrad --seed 1");
+    let mut s = game("fortress-stalingrad");
     let pic = svg(&mut s, "1504 3");
     let legend = &pic[at(&pic, "<g id=\"legend\">")..];
     assert!(legend.contains("Ct2: controlled by the German [3.3]"), "{legend}");
