@@ -7,7 +7,7 @@
 //! interval, and the search bot's thinking (mean and longest decision, by the clock, one core)
 //! and the longest game. `UMPIRE_STRENGTH_GAMES=n` games a side in the default scenario of each
 //! game (default 20; other scenarios a quarter of it, at least 2), `UMPIRE_STRENGTH_ONLY=<sub>`
-//! some scenarios, `UMPIRE_STRENGTH_JOBS=n` games at once (default 1: the clock figures are a
+//! some scenarios, `UMPIRE_STRENGTH_SIDE=<side>` one side's seat, `UMPIRE_STRENGTH_JOBS=n` games at once (default 1: the clock figures are a
 //! core's). See docs/performance.md.
 
 use std::path::PathBuf;
@@ -34,6 +34,7 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let only = std::env::var("UMPIRE_STRENGTH_ONLY").ok();
     let per_side: usize = std::env::var("UMPIRE_STRENGTH_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
+    let only_side = std::env::var("UMPIRE_STRENGTH_SIDE").ok();
     let jobs: usize = std::env::var("UMPIRE_STRENGTH_JOBS").ok().and_then(|v| v.parse().ok()).unwrap_or(1);
     let scenarios = [
         ("stargard-solstice", true),
@@ -56,6 +57,9 @@ fn main() {
         let baseline = playout::run_games(&spec, &seeds, Policy::Greedy, jobs, None, &|_| {});
         let sides: Vec<String> = baseline.first().map(|r| r.scores.keys().cloned().collect()).unwrap_or_default();
         for side in sides {
+            if only_side.as_ref().is_some_and(|o| *o != side) {
+                continue;
+            }
             let lineup = Lineup::parse(&["greedy".to_string(), format!("{side}=search")]).expect("a lineup");
             let games = playout::run_games(&spec, &seeds, &lineup, jobs, None, &|_| {});
             let wins = games.iter().zip(&baseline).filter(|(s, g)| won(s, g, &side)).count();
