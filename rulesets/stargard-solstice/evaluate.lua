@@ -21,10 +21,18 @@
 --   German combat unit stands in (14.1: the Soviet must enter it to take it); 0.1 × the odds
 --   (up to 5) the adjacent Soviet units would attack a German stack at (the VP hexes and steps
 --   of 14.1 are taken by attacking); 10 for a German unit withdrawing by Defend the Reich still
---   on the map, as the 1 VP it gives the Soviet if it does not leave in time, and 0.2 for each
---   hex it is from Altdamm (07.16), where it leaves (14.3.2, 19.1.3; its steps are not counted).
+--   on the map, as the 1 VP it gives the Soviet if it does not leave in time, 0.2 for each
+--   hex it is from Altdamm (07.16), where it leaves, and 0.2 for each hex it is beyond its HQ's
+--   command range (it moves only within it; 20 once its HQ has left the map) (14.3.2, 19.1.3,
+--   3.3.3; its steps are not counted); 0.1 for each hex a German combat unit is beyond its HQ's
+--   command range, at most 10 a unit (10 if its HQ is gone), and the reverse for a Soviet one:
+--   a unit out of command neither moves nor attacks when its HQ is activated (3.3.3, 3.3.5),
+--   and the VP hexes and steps of 14.1 are taken and held by the units that do; 2 for each hex a
+--   Stettin hex no German combat unit stands in is within 9 of its nearest Soviet taker (14.2.2:
+--   a Soviet unit in supply entering one wins at once; a German unit in it bars the way).
 -- The weights are the project's own, not the rulebook's (DATA.md).
 local C = require "common"
+local command = require "command"
 local T = require "tables"
 local victory = require "victory"
 local scoring = require "scoring"   -- rulesets/lib
@@ -43,6 +51,8 @@ local WEIGHT = {
 local REACH = 12          -- hexes: a target farther than this from every unit adds nothing
 local APPROACH = 0.25     -- a VP of a target, for each hex its nearest taker is within REACH
 local STETTIN_VP = 4      -- 14.2.2: Stettin, weighed as a target of this many VP
+local OPEN = 2            -- 14.2.2: a Stettin hex no German combat unit holds, a hex its nearest
+local OPEN_REACH = 9      -- taker is within this many of it (one move from a sudden death)
 local MARCH = 0.05        -- a Soviet taker, for each hex it is within REACH of its nearest target
 local GARRISON = 1        -- a VP of a VP hex a German combat unit holds
 local THREAT = 0.1        -- an odds ratio a German stack is attacked at, up to MAX_ODDS
@@ -50,6 +60,10 @@ local MAX_ODDS = 5
 local WITHDRAW_VP = 1     -- 14.3.2: the VP a withdrawing unit left on the map gives
 local WITHDRAW_HEX = 0.2  -- a hex a withdrawing unit is from Altdamm
 local ALTDAMM = "07.16"   -- 19.1.3: where withdrawing units leave
+local WITHDRAW_COMMAND = 0.2  -- a hex a withdrawing unit is beyond its HQ's command range
+local HQ_GONE = 20        -- the hexes counted so for a withdrawing unit whose HQ is off the map
+local COMMAND = 0.1       -- a hex a combat unit is beyond its HQ's command range
+local COMMAND_CAP = 10    -- hexes: at most this many counted a unit (also once its HQ is gone)
 
 -- 14.3.1: the VP hexes, in the order of their ids (the map never changes).
 local VP_HEXES = {}
@@ -89,18 +103,39 @@ function M.figures()
   }, forces())
 end
 
+-- 3.3.3: how many hexes a combat unit is beyond its HQ's command range (nil once its HQ is off
+-- the map; 0 for a unit of no formation). `hqs` keeps each HQ's hex and range for the survey.
+local function out_of_command(u, hqs)
+  local id = u:attr("formation")
+  if not id then return 0 end
+  local hq = hqs[id]
+  if hq == nil then
+    local h = units.get(id)
+    hq = (h and h.hex) and { hex = h.hex, range = command.range(h) } or false
+    hqs[id] = hq
+  end
+  if not hq then return nil end
+  return math.max(0, map.distance(hq.hex, u.hex) - hq.range)
+end
+
 -- What the score reads of the combat units on the map: the German units withdrawing (19.1.3)
 -- and the units in supply trouble (11.0), each found in Rust; then one pass over each side's:
 -- its steps, the Soviet takers' hexes (14.1.1: a ZOC, 4.2, and a defence of 1 or more) and
 -- attack strength by hex, the German defence by hex (its stacks in the order first met).
 local function survey()
   local f = scoring.forces { C.GERMAN, C.SOVIET }
-  local s = { takers = {}, taker_list = {}, attack = {}, attackers = {}, defence = {}, stacks = {}, withdrawing = {} }
+  local s = { takers = {}, taker_list = {}, attack = {}, attackers = {}, defence = {}, stacks = {}, withdrawing = {},
+              out_of_command = 0, beyond = { [C.GERMAN] = 0, [C.SOVIET] = 0 } }
+  local hqs = {}
+  local function cohesion(u)                                             -- 3.3.3, 3.3.5
+    s.beyond[u.side] = s.beyond[u.side] + math.min(out_of_command(u, hqs) or COMMAND_CAP, COMMAND_CAP)
+  end
   local leaving = {}
   for _, u in ipairs(units.all { side = C.GERMAN, on_map = true, attr = { withdrawing = true } }) do
     if C.is_combat(u) then
       leaving[u] = true
       s.withdrawing[#s.withdrawing + 1] = u.hex                          -- 14.3.2: counted as VP
+      s.out_of_command = s.out_of_command + (out_of_command(u, hqs) or HQ_GONE)  -- 19.1.3, 3.3.3
     end
   end
   for _, u in ipairs(units.all { on_map = true, marked = { "oos", "isolated" } }) do
@@ -110,6 +145,7 @@ local function survey()
   for _, u in ipairs(units.all { side = C.SOVIET, on_map = true }) do
     if C.is_combat(u) then
       n.steps = n.steps + u.steps_left
+      cohesion(u)
       local a = C.attack(u)
       if a >= 1 then
         local hex = u.hex
@@ -127,6 +163,7 @@ local function survey()
     if C.is_combat(u) and not leaving[u] then
       local hex = u.hex
       n.steps = n.steps + u.steps_left
+      cohesion(u)
       if not s.defence[hex] then s.stacks[#s.stacks + 1] = hex end
       s.defence[hex] = (s.defence[hex] or 0) + C.defense(u)
     end
@@ -147,14 +184,15 @@ local function approach(s, held)
     end
   end
   local worth = scoring.approach(open, takers, REACH, function(h) return APPROACH * victory.vp_value(h) end)
-  local best
+  local best, open_worth = nil, 0
   for _, h in ipairs(STETTIN) do
     targets[h] = true
     local _, d = map.nearest(h, takers)
     if d and (not best or d < best) then best = d end
+    if d and not s.defence[h] then open_worth = open_worth + OPEN * math.max(0, OPEN_REACH - d) end
   end
   if best and best < REACH then worth = worth + APPROACH * STETTIN_VP * (REACH - best) end
-  return map.hexset(targets), worth
+  return map.hexset(targets), worth, open_worth
 end
 
 -- 14.1: every Soviet taker marching on its nearest target.
@@ -191,23 +229,25 @@ local function withdrawals(s)
   for _, h in ipairs(s.withdrawing) do
     worth = worth + 10 * WITHDRAW_VP + WITHDRAW_HEX * map.distance(h, ALTDAMM)
   end
-  return worth
+  return worth + WITHDRAW_COMMAND * s.out_of_command
 end
 
 -- The progress terms of the score, for the Soviet, by name (the header says what each counts):
--- `approach`, `march`, `garrison` (counted against him), `threat`, `withdrawal`.
+-- `approach`, `march`, `garrison` (counted against him), `threat`, `withdrawal`, `command`,
+-- `stettin`.
 function M.terms(s)
   if not s then s = select(2, survey()) end
   local held = map.marked("soviet_vp")
-  local targets, worth = approach(s, held)
+  local targets, worth, open = approach(s, held)
   return { approach = worth, march = march(s, targets), garrison = garrisons(s, held),
-           threat = threats(s), withdrawal = withdrawals(s) }
+           threat = threats(s), withdrawal = withdrawals(s),
+           command = COMMAND * (s.beyond[C.GERMAN] - s.beyond[C.SOVIET]), stettin = open }
 end
 
 -- Their sum, for the Soviet.
 function M.progress(s)
   local t = M.terms(s)
-  return t.approach + t.march - t.garrison + t.threat + t.withdrawal
+  return t.approach + t.march - t.garrison + t.threat + t.withdrawal + t.command + t.stettin
 end
 
 function M.score(side)

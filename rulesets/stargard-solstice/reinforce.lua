@@ -279,6 +279,13 @@ function M.defend_the_reich(turn)
     hq:set_attr("withdrawing", true)
     if hq:attr("chit") then cups.remove("chits", hq:attr("chit")) end
   end
+  -- 19.1.3: a withdrawing unit already in 07.16 has reached it: picked up at once (DATA.md)
+  for _, u in ipairs(units.at("07.16")) do
+    if u:attr("withdrawing") then
+      u:put_in("withdrawn")
+      log.rule("19.1.3", u.id .. " is in 07.16 and is withdrawn")
+    end
+  end
   local munzel = units.find("Munzel-HQ")
   if munzel then
     munzel:set_attr("range", 6)           -- the reduced counter
