@@ -13,7 +13,9 @@
 -- towards what can still be won, so that a bot looking one command ahead sees the worth of a
 -- move that only pays some moves later.
 --   Won: 10 a Soviet VP, -10 a German one; 1 a step of the Soviet's on the map, -1 a German one;
---   0.5 an enemy combat unit out of supply (7.0), the reverse for one's own; 30 once The Bunker
+--   1 an enemy combat unit out of supply (7.0: the step attrition takes of it, 15.0; the
+--   Soviet's supply traced now, without the defensive works, the German's as the last supply
+--   segment found it), the reverse for one's own; 30 once The Bunker
 --   is gone; once the game is over, +1000 for a Soviet victory, -1000 for a German one.
 --   Progress (M.progress), towards the VP hexes the Soviet does not hold (3.5; the automatic
 --   victory of 3.2.C.1 and the German VP of 3.2.C.2 count them): 0.25 for each hex the nearest
@@ -29,6 +31,7 @@ local C = require "common"
 local T = require "tables"
 local victory = require "victory"
 local special = require "special"
+local supply = require "supply"
 local scoring = require "scoring"   -- rulesets/lib
 
 local M = {}
@@ -52,8 +55,6 @@ end
 local COMBAT_KINDS = { "infantry", "mech", "cavalry", "antitank" }
 
 local SIDES = { C.GERMAN, C.SOVIET }
-local function oos(u) return u:marker("oos") and 1 or 0 end             -- 7.0
-
 -- The progress weights (the project's own, DATA.md).
 local REACH = 16          -- hexes: a target farther than this from every taker adds nothing
 local APPROACH = 0.25     -- a target, for each hex its nearest taker is within REACH
@@ -62,24 +63,47 @@ local MARCH = 0.05        -- a taker, for each hex it is within REACH of its nea
 local GARRISON = 1        -- a target a German combat unit stands in
 local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attacks are owed
 
+-- 7.0: the hexes of `hexes` (those of the units of `list`) where `side` is in supply: the
+-- Soviet's traced now (supply.traceable's estimate, without the defensive works), since his
+-- advances outrun his lines; the German's as the last supply segment found them (his lines
+-- run back to the west edge, his rail net and his ports, behind him; a trace of them costs
+-- twice the Soviet's).
+local function supplied_hexes(side, hexes, list)
+  if side == C.SOVIET then return supply.traceable(side, hexes, { works = false }) end
+  local out = {}
+  for _, u in ipairs(list) do
+    if not u:marker("oos") then out[u.hex] = true end
+  end
+  return out
+end
+
 -- Steps on the map and units out of supply, by side (2.2.A, 7.0); and what the progress terms
 -- read of the same units: the hexes of the supplied Soviet combat units (3.5.A: they take VP
--- hexes), in the order first met, and the hexes German combat units stand in.
+-- hexes), in the order first met, and the hexes German combat units stand in. The Soviet's
+-- supply is traced now (supplied_hexes), not read off the last segment's markers: a move that
+-- outruns its lines, or a line cut, shows at once, as the step attrition takes of a unit out of
+-- supply (15.0).
 local function survey()
   local f = scoring.forces(SIDES)
   local s = { takers = {}, taker_list = {}, german = {} }
   for _, side in ipairs(SIDES) do
+    local list, hexes, seen = {}, {}, {}
     for _, kind in ipairs(COMBAT_KINDS) do
-      local list = units.all { side = side, kind = kind, on_map = true }
-      scoring.count(f, list, nil, oos)
-      for _, u in ipairs(list) do
+      for _, u in ipairs(units.all { side = side, kind = kind, on_map = true }) do
+        list[#list + 1] = u
         local h = u.hex
-        if side == C.GERMAN then
-          s.german[h] = true
-        elseif not s.takers[h] and C.supplied(u) then
-          s.takers[h] = true
-          s.taker_list[#s.taker_list + 1] = h
-        end
+        if not seen[h] then seen[h] = true; hexes[#hexes + 1] = h end
+      end
+    end
+    local traced = supplied_hexes(side, hexes, list)
+    scoring.count(f, list, nil, function(u) return traced[u.hex] and 0 or 1 end)
+    for _, u in ipairs(list) do
+      local h = u.hex
+      if side == C.GERMAN then
+        s.german[h] = true
+      elseif not s.takers[h] and traced[h] then
+        s.takers[h] = true
+        s.taker_list[#s.taker_list + 1] = h
       end
     end
   end
@@ -142,7 +166,7 @@ end
 function M.score(side)
   local f, s = survey()
   local sc = 10 * (victory.soviet_vp() - victory.german_vp(false))      -- 3.5
-    + (f.Soviet.steps - f.German.steps) + 0.5 * (f.German.trouble - f.Soviet.trouble)
+    + (f.Soviet.steps - f.German.steps) + (f.German.trouble - f.Soviet.trouble)   -- 15.0
     + M.progress(s)                                                       -- 3.5, 3.2.C
   if not bunker_standing() then sc = sc + 30 end                          -- 3.2.C.2, 16.2
   return scoring.for_side(sc, M.result(), WEIGHT, side, C.SOVIET)       -- 3.2.C, 3.4.C

@@ -40,14 +40,15 @@ end
 -- What a side's lines and rail links may not enter (7.2, 7.3): enemy units, the enemy's ZOC
 -- where no friendly unit negates it, intact enemy fortresses, and for the Soviet the German
 -- defensive works near the front; refugees are enemy units to the Soviet (and not to the German).
-function M.blocked(side, weather)
+-- (`works == false` leaves the defensive works out: the evaluation's quicker estimate.)
+function M.blocked(side, weather, works)
   local enemy = C.other(side)
   local blocked = zoc.unnegated(side, weather)
   for _, u in ipairs(C.on_map(enemy)) do blocked[u.hex] = true end
   for h in pairs(C.FORTRESS) do
     if C.controller(h) == enemy then blocked[h] = true end
   end
-  if side == C.SOVIET then
+  if side == C.SOVIET and works ~= false then
     for h in pairs(M.dw_near_front()) do blocked[h] = true end
   elseif thunderclap() then
     blocked[thunderclap()] = true
@@ -95,10 +96,13 @@ end
 
 -- The hexes of `targets` a side can trace supply to now: a set. (The unit's own hex counts as
 -- the line's last hex: a line of 10 reaches a unit 10 hexes from its source.) `opts.ports =
--- false` leaves out the German ports (3.5.C: refugees survive supplied from the west edge only).
+-- false` leaves out the German ports (3.5.C: refugees survive supplied from the west edge only);
+-- `opts.works = false` the defensive works that block Soviet lines (an estimate, for
+-- evaluate.lua: the works change seldom, and finding those near the front is a search of its
+-- own).
 function M.traceable(side, targets, opts)
   local weather = C.weather()
-  local blocked = M.blocked(side, weather)
+  local blocked = M.blocked(side, weather, not (opts and opts.works == false))
   local out = {}
   if #targets == 0 then return out end
   local from = {}
