@@ -13,7 +13,9 @@
 //! judged before (up to [`NEW_NODES`]; all of [`SEARCH_NODES`] at the step's first decision)
 //! and then, lazily, the best of the kept ones again until the best gain is one judged now (as
 //! the lazy greedy of submodular maximisation: a gain judged earlier is taken to be at most what
-//! it was). The budget is counted in lookaheads (each a command executed, scored and taken back),
+//! it was). Around the best move it judges the same unit's moves to the hexes next to its destination, climbing
+//! while one is better ([`REFINE_NODES`]): a sample of a unit's hundreds of destinations often
+//! holds one a hex short of where it gains most. The budget is counted in lookaheads (each a command executed, scored and taken back),
 //! never in time: a game is the same for a seed on any machine.
 
 use super::Session;
@@ -25,6 +27,11 @@ pub const SEARCH_NODES: usize = 48;
 
 /// The commands not judged before in the step that a decision judges, after the step's first.
 pub const NEW_NODES: usize = 12;
+
+/// The lookaheads a decision may spend on a local search around its best move: the same
+/// unit's moves to the hexes next to the best destination judged, climbing while one is better
+/// (a unit sampled one hex short of where it gains most, as a withdrawing unit beside its exit).
+pub const REFINE_NODES: usize = 12;
 
 /// The rolls a command that rolls dice is tried under at most.
 pub const SEARCH_DICE: usize = 3;
@@ -82,13 +89,17 @@ impl Bot {
         // (index, gain, judged in this decision)
         let mut tried: Vec<(usize, f64, bool)> = Vec::new();
         let mut nodes = 0;
-        for i in order {
+        // (whether a command of the list is among those tried)
+        let mut listed = vec![false; list.len()];
+        for &i in &order {
             if let Some(&gain) = self.memo.gains.get(&list[i].cmd) {
                 tried.push((i, gain, false));
+                listed[i] = true;
             } else if nodes < new_budget {
                 let (gain, spent) = self.gain(s, list, i, &mut base, SEARCH_NODES - nodes)?;
                 nodes += spent;
                 tried.push((i, gain, true));
+                listed[i] = true;
             }
         }
         // the best gain judged earlier is judged again, until the best is one of now
@@ -110,8 +121,44 @@ impl Bot {
             let (gain, _) = self.gain(s, list, tried[k].0, &mut base, 1)?;
             tried[k] = (tried[k].0, gain, true);
         }
+        self.refine(s, list, &mut tried, &mut listed, &mut base)?;
         let tried: Vec<(usize, f64)> = tried.into_iter().map(|(i, g, _)| (i, g)).collect();
         Ok(list[self.pick(list, &tried)].cmd.clone())
+    }
+
+    /// The local search around the best gain of `tried`, if it moves a unit to a hex: the
+    /// same unit's entries of its group to the hexes next to that one not judged yet, then
+    /// around the better of them, within [`REFINE_NODES`] lookaheads.
+    fn refine(
+        &mut self,
+        s: &mut Session,
+        list: &[Action],
+        tried: &mut Vec<(usize, f64, bool)>,
+        listed: &mut [bool],
+        base: &mut Now,
+    ) -> Result<(), Failure> {
+        let mut nodes = 0;
+        while nodes < REFINE_NODES {
+            let Some(k) = best_of(tried) else { return Ok(()) };
+            let (best, gain) = (tried[k].0, tried[k].1);
+            if gain <= EPSILON {
+                return Ok(());
+            }
+            let near = next_to(s, list, best, listed);
+            if near.is_empty() {
+                return Ok(());
+            }
+            for j in near {
+                if nodes >= REFINE_NODES {
+                    break;
+                }
+                let (g, spent) = self.gain(s, list, j, base, REFINE_NODES - nodes)?;
+                nodes += spent;
+                tried.push((j, g, true));
+                listed[j] = true;
+            }
+        }
+        Ok(())
     }
 
     /// The gain of `list[i]` for the side that does it over the position now (0 for a command
@@ -183,6 +230,22 @@ impl Bot {
     }
 }
 
+/// The entries of `list` not judged yet (`listed` false) of the unit and group of `list[best]`
+/// to the hexes next to its hex, in the list's order (none if it names no unit or hex).
+fn next_to(s: &Session, list: &[Action], best: usize, listed: &[bool]) -> Vec<usize> {
+    let (Some(g), Some(unit), Some(hex)) = (s.game.as_ref(), &list[best].unit, &list[best].hex) else {
+        return Vec::new();
+    };
+    let grid = &g.scenario.map.grid;
+    let Some(at) = grid.parse(hex) else { return Vec::new() };
+    let group = &list[best].group;
+    (0..list.len())
+        .filter(|&j| !listed[j])
+        .filter(|&j| list[j].unit.as_ref() == Some(unit) && list[j].group == *group)
+        .filter(|&j| list[j].hex.as_deref().and_then(|h| grid.parse(h)).is_some_and(|h| grid.distance(h, at) == 1))
+        .collect()
+}
+
 /// The entry of `tried` of the best gain (the first of several as good), if any.
 fn best_of(tried: &[(usize, f64, bool)]) -> Option<usize> {
     let mut best: Option<usize> = None;
@@ -192,4 +255,39 @@ fn best_of(tried: &[(usize, f64, bool)]) -> Option<usize> {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(cmd: &str, unit: &str, hex: &str) -> Action {
+        Action {
+            cmd: cmd.into(),
+            group: "move".into(),
+            unit: Some(unit.into()),
+            hex: Some(hex.into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_local_search_looks_at_the_same_units_moves_to_the_hexes_next_to_the_best() {
+        let mut s = Session::with_root(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"));
+        assert_eq!(s.execute("new fixture --seed 1").status, crate::Status::Ok);
+        let list = vec![
+            entry("move B1 0303", "B1", "0303"),
+            entry("move B1 0302", "B1", "0302"), // next to 0303
+            entry("move B1 0305", "B1", "0305"), // two hexes off
+            entry("move B2 0304", "B2", "0304"), // next to it, another unit
+            entry("move B1 0304", "B1", "0304"), // next to it
+            Action { group: "attack".into(), ..entry("attack 0304 with B1", "B1", "0304") }, // another group
+            entry("move B1 0403", "B1", "0403"), // next to it, judged already
+            Action { cmd: "next".into(), group: "next".into(), ..Default::default() },
+        ];
+        let listed = [true, false, false, false, false, false, true, false];
+        assert_eq!(next_to(&s, &list, 0, &listed), [1, 4]);
+        // an entry of no unit or no hex has no neighbours
+        assert!(next_to(&s, &list, 7, &listed).is_empty());
+    }
 }
