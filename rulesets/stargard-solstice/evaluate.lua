@@ -46,6 +46,7 @@ local WEIGHT = {
   ["German Propaganda Victory"] = -1,
   ["Soviet Sudden Death Victory"] = 1, ["German Sudden Death Victory"] = -1,
 }
+M.WEIGHT = WEIGHT   -- (read by evaluate.ump)
 
 -- The progress weights (the project's own, DATA.md).
 local REACH = 12          -- hexes: a target farther than this from every unit adds nothing
