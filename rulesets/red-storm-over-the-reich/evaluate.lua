@@ -72,7 +72,7 @@ local function supplied_hexes(side, hexes, list)
   if side == C.SOVIET then return supply.traceable(side, hexes, { works = false }) end
   local out = {}
   for _, u in ipairs(list) do
-    if not u:marker("oos") then out[u.hex] = true end
+    if C.supplied(u) then out[u.hex] = true end
   end
   return out
 end

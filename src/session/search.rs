@@ -13,10 +13,11 @@
 //! judged before (up to [`NEW_NODES`]; all of [`SEARCH_NODES`] at the step's first decision)
 //! and then, lazily, the best of the kept ones again until the best gain is one judged now (as
 //! the lazy greedy of submodular maximisation: a gain judged earlier is taken to be at most what
-//! it was). Around the best move it judges the same unit's moves to the hexes next to its destination, climbing
-//! while one is better ([`REFINE_NODES`]): a sample of a unit's hundreds of destinations often
-//! holds one a hex short of where it gains most. The budget is counted in lookaheads (each a command executed, scored and taken back),
-//! never in time: a game is the same for a seed on any machine.
+//! it was). Around the best move it judges the same unit's moves to the hexes next to its
+//! destination, climbing while one is better ([`REFINE_NODES`]): a sample of a unit's hundreds
+//! of destinations often holds one a hex short of where it gains most. The budget is counted in
+//! lookaheads (each a command executed, scored and taken back), never in time: a game is the
+//! same for a seed on any machine.
 
 use super::Session;
 use super::bot::{Bot, Failure, Memo, Now, side_of};
@@ -91,7 +92,7 @@ impl Bot {
         let mut nodes = 0;
         // (whether a command of the list is among those tried)
         let mut listed = vec![false; list.len()];
-        for &i in &order {
+        for i in order {
             if let Some(&gain) = self.memo.gains.get(&list[i].cmd) {
                 tried.push((i, gain, false));
                 listed[i] = true;
