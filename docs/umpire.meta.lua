@@ -191,11 +191,12 @@ function setmetatable(t, mt) end
 
 ---@class Umpire.UnitFilter
 ---@field side? string
----@field kind? string
+---@field kind? string|string[] one kind, or any of a list
 ---@field box? string
 ---@field on_map? boolean
 ---@field attr? table<string, Umpire.Storable> attributes that must equal these values
 ---@field marked? string|string[] units carrying at least one of these markers
+---@field unmarked? string|string[] units carrying none of these markers
 
 ---A movement or tracing profile for map.reach / map.route / map.path_cost.
 ---@class Umpire.Profile
@@ -217,6 +218,7 @@ function setmetatable(t, mt) end
 ---@field always_one? boolean may always move one hex from a source
 ---@field open? Umpire.Hex[]|table<Umpire.Hex, boolean> entered for 1 MP whatever the terrain
 ---@field unblocked? Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet taken out of blocked again (friendly units negating an EZOC)
+---@field only? Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet the only hexes that may be entered (blocked ones stay blocked)
 ---@field side_cost? table<string, Umpire.Cost> per-search price of one crossing, "A>B" one way or "A/B" both, replacing the hexside's feature costs
 ---@field directions? string[] every step goes in one of these directions (as map.direction names them): a compass
 ---@field targets? Umpire.Hex[]|table<Umpire.Hex, boolean> map.reach: answer only for these hexes
@@ -429,8 +431,9 @@ function umpire.actions(fn) end
 
 ---Registers how a position stands (once, while loading), for bots and playouts: the score for
 ---`side` (a finite number, higher is better for it) and figures of the game (numbers, strings;
----`result`: the outcome's category once the game is over). Runs look-only.
----@param fn fun(side: string): number, table<string, number|string|boolean>?
+---`result`: the outcome's category once the game is over). Runs look-only. `figures` is false
+---when the caller reads the score alone (the bots): the figures may then be left out.
+---@param fn fun(side: string, figures: boolean): number, table<string, number|string|boolean>?
 function umpire.evaluate(fn) end
 
 ---@return Umpire.Clock
@@ -600,6 +603,11 @@ function units.in_box(name) end
 ---@param filter? Umpire.UnitFilter
 ---@return UnitRef[]
 function units.all(filter) end
+
+---The hexes where the units that pass the filter stand, with how many stand there (no handles made).
+---@param filter? Umpire.UnitFilter
+---@return table<Umpire.Hex, integer>
+function units.hexes(filter) end
 
 -- ---------------------------------------------------------------- map
 

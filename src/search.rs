@@ -48,6 +48,8 @@ pub struct Profile {
     pub leave_extra: crate::hex::FastMap<HexId, i64>,
     /// Hexes that cannot be entered.
     pub blocked: crate::hex::FastSet<HexId>,
+    /// The only hexes that may be entered (None: every hex not blocked).
+    pub only: Option<crate::hex::FastSet<HexId>>,
     /// Cost to enter these hexes, replacing the terrain and feature costs (a hex made passable
     /// by a friendly unit, say).
     pub hex_cost: crate::hex::FastMap<HexId, Cost>,
@@ -206,7 +208,7 @@ impl Profile {
         let Some(info) = map.info(b) else {
             return Ok(None);
         };
-        if self.blocked.contains(&b) || !self.may_go(map, a, b) {
+        if self.blocked.contains(&b) || self.only.as_ref().is_some_and(|o| !o.contains(&b)) || !self.may_go(map, a, b) {
             return Ok(None);
         }
         let side = self.side_part(a, b, map.side(&Hexside::new(a, b)));
@@ -378,6 +380,16 @@ impl Profile {
         let kinds = map.side_kinds();
         let Scratch { go, stop, hex_parts, side_parts, flags, dirty } = s;
         side_parts.resize(kinds.len(), None);
+        if let Some(only) = &self.only {
+            // every hex blocked but those of `only` (then `blocked` blocks some of those again)
+            for i in 0..map.hexes.slot_count() {
+                flags[i] |= BLOCKED;
+                touch(flags, dirty, i);
+            }
+            for h in only.iter().filter_map(|h| map.hexes.slot(*h)) {
+                flags[h] &= !BLOCKED;
+            }
+        }
         for (set, flag) in [(&self.blocked, BLOCKED), (&self.stop, STOPS)] {
             for h in set.iter().filter_map(|h| map.hexes.slot(*h)) {
                 flags[h] |= flag;

@@ -83,7 +83,9 @@ end
 
 -- 2.2.A: combat units are infantry, mechanized and anti-tank units (and the Soviet guard cavalry,
 -- combat units that move as mechanized, 10.7.2); everything else is a support unit (2.2.B).
-local COMBAT = { infantry = true, mech = true, cavalry = true, antitank = true }
+C.COMBAT_KINDS = { "infantry", "mech", "cavalry", "antitank" }   -- (for units.all to filter in Rust)
+local COMBAT = {}
+for _, k in ipairs(C.COMBAT_KINDS) do COMBAT[k] = true end
 function C.is_combat(u) return COMBAT[u.kind] == true end
 function C.is_mech(u) return u.kind == "mech" end
 function C.is_infantry(u) return u.kind == "infantry" end

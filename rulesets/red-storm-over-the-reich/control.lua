@@ -83,10 +83,18 @@ function M.passed(hexes, side, list)
 end
 
 -- After every command: a hex held by one side's supplied combat units is that side's (3.5.A).
+-- (Only a hex where a side's supplied combat units stand and the other side holds can change:
+-- those are found in Rust, then each is judged as before, in the order of the hex ids.)
 function M.update()
-  for hex, stack in pairs(units.stacks()) do
+  local soviet, changing = C.soviet_hexes(), {}
+  for _, side in ipairs(C.SIDES) do
+    for hex in pairs(units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, unmarked = "oos" }) do
+      if (soviet[hex] ~= nil) ~= (side == C.SOVIET) then changing[hex] = true end
+    end
+  end
+  for hex in pairs(changing) do
     local side, ok = nil, false
-    for _, u in ipairs(stack) do
+    for _, u in ipairs(units.at(hex)) do
       if C.is_combat(u) then
         if side and side ~= u.side then ok = false break end
         side = u.side

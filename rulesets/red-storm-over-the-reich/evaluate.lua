@@ -51,8 +51,6 @@ local function bunker_standing()
   return b ~= nil and b.hex ~= nil
 end
 
--- 2.2.A: the kinds of combat units (C.is_combat), for units.all to filter in Rust.
-local COMBAT_KINDS = { "infantry", "mech", "cavalry", "antitank" }
 
 local SIDES = { C.GERMAN, C.SOVIET }
 -- The progress weights (the project's own, DATA.md).
@@ -63,45 +61,42 @@ local MARCH = 0.05        -- a taker, for each hex it is within REACH of its nea
 local GARRISON = 1        -- a target a German combat unit stands in
 local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attacks are owed
 
--- 7.0: the hexes of `hexes` (those of the units of `list`) where `side` is in supply: the
--- Soviet's traced now (supply.traceable's estimate, without the defensive works), since his
--- advances outrun his lines; the German's as the last supply segment found them (his lines
--- run back to the west edge, his rail net and his ports, behind him; a trace of them costs
--- twice the Soviet's).
-local function supplied_hexes(side, hexes, list)
-  if side == C.SOVIET then return supply.traceable(side, hexes, { works = false }) end
-  local out = {}
-  for _, u in ipairs(list) do
-    if C.supplied(u) then out[u.hex] = true end
+-- 7.0: the combat units of `side` out of supply, by hex (`{ [hex] = n }`; `hexes`, the hexes
+-- they stand in, and `count`, how many stand in each): the Soviet's traced now (supply.traceable's
+-- estimate, without the defensive works), since his advances outrun his lines; the German's as
+-- the last supply segment found them, marker `oos` (his lines run back to the west edge, his
+-- rail net and his ports, behind him; a trace of them costs twice the Soviet's).
+local function out_of_supply(side, hexes, count)
+  if side == C.GERMAN then
+    return units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, marked = "oos" }
+  end
+  local traced, out = supply.traceable(side, hexes, { works = false }), {}
+  for _, h in ipairs(hexes) do
+    if not traced[h] then out[h] = count[h] end
   end
   return out
 end
 
 -- Steps on the map and units out of supply, by side (2.2.A, 7.0); and what the progress terms
 -- read of the same units: the hexes of the supplied Soviet combat units (3.5.A: they take VP
--- hexes), in the order first met, and the hexes German combat units stand in. The Soviet's
--- supply is traced now (supplied_hexes), not read off the last segment's markers: a move that
+-- hexes), in the order of their ids, and the hexes German combat units stand in. The Soviet's
+-- supply is traced now (out_of_supply), not read off the last segment's markers: a move that
 -- outruns its lines, or a line cut, shows at once, as the step attrition takes of a unit out of
--- supply (15.0).
+-- supply (15.0). (Read by hex in Rust, units.hexes: no unit is read in Lua.)
 local function survey()
   local f = scoring.forces(SIDES)
   local s = { takers = {}, taker_list = {}, german = {} }
   for _, side in ipairs(SIDES) do
-    local list, hexes, seen = {}, {}, {}
-    for _, kind in ipairs(COMBAT_KINDS) do
-      for _, u in ipairs(units.all { side = side, kind = kind, on_map = true }) do
-        list[#list + 1] = u
-        local h = u.hex
-        if not seen[h] then seen[h] = true; hexes[#hexes + 1] = h end
-      end
-    end
-    local traced = supplied_hexes(side, hexes, list)
-    scoring.count(f, list, nil, function(u) return traced[u.hex] and 0 or 1 end)
-    for _, u in ipairs(list) do
-      local h = u.hex
+    local filter = { side = side, kind = C.COMBAT_KINDS, on_map = true }
+    local count, steps, hexes = units.hexes(filter), units.hexes(filter, "steps"), {}
+    for h in pairs(count) do hexes[#hexes + 1] = h end
+    local out, fs = out_of_supply(side, hexes, count), f[side]
+    for _, h in ipairs(hexes) do
+      fs.steps = fs.steps + steps[h]
+      fs.trouble = fs.trouble + (out[h] or 0)
       if side == C.GERMAN then
         s.german[h] = true
-      elseif not s.takers[h] and traced[h] then
+      elseif not out[h] then
         s.takers[h] = true
         s.taker_list[#s.taker_list + 1] = h
       end

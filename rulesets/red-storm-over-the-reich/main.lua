@@ -191,4 +191,4 @@ umpire.sequence {
 -- What may be done now (actions.lua, docs/lua-api.md §2.6).
 umpire.actions(function(side, opts) return actions.list(side, opts) end)
 -- How the game stands, for bots and playouts (evaluate.lua).
-umpire.evaluate(function(side) return evaluate.score(side), evaluate.figures() end)
+umpire.evaluate(function(side, figures) return evaluate.score(side), figures and evaluate.figures() or nil end)

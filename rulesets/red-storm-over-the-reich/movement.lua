@@ -54,42 +54,53 @@ local function near_germans()
   return map.reach { from = from, mp = T.behind_lines, routes = false }
 end
 
--- (every crossing of a major river, both ways: the hex left, the hex entered, its side_cost key)
-local CROSSINGS = {}
+-- (every crossing of a major river, both ways: the hex left, the hex entered, its side_cost key;
+-- and those out of each hex)
+local CROSSINGS, OUT_OF = {}, {}
 for _, s in ipairs(C.MAJOR_RIVER) do
   CROSSINGS[#CROSSINGS + 1] = { s[1], s[2], s[1] .. ">" .. s[2] }
   CROSSINGS[#CROSSINGS + 1] = { s[2], s[1], s[2] .. ">" .. s[1] }
 end
+for _, c in ipairs(CROSSINGS) do
+  OUT_OF[c[1]] = OUT_OF[c[1]] or {}
+  OUT_OF[c[1]][#OUT_OF[c[1]] + 1] = c
+end
+local NONE = {}
 
 -- 10.7.1: what the Soviet crossings of major rivers in Mud and Clear cost whatever hex a move
 -- starts from: into a held bridgehead (terrain +1, may go on), behind the lines (a minor river);
 -- the others only from the start hex (terrain +1, then stop), kept by that hex. (Worked out once
--- for a set of zones `z` and kept in it.)
+-- for a set of zones `z` and kept in it, hex by hex as searches come near: `M.out_of`.)
 local function crossings_base(weather, near)
-  local minor = T.hexside_cost[weather].minor_river
   local held = {}
   for h in pairs(map.marked("bridgehead")) do
     if M.held_bridgehead(h) then held[h] = true end
   end
-  local base = { keys = {}, cost = {}, kind = {}, out_of = {}, starts = {}, within = {} }
-  local function priced(a, key, cost, kind)
-    base.keys[#base.keys + 1] = key
-    base.cost[key], base.kind[key] = cost, kind
-    if not base.out_of[a] then base.out_of[a] = {} end   -- (kept by the hex they start from)
-    base.out_of[a][#base.out_of[a] + 1] = key
-  end
-  for _, c in ipairs(CROSSINGS) do
-    local a, b, key = c[1], c[2], c[3]
-    if not near[b] then
-      priced(a, key, minor, "behind")
-    elseif held[b] then
-      priced(a, key, T.soviet_major_river, "bridgehead")
+  return { minor = T.hexside_cost[weather].minor_river, near = near, held = held,
+           cost = {}, kind = {}, out_of = {}, starts = {}, within = {} }
+end
+
+-- The crossings out of `a` priced in `base` (behind the lines, into a held bridgehead): their
+-- keys; those only from the start hex go to base.starts[a].
+local function out_of(base, a)
+  local keys = base.out_of[a]
+  if keys then return keys end
+  keys = {}
+  for _, c in ipairs(OUT_OF[a] or NONE) do
+    local b, key = c[2], c[3]
+    if not base.near[b] then
+      keys[#keys + 1] = key
+      base.cost[key], base.kind[key] = base.minor, "behind"
+    elseif base.held[b] then
+      keys[#keys + 1] = key
+      base.cost[key], base.kind[key] = T.soviet_major_river, "bridgehead"
     else
       base.starts[a] = base.starts[a] or {}
       base.starts[a][#base.starts[a] + 1] = key
     end
   end
-  return base
+  base.out_of[a] = keys
+  return keys
 end
 
 -- The lists of keys of the behind-the-lines and bridgehead crossings a search from `from` with
@@ -97,18 +108,24 @@ end
 -- search crosses out of `from`, where one hex may cost it all (10.4.B), or out of a hex it
 -- reached with 1 MP left at least, no farther than mp - 1 hexes: the river banks that near.)
 -- (kept in `base` by hex and distance: the units of a stack share them)
-local NONE = {}
 local function crossings_within(base, from, mp)
-  if not mp or mp == math.huge then return { base.keys } end
-  local r = math.max(0, math.ceil(mp) - 1)
-  if r > 200 then return { base.keys } end   -- (map.within's limit: the whole map anyway)
+  local r = mp and mp ~= math.huge and math.max(0, math.ceil(mp) - 1) or math.huge
+  if r > 200 then   -- (map.within's limit: the whole map anyway)
+    if not base.all then
+      local seen = {}
+      base.all = {}
+      for _, c in ipairs(CROSSINGS) do
+        if not seen[c[1]] then seen[c[1]] = true; base.all[#base.all + 1] = out_of(base, c[1]) end
+      end
+    end
+    return base.all
+  end
   local key = from .. "/" .. r
   if base.within[key] then return base.within[key] end
-  local out = { base.out_of[from] or NONE }
+  local out = { out_of(base, from) }
   if r >= 1 then
     for _, h in ipairs(map.within(from, r)) do
-      local keys = h ~= from and base.out_of[h]
-      if keys then out[#out + 1] = keys end
+      if h ~= from and OUT_OF[h] then out[#out + 1] = out_of(base, h) end
     end
   end
   base.within[key] = out
@@ -131,6 +148,7 @@ local function soviet_crossings(from, mp, weather, seg, side_cost, crossing, nea
     end
   end
   if seg ~= "breakthrough" then
+    out_of(base, from)
     for _, key in ipairs(base.starts[from] or NONE) do
       side_cost[key] = { cost = T.soviet_major_river, stop = true }
       crossing[key] = "start"

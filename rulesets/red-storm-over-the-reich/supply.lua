@@ -44,7 +44,7 @@ end
 function M.blocked(side, weather, works)
   local enemy = C.other(side)
   local blocked = zoc.unnegated(side, weather)
-  for _, u in ipairs(C.on_map(enemy)) do blocked[u.hex] = true end
+  for h in pairs(units.hexes { side = enemy, on_map = true }) do blocked[h] = true end
   for h in pairs(C.FORTRESS) do
     if C.controller(h) == enemy then blocked[h] = true end
   end
@@ -53,31 +53,49 @@ function M.blocked(side, weather, works)
   elseif thunderclap() then
     blocked[thunderclap()] = true
   end
-  for _, h in ipairs(C.PROHIBITED_LIST) do blocked[h] = nil end   -- (priced "no" by the terrain)
+  -- (the prohibited area, 10.7.3, needs no entry: a supply line's profile prices its terrain
+  -- "no", the rail net blocks its railroad hexes, and no source lies in it)
   return blocked
 end
 
 -- 7.3: a side's railroad sources: friendly railroad hexes linked through friendly railroad hexes
 -- (no enemy unit, no un-negated enemy ZOC, for the Soviet no intact German defensive works in the
 -- hex, and not 5201) to a railroad hex of the side's map edge. Returns a set.
+local RAIL_PROHIBITED = {}   -- 10.7.3: the railroad hexes of the prohibited area
+for _, h in ipairs(C.RAIL_LIST) do
+  if C.PROHIBITED[h] then RAIL_PROHIBITED[h] = true end
+end
+
 function M.rail_net(side, blocked)
   blocked = blocked or M.blocked(side)
-  local rb = {}   -- (blocked for the rail net besides the supply lines' `blocked`)
-  local soviet, for_soviet = C.soviet_hexes(), side == C.SOVIET
-  for _, h in ipairs(C.RAIL_LIST) do
-    if (soviet[h] ~= nil) ~= for_soviet or C.PROHIBITED[h] then rb[h] = true end   -- (10.7.3: no rail there either)
+  -- what the rail net may not enter besides the supply lines' `blocked`: the other side's
+  -- railroad hexes (for the Soviet, a search `only` through his own hexes), the prohibited area,
+  -- and for the Soviet 5201 and the intact German defensive works
+  local soviet = C.soviet_hexes()
+  local for_soviet = side == C.SOVIET
+  local rb, only = { RAIL_PROHIBITED }, nil
+  if for_soviet then
+    local works, gone = { [T.supply.not_soviet_rail] = true }, map.marked("dw_gone")
+    for _, h in ipairs(C.DW_LIST) do
+      if not gone[h] and soviet[h] == nil then works[h] = true end   -- M.intact_dw
+    end
+    rb[#rb + 1], only = works, soviet
+  else
+    rb[#rb + 1] = soviet
   end
-  if side == C.SOVIET then
-    rb[T.supply.not_soviet_rail] = true
-    for _, h in ipairs(C.DW_LIST) do if M.intact_dw(h) then rb[h] = true end end
+  local function open(h)
+    if blocked[h] or (soviet[h] ~= nil) ~= for_soviet then return false end
+    for _, set in ipairs(rb) do if set[h] then return false end end
+    return true
   end
   local from = {}
   for _, h in ipairs(C.EDGE[side]) do
-    if C.RAIL[h] and not rb[h] and not blocked[h] then from[h] = true end
+    if C.RAIL[h] and open(h) then from[h] = true end
   end
   local out = {}
   if not next(from) then return out end
-  for h in pairs(map.reach { from = from, paths = { railroad = 1 }, paths_only = true, blocked = { blocked, rb }, routes = false }) do
+  for h in pairs(map.reach { from = from, paths = { railroad = 1 }, paths_only = true, blocked = { blocked, table.unpack(rb) },
+                             only = only, routes = false }) do
     out[h] = true
   end
   return out
@@ -159,13 +177,14 @@ end
 function M.usir_linked()
   if C.controller(T.usir_hex) ~= C.GERMAN or not C.RAIL[T.usir_hex] then return false end
   local rb = zoc.unnegated(C.GERMAN)   -- (a table of its own)
-  for _, u in ipairs(C.on_map(C.SOVIET)) do rb[u.hex] = true end
-  for h in pairs(C.soviet_hexes()) do if C.RAIL[h] then rb[h] = true end end
+  for h in pairs(units.hexes { side = C.SOVIET, on_map = true }) do rb[h] = true end
   if rb[T.usir_hex] then return false end
   local berlin = {}
   for h in pairs(C.BERLIN) do berlin[#berlin + 1] = h end
   table.sort(berlin)
-  local d = map.reach { from = T.usir_hex, paths = { railroad = 1 }, paths_only = true, blocked = rb, targets = berlin, routes = false }
+  -- (the Soviet's hexes blocked as well: only railroad hexes are entered)
+  local d = map.reach { from = T.usir_hex, paths = { railroad = 1 }, paths_only = true, blocked = { rb, C.soviet_hexes() },
+                        targets = berlin, routes = false }
   return next(d) ~= nil
 end
 

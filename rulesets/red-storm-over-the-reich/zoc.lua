@@ -5,18 +5,33 @@ local C = require "common"
 
 local M = {}
 
-local ZOC_KINDS = { infantry = true, mech = true, cavalry = true }   -- (the combat units, 2.2.A, but anti-tank)
+local ZOC_KINDS = { "infantry", "mech", "cavalry" }   -- (the combat units, 2.2.A, but anti-tank)
+local ZOC_KIND = {}
+for _, k in ipairs(ZOC_KINDS) do ZOC_KIND[k] = true end
+-- 7.0, 12.1, 10.8.2: the markers of a unit without a ZOC: out of supply, disrupted, entrained.
+local NO_ZOC = { "oos", "disrupted", "entrained" }
 
 -- 6.2, 6.3: a stack has a ZOC if one of its units has. Mechanized units (their Kampfgruppen too),
 -- Soviet rifle and guards rifle units, German infantry divisions and Kampfgruppen with an attack
 -- strength of 1 or more; the guard cavalry (6.7 counts its ZOC among the strong ones). Never a
 -- printed attack of 0, a support unit, an out-of-supply, disrupted (12.1) or entrained (10.8.2)
 -- unit. The anti-tank division is none of the kinds 6.2 names (DATA.md).
+local function attacks(u) return (u:value("attack") or 0) >= 1 end
 function M.projects(u)
-  if not ZOC_KINDS[u.kind] or not u.hex then return false end
-  if (u:value("attack") or 0) < 1 then return false end
-  if u:marker("oos") or C.disrupted(u) or u:marker("entrained") then return false end
+  if not ZOC_KIND[u.kind] or not u.hex or not attacks(u) then return false end
+  for _, m in ipairs(NO_ZOC) do
+    if u:marker(m) then return false end
+  end
   return true
+end
+-- The side's units on the map that project a ZOC (M.projects: the kinds and markers filtered in
+-- Rust).
+local function projecting(side)
+  local out = {}
+  for _, u in ipairs(units.all { side = side, kind = ZOC_KINDS, on_map = true, unmarked = NO_ZOC }) do
+    if attacks(u) then out[#out + 1] = u end
+  end
+  return out
 end
 
 -- 6.7: the units whose ZOC is not "infantry-only": mechanized, guard cavalry, guards rifle.
@@ -44,9 +59,9 @@ local function source_hex(h) return not C.URBAN[h] and not C.FORTRESS[h] end
 -- (6.7). Returns two sets { [hex] = true }.
 function M.zocs(side, weather)
   local all, strong = {}, {}
-  for _, u in ipairs(C.on_map(side)) do
+  for _, u in ipairs(projecting(side)) do
     local h = u.hex
-    if source_hex(h) and M.projects(u) then
+    if source_hex(h) then
       all[h] = true
       if M.strong(u) then strong[h] = true end
     end
@@ -54,34 +69,32 @@ function M.zocs(side, weather)
   return reach(all, weather), reach(strong, weather)
 end
 
+-- The hexes the side's units project a ZOC into (M.zocs' first set).
 function M.zoc(side, weather)
-  return (M.zocs(side, weather))
+  local all = {}
+  for _, u in ipairs(projecting(side)) do
+    if source_hex(u.hex) then all[u.hex] = true end
+  end
+  return reach(all, weather)
 end
 
 -- 6.11: a refugee unit's ZOC covers its own hex and the six around it (terrain as in 6.4) and
 -- affects German units only.
 function M.refugee_zoc(weather)
   local from = {}
-  for _, u in ipairs(C.on_map(C.GERMAN, C.is_refugee)) do from[u.hex] = true end
+  for h in pairs(units.hexes { side = C.GERMAN, kind = "refugee", on_map = true }) do from[h] = true end
   local out = reach(from, weather)
   for h in pairs(from) do out[h] = true end
   return out
 end
 
 -- 6.5: friendly combat and support units negate an enemy ZOC in their hex (for supply lines, the
--- USIR's rail link and mechanized retreats only).
-function M.negating(side)
-  local out = {}
-  for _, u in ipairs(C.on_map(side)) do out[u.hex] = true end
-  return out
-end
-
--- The enemy ZOC a side's supply lines, rail link and mechanized retreats respect: the enemy's ZOC
--- minus the hexes its own units stand in (6.5).
+-- USIR's rail link and mechanized retreats only). The enemy ZOC a side's supply lines, rail link
+-- and mechanized retreats respect: the enemy's ZOC minus the hexes its own units stand in.
 -- (the zone is a table of its own, map.adjacent's: the negated hexes are taken out of it)
 function M.unnegated(side, weather)
   local ez = M.zoc(C.other(side), weather)
-  for _, u in ipairs(C.on_map(side)) do ez[u.hex] = nil end
+  for h in pairs(units.hexes { side = side, on_map = true }) do ez[h] = nil end
   return ez
 end
 

@@ -22,7 +22,7 @@ local actions = require "actions"
 umpire.actions(function(side, opts) return actions.list(side, opts) end)
 -- how the game stands, for bots and playouts (evaluate.lua)
 local evaluate = require "evaluate"
-umpire.evaluate(function(side) return evaluate.score(side), evaluate.figures() end)
+umpire.evaluate(function(side, figures) return evaluate.score(side), figures and evaluate.figures() or nil end)
 
 -- ------------------------------------------------------------------ sequence of play (2.0)
 umpire.sequence {

@@ -47,8 +47,14 @@ impl Game {
     /// The ruleset's evaluation of the state for `side` (`umpire.evaluate`; `None`: it has
     /// none). Look-only.
     pub fn evaluate(&self, side: &str) -> Result<Option<Evaluation>> {
-        let (r, _) = self.read_only(|g| g.host().evaluate(side));
+        let (r, _) = self.read_only(|g| g.host().evaluate(side, true));
         r
+    }
+
+    /// The score alone of [`Game::evaluate`] (the rules are told the figures are not read).
+    pub fn score(&self, side: &str) -> Result<Option<f64>> {
+        let (r, _) = self.read_only(|g| g.host().evaluate(side, false));
+        Ok(r?.map(|e| e.score))
     }
 
     /// The sides of the game, in the scenario's order.

@@ -147,13 +147,16 @@ impl Host {
     }
 
     /// The ruleset's evaluation of the state for `side` (run it look-only: `Game::read_only`);
-    /// `None` if the ruleset registers none.
-    pub fn evaluate(&self, side: &str) -> Result<Option<Evaluation>, Error> {
+    /// `None` if the ruleset registers none. `figures`: whether the caller reads the figures
+    /// (the function's second argument: a bot asks only the score, and a ruleset may then skip
+    /// them; any it returns are not read).
+    pub fn evaluate(&self, side: &str, want: bool) -> Result<Option<Evaluation>, Error> {
         let internal: Table = self.lua.globals().get("__umpire").map_err(convert_error)?;
         let Some(f) = internal.get::<Option<Function>>("evaluate").map_err(convert_error)? else {
             return Ok(None);
         };
-        let (score, figures): (Value, Value) = self.call_rule(&f, side)?;
+        let (score, figures): (Value, Value) = self.call_rule(&f, (side, want))?;
+        let figures = if want { figures } else { Value::Nil };
         let score = match score {
             Value::Integer(i) => i as f64,
             Value::Number(n) if n.is_finite() => n,

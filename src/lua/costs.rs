@@ -72,6 +72,11 @@ pub(super) fn profile_from(lua: &Lua, w: &super::World, t: &Table) -> mlua::Resu
             }
             blocked
         },
+        // `only`: the hexes that may be entered, if not blocked (a rail net of the side's own hexes)
+        only: match t.get::<Value>("only")? {
+            Value::Nil => None,
+            v => Some(search_set(lua, map, v, "only")?),
+        },
         hex_cost: hex_costs(lua, map, t)?,
         cancels: cancels(t)?,
         stop: search_set(lua, map, t.get("stop")?, "stop")?,

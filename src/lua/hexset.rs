@@ -125,24 +125,31 @@ pub(super) fn hex_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Resul
     Ok(out)
 }
 
-/// A set of hexes for a search (see [`hex_set`]): a [`HexSet`] is copied, not read again.
+/// A set of hexes for a search (see [`hex_set`]), read straight into the hashed set the search
+/// uses: a [`HexSet`] is copied, not read again.
 pub(super) fn search_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<crate::hex::FastSet<HexId>> {
+    let mut out = crate::hex::FastSet::default();
     match v {
-        Value::UserData(u) => Ok(hexset_of(&u, what)?.set.clone()),
-        v => Ok(hex_set(lua, map, v, what)?.into_iter().collect()),
+        Value::Nil => {}
+        Value::UserData(u) => out.clone_from(&hexset_of(&u, what)?.set),
+        Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
+        other => {
+            return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
+        }
     }
+    Ok(out)
 }
 
 pub(super) fn hexset_of(u: &mlua::AnyUserData, what: &str) -> mlua::Result<mlua::UserDataRef<HexSet>> {
     u.borrow::<HexSet>().map_err(|_| mlua::Error::runtime(format!("{what}: a set or list of hexes, not a userdata")))
 }
 
-pub(super) fn add_hexes(
+pub(super) fn add_hexes<S: Extend<HexId>>(
     lua: &Lua,
     map: &Map,
     t: &Table,
     what: &str,
-    out: &mut BTreeSet<HexId>,
+    out: &mut S,
     depth: usize,
 ) -> mlua::Result<()> {
     let real = seen_through(t.clone());
@@ -151,9 +158,7 @@ pub(super) fn add_hexes(
     let plain = !super::fast::hex_keys(lua, &real, |k| {
         if failed.is_none() {
             match hex_bytes(map, k, what) {
-                Ok(h) => {
-                    out.insert(h);
-                }
+                Ok(h) => out.extend([h]),
                 Err(e) => failed = Some(e),
             }
         }
@@ -178,7 +183,7 @@ pub(super) fn add_hexes(
             (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s,
             _ => continue,
         };
-        out.insert(hex_arg(map, &s.to_str()?, what)?);
+        out.extend([hex_arg(map, &s.to_str()?, what)?]);
     }
     Ok(())
 }

@@ -93,6 +93,24 @@ fn world(lua: &Lua) -> Shared {
 }
 
 /// Registrations happen while the rule files load, never during play.
+/// The rule functions running, innermost first (chunk, line where defined): the profile's
+/// inclusive count (`run --profile`).
+fn profile_stack(lua: &Lua) -> Vec<(String, usize)> {
+    let mut out = Vec::new();
+    for level in 0..64 {
+        let frame = lua.inspect_stack(level, |d| {
+            let s = d.source();
+            (s.what, s.short_src.map(|x| x.into_owned()), s.line_defined)
+        });
+        let Some((what, src, defined)) = frame else { break };
+        if what == "C" {
+            continue;
+        }
+        out.push((src.unwrap_or_default(), defined.unwrap_or(0)));
+    }
+    out
+}
+
 pub(super) fn while_loading(lua: &Lua, what: &str) -> mlua::Result<()> {
     if world(lua).borrow().loading {
         Ok(())
@@ -314,7 +332,8 @@ impl Host {
                 p.1 = debug.current_line().unwrap_or(0);
             }
             if profile::on() {
-                profile::sample(file, src.line_defined.unwrap_or(0), debug.current_line().unwrap_or(0), started.get());
+                let stack = profile_stack(lua);
+                profile::sample(file, src.line_defined.unwrap_or(0), debug.current_line().unwrap_or(0), started.get(), &stack);
             }
             let line = || debug.current_line().map(|l| l.to_string()).unwrap_or_else(|| "?".into());
             // the player's Ctrl-C

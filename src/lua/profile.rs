@@ -24,6 +24,8 @@ struct Profile {
     functions: BTreeMap<(String, usize), Cost>,
     /// by (chunk, line running)
     lines: BTreeMap<(String, usize), Cost>,
+    /// by (chunk, line where the function is defined), counting the functions it calls
+    within: BTreeMap<(String, usize), Cost>,
     last: Option<Instant>,
 }
 
@@ -42,8 +44,9 @@ pub(super) fn on() -> bool {
     ON.with(|o| o.get())
 }
 
-/// One sample from the hook: `since` is when the command's rule code started.
-pub(super) fn sample(file: &str, defined: usize, line: usize, since: Option<Instant>) {
+/// One sample from the hook: `since` is when the command's rule code started; `stack` the rule
+/// functions running, innermost first, as (chunk, line where defined), each counted once.
+pub(super) fn sample(file: &str, defined: usize, line: usize, since: Option<Instant>, stack: &[(String, usize)]) {
     PROFILE.with(|p| {
         let p = &mut *p.borrow_mut();
         let now = Instant::now();
@@ -55,6 +58,14 @@ pub(super) fn sample(file: &str, defined: usize, line: usize, since: Option<Inst
         p.last = Some(now);
         for (map, key) in [(&mut p.functions, (file.to_string(), defined)), (&mut p.lines, (file.to_string(), line))] {
             let c = map.entry(key).or_default();
+            c.samples += 1;
+            c.nanos += nanos;
+        }
+        for (i, key) in stack.iter().enumerate() {
+            if stack[..i].contains(key) {
+                continue; // (recursion: once a sample)
+            }
+            let c = p.within.entry(key.clone()).or_default();
             c.samples += 1;
             c.nanos += nanos;
         }
@@ -77,8 +88,11 @@ pub fn report(top: usize, every: u64) -> String {
         if total == 0 {
             return out;
         }
-        for (title, map, what) in [("functions (where defined)", &p.functions, "function"), ("lines", &p.lines, "line")]
-        {
+        for (title, map, what) in [
+            ("functions (where defined)", &p.functions, "function"),
+            ("functions with the functions they call", &p.within, "function"),
+            ("lines", &p.lines, "line"),
+        ] {
             let mut v: Vec<(&(String, usize), &Cost)> = map.iter().collect();
             v.sort_by(|a, b| b.1.samples.cmp(&a.1.samples).then(a.0.cmp(b.0)));
             out.push_str(&format!("{:>7} {:>6} {:>9} {:>6}  {title}\n", "instr.", "%", "ms", "%"));

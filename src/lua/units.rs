@@ -4,9 +4,11 @@
 use super::seal::rule_place;
 use super::vars::{name, read};
 use super::{from_lua, to_lua, world};
+use crate::hex::HexId;
 use crate::names::resolve_unit;
 use crate::state::{Location, Unit};
 use mlua::{AnyUserData, Lua, MetaMethod, Table, UserData, UserDataFields, UserDataMethods, Value};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 pub struct UnitRef(pub String);
@@ -301,6 +303,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("in_box", lua.create_function(in_box)?)?;
     t.set("stacks", lua.create_function(stacks)?)?;
     t.set("all", lua.create_function(all)?)?;
+    t.set("hexes", lua.create_function(hexes)?)?;
     // `units["212/80"]` is a unit looked up as a field: say how a unit is found
     let mt = lua.create_table()?;
     mt.set(
@@ -385,7 +388,7 @@ fn stacks(lua: &Lua, (): ()) -> mlua::Result<Table> {
 /// `{ side=, kind=, on_map=true, box=, attr = {k = v}, marked = "m" | {"m", ...} }`.
 fn all(lua: &Lua, filter: Option<Table>) -> mlua::Result<Table> {
     let w = world(lua);
-    let filter = UnitFilter::of(lua, filter.as_ref())?;
+    let filter = UnitFilter::of(lua, filter.as_ref(), "units.all")?;
     let ids: Vec<String> = {
         let w = w.borrow();
         if let Some(b) = &filter.bx {
@@ -396,53 +399,94 @@ fn all(lua: &Lua, filter: Option<Table>) -> mlua::Result<Table> {
     refs(lua, ids)
 }
 
+/// `units.hexes(filter, what?)`: the hexes where units that pass the filter (as `units.all`'s)
+/// stand, with how many there are (`what` "units", the default) or the steps they have left
+/// (`"steps"`), `{ [hex] = n }`: no handle is made (a zone of control, the hexes a side's units
+/// negate or block, a side's steps, read in one call).
+fn hexes(lua: &Lua, (filter, what): (Option<Table>, Option<String>)) -> mlua::Result<Table> {
+    let steps = match what.as_deref() {
+        None | Some("units") => false,
+        Some("steps") => true,
+        Some(other) => {
+            return Err(mlua::Error::runtime(format!("units.hexes: counts \"units\" or \"steps\", not \"{other}\"")));
+        }
+    };
+    let w = world(lua);
+    let filter = UnitFilter::of(lua, filter.as_ref(), "units.hexes")?;
+    let w = w.borrow();
+    if let Some(b) = &filter.bx {
+        known_box(lua, &w, b, "units.hexes{box}")?;
+    }
+    let mut count: BTreeMap<HexId, i64> = BTreeMap::new();
+    for u in w.state.units.values().filter(|u| filter.passes(u)) {
+        if let Some(h) = u.hex() {
+            *count.entry(h).or_insert(0) += if steps { (u.steps.len() - u.step) as i64 } else { 1 };
+        }
+    }
+    let ids: Vec<(std::borrow::Cow<str>, i64)> = count
+        .into_iter()
+        .map(|(h, n)| (w.map.printed_id(h).map_or_else(|| w.fmt_hex(h).into(), Into::into), n))
+        .collect();
+    let entries: Vec<(&str, super::fast::Val)> =
+        ids.iter().map(|(h, n)| (h.as_ref(), super::fast::Val::Int(*n))).collect();
+    super::fast::keyed(lua, &entries)
+}
+
+/// A filter's field holding a name or a list of names (`kind`, `marked`, `unmarked`).
+fn names(filter: Option<&Table>, fname: &str, field: &str, what: &str) -> mlua::Result<Option<Vec<String>>> {
+    match filter.map(|f| f.get::<Value>(field)).transpose()?.unwrap_or(Value::Nil) {
+        Value::Nil => Ok(None),
+        Value::String(m) => Ok(Some(vec![m.to_str()?.to_string()])),
+        v @ Value::Table(_) => Ok(Some(super::seal::string_list(v, &format!("{fname}{{{field}}}"))?)),
+        other => Err(mlua::Error::runtime(format!(
+            "{fname}{{{field}}}: expected {what} or a list of them, not {}",
+            other.type_name()
+        ))),
+    }
+}
+
 /// The filter of `units.all`: every field given must match (none given: every unit passes).
 struct UnitFilter {
     side: Option<String>,
-    kind: Option<String>,
+    /// `kind`: one kind or a list of them
+    kind: Option<Vec<String>>,
     bx: Option<String>,
     on_map: Option<bool>,
     attrs: Vec<(String, serde_json::Value)>,
     /// `marked`: the unit carries at least one of these markers (none given: no condition)
     marked: Option<Vec<String>>,
+    /// `unmarked`: the unit carries none of these markers
+    unmarked: Vec<String>,
 }
 
 impl UnitFilter {
     /// The filter the rules handed over (read through a seal), or none.
-    fn of(lua: &Lua, filter: Option<&Table>) -> mlua::Result<UnitFilter> {
+    fn of(lua: &Lua, filter: Option<&Table>, fname: &str) -> mlua::Result<UnitFilter> {
         let side: Option<String> = filter.map(|f| f.get("side")).transpose()?.flatten();
-        let kind: Option<String> = filter.map(|f| f.get("kind")).transpose()?.flatten();
+        let kind = names(filter, fname, "kind", "a kind")?;
         let bx: Option<String> = filter.map(|f| f.get("box")).transpose()?.flatten();
         let on_map: Option<bool> = filter.map(|f| f.get("on_map")).transpose()?.flatten();
         let mut attrs: Vec<(String, serde_json::Value)> = Vec::new();
         if let Some(t) = filter.map(|f| f.get::<Option<Table>>("attr")).transpose()?.flatten() {
             for p in super::seal::seen_through(t).pairs::<String, Value>() {
                 let (k, v) = p?;
-                let j = from_lua(lua, &v, "units.all{attr}")?;
+                let j = from_lua(lua, &v, &format!("{fname}{{attr}}"))?;
                 attrs.push((k, j));
             }
         }
-        let marked = match filter.map(|f| f.get::<Value>("marked")).transpose()?.unwrap_or(Value::Nil) {
-            Value::Nil => None,
-            Value::String(m) => Some(vec![m.to_str()?.to_string()]),
-            v @ Value::Table(_) => Some(super::seal::string_list(v, "units.all{marked}")?),
-            other => {
-                return Err(mlua::Error::runtime(format!(
-                    "units.all{{marked}}: expected a marker name or a list of them, not {}",
-                    other.type_name()
-                )));
-            }
-        };
-        Ok(UnitFilter { side, kind, bx, on_map, attrs, marked })
+        let marked = names(filter, fname, "marked", "a marker name")?;
+        let unmarked = names(filter, fname, "unmarked", "a marker name")?.unwrap_or_default();
+        Ok(UnitFilter { side, kind, bx, on_map, attrs, marked, unmarked })
     }
 
     /// Whether the unit matches every field of the filter.
     fn passes(&self, u: &Unit) -> bool {
         self.side.as_ref().is_none_or(|s| &u.side == s)
-            && self.kind.as_ref().is_none_or(|k| &u.kind == k)
+            && self.kind.as_ref().is_none_or(|ks| ks.contains(&u.kind))
             && self.bx.as_ref().is_none_or(|b| matches!(&u.loc, Location::Box(x) if x == b))
             && self.on_map.is_none_or(|m| u.hex().is_some() == m)
             && self.attrs.iter().all(|(k, v)| u.attrs.get(k) == Some(v))
             && self.marked.as_ref().is_none_or(|ms| ms.iter().any(|m| u.markers.contains_key(m)))
+            && !self.unmarked.iter().any(|m| u.markers.contains_key(m))
     }
 }

@@ -262,8 +262,8 @@ fn finish(s: &Session, rec: &mut Record) {
     }
     rec.outcomes = g.outcomes();
     for side in g.sides() {
-        if let Ok(Some(e)) = g.evaluate(&side) {
-            rec.scores.insert(side, e.score);
+        if let Ok(Some(score)) = g.score(&side) {
+            rec.scores.insert(side, score);
         }
     }
     match g.evaluate(&first) {

@@ -331,8 +331,8 @@ impl Bot {
         let fail =
             |kind: &str, message: String| Failure { kind: kind.into(), message, command: "evaluate".into(), at: 0 };
         let g = s.game.as_ref().ok_or_else(|| fail("setup", "no game".into()))?;
-        match g.evaluate(side) {
-            Ok(Some(e)) => Ok(e.score),
+        match g.score(side) {
+            Ok(Some(score)) => Ok(score),
             Ok(None) => Err(fail(
                 "setup",
                 format!("the greedy bot needs the rules of {} to score a state (umpire.evaluate)", g.ruleset.id),

@@ -865,3 +865,38 @@ fn play_with_an_opponent_has_umpire_play_that_side() {
     let no_game = umpire().args(["play", "--opponent", "Red"]).output().unwrap();
     assert!(String::from_utf8_lossy(&no_game.stderr).contains("--opponent needs a game"));
 }
+
+#[test]
+fn the_profile_counts_a_function_alone_and_with_what_it_calls() {
+    // f does the work; the chunk only calls it: alone the chunk costs nothing, with f all of it
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("p.ump");
+    std::fs::write(
+        &script,
+        "new tests/fixtures/scenarios/fixture/basic.toml --seed 1\nauto\n\
+         lua local function f() local n = 0 for i = 1, 200000 do n = n + i end return n end for i = 1, 3 do f() end\n",
+    )
+    .unwrap();
+    let out = umpire().arg("run").arg("--profile").arg(&script).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stderr);
+    let section = |title: &str| -> Vec<String> {
+        let from = text.find(title).unwrap_or_else(|| panic!("no `{title}` in {text}"));
+        text[from..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.contains("  functions") && !l.contains("  lines"))
+            .map(String::from)
+            .collect()
+    };
+    let alone = section("functions (where defined)");
+    let with = section("functions with the functions they call");
+    let instr = |rows: &[String], name: &str| -> u64 {
+        rows.iter()
+            .find(|l| l.ends_with(&format!("function {name}")))
+            .map(|l| l.split_whitespace().next().unwrap().trim_end_matches('k').parse().unwrap())
+            .unwrap_or(0)
+    };
+    assert!(instr(&alone, "lua:1") >= 500, "{text}");
+    assert!(instr(&alone, "lua:0") < 10, "{text}");
+    assert!(instr(&with, "lua:0") >= instr(&alone, "lua:1"), "{text}");
+}
