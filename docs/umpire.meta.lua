@@ -604,10 +604,12 @@ function units.in_box(name) end
 ---@return UnitRef[]
 function units.all(filter) end
 
----The hexes where the units that pass the filter stand, with how many stand there (no handles made).
+---The hexes where the units that pass the filter stand, with how many stand there (`what`
+---"units", the default) or the steps they have left ("steps"); no handle is made.
 ---@param filter? Umpire.UnitFilter
+---@param what? "units"|"steps"
 ---@return table<Umpire.Hex, integer>
-function units.hexes(filter) end
+function units.hexes(filter, what) end
 
 -- ---------------------------------------------------------------- map
 

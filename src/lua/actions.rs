@@ -147,8 +147,8 @@ impl Host {
     }
 
     /// The ruleset's evaluation of the state for `side` (run it look-only: `Game::read_only`);
-    /// `None` if the ruleset registers none. `figures`: whether the caller reads the figures
-    /// (the function's second argument: a bot asks only the score, and a ruleset may then skip
+    /// `None` if the ruleset registers none. `want`: whether the caller reads the figures
+    /// (the function's second argument, `figures`: a bot asks only the score, and a ruleset may then skip
     /// them; any it returns are not read).
     pub fn evaluate(&self, side: &str, want: bool) -> Result<Option<Evaluation>, Error> {
         let internal: Table = self.lua.globals().get("__umpire").map_err(convert_error)?;

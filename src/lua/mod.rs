@@ -92,12 +92,11 @@ fn world(lua: &Lua) -> Shared {
     lua.app_data_ref::<Shared>().expect("world registered").clone()
 }
 
-/// Registrations happen while the rule files load, never during play.
-/// The rule functions running, innermost first (chunk, line where defined): the profile's
-/// inclusive count (`run --profile`).
+/// The rule functions running, innermost first (chunk, line where defined), the whole stack:
+/// the profile's inclusive count (`run --profile`).
 fn profile_stack(lua: &Lua) -> Vec<(String, usize)> {
     let mut out = Vec::new();
-    for level in 0..64 {
+    for level in 0.. {
         let frame = lua.inspect_stack(level, |d| {
             let s = d.source();
             (s.what, s.short_src.map(|x| x.into_owned()), s.line_defined)
@@ -111,6 +110,7 @@ fn profile_stack(lua: &Lua) -> Vec<(String, usize)> {
     out
 }
 
+/// Registrations happen while the rule files load, never during play.
 pub(super) fn while_loading(lua: &Lua, what: &str) -> mlua::Result<()> {
     if world(lua).borrow().loading {
         Ok(())

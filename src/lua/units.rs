@@ -384,8 +384,8 @@ fn stacks(lua: &Lua, (): ()) -> mlua::Result<Table> {
     super::fast::lists_from(lua, &cache, Some(&hexes), &groups)
 }
 
-/// `units.all(filter)`: all units, by id, that pass the filter
-/// `{ side=, kind=, on_map=true, box=, attr = {k = v}, marked = "m" | {"m", ...} }`.
+/// `units.all(filter)`: all units, by id, that pass the filter `{ side=, kind = "k" | {"k", ...},
+/// on_map=true, box=, attr = {k = v}, marked = "m" | {"m", ...}, unmarked = "m" | {"m", ...} }`.
 fn all(lua: &Lua, filter: Option<Table>) -> mlua::Result<Table> {
     let w = world(lua);
     let filter = UnitFilter::of(lua, filter.as_ref(), "units.all")?;
