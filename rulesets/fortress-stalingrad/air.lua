@@ -81,36 +81,49 @@ local function next_to(side)
   return map.adjacent { from = hexes }
 end
 
--- The hexes where an air unit of `side` may be committed now (8.3, 8.6, 8.11), the best first: the
--- stacks next to the enemy with the most attack, then the rest by id.
-function M.places(side)
-  local score, out = {}, {}
+-- The side's stacks of combat units as M.places weighs them: each hex (in the order its units
+-- are met), next to the enemy or not, its attack, whether it holds only satellites (8.6) and
+-- whether it is in range (8.11). Committing air units changes none of this.
+local function stacks_of(side)
   local bases = M.bases(side)
   local stacks = units.stacks()                   -- every stack, read once
   local front = next_to(C.other(side))
+  local list, seen = {}, {}
   for _, u in ipairs(C.on_map(side)) do
     local h = u.hex
-    if score[h] == nil then
-      local here, count, sat = {}, 0, true        -- the side's combat units, its air units (8.3)
+    if not seen[h] then
+      seen[h] = true
+      local att, sat = 0, true                    -- the side's combat units (8.3)
       for _, x in ipairs(stacks[h]) do
-        if x.side == side and C.is_combat(x) then here[#here + 1] = x end
-        if C.is_air(x) and x.side == side then count = count + 1 end
+        if x.side == side and C.is_combat(x) then
+          att = att + (x:value("attack") or 0)
+          if not C.is_satellite(x) then sat = false end
+        end
       end
-      for _, x in ipairs(here) do if not C.is_satellite(x) then sat = false end end
-      if count < T.air.max_per_hex[side] and not (side == C.GERMAN and sat) and M.in_range(side, h, bases) then
-        local att = 0
-        for _, x in ipairs(here) do att = att + (x:value("attack") or 0) end
-        score[h] = { front[h] and 1 or 0, att }
-        out[#out + 1] = h
-      else
-        score[h] = false
-      end
+      list[#list + 1] = { hex = h, front = front[h] and 1 or 0, att = att, sat = sat, in_range = M.in_range(side, h, bases) }
+    end
+  end
+  return list
+end
+
+-- The hexes where an air unit of `side` may be committed now (8.3, 8.6, 8.11), the best first: the
+-- stacks next to the enemy with the most attack, then the rest by id. `known`: a table in which
+-- a caller placing several air units in a row keeps the stacks by side (only the air units move).
+function M.places(side, known)
+  local list = known and known[side] or stacks_of(side)
+  if known then known[side] = list end
+  local air = units.hexes { side = side, kind = "air", on_map = true }   -- (8.3)
+  local score, out = {}, {}
+  for _, s in ipairs(list) do
+    if (air[s.hex] or 0) < T.air.max_per_hex[side] and not (side == C.GERMAN and s.sat) and s.in_range then
+      score[s.hex] = s
+      out[#out + 1] = s.hex
     end
   end
   table.sort(out, function(a, b)
     local x, y = score[a], score[b]
-    if x[1] ~= y[1] then return x[1] > y[1] end
-    if x[2] ~= y[2] then return x[2] > y[2] end
+    if x.front ~= y.front then return x.front > y.front end
+    if x.att ~= y.att then return x.att > y.att end
     return a < b
   end)
   return out
@@ -124,11 +137,12 @@ end
 -- 8.1: every air unit is committed before the phase ends: those still uncommitted when the phase
 -- is left are placed now, each side asked in turn (8.2) where.
 function M.end_phase()
+  local known = {}
   while true do
     local side = M.next_side()
     if not side then return end
     local a = M.available(side)[1]
-    local options = M.places(side)
+    local options = M.places(side, known)
     if #options == 0 then
       a:put_in("air_spent")
       log.rule("8.11", ("%s has no stack it may support (in range, 8.11; not satellites alone, 8.6): set aside this turn"):format(a.id))

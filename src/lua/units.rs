@@ -480,11 +480,12 @@ impl UnitFilter {
     }
 
     /// Whether the unit matches every field of the filter.
+    /// (The cheapest tests first: where the unit is, then the texts.)
     fn passes(&self, u: &Unit) -> bool {
-        self.side.as_ref().is_none_or(|s| &u.side == s)
+        self.on_map.is_none_or(|m| u.hex().is_some() == m)
+            && self.side.as_ref().is_none_or(|s| &u.side == s)
             && self.kind.as_ref().is_none_or(|ks| ks.contains(&u.kind))
             && self.bx.as_ref().is_none_or(|b| matches!(&u.loc, Location::Box(x) if x == b))
-            && self.on_map.is_none_or(|m| u.hex().is_some() == m)
             && self.attrs.iter().all(|(k, v)| u.attrs.get(k) == Some(v))
             && self.marked.as_ref().is_none_or(|ms| ms.iter().any(|m| u.markers.contains_key(m)))
             && !self.unmarked.iter().any(|m| u.markers.contains_key(m))
