@@ -95,6 +95,20 @@ pub(super) fn hexset_next(lua: &Lua, (u, k): (mlua::AnyUserData, Value)) -> mlua
     }
 }
 
+/// `{ [hex] = n }` by the printed ids the map keeps (not made afresh: `map.marked("ctl")` names
+/// most hexes), from hexes with a number each: `map.marked`, `units.hexes`.
+pub(super) fn hex_ints(
+    lua: &Lua,
+    w: &crate::contract::World,
+    hexes: impl Iterator<Item = (HexId, i64)>,
+) -> mlua::Result<Table> {
+    let named: Vec<(std::borrow::Cow<str>, i64)> =
+        hexes.map(|(h, n)| (w.map.printed_id(h).map_or_else(|| w.fmt_hex(h).into(), Into::into), n)).collect();
+    let entries: Vec<(&str, super::fast::Val)> =
+        named.iter().map(|(h, n)| (h.as_ref(), super::fast::Val::Int(*n))).collect();
+    super::fast::keyed(lua, &entries)
+}
+
 /// `map.hexset(set) -> hexset`: see [`HexSet`].
 pub(super) fn hexset(lua: &Lua, v: Value) -> mlua::Result<HexSet> {
     let w = world(lua);

@@ -317,18 +317,13 @@ fn marked(lua: &Lua, (name, only): (String, Option<Table>)) -> mlua::Result<Tabl
     };
     let w = world(lua);
     let w = w.borrow();
-    // (the printed ids kept by the map, not made afresh: a marker of control is on most hexes)
-    let mut found: Vec<(std::borrow::Cow<str>, i64)> = w
+    let found = w
         .state
         .hex_markers
         .iter()
         .filter_map(|(h, m)| m.get(&name).map(|v| (*h, *v)))
-        .filter(|(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x))
-        .map(|(h, v)| (w.map.printed_id(h).map_or_else(|| w.fmt_hex(h).into(), Into::into), v))
-        .collect();
-    found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let entries: Vec<(&str, Val)> = found.iter().map(|(h, v)| (h.as_ref(), Val::Int(*v))).collect();
-    fast::keyed(lua, &entries)
+        .filter(|(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x));
+    hex_ints(lua, &w, found)
 }
 
 /// `map.set_side_marker(a, b, name, v?)`: sets or removes (nil, false) a marker on the hexside of two hexes.

@@ -423,13 +423,7 @@ fn hexes(lua: &Lua, (filter, what): (Option<Table>, Option<String>)) -> mlua::Re
             *count.entry(h).or_insert(0) += if steps { (u.steps.len() - u.step) as i64 } else { 1 };
         }
     }
-    let ids: Vec<(std::borrow::Cow<str>, i64)> = count
-        .into_iter()
-        .map(|(h, n)| (w.map.printed_id(h).map_or_else(|| w.fmt_hex(h).into(), Into::into), n))
-        .collect();
-    let entries: Vec<(&str, super::fast::Val)> =
-        ids.iter().map(|(h, n)| (h.as_ref(), super::fast::Val::Int(*n))).collect();
-    super::fast::keyed(lua, &entries)
+    super::hexset::hex_ints(lua, &w, count.into_iter())
 }
 
 /// A filter's field holding a name or a list of names (`kind`, `marked`, `unmarked`).
