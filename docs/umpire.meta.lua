@@ -197,6 +197,7 @@ function setmetatable(t, mt) end
 ---@field attr? table<string, Umpire.Storable> attributes that must equal these values
 ---@field marked? string|string[] units carrying at least one of these markers
 ---@field unmarked? string|string[] units carrying none of these markers
+---@field at_least? table<string, number> units whose value (u:value, their step now) is at least this for each key
 
 ---A movement or tracing profile for map.reach / map.route / map.path_cost.
 ---@class Umpire.Profile

@@ -15,7 +15,9 @@
 --   Won: 10 a Soviet VP, -10 a German one; 1 a step of the Soviet's on the map, -1 a German one;
 --   1 an enemy combat unit out of supply (7.0: the step attrition takes of it, 15.0; the
 --   Soviet's supply traced now, without the defensive works, the German's as the last supply
---   segment found it), the reverse for one's own; 30 once The Bunker
+--   segment found it), the reverse for one's own; -0.5 a Soviet combat unit supplied now whose
+--   line the German could cut by a move of one hex (his ZOC a hex wider, 7.2: the joint supply
+--   check of 15.0 comes after his redeployment); 30 once The Bunker
 --   is gone; once the game is over, +1000 for a Soviet victory, -1000 for a German one.
 --   Progress (M.progress), towards the VP hexes the Soviet does not hold (3.5; the automatic
 --   victory of 3.2.C.1 and the German VP of 3.2.C.2 count them): 0.25 for each hex the nearest
@@ -59,6 +61,7 @@ local APPROACH = 0.25     -- a target, for each hex its nearest taker is within 
 local BUNKER_TARGET = 3   -- 3.2.C.2: Berlin, while The Bunker stands, as this many targets
 local MARCH = 0.05        -- a taker, for each hex it is within REACH of its nearest target
 local GARRISON = 1        -- a target a German combat unit stands in
+local RISK = 0.5          -- 7.2, 15.0: a Soviet unit whose line a German move of one hex could cut
 local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attacks are owed
 
 -- 7.0: the combat units of `side` out of supply, by hex (`{ [hex] = n }`; `hexes`, the hexes
@@ -66,15 +69,18 @@ local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attack
 -- estimate, without the defensive works), since his advances outrun his lines; the German's as
 -- the last supply segment found them, marker `oos` (his lines run back to the west edge, his
 -- rail net and his ports, behind him; a trace of them costs twice the Soviet's).
+-- The second value, for the Soviet: the units supplied now whose lines the German could cut by
+-- a move of one hex (supply.traceable's `risk`: his ZOC a hex wider, 7.2), by hex.
 local function out_of_supply(side, hexes, count)
   if side == C.GERMAN then
-    return units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, marked = "oos" }
+    return units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, marked = "oos" }, {}
   end
-  local traced, out = supply.traceable(side, hexes, { works = false }), {}
+  local traced, safe = supply.traceable(side, hexes, { works = false, risk = true })
+  local out, risk = {}, {}
   for _, h in ipairs(hexes) do
-    if not traced[h] then out[h] = count[h] end
+    if not traced[h] then out[h] = count[h] elseif not safe[h] then risk[h] = count[h] end
   end
-  return out
+  return out, risk
 end
 
 -- Steps on the map and units out of supply, by side (2.2.A, 7.0); and what the progress terms
@@ -85,15 +91,17 @@ end
 -- supply (15.0). (Read by hex in Rust, units.hexes: no unit is read in Lua.)
 local function survey()
   local f = scoring.forces(SIDES)
-  local s = { takers = {}, taker_list = {}, german = {} }
+  local s = { takers = {}, taker_list = {}, german = {}, at_risk = 0 }
   for _, side in ipairs(SIDES) do
     local filter = { side = side, kind = C.COMBAT_KINDS, on_map = true }
     local count, steps, hexes = units.hexes(filter), units.hexes(filter, "steps"), {}
     for h in pairs(count) do hexes[#hexes + 1] = h end
-    local out, fs = out_of_supply(side, hexes, count), f[side]
+    local out, risk = out_of_supply(side, hexes, count)
+    local fs = f[side]
     for _, h in ipairs(hexes) do
       fs.steps = fs.steps + steps[h]
-      fs.trouble = fs.trouble + (out[h] or 0)
+      fs.trouble = fs.trouble + (out[h] or 0) + RISK * (risk[h] or 0)
+      s.at_risk = s.at_risk + (risk[h] or 0)
       if side == C.GERMAN then
         s.german[h] = true
       elseif not out[h] then
@@ -106,6 +114,10 @@ local function survey()
 end
 
 local function forces() return (survey()) end
+
+-- 7.2: how many Soviet combat units are supplied now by a line a German move of one hex could
+-- cut (what the score counts RISK each).
+function M.at_risk() return select(2, survey()).at_risk end
 
 function M.figures()
   local over = umpire.clock().over ~= nil

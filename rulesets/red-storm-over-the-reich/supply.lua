@@ -40,10 +40,11 @@ end
 -- What a side's lines and rail links may not enter (7.2, 7.3): enemy units, the enemy's ZOC
 -- where no friendly unit negates it, intact enemy fortresses, and for the Soviet the German
 -- defensive works near the front; refugees are enemy units to the Soviet (and not to the German).
--- (`works == false` leaves the defensive works out: the evaluation's quicker estimate.)
-function M.blocked(side, weather, works)
+-- (`works == false` leaves the defensive works out: the evaluation's quicker estimate; with
+-- `wide`, the second value is zoc.unnegated's hexes next to the enemy's ZOC.)
+function M.blocked(side, weather, works, wide)
   local enemy = C.other(side)
-  local blocked = zoc.unnegated(side, weather)
+  local blocked, near = zoc.unnegated(side, weather, wide)
   for h in pairs(units.hexes { side = enemy, on_map = true }) do blocked[h] = true end
   for h in pairs(C.FORTRESS) do
     if C.controller(h) == enemy then blocked[h] = true end
@@ -55,7 +56,7 @@ function M.blocked(side, weather, works)
   end
   -- (the prohibited area, 10.7.3, needs no entry: a supply line's profile prices its terrain
   -- "no", the rail net blocks its railroad hexes, and no source lies in it)
-  return blocked
+  return blocked, near
 end
 
 -- 7.3: a side's railroad sources: friendly railroad hexes linked through friendly railroad hexes
@@ -112,15 +113,10 @@ local function line_profile(from, mp, blocked, targets, weather)
   }
 end
 
--- The hexes of `targets` a side can trace supply to now: a set. (The unit's own hex counts as
--- the line's last hex: a line of 10 reaches a unit 10 hexes from its source.) `opts.ports =
--- false` leaves out the German ports (3.5.C: refugees survive supplied from the west edge only);
--- `opts.works = false` the defensive works that block Soviet lines (an estimate, for
--- evaluate.lua: the works change seldom, and finding those near the front is a search of its
--- own).
-function M.traceable(side, targets, opts)
-  local weather = C.weather()
-  local blocked = M.blocked(side, weather, not (opts and opts.works == false))
+-- The hexes of `targets` a side can trace supply to past `blocked`: a set. (The unit's own hex
+-- counts as the line's last hex: a line of 10 reaches a unit 10 hexes from its source.) `ports`:
+-- the German's friendly ports count (7.1).
+local function trace(side, targets, blocked, weather, ports)
   local out = {}
   if #targets == 0 then return out end
   local from = {}
@@ -129,17 +125,39 @@ function M.traceable(side, targets, opts)
   if next(from) then
     for h in pairs(map.reach(line_profile(from, T.supply.line, blocked, targets, weather))) do out[h] = true end
   end
-  if side == C.GERMAN and not (opts and opts.ports == false) then
+  if side == C.GERMAN and ports then
     -- 7.1: five hexes to a friendly port
-    local ports = {}
+    local sources = {}
     for _, h in ipairs(C.PORT_LIST) do
-      if C.controller(h) == C.GERMAN and not blocked[h] then ports[h] = true end
+      if C.controller(h) == C.GERMAN and not blocked[h] then sources[h] = true end
     end
-    if next(ports) then
-      for h in pairs(map.reach(line_profile(ports, T.supply.port_line, blocked, targets, weather))) do out[h] = true end
+    if next(sources) then
+      for h in pairs(map.reach(line_profile(sources, T.supply.port_line, blocked, targets, weather))) do out[h] = true end
     end
   end
   return out
+end
+
+-- The hexes of `targets` a side can trace supply to now: a set. `opts.ports = false` leaves out
+-- the German ports (3.5.C: refugees survive supplied from the west edge only); `opts.works =
+-- false` the defensive works that block Soviet lines (an estimate, for evaluate.lua: the works
+-- change seldom, and finding those near the front is a search of its own). `opts.risk`: a
+-- second set, the hexes of the first still traced with the hexes next to the enemy's ZOC
+-- blocked too (zoc.unnegated's `wide`: lines the enemy could cut with a move of one hex; for
+-- evaluate.lua).
+function M.traceable(side, targets, opts)
+  opts = opts or {}
+  local weather = C.weather()
+  local blocked, near = M.blocked(side, weather, opts.works ~= false, opts.risk)
+  local ports = opts.ports ~= false
+  local out = trace(side, targets, blocked, weather, ports)
+  if not near then return out end
+  local kept = {}
+  for _, h in ipairs(targets) do
+    if out[h] then kept[#kept + 1] = h end
+  end
+  for h in pairs(near) do blocked[h] = true end
+  return out, trace(side, kept, blocked, weather, ports)
 end
 
 -- 7.0: a side's supply segment: every unit of the side on the map that needs supply is marked out

@@ -24,14 +24,11 @@ function M.projects(u)
   end
   return true
 end
--- The side's units on the map that project a ZOC (M.projects: the kinds and markers filtered in
--- Rust).
-local function projecting(side)
-  local out = {}
-  for _, u in ipairs(units.all { side = side, kind = ZOC_KINDS, on_map = true, unmarked = NO_ZOC }) do
-    if attacks(u) then out[#out + 1] = u end
-  end
-  return out
+-- The hexes of the side's units on the map that project a ZOC (M.projects, filtered in Rust:
+-- no handle is made); `more`, a narrower `kind` and an `attr` (the strong units, 6.7).
+local function sources(side, more)
+  return units.hexes { side = side, kind = more and more.kind or ZOC_KINDS, attr = more and more.attr, on_map = true,
+                       unmarked = NO_ZOC, at_least = { attack = 1 } }
 end
 
 -- 6.7: the units whose ZOC is not "infantry-only": mechanized, guard cavalry, guards rifle.
@@ -55,15 +52,19 @@ end
 
 local function source_hex(h) return not C.URBAN[h] and not C.FORTRESS[h] end
 
+-- 6.7: the kinds of the strong units (M.strong): mechanized and guard cavalry; guards rifle.
+local STRONG = { { kind = { "mech", "cavalry" } }, { kind = "infantry", attr = { ma = "guards" } } }
+
 -- The hexes the side's units project a ZOC into: all of them, and those of the strong units
 -- (6.7). Returns two sets { [hex] = true }.
 function M.zocs(side, weather)
   local all, strong = {}, {}
-  for _, u in ipairs(projecting(side)) do
-    local h = u.hex
-    if source_hex(h) then
-      all[h] = true
-      if M.strong(u) then strong[h] = true end
+  for h in pairs(sources(side)) do
+    if source_hex(h) then all[h] = true end
+  end
+  for _, more in ipairs(STRONG) do
+    for h in pairs(sources(side, more)) do
+      if source_hex(h) then strong[h] = true end
     end
   end
   return reach(all, weather), reach(strong, weather)
@@ -72,8 +73,8 @@ end
 -- The hexes the side's units project a ZOC into (M.zocs' first set).
 function M.zoc(side, weather)
   local all = {}
-  for _, u in ipairs(projecting(side)) do
-    if source_hex(u.hex) then all[u.hex] = true end
+  for h in pairs(sources(side)) do
+    if source_hex(h) then all[h] = true end
   end
   return reach(all, weather)
 end
@@ -90,12 +91,18 @@ end
 
 -- 6.5: friendly combat and support units negate an enemy ZOC in their hex (for supply lines, the
 -- USIR's rail link and mechanized retreats only). The enemy ZOC a side's supply lines, rail link
--- and mechanized retreats respect: the enemy's ZOC minus the hexes its own units stand in.
--- (the zone is a table of its own, map.adjacent's: the negated hexes are taken out of it)
-function M.unnegated(side, weather)
+-- and mechanized retreats respect: the enemy's ZOC minus the hexes its own units stand in. With
+-- `wide`, also the hexes next to that ZOC but those: where the enemy's ZOC reaches after a move
+-- of one hex (what a line through them risks, evaluate.lua).
+-- (the zones are tables of their own, map.adjacent's: the negated hexes are taken out of them)
+function M.unnegated(side, weather, wide)
   local ez = M.zoc(C.other(side), weather)
-  for h in pairs(units.hexes { side = side, on_map = true }) do ez[h] = nil end
-  return ez
+  local near = wide and reach(ez, weather) or nil
+  for h in pairs(units.hexes { side = side, on_map = true }) do
+    ez[h] = nil
+    if near then near[h] = nil end
+  end
+  return ez, near
 end
 
 return M

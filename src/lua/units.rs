@@ -385,7 +385,8 @@ fn stacks(lua: &Lua, (): ()) -> mlua::Result<Table> {
 }
 
 /// `units.all(filter)`: all units, by id, that pass the filter `{ side=, kind = "k" | {"k", ...},
-/// on_map=true, box=, attr = {k = v}, marked = "m" | {"m", ...}, unmarked = "m" | {"m", ...} }`.
+/// on_map=true, box=, attr = {k = v}, marked = "m" | {"m", ...}, unmarked = "m" | {"m", ...},
+/// at_least = {k = n} }`.
 fn all(lua: &Lua, filter: Option<Table>) -> mlua::Result<Table> {
     let w = world(lua);
     let filter = UnitFilter::of(lua, filter.as_ref(), "units.all")?;
@@ -451,6 +452,8 @@ struct UnitFilter {
     marked: Option<Vec<String>>,
     /// `unmarked`: the unit carries none of these markers
     unmarked: Vec<String>,
+    /// `at_least`: the unit's value (of its step now) for each key is a number at least this
+    at_least: Vec<(String, f64)>,
 }
 
 impl UnitFilter {
@@ -470,7 +473,24 @@ impl UnitFilter {
         }
         let marked = names(filter, fname, "marked", "a marker name")?;
         let unmarked = names(filter, fname, "unmarked", "a marker name")?.unwrap_or_default();
-        Ok(UnitFilter { side, kind, bx, on_map, attrs, marked, unmarked })
+        let mut at_least: Vec<(String, f64)> = Vec::new();
+        if let Some(t) = filter.map(|f| f.get::<Option<Table>>("at_least")).transpose()?.flatten() {
+            for p in super::seal::seen_through(t).pairs::<String, Value>() {
+                let (k, v) = p?;
+                let n = match v {
+                    Value::Integer(n) => n as f64,
+                    Value::Number(n) => n,
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "{fname}{{at_least}}: {k} must be a number, not {}",
+                            other.type_name()
+                        )));
+                    }
+                };
+                at_least.push((k, n));
+            }
+        }
+        Ok(UnitFilter { side, kind, bx, on_map, attrs, marked, unmarked, at_least })
     }
 
     /// Whether the unit matches every field of the filter.
@@ -483,5 +503,6 @@ impl UnitFilter {
             && self.attrs.iter().all(|(k, v)| u.attrs.get(k) == Some(v))
             && self.marked.as_ref().is_none_or(|ms| ms.iter().any(|m| u.markers.contains_key(m)))
             && !self.unmarked.iter().any(|m| u.markers.contains_key(m))
+            && self.at_least.iter().all(|(k, n)| u.values().get(k).and_then(|v| v.as_f64()).is_some_and(|v| v >= *n))
     }
 }
