@@ -9,15 +9,13 @@
 -- one each, 16.1.A); `bunker`, "standing" or "eliminated" (3.2.C.2, 16.2); `result`, once the
 -- game is over, who won and how (3.2.C, 3.4.C), without the numbers.
 --
--- Score, for the Soviet (the German's is its negative): what is won already, and the progress
--- towards what can still be won, so that a bot looking one command ahead sees the worth of a
--- move that only pays some moves later.
+-- Score, for the Soviet (the German's is its negative, but for the risk below): what is won
+-- already, and the progress towards what can still be won, so that a bot looking one command
+-- ahead sees the worth of a move that only pays some moves later.
 --   Won: 10 a Soviet VP, -10 a German one; 1 a step of the Soviet's on the map, -1 a German one;
 --   1 an enemy combat unit out of supply (7.0: the step attrition takes of it, 15.0; the
 --   Soviet's supply traced now, without the defensive works, the German's as the last supply
---   segment found it), the reverse for one's own; -0.5 a Soviet combat unit supplied now whose
---   line the German could cut by a move of one hex (his ZOC a hex wider, 7.2: the joint supply
---   check of 15.0 comes after his redeployment); 30 once The Bunker
+--   segment found it), the reverse for one's own; 30 once The Bunker
 --   is gone; once the game is over, +1000 for a Soviet victory, -1000 for a German one.
 --   Progress (M.progress), towards the VP hexes the Soviet does not hold (3.5; the automatic
 --   victory of 3.2.C.1 and the German VP of 3.2.C.2 count them): 0.25 for each hex the nearest
@@ -28,6 +26,10 @@
 --   German VP at stake while Hitler Mandated Attacks are owed this turn (17.7, 3.5.B: a VP lost
 --   if not all are made), 10 times the share of the turn's attacks still owed, so that each
 --   attack made is worth its part.
+-- In the Soviet's score only (so the German's is not quite its negative): -0.5 a Soviet combat
+-- unit supplied now whose line the German could cut by a move of one hex (his ZOC a hex wider,
+-- 7.2: the joint supply check of 15.0 comes after his redeployment). A German move that only
+-- threatens a line gains him nothing; the cut, once made, counts in both.
 -- The weights are the project's own, not the rulebook's (DATA.md).
 local C = require "common"
 local T = require "tables"
@@ -69,13 +71,14 @@ local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attack
 -- estimate, without the defensive works), since his advances outrun his lines; the German's as
 -- the last supply segment found them, marker `oos` (his lines run back to the west edge, his
 -- rail net and his ports, behind him; a trace of them costs twice the Soviet's).
--- The second value, for the Soviet: the units supplied now whose lines the German could cut by
--- a move of one hex (supply.traceable's `risk`: his ZOC a hex wider, 7.2), by hex.
-local function out_of_supply(side, hexes, count)
+-- The second value, for the Soviet when `risky`: the units supplied now whose lines the German
+-- could cut by a move of one hex (supply.traceable's `risk`: his ZOC a hex wider, 7.2), by hex.
+local function out_of_supply(side, hexes, count, risky)
   if side == C.GERMAN then
     return units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, marked = "oos" }, {}
   end
-  local traced, safe = supply.traceable(side, hexes, { works = false, risk = true })
+  local traced, safe = supply.traceable(side, hexes, { works = false, risk = risky })
+  safe = safe or traced
   local out, risk = {}, {}
   for _, h in ipairs(hexes) do
     if not traced[h] then out[h] = count[h] elseif not safe[h] then risk[h] = count[h] end
@@ -89,18 +92,18 @@ end
 -- supply is traced now (out_of_supply), not read off the last segment's markers: a move that
 -- outruns its lines, or a line cut, shows at once, as the step attrition takes of a unit out of
 -- supply (15.0). (Read by hex in Rust, units.hexes: no unit is read in Lua.)
-local function survey()
+local function survey(risky)
   local f = scoring.forces(SIDES)
   local s = { takers = {}, taker_list = {}, german = {}, at_risk = 0 }
   for _, side in ipairs(SIDES) do
     local filter = { side = side, kind = C.COMBAT_KINDS, on_map = true }
     local count, steps, hexes = units.hexes(filter), units.hexes(filter, "steps"), {}
     for h in pairs(count) do hexes[#hexes + 1] = h end
-    local out, risk = out_of_supply(side, hexes, count)
+    local out, risk = out_of_supply(side, hexes, count, risky)
     local fs = f[side]
     for _, h in ipairs(hexes) do
       fs.steps = fs.steps + steps[h]
-      fs.trouble = fs.trouble + (out[h] or 0) + RISK * (risk[h] or 0)
+      fs.trouble = fs.trouble + (out[h] or 0)
       s.at_risk = s.at_risk + (risk[h] or 0)
       if side == C.GERMAN then
         s.german[h] = true
@@ -117,7 +120,7 @@ local function forces() return (survey()) end
 
 -- 7.2: how many Soviet combat units are supplied now by a line a German move of one hex could
 -- cut (what the score counts RISK each).
-function M.at_risk() return select(2, survey()).at_risk end
+function M.at_risk() return select(2, survey(true)).at_risk end
 
 function M.figures()
   local over = umpire.clock().over ~= nil
@@ -171,12 +174,16 @@ function M.progress(s)
 end
 
 function M.score(side)
-  local f, s = survey()
+  local soviet = side == C.SOVIET
+  local f, s = survey(soviet)
   local sc = 10 * (victory.soviet_vp() - victory.german_vp(false))      -- 3.5
     + (f.Soviet.steps - f.German.steps) + (f.German.trouble - f.Soviet.trouble)   -- 15.0
     + M.progress(s)                                                       -- 3.5, 3.2.C
   if not bunker_standing() then sc = sc + 30 end                          -- 3.2.C.2, 16.2
-  return scoring.for_side(sc, M.result(), WEIGHT, side, C.SOVIET)       -- 3.2.C, 3.4.C
+  sc = scoring.for_side(sc, M.result(), WEIGHT, side, C.SOVIET)         -- 3.2.C, 3.4.C
+  -- 7.2, 15.0: the lines at risk, the Soviet's own worry (a German move that only threatens a
+  -- line gains him nothing: the cut, once made, counts in both scores)
+  return soviet and sc - RISK * s.at_risk or sc
 end
 
 return M

@@ -46,7 +46,7 @@ function M.blocked(side, weather, works, wide)
   local enemy = C.other(side)
   local blocked, near = zoc.unnegated(side, weather, wide)
   for h in pairs(units.hexes { side = enemy, on_map = true }) do blocked[h] = true end
-  for h in pairs(C.FORTRESS) do
+  for _, h in ipairs(C.FORTRESS_LIST) do
     if C.controller(h) == enemy then blocked[h] = true end
   end
   if side == C.SOVIET and works ~= false then
@@ -61,13 +61,14 @@ end
 
 -- 7.3: a side's railroad sources: friendly railroad hexes linked through friendly railroad hexes
 -- (no enemy unit, no un-negated enemy ZOC, for the Soviet no intact German defensive works in the
--- hex, and not 5201) to a railroad hex of the side's map edge. Returns a set.
+-- hex, and not 5201) to a railroad hex of the side's map edge. Returns a set. (`extra`: a set of
+-- hexes blocked as well, traceable's `risk`.)
 local RAIL_PROHIBITED = {}   -- 10.7.3: the railroad hexes of the prohibited area
 for _, h in ipairs(C.RAIL_LIST) do
   if C.PROHIBITED[h] then RAIL_PROHIBITED[h] = true end
 end
 
-function M.rail_net(side, blocked)
+function M.rail_net(side, blocked, extra)
   blocked = blocked or M.blocked(side)
   -- what the rail net may not enter besides the supply lines' `blocked`: the other side's
   -- railroad hexes (for the Soviet, a search `only` through his own hexes), the prohibited area,
@@ -75,6 +76,7 @@ function M.rail_net(side, blocked)
   local soviet = C.soviet_hexes()
   local for_soviet = side == C.SOVIET
   local rb, only = { RAIL_PROHIBITED }, nil
+  if extra then rb[#rb + 1] = extra end
   if for_soviet then
     local works, gone = { [T.supply.not_soviet_rail] = true }, map.marked("dw_gone")
     for _, h in ipairs(C.DW_LIST) do
@@ -115,24 +117,26 @@ end
 
 -- The hexes of `targets` a side can trace supply to past `blocked`: a set. (The unit's own hex
 -- counts as the line's last hex: a line of 10 reaches a unit 10 hexes from its source.) `ports`:
--- the German's friendly ports count (7.1).
-local function trace(side, targets, blocked, weather, ports)
+-- the German's friendly ports count (7.1); `extra`, a set of hexes blocked as well.
+local function trace(side, targets, blocked, weather, ports, extra)
   local out = {}
   if #targets == 0 then return out end
+  local function open(h) return not blocked[h] and not (extra and extra[h]) end
+  local all = extra and { blocked, extra } or blocked
   local from = {}
-  for _, h in ipairs(C.EDGE[side]) do if not blocked[h] then from[h] = true end end
-  for h in pairs(M.rail_net(side, blocked)) do from[h] = true end
+  for _, h in ipairs(C.EDGE[side]) do if open(h) then from[h] = true end end
+  for h in pairs(M.rail_net(side, blocked, extra)) do from[h] = true end
   if next(from) then
-    for h in pairs(map.reach(line_profile(from, T.supply.line, blocked, targets, weather))) do out[h] = true end
+    for h in pairs(map.reach(line_profile(from, T.supply.line, all, targets, weather))) do out[h] = true end
   end
   if side == C.GERMAN and ports then
     -- 7.1: five hexes to a friendly port
     local sources = {}
     for _, h in ipairs(C.PORT_LIST) do
-      if C.controller(h) == C.GERMAN and not blocked[h] then sources[h] = true end
+      if C.controller(h) == C.GERMAN and open(h) then sources[h] = true end
     end
     if next(sources) then
-      for h in pairs(map.reach(line_profile(sources, T.supply.port_line, blocked, targets, weather))) do out[h] = true end
+      for h in pairs(map.reach(line_profile(sources, T.supply.port_line, all, targets, weather))) do out[h] = true end
     end
   end
   return out
@@ -156,8 +160,7 @@ function M.traceable(side, targets, opts)
   for _, h in ipairs(targets) do
     if out[h] then kept[#kept + 1] = h end
   end
-  for h in pairs(near) do blocked[h] = true end
-  return out, trace(side, kept, blocked, weather, ports)
+  return out, trace(side, kept, blocked, weather, ports, near)
 end
 
 -- 7.0: a side's supply segment: every unit of the side on the map that needs supply is marked out
