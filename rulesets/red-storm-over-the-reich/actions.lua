@@ -768,27 +768,11 @@ end
 ---@param opts table the filters asked for (unit, hex)
 ---@param add fun(action: table) collects an action
 local function rails(opts, add)
-  local net, blocked, ez
+  local known = {}
   for _, u in ipairs(transport.entrained()) do
     if wanted(opts, u) and not u:marker("moved") then
-      if not net then
-        net, ez, blocked = supply.rail_net(C.GERMAN), zoc.zoc(C.SOVIET), {}
-        for h in pairs(C.RAIL) do if not net[h] then blocked[h] = true end end
-        for h in pairs(ez) do blocked[h] = true end
-        for _, v in ipairs(C.on_map(C.SOVIET)) do blocked[v.hex] = true end
-      end
-      if net[u.hex] then
-        -- (the unit's own hex is never blocked: it may leave a Soviet ZOC)
-        local own = blocked[u.hex]
-        blocked[u.hex] = nil
-        local reach = map.reach { from = u.hex, mp = T.rail.hexes, paths = { railroad = 1 }, paths_only = true, blocked = blocked, routes = false }
-        blocked[u.hex] = own
-        local hexes = {}
-        for h in pairs(reach) do
-          if h ~= u.hex and C.RAIL[h] and not ez[h] and (opts.hex == nil or opts.hex == h) and stacking.room(h, u) then hexes[#hexes + 1] = h end
-        end
-        table.sort(hexes)
-        for _, h in ipairs(hexes) do add { cmd = ("rail %s %s"):format(u.id, h), group = "rail", unit = u.id, hex = h } end
+      for _, h in ipairs(transport.rail_destinations(u, known)) do
+        if opts.hex == nil or opts.hex == h then add { cmd = ("rail %s %s"):format(u.id, h), group = "rail", unit = u.id, hex = h } end
       end
     end
   end

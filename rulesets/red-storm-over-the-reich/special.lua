@@ -75,7 +75,8 @@ function M.german_segment_start()
 end
 
 -- 17.1.C: the units of the evacuation list still in the USIR that could move out of it now (not
--- moved this segment, a hex outside the USIR within their movement).
+-- moved this segment, a hex outside the USIR within their movement; for an entrained unit, by
+-- rail, 10.8.2).
 ---@return Unit[]
 function M.usir_stuck()
   local ids = vars.get("usir_evacuate")
@@ -84,11 +85,20 @@ function M.usir_stuck()
   for _, id in ipairs(ids) do
     local u = units.get(id)
     if u and u.hex and C.USIR[u.hex] and not u:marker("moved") and C.supplied(u) then
-      local mp = movement.left(u)
-      if mp and mp > 0 then
-        local reach = map.reach(movement.profile(u, u.hex, mp))
-        for h in pairs(reach) do
-          if not C.USIR[h] and h ~= u.hex then out[#out + 1] = u break end
+      if u:marker("entrained") then
+        -- 10.8.2: an entrained unit leaves by rail only, in the segments that allow it
+        if transport.rail_now() then
+          for _, h in ipairs(transport.rail_destinations(u)) do
+            if not C.USIR[h] then out[#out + 1] = u break end
+          end
+        end
+      else
+        local mp = movement.left(u)
+        if mp and mp > 0 then
+          local reach = map.reach(movement.profile(u, u.hex, mp))
+          for h in pairs(reach) do
+            if not C.USIR[h] and h ~= u.hex then out[#out + 1] = u break end
+          end
         end
       end
     end

@@ -47,6 +47,42 @@ umpire.command {
 
 local RAIL_SEGMENTS = { "ger_assault", "ger_exploit", "ger_redeploy" }
 
+-- 10.8.2: whether rail movement may be made now (a German movement segment that allows it).
+function M.rail_now()
+  return C.contains(RAIL_SEGMENTS, umpire.clock().step)
+end
+
+-- 10.8.2: the railroad hexes the entrained German unit `u` may move to by rail (the `rail`
+-- verb's search: up to 25 hexes of friendly railroad linked to a supply source, never into a
+-- Soviet ZOC nor through one, within the stacking limits), sorted. `known` keeps the rail net and
+-- the hexes blocked for the units of one list.
+---@param u UnitRef
+---@param known? table
+---@return string[]
+function M.rail_destinations(u, known)
+  known = known or {}
+  if not known.net then
+    local net, ez, blocked = supply.rail_net(C.GERMAN), zoc.zoc(C.SOVIET), {}
+    for h in pairs(C.RAIL) do if not net[h] then blocked[h] = true end end
+    for h in pairs(ez) do blocked[h] = true end
+    for _, v in ipairs(C.on_map(C.SOVIET)) do blocked[v.hex] = true end
+    known.net, known.ez, known.blocked = net, ez, blocked
+  end
+  local net, ez, blocked = known.net, known.ez, known.blocked
+  local hexes = {}
+  if not net[u.hex] then return hexes end
+  -- (the unit's own hex is never blocked: it may leave a Soviet ZOC)
+  local own = blocked[u.hex]
+  blocked[u.hex] = nil
+  local reach = map.reach { from = u.hex, mp = T.rail.hexes, paths = { railroad = 1 }, paths_only = true, blocked = blocked, routes = false }
+  blocked[u.hex] = own
+  for h in pairs(reach) do
+    if h ~= u.hex and C.RAIL[h] and not ez[h] and stacking.room(h, u) then hexes[#hexes + 1] = h end
+  end
+  table.sort(hexes)
+  return hexes
+end
+
 umpire.command {
   usage = "rail <unit> <hex>",
   help = "German: move an entrained unit by rail up to 25 hexes along friendly railroads linked to a supply source, never into a Soviet ZOC",
