@@ -122,7 +122,7 @@ local function trace(side, targets, blocked, weather, ports, extra)
   local out = {}
   if #targets == 0 then return out end
   local function open(h) return not blocked[h] and not (extra and extra[h]) end
-  local all = extra and { blocked, extra } or blocked
+  local all = { blocked, extra }   -- (a list of one set when there is no extra)
   local from = {}
   for _, h in ipairs(C.EDGE[side]) do if open(h) then from[h] = true end end
   for h in pairs(M.rail_net(side, blocked, extra)) do from[h] = true end

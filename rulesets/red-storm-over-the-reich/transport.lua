@@ -76,10 +76,10 @@ function M.rail_destinations(u, known)
   blocked[u.hex] = nil
   local reach = map.reach { from = u.hex, mp = T.rail.hexes, paths = { railroad = 1 }, paths_only = true, blocked = blocked, routes = false }
   blocked[u.hex] = own
+  -- (pairs walks the hexes in the order of their ids: the list is sorted)
   for h in pairs(reach) do
     if h ~= u.hex and C.RAIL[h] and not ez[h] and stacking.room(h, u) then hexes[#hexes + 1] = h end
   end
-  table.sort(hexes)
   return hexes
 end
 
