@@ -52,6 +52,17 @@ function M.rail_now()
   return C.contains(RAIL_SEGMENTS, umpire.clock().step)
 end
 
+-- 10.8.2: what a rail move may use: the German rail net (friendly railroad linked to a supply
+-- source), the Soviet ZOC (friendly units do not negate it for rail movement), and the hexes a
+-- rail move may not pass (railroad off the net, the Soviet ZOC, Soviet units).
+local function rail_blocked()
+  local net, ez, blocked = supply.rail_net(C.GERMAN), zoc.zoc(C.SOVIET), {}
+  for h in pairs(C.RAIL) do if not net[h] then blocked[h] = true end end
+  for h in pairs(ez) do blocked[h] = true end
+  for _, v in ipairs(C.on_map(C.SOVIET)) do blocked[v.hex] = true end
+  return net, ez, blocked
+end
+
 -- 10.8.2: the railroad hexes the entrained German unit `u` may move to by rail (the `rail`
 -- verb's search: up to 25 hexes of friendly railroad linked to a supply source, never into a
 -- Soviet ZOC nor through one, within the stacking limits), sorted. `known` keeps the rail net and
@@ -61,13 +72,7 @@ end
 ---@return string[]
 function M.rail_destinations(u, known)
   known = known or {}
-  if not known.net then
-    local net, ez, blocked = supply.rail_net(C.GERMAN), zoc.zoc(C.SOVIET), {}
-    for h in pairs(C.RAIL) do if not net[h] then blocked[h] = true end end
-    for h in pairs(ez) do blocked[h] = true end
-    for _, v in ipairs(C.on_map(C.SOVIET)) do blocked[v.hex] = true end
-    known.net, known.ez, known.blocked = net, ez, blocked
-  end
+  if not known.net then known.net, known.ez, known.blocked = rail_blocked() end
   local net, ez, blocked = known.net, known.ez, known.blocked
   local hexes = {}
   if not net[u.hex] then return hexes end
@@ -94,14 +99,10 @@ umpire.command {
     umpire.check(not u:marker("moved"), "10.4.A", "%s has moved this segment", u.id)
     local from = u.hex
     umpire.check(from ~= to, "10.8.2", "%s is already in %s", u.id, to)
-    local net = supply.rail_net(C.GERMAN)
+    local net, ez, blocked = rail_blocked()
     umpire.check(net[from], "10.8.2", "%s in %s is not on a friendly railroad linked to a supply source", u.id, from)
     umpire.check(C.RAIL[to], "10.8.2", "%s is not a railroad hex", to)
-    local ez = zoc.zoc(C.SOVIET)   -- friendly units do not negate it for rail movement
-    local blocked = {}
-    for _, h in ipairs(C.RAIL_LIST) do if not net[h] then blocked[h] = true end end
-    for h in pairs(ez) do if h ~= from then blocked[h] = true end end
-    for _, s in ipairs(C.on_map(C.SOVIET)) do blocked[s.hex] = true end
+    blocked[from] = nil   -- (it may leave a Soviet ZOC)
     if ez[to] then umpire.refuse("10.8.2", ("%s is in a Soviet ZOC: entrained units may leave one but not enter one"):format(to)) end
     local cost, path = map.route({ from = from, mp = T.rail.hexes, paths = { railroad = 1 }, paths_only = true, blocked = blocked }, to)
     if not cost then

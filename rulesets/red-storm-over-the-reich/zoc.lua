@@ -55,28 +55,26 @@ local function source_hex(h) return not C.URBAN[h] and not C.FORTRESS[h] end
 -- 6.7: the kinds of the strong units (M.strong): mechanized and guard cavalry; guards rifle.
 local STRONG = { { kind = { "mech", "cavalry" } }, { kind = "infantry", attr = { ma = "guards" } } }
 
+-- The hexes of `sources(side, more)` a ZOC comes out of (not urban or fortress hexes, 6.4), added
+-- to `into`.
+local function source_set(into, side, more)
+  for h in pairs(sources(side, more)) do
+    if source_hex(h) then into[h] = true end
+  end
+  return into
+end
+
 -- The hexes the side's units project a ZOC into: all of them, and those of the strong units
 -- (6.7). Returns two sets { [hex] = true }.
 function M.zocs(side, weather)
-  local all, strong = {}, {}
-  for h in pairs(sources(side)) do
-    if source_hex(h) then all[h] = true end
-  end
-  for _, more in ipairs(STRONG) do
-    for h in pairs(sources(side, more)) do
-      if source_hex(h) then strong[h] = true end
-    end
-  end
-  return reach(all, weather), reach(strong, weather)
+  local strong = {}
+  for _, more in ipairs(STRONG) do source_set(strong, side, more) end
+  return reach(source_set({}, side), weather), reach(strong, weather)
 end
 
 -- The hexes the side's units project a ZOC into (M.zocs' first set).
 function M.zoc(side, weather)
-  local all = {}
-  for h in pairs(sources(side)) do
-    if source_hex(h) then all[h] = true end
-  end
-  return reach(all, weather)
+  return reach(source_set({}, side), weather)
 end
 
 -- 6.11: a refugee unit's ZOC covers its own hex and the six around it (terrain as in 6.4) and
