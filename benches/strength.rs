@@ -5,7 +5,8 @@
 //! for its side (a victory, or a better victory level), or the same outcome and a higher score
 //! (`umpire.evaluate`'s, in which the outcome counts 1000). Printed: wins with their 95% Wilson
 //! interval, and the search bot's thinking (mean and longest decision, by the clock, one core)
-//! and the longest game. `UMPIRE_STRENGTH_GAMES=n` games a side in the default scenario of each
+//! and the longest game: its own thinking (the seat the minute is about: a player's
+//! opponent) and both sides' together (the greedy bot's thinking too). `UMPIRE_STRENGTH_GAMES=n` games a side in the default scenario of each
 //! game (default 20; other scenarios a quarter of it, at least 2), `UMPIRE_STRENGTH_ONLY=<sub>`
 //! some scenarios, `UMPIRE_STRENGTH_SIDE=<side>` one side's seat, `UMPIRE_STRENGTH_JOBS=n` games at once (default 1: the clock figures are a
 //! core's). See docs/performance.md.
@@ -44,8 +45,8 @@ fn main() {
         ("red-storm-over-the-reich/guderian", false),
     ];
     println!(
-        "{:<38} {:<8} {:>5} {:>5} {:>8} {:>17} {:>9} {:>9} {:>8}",
-        "scenario", "side", "games", "wins", "share", "95% interval", "ms/dec", "max ms", "max s/g"
+        "{:<38} {:<8} {:>5} {:>5} {:>8} {:>17} {:>9} {:>9} {:>8} {:>8}",
+        "scenario", "side", "games", "wins", "share", "95% interval", "ms/dec", "max ms", "own s/g", "all s/g"
     );
     for (scen, default) in scenarios {
         if only.as_ref().is_some_and(|o| !scen.contains(o.as_str())) {
@@ -73,15 +74,18 @@ fn main() {
                     (decisions, secs, longest) = (decisions + d, secs + s, longest.max(m));
                 }
             }
+            let own_secs =
+                games.iter().map(|r| r.thinking.sides.get(&side).map_or(0.0, |t| t.1)).fold(0.0f64, f64::max);
             let game_secs =
                 games.iter().map(|r| r.thinking.sides.values().map(|t| t.1).sum::<f64>()).fold(0.0f64, f64::max);
             println!(
-                "{scen:<38} {side:<8} {n:>5} {wins:>5} {:>7.0}% {:>8.0}% to {:>3.0}% {:>9.1} {:>9.0} {:>8.1}",
+                "{scen:<38} {side:<8} {n:>5} {wins:>5} {:>7.0}% {:>8.0}% to {:>3.0}% {:>9.1} {:>9.0} {:>8.1} {:>8.1}",
                 100.0 * wins as f64 / n as f64,
                 100.0 * lo,
                 100.0 * hi,
                 1000.0 * secs / decisions.max(1) as f64,
                 1000.0 * longest,
+                own_secs,
                 game_secs
             );
         }

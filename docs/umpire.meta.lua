@@ -192,6 +192,7 @@ function setmetatable(t, mt) end
 ---@class Umpire.UnitFilter
 ---@field side? string
 ---@field kind? string|string[] one kind, or any of a list
+---@field not_kind? string|string[] units of none of these kinds
 ---@field box? string
 ---@field on_map? boolean
 ---@field attr? table<string, Umpire.Storable> attributes that must equal these values

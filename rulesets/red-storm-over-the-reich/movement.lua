@@ -46,9 +46,9 @@ end
 -- 10.7.1.C: the hexes within 10 of a supplied German combat unit (a major river into any other
 -- hex is a minor one for the Soviet).
 local function near_germans()
-  local from = {}
-  for _, u in ipairs(C.on_map(C.GERMAN, C.is_combat)) do
-    if C.supplied(u) then from[u.hex] = true end
+  local from = {}   -- (a set: map.reach reads a number as a start count)
+  for h in pairs(units.hexes { side = C.GERMAN, kind = C.COMBAT_KINDS, on_map = true, unmarked = "oos" }) do
+    from[h] = true
   end
   if not next(from) then return {} end
   return map.reach { from = from, mp = T.behind_lines, routes = false }
@@ -163,11 +163,11 @@ function M.zones(side)
   local refugee = side == C.GERMAN and zoc.refugee_zoc(weather) or {}
   -- 10.7.1.C: where the Soviet crosses major rivers behind the lines (Mud and Clear)
   local near = side == C.SOVIET and weather ~= "frost" and near_germans() or nil
-  local enemy_hexes, blocking = {}, {}
-  for _, u in ipairs(C.on_map(C.other(side))) do
-    enemy_hexes[u.hex] = true
-    if C.stops_entry(side, u) then blocking[u.hex] = true end
-  end
+  -- (the hexes of the enemy's units, and of those that stop entry: C.stops_entry, in Rust)
+  local enemy = C.other(side)
+  local enemy_hexes = units.hexes { side = enemy, on_map = true }
+  local blocking = side == C.SOVIET and units.hexes { side = enemy, on_map = true, not_kind = C.SOVIET_MAY_ENTER_KINDS }
+    or enemy_hexes
   return { all = all, strong = strong, refugee = refugee, weather = weather, near = near, enemy_hexes = enemy_hexes,
     blocking = blocking, seg = allowance.segment() }
 end

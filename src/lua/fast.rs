@@ -7,7 +7,7 @@
 //! owns memory lives in the closure's own frames (a Lua memory error unwinds them by longjmp):
 //! the entries are prepared before and collected into a vector owned by the caller.
 
-use mlua::{Lua, Table, ffi};
+use mlua::{Lua, Table, Value, ffi};
 use std::os::raw::{c_char, c_int};
 
 /// A value of a table built here.
@@ -123,16 +123,35 @@ pub fn hex_numbers(lua: &Lua, t: &Table, mut found: impl FnMut(&[u8], f64)) -> m
 
 /// A key's place in the fixed order of the prelude's `pairs`: its class (1 numbers, 2 strings,
 /// 3 booleans, 4 handles), its number, and its bytes as a range of one shared buffer (one
-/// allocation for all the keys of a table, not one per key). The one comparison of that order
-/// ([`cmp_rank`]), for this module's fast path and the host's general one alike.
+/// allocation for all the keys of a table, not one per key), their first eight bytes also as
+/// a number (most keys, hex ids and unit ids, differ there: compared without `memcmp`). The one
+/// comparison of that order ([`cmp_rank`]), for this module's fast path and the host's general
+/// one alike.
 pub struct Rank {
     pub class: u8,
     pub num: f64,
+    prefix: u64,
     pub bytes: std::ops::Range<usize>,
 }
 
+impl Rank {
+    /// The rank of a key of `class` and `num` whose bytes are `buf[bytes]`.
+    pub fn new(class: u8, num: f64, buf: &[u8], bytes: std::ops::Range<usize>) -> Rank {
+        let mut head = [0u8; 8];
+        let b = &buf[bytes.clone()];
+        let n = b.len().min(8);
+        head[..n].copy_from_slice(&b[..n]);
+        Rank { class, num, prefix: u64::from_be_bytes(head), bytes }
+    }
+}
+
 pub fn cmp_rank(a: &Rank, b: &Rank, buf: &[u8]) -> std::cmp::Ordering {
-    a.class.cmp(&b.class).then(a.num.total_cmp(&b.num)).then_with(|| buf[a.bytes.clone()].cmp(&buf[b.bytes.clone()]))
+    // (the first eight bytes, padded with zeros, order as the bytes do; equal, the whole decides)
+    a.class
+        .cmp(&b.class)
+        .then(a.num.total_cmp(&b.num))
+        .then(a.prefix.cmp(&b.prefix))
+        .then_with(|| buf[a.bytes.clone()].cmp(&buf[b.bytes.clone()]))
 }
 
 /// The bytes of the string at `idx` (which must be a string: no conversion in place).
@@ -147,63 +166,68 @@ pub(super) unsafe fn bytes_at<'a>(state: *mut ffi::lua_State, idx: c_int) -> &'a
 
 /// The keys of a table in the fixed order of the prelude's `pairs` when they are all numbers
 /// and strings, as a sequence; `None` if some key is of another type (the caller ranks those).
-/// `t` must be the table's contents.
+/// `t` must be the table's contents. (The keys are copied as Lua values, first in the order
+/// `lua_next` finds them, then in the sorted order: no string is made again.)
 pub fn sorted_keys(lua: &Lua, t: &Table) -> mlua::Result<Option<Table>> {
-    // (rank, integer key or None)
-    let mut keys: Vec<(Rank, Option<i64>)> = Vec::new();
+    // (rank, the key's place in the order found)
+    let mut keys: Vec<(Rank, c_int)> = Vec::new();
     let mut bytes: Vec<u8> = Vec::new();
     let mut other = false;
-    {
-        let (keys, bytes, other) = (&mut keys, &mut bytes, &mut other);
-        // SAFETY: as in `hex_keys`: the table at index 1, a key and a value above it; a string
-        // key is read where it is a string; the vectors belong to the caller.
-        unsafe {
-            lua.exec_raw::<()>(t, |state| {
-                ffi::lua_pushnil(state);
-                while ffi::lua_next(state, 1) != 0 {
-                    let start = bytes.len();
-                    match ffi::lua_type(state, -2) {
-                        ffi::LUA_TSTRING => {
-                            bytes.extend_from_slice(bytes_at(state, -2));
-                            keys.push((Rank { class: 2, num: 0.0, bytes: start..bytes.len() }, None));
-                        }
-                        ffi::LUA_TNUMBER if ffi::lua_isinteger(state, -2) != 0 => {
-                            let i = ffi::lua_tointeger(state, -2);
-                            keys.push((Rank { class: 1, num: i as f64, bytes: start..start }, Some(i)));
-                        }
-                        ffi::LUA_TNUMBER => {
-                            let n = ffi::lua_tonumber(state, -2);
-                            keys.push((Rank { class: 1, num: n, bytes: start..start }, None));
-                        }
-                        _ => *other = true,
-                    }
-                    ffi::lua_pop(state, 1);
-                }
-                ffi::lua_pop(state, 1);
-            })?;
-        }
-    }
-    if other {
-        return Ok(None);
-    }
-    keys.sort_by(|a, b| cmp_rank(&a.0, &b.0, &bytes));
-    let n = c_int::try_from(keys.len()).unwrap_or(c_int::MAX);
-    let (keys, bytes) = (&keys, &bytes);
-    // SAFETY: one table and one value at a time on the stack; the keys are borrowed.
+    let (keys_ref, bytes_ref, other_ref) = (&mut keys, &mut bytes, &mut other);
+    // SAFETY: the table at index 1; above it the keys as found (index 2), then a key and a
+    // value while walking, then the sorted keys (index 3), one value above it at a time (four
+    // slots: `luaL_checkstack` asks for them). A string key is read where it is a string (no
+    // conversion in place). The vectors belong to the caller; the sort calls no Lua function.
     let out = unsafe {
-        lua.exec_raw::<Table>((), |state| {
-            ffi::lua_createtable(state, n, 0);
-            for (i, (r, int)) in keys.iter().enumerate() {
-                match (r.class, int) {
-                    (_, Some(v)) => ffi::lua_pushinteger(state, *v),
-                    (1, None) => ffi::lua_pushnumber(state, r.num),
-                    _ => push_str_bytes(state, &bytes[r.bytes.clone()]),
+        lua.exec_raw::<Value>(t, |state| {
+            ffi::luaL_checkstack(state, 6, std::ptr::null());
+            ffi::lua_createtable(state, 0, 0);
+            let mut found: c_int = 0;
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, 1) != 0 {
+                let start = bytes_ref.len();
+                let rank = match ffi::lua_type(state, -2) {
+                    ffi::LUA_TSTRING => {
+                        bytes_ref.extend_from_slice(bytes_at(state, -2));
+                        Some(Rank::new(2, 0.0, bytes_ref, start..bytes_ref.len()))
+                    }
+                    ffi::LUA_TNUMBER if ffi::lua_isinteger(state, -2) != 0 => {
+                        Some(Rank::new(1, ffi::lua_tointeger(state, -2) as f64, bytes_ref, start..start))
+                    }
+                    ffi::LUA_TNUMBER => Some(Rank::new(1, ffi::lua_tonumber(state, -2), bytes_ref, start..start)),
+                    _ => None,
+                };
+                ffi::lua_pop(state, 1);
+                match rank {
+                    Some(r) => {
+                        found += 1;
+                        keys_ref.push((r, found));
+                        ffi::lua_pushvalue(state, -1);
+                        ffi::lua_rawseti(state, 2, found as ffi::lua_Integer);
+                    }
+                    None => *other_ref = true,
                 }
-                ffi::lua_rawseti(state, -2, (i + 1) as ffi::lua_Integer);
             }
+            if *other_ref {
+                ffi::lua_settop(state, 0);
+                ffi::lua_pushnil(state);
+                return;
+            }
+            let buf: &[u8] = bytes_ref;
+            keys_ref.sort_unstable_by(|a, b| cmp_rank(&a.0, &b.0, buf)); // (no two keys are equal)
+            ffi::lua_createtable(state, found, 0);
+            for (i, (_, at)) in keys_ref.iter().enumerate() {
+                ffi::lua_rawgeti(state, 2, *at as ffi::lua_Integer);
+                ffi::lua_rawseti(state, 3, (i + 1) as ffi::lua_Integer);
+            }
+            ffi::lua_copy(state, 3, 1);
+            ffi::lua_settop(state, 1);
         })?
     };
-    Ok(Some(out))
+    Ok(match out {
+        Value::Table(t) if !other => Some(t),
+        _ => None,
+    })
 }
 
 /// Lists of values looked up in `cache` by id, built in one protected call: with `keys`, a

@@ -292,7 +292,7 @@ fn rank_keys(t: Table) -> mlua::Result<Result<Ranked, String>> {
             }
             other => return Ok(Err(other.type_name().to_string())),
         };
-        keys.push((Rank { class, num, bytes: start..buf.len() }, k));
+        keys.push((Rank::new(class, num, &buf, start..buf.len()), k));
     }
     Ok(Ok((keys, buf)))
 }

@@ -445,6 +445,8 @@ struct UnitFilter {
     side: Option<String>,
     /// `kind`: one kind or a list of them
     kind: Option<Vec<String>>,
+    /// `not_kind`: the unit is of none of these kinds
+    not_kind: Vec<String>,
     bx: Option<String>,
     on_map: Option<bool>,
     attrs: Vec<(String, serde_json::Value)>,
@@ -461,6 +463,7 @@ impl UnitFilter {
     fn of(lua: &Lua, filter: Option<&Table>, fname: &str) -> mlua::Result<UnitFilter> {
         let side: Option<String> = filter.map(|f| f.get("side")).transpose()?.flatten();
         let kind = names(filter, fname, "kind", "a kind")?;
+        let not_kind = names(filter, fname, "not_kind", "a kind")?.unwrap_or_default();
         let bx: Option<String> = filter.map(|f| f.get("box")).transpose()?.flatten();
         let on_map: Option<bool> = filter.map(|f| f.get("on_map")).transpose()?.flatten();
         let mut attrs: Vec<(String, serde_json::Value)> = Vec::new();
@@ -490,7 +493,7 @@ impl UnitFilter {
                 at_least.push((k, n));
             }
         }
-        Ok(UnitFilter { side, kind, bx, on_map, attrs, marked, unmarked, at_least })
+        Ok(UnitFilter { side, kind, not_kind, bx, on_map, attrs, marked, unmarked, at_least })
     }
 
     /// Whether the unit matches every field of the filter.
@@ -499,6 +502,7 @@ impl UnitFilter {
         self.on_map.is_none_or(|m| u.hex().is_some() == m)
             && self.side.as_ref().is_none_or(|s| &u.side == s)
             && self.kind.as_ref().is_none_or(|ks| ks.contains(&u.kind))
+            && !self.not_kind.contains(&u.kind)
             && self.bx.as_ref().is_none_or(|b| matches!(&u.loc, Location::Box(x) if x == b))
             && self.attrs.iter().all(|(k, v)| u.attrs.get(k) == Some(v))
             && self.marked.as_ref().is_none_or(|ms| ms.iter().any(|m| u.markers.contains_key(m)))
