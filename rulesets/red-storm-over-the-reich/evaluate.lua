@@ -25,7 +25,8 @@
 --   hex a German combat unit stands in (3.5.A: the Soviet must enter it to take it); and the
 --   German VP at stake while Hitler Mandated Attacks are owed this turn (17.7, 3.5.B: a VP lost
 --   if not all are made), 10 times the share of the turn's attacks still owed, so that each
---   attack made is worth its part.
+--   attack made is worth its part; an attack a supplied division stands ready to make (next to
+--   a Soviet combat unit) counts half made, so that moving into place is worth something too.
 -- In the Soviet's score only (so the German's is not quite its negative): -0.5 a Soviet combat
 -- unit supplied now whose line the German could cut by a move of one hex (his ZOC a hex wider,
 -- 7.2: the joint supply check of 15.0 comes after his redeployment). A German move that only
@@ -65,6 +66,7 @@ local MARCH = 0.05        -- a taker, for each hex it is within REACH of its nea
 local GARRISON = 1        -- a target a German combat unit stands in
 local RISK = 0.5          -- 7.2, 15.0: a Soviet unit whose line a German move of one hex could cut
 local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attacks are owed
+local READY = 0.5         -- 17.7: a mandated attack a division stands ready to make, as made
 
 -- 7.0: the combat units of `side` out of supply, by hex (`{ [hex] = n }`; `hexes`, the hexes
 -- they stand in, and `count`, how many stand in each): the Soviet's traced now (supply.traceable's
@@ -73,11 +75,11 @@ local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attack
 -- rail net and his ports, behind him; a trace of them costs twice the Soviet's).
 -- The second value, for the Soviet when `risky`: the units supplied now whose lines the German
 -- could cut by a move of one hex (supply.traceable's `risk`: his ZOC a hex wider, 7.2), by hex.
-local function out_of_supply(side, hexes, count, risky)
-  if side == C.GERMAN then
+local function out_of_supply(side, hexes, count, risky, traced_german)
+  if side == C.GERMAN and not traced_german then
     return units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, marked = "oos" }, {}
   end
-  local traced, safe = supply.traceable(side, hexes, { works = false, risk = risky })
+  local traced, safe = supply.traceable(side, hexes, { works = false, risk = risky and side == C.SOVIET })
   safe = safe or traced
   local out, risk = {}, {}
   for _, h in ipairs(hexes) do
@@ -92,14 +94,14 @@ end
 -- supply is traced now (out_of_supply), not read off the last segment's markers: a move that
 -- outruns its lines, or a line cut, shows at once, as the step attrition takes of a unit out of
 -- supply (15.0). (Read by hex in Rust, units.hexes: no unit is read in Lua.)
-local function survey(risky)
+local function survey(risky, traced_german)
   local f = scoring.forces(SIDES)
   local s = { takers = {}, taker_list = {}, german = {}, at_risk = 0 }
   for _, side in ipairs(SIDES) do
     local filter = { side = side, kind = C.COMBAT_KINDS, on_map = true }
     local count, steps, hexes = units.hexes(filter), units.hexes(filter, "steps"), {}
     for h in pairs(count) do hexes[#hexes + 1] = h end
-    local out, risk = out_of_supply(side, hexes, count, risky)
+    local out, risk = out_of_supply(side, hexes, count, risky, traced_german)
     local fs = f[side]
     for _, h in ipairs(hexes) do
       fs.steps = fs.steps + steps[h]
@@ -144,11 +146,26 @@ local function targets()
   return list, set
 end
 
--- 17.7, 3.5.B: the share of this turn's Hitler Mandated Attacks still owed (0 when none is).
+-- 17.7: the supplied German divisions that stand next to a Soviet unit now, by hex (each could
+-- make a mandated attack in the combat segment; 13.1: only units next to the defender attack).
+local function divisions_ready()
+  local divisions = units.hexes { side = C.GERMAN, on_map = true, attr = { division = true }, unmarked = "oos" }
+  if not next(divisions) then return 0 end
+  local near = map.adjacent { from = units.hexes { side = C.SOVIET, kind = C.COMBAT_KINDS, on_map = true } }
+  local n = 0
+  for h, k in pairs(divisions) do
+    if near[h] then n = n + k end
+  end
+  return n
+end
+
+-- 17.7, 3.5.B: the share of this turn's Hitler Mandated Attacks still owed (0 when none is), an
+-- attack a division stands ready to make (next to a Soviet unit, supplied) counted READY of one:
+-- what a move into place gains, the attack itself the rest.
 local function owed()
   local left = special.hma_left()      -- nil when no attack is mandated this turn
   if not left or left == 0 then return 0 end
-  return left / vars.get("hma").required
+  return (left - READY * math.min(left, divisions_ready())) / vars.get("hma").required
 end
 
 -- The progress terms of the score, for the Soviet, by name (the header says what each counts):
@@ -175,7 +192,7 @@ end
 
 function M.score(side)
   local soviet = side == C.SOVIET
-  local f, s = survey(soviet)
+  local f, s = survey(soviet, not soviet)
   local sc = 10 * (victory.soviet_vp() - victory.german_vp(false))      -- 3.5
     + (f.Soviet.steps - f.German.steps) + (f.German.trouble - f.Soviet.trouble)   -- 15.0
     + M.progress(s)                                                       -- 3.5, 3.2.C
