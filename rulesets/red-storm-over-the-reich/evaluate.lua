@@ -9,14 +9,15 @@
 -- one each, 16.1.A); `bunker`, "standing" or "eliminated" (3.2.C.2, 16.2); `result`, once the
 -- game is over, who won and how (3.2.C, 3.4.C), without the numbers.
 --
--- Score, for the Soviet (the German's is its negative, but for the risk below): what is won
+-- Score, for the Soviet (the German's is its negative, but for the two terms below): what is won
 -- already, and the progress towards what can still be won, so that a bot looking one command
 -- ahead sees the worth of a move that only pays some moves later.
 --   Won: 10 a Soviet VP, -10 a German one; 1 a step of the Soviet's on the map, -1 a German one;
 --   1 an enemy combat unit out of supply (7.0: the step attrition takes of it, 15.0; the
---   Soviet's supply traced now, without the defensive works, the German's as the last supply
---   segment found it), the reverse for one's own; 30 once The Bunker
---   is gone; once the game is over, +1000 for a Soviet victory, -1000 for a German one.
+--   Soviet's supply traced now, without the defensive works, the German's traced now in his own
+--   score and as the last supply segment found it in the Soviet's), the reverse for one's own;
+--   30 once The Bunker is gone; once the game is over, +1000 for a Soviet victory, -1000 for a
+--   German one.
 --   Progress (M.progress), towards the VP hexes the Soviet does not hold (3.5; the automatic
 --   victory of 3.2.C.1 and the German VP of 3.2.C.2 count them): 0.25 for each hex the nearest
 --   supplied Soviet combat unit (3.5.A: what takes a VP hex) is nearer than 16 to each such hex,
@@ -27,10 +28,11 @@
 --   if not all are made), 10 times the share of the turn's attacks still owed, so that each
 --   attack made is worth its part; an attack a supplied division stands ready to make (next to
 --   a Soviet combat unit) counts half made, so that moving into place is worth something too.
--- In the Soviet's score only (so the German's is not quite its negative): -0.5 a Soviet combat
--- unit supplied now whose line the German could cut by a move of one hex (his ZOC a hex wider,
--- 7.2: the joint supply check of 15.0 comes after his redeployment). A German move that only
--- threatens a line gains him nothing; the cut, once made, counts in both.
+-- So the German's score is not quite the negative of the Soviet's: his own units' supply is
+-- traced now in his; and in the Soviet's only, -0.5 a Soviet combat unit supplied now whose
+-- line the German could cut by a move of one hex (his ZOC a hex wider, 7.2: the joint supply
+-- check of 15.0 comes after his redeployment). A German move that only threatens a line gains
+-- him nothing; the cut, once made, counts in both.
 -- The weights are the project's own, not the rulebook's (DATA.md).
 local C = require "common"
 local T = require "tables"
@@ -70,9 +72,11 @@ local READY = 0.5         -- 17.7: a mandated attack a division stands ready to 
 
 -- 7.0: the combat units of `side` out of supply, by hex (`{ [hex] = n }`; `hexes`, the hexes
 -- they stand in, and `count`, how many stand in each): the Soviet's traced now (supply.traceable's
--- estimate, without the defensive works), since his advances outrun his lines; the German's as
--- the last supply segment found them, marker `oos` (his lines run back to the west edge, his
--- rail net and his ports, behind him; a trace of them costs twice the Soviet's).
+-- estimate, without the defensive works), since his advances outrun his lines; the German's
+-- traced now too for the German's own score (`traced_german`: a move that leaves his units cut
+-- off shows at once), else as the last supply segment found them, marker `oos` (his lines run
+-- back to the west edge, his rail net and his ports, behind him; a trace of them costs half as
+-- much again as the Soviet's, and the Soviet's score does without it).
 -- The second value, for the Soviet when `risky`: the units supplied now whose lines the German
 -- could cut by a move of one hex (supply.traceable's `risk`: his ZOC a hex wider, 7.2), by hex.
 local function out_of_supply(side, hexes, count, risky, traced_german)
