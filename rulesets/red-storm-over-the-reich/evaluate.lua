@@ -83,7 +83,7 @@ local function out_of_supply(side, hexes, count, risky, traced_german)
   if side == C.GERMAN and not traced_german then
     return units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, marked = "oos" }, {}
   end
-  local traced, safe = supply.traceable(side, hexes, { works = false, risk = risky and side == C.SOVIET })
+  local traced, safe = supply.traceable(side, hexes, { works = false, risk = risky })   -- (risky: the Soviet's score only)
   safe = safe or traced
   local out, risk = {}, {}
   for _, h in ipairs(hexes) do
