@@ -6,10 +6,11 @@
 //! (`umpire.evaluate`'s, in which the outcome counts 1000). Printed: wins with their 95% Wilson
 //! interval, and the search bot's thinking (mean and longest decision, by the clock, one core)
 //! and the longest game: its own thinking (the seat the minute is about: a player's
-//! opponent) and both sides' together (the greedy bot's thinking too). `UMPIRE_STRENGTH_GAMES=n` games a side in the default scenario of each
-//! game (default 20; other scenarios a quarter of it, at least 2), `UMPIRE_STRENGTH_ONLY=<sub>`
-//! some scenarios, `UMPIRE_STRENGTH_SIDE=<side>` one side's seat, `UMPIRE_STRENGTH_JOBS=n` games at once (default 1: the clock figures are a
-//! core's). See docs/performance.md.
+//! opponent) and both sides' together (the greedy bot's thinking too).
+//! `UMPIRE_STRENGTH_GAMES=n` games a side in the default scenario of each game (default 20;
+//! other scenarios a quarter of it, at least 2), `UMPIRE_STRENGTH_ONLY=<sub>` some scenarios,
+//! `UMPIRE_STRENGTH_SIDE=<side>` one side's seat, `UMPIRE_STRENGTH_JOBS=n` games at once
+//! (default 1: the clock figures are a core's). See docs/performance.md.
 
 use std::path::PathBuf;
 use umpire::playout::{self, Lineup, Policy, Record, Spec};

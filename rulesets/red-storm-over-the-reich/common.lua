@@ -143,12 +143,16 @@ function C.combat_at(hex, side, stack) return C.at(hex, side, C.is_combat, stack
 -- stop a unit of `side` from entering? Always, but for a Soviet unit entering a hex that holds
 -- only refugees (6.11) and the Sea Transport waiting with them after a delayed evacuation
 -- (10.8.1.C(ii)): it enters, and they are eliminated (control.passed).
-C.SOVIET_MAY_ENTER_KINDS = { "refugee", "transport" }   -- (for units.hexes to filter in Rust)
-local SOVIET_MAY_ENTER = {}
-for _, k in ipairs(C.SOVIET_MAY_ENTER_KINDS) do SOVIET_MAY_ENTER[k] = true end
+local SOVIET_MAY_ENTER_KINDS = { "refugee", "transport" }
+local SOVIET_MAY_ENTER = set_of(SOVIET_MAY_ENTER_KINDS)
 -- (does the unit `u` alone stop a unit of `side` from entering its hex?)
 function C.stops_entry(side, u)
   return u.side ~= side and (side ~= C.SOVIET or not SOVIET_MAY_ENTER[u.kind])
+end
+-- (the hexes of the units that stop a unit of `side` from entering, C.stops_entry filtered in
+-- Rust: { [hex] = n })
+function C.stopping_hexes(side)
+  return units.hexes { side = C.other(side), on_map = true, not_kind = side == C.SOVIET and SOVIET_MAY_ENTER_KINDS or nil }
 end
 function C.stops(side, hex, stack)
   for _, u in ipairs(stack or units.at(hex)) do

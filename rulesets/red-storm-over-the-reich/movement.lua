@@ -163,11 +163,7 @@ function M.zones(side)
   local refugee = side == C.GERMAN and zoc.refugee_zoc(weather) or {}
   -- 10.7.1.C: where the Soviet crosses major rivers behind the lines (Mud and Clear)
   local near = side == C.SOVIET and weather ~= "frost" and near_germans() or nil
-  -- (the hexes of the enemy's units, and of those that stop entry: C.stops_entry, in Rust)
-  local enemy = C.other(side)
-  local enemy_hexes = units.hexes { side = enemy, on_map = true }
-  local blocking = side == C.SOVIET and units.hexes { side = enemy, on_map = true, not_kind = C.SOVIET_MAY_ENTER_KINDS }
-    or enemy_hexes
+  local enemy_hexes, blocking = units.hexes { side = C.other(side), on_map = true }, C.stopping_hexes(side)
   return { all = all, strong = strong, refugee = refugee, weather = weather, near = near, enemy_hexes = enemy_hexes,
     blocking = blocking, seg = allowance.segment() }
 end
