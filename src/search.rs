@@ -7,13 +7,16 @@
 use crate::hex::{HexId, Hexside};
 use crate::map::Map;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// Cost units per movement point.
 pub const UNIT: i64 = 60;
 
 /// What it costs to cross a hexside or enter a hex.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cost {
     /// Costs this many 1/60 MP.
     Mp(i64),
@@ -24,7 +27,7 @@ pub enum Cost {
 }
 
 /// A movement or tracing profile. Everything is data; see `map.reach` in docs/lua-api.md.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Profile {
     /// Cost to enter a hex, by terrain.
     pub terrain: BTreeMap<String, Cost>,
@@ -89,7 +92,7 @@ pub struct Reached {
 /// What a search reached: the cheapest arrival at every hex it reached, by the map's hex
 /// slots in order (a lookup is a binary search, iteration is in hex id order).
 pub struct Reach<'m> {
-    entries: Vec<(usize, Reached)>,
+    entries: std::rc::Rc<[(usize, Reached)]>,
     map: &'m Map,
 }
 
@@ -169,6 +172,83 @@ fn touch(flags: &mut [u8], dirty: &mut Vec<usize>, i: usize) {
     if flags[i] & DIRTY == 0 {
         flags[i] |= DIRTY;
         dirty.push(i);
+    }
+}
+
+/// The answers of the last searches, by their profile and sources: a search is a function of
+/// these and the map alone, and the rules ask the same one again and again (a supply trace
+/// after each move looked ahead that changes none of its blocked hexes). Bounded by
+/// [`ReachMemo::SIZE`], the oldest forgotten first. Only what a search answers is kept, never a
+/// failure; what it is charged is the caller's, the same whether it is found here or not.
+#[derive(Default)]
+pub struct ReachMemo {
+    /// The map the answers are of (kept, so that no other map is taken for it).
+    map: Option<Arc<Map>>,
+    /// The latest first.
+    kept: VecDeque<Kept>,
+}
+
+struct Kept {
+    print: u64,
+    profile: Profile,
+    sources: Vec<(HexId, i64)>,
+    entries: Rc<[(usize, Reached)]>,
+}
+
+impl ReachMemo {
+    /// How many answers are kept (a supply check of one side makes three or four searches).
+    pub const SIZE: usize = 32;
+
+    /// [`Profile::reach`] of `profile` from `sources` on `map`, answered from the memo if it holds
+    /// the same search.
+    pub fn reach<'m>(
+        &mut self,
+        map: &'m Arc<Map>,
+        profile: Profile,
+        sources: &[(HexId, i64)],
+    ) -> Result<Reach<'m>, SearchError> {
+        if !self.map.as_ref().is_some_and(|m| Arc::ptr_eq(m, map)) {
+            self.map = Some(map.clone());
+            self.kept.clear();
+        }
+        let print = profile.fingerprint(sources);
+        let found = self.kept.iter().position(|k| k.print == print && k.sources == sources && k.profile == profile);
+        if let Some(i) = found {
+            let k = self.kept.remove(i).expect("found");
+            let entries = k.entries.clone();
+            self.kept.push_front(k);
+            return Ok(Reach { entries, map });
+        }
+        let r = profile.reach(map, sources)?;
+        self.kept.truncate(Self::SIZE - 1);
+        self.kept.push_front(Kept { print, profile, sources: sources.to_vec(), entries: r.entries.clone() });
+        Ok(r)
+    }
+}
+
+/// A hash of `items` that does not depend on their order (the sum of each one's hash): the
+/// hashed sets and maps of a profile.
+fn unordered<T: Hash>(seed: u64, items: impl Iterator<Item = T>) -> u64 {
+    items.fold(seed, |sum, x| {
+        let mut h = crate::hex::FastHasher::default();
+        x.hash(&mut h);
+        sum.wrapping_add(h.finish())
+    })
+}
+
+impl Profile {
+    /// A hash of the profile and `sources`, for [`ReachMemo`] (two searches with different
+    /// fingerprints differ; equal ones are compared whole).
+    fn fingerprint(&self, sources: &[(HexId, i64)]) -> u64 {
+        let mut h = crate::hex::FastHasher::default();
+        (&self.terrain, &self.features, self.add_features, &self.hexsides, &self.paths, self.paths_only).hash(&mut h);
+        (self.default, &self.cancels, self.max, self.always_one, &self.hexside_markers, self.directions).hash(&mut h);
+        sources.hash(&mut h);
+        (self.only.as_ref().map(|o| unordered(7, o.iter())), unordered(1, self.blocked.iter())).hash(&mut h);
+        (unordered(2, self.stop.iter()), unordered(3, self.enter_extra.iter()), unordered(4, self.leave_extra.iter()))
+            .hash(&mut h);
+        (unordered(5, self.hex_cost.iter()), unordered(6, self.side_cost.iter())).hash(&mut h);
+        h.finish()
     }
 }
 
@@ -589,6 +669,58 @@ mod tests {
         assert_eq!(p.step(&m, a, b).unwrap(), None, "the unbridged major river still blocks");
         p.cancels.insert("bridge".into(), ["major_river".to_string()].into());
         assert_eq!(p.step(&m, a, b).unwrap(), Some((UNIT, false)));
+    }
+
+    /// The hexes a search reached with their costs, in order.
+    fn costs(r: &Reach) -> Vec<(HexId, i64)> {
+        r.iter().map(|(h, x)| (h, x.cost)).collect()
+    }
+
+    #[test]
+    fn the_memo_answers_as_the_search_would_and_never_for_another_search_or_map() {
+        let line: Vec<(i32, i32)> = (1..=5).map(|r| (1, r)).collect();
+        let m = Arc::new(map(&line));
+        let (a, c) = (HexId::new(1, 1), HexId::new(1, 3));
+        let p = Profile { default: Some(Cost::Mp(UNIT)), ..Default::default() };
+        let fresh = costs(&p.reach(&m, &[(a, 0)]).unwrap());
+        assert_eq!(fresh.len(), 5);
+        let mut memo = ReachMemo::default();
+        assert_eq!(costs(&memo.reach(&m, p.clone(), &[(a, 0)]).unwrap()), fresh);
+        assert_eq!(costs(&memo.reach(&m, p.clone(), &[(a, 0)]).unwrap()), fresh, "answered from the memo");
+        assert_eq!(memo.kept.len(), 1);
+        // a blocked hex, a start count, another source: other searches
+        let mut blocked = p.clone();
+        blocked.blocked.insert(c);
+        assert_eq!(memo.reach(&m, blocked, &[(a, 0)]).unwrap().len(), 2);
+        assert_eq!(memo.reach(&m, p.clone(), &[(a, UNIT)]).unwrap()[&c].cost, 3 * UNIT);
+        assert_eq!(memo.reach(&m, p.clone(), &[(c, 0)]).unwrap()[&a].cost, 2 * UNIT);
+        assert_eq!(memo.kept.len(), 4);
+        // another map with the same hexes but a wall: the memo of the first is forgotten
+        let mut walled = map(&line);
+        walled.hexes.get_mut(&c).unwrap().terrain = "wall".into();
+        let walled = Arc::new(walled);
+        let mut p2 = p.clone();
+        p2.terrain.insert("wall".into(), Cost::No);
+        assert_eq!(memo.reach(&m, p2.clone(), &[(a, 0)]).unwrap().len(), 5);
+        assert_eq!(memo.reach(&walled, p2, &[(a, 0)]).unwrap().len(), 2);
+        assert_eq!(memo.kept.len(), 1);
+        // at most SIZE answers are kept, the latest
+        for n in 0..ReachMemo::SIZE as i64 + 3 {
+            memo.reach(&m, p.clone(), &[(a, n)]).unwrap();
+        }
+        assert_eq!(memo.kept.len(), ReachMemo::SIZE);
+        assert_eq!(memo.kept.front().unwrap().sources, vec![(a, ReachMemo::SIZE as i64 + 2)]);
+    }
+
+    #[test]
+    fn a_fingerprint_does_not_depend_on_the_order_sets_were_filled_in() {
+        let hexes: Vec<HexId> = (1..40).map(|r| HexId::new(r % 7, r)).collect();
+        let (mut p, mut q) = (Profile::default(), Profile::default());
+        p.blocked.extend(hexes.iter().copied());
+        q.blocked.extend(hexes.iter().rev().copied());
+        assert_eq!(p.fingerprint(&[]), q.fingerprint(&[]));
+        q.stop.insert(hexes[0]);
+        assert_ne!(p.fingerprint(&[]), q.fingerprint(&[]));
     }
 
     #[test]

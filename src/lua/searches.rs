@@ -7,7 +7,7 @@ use super::hexset::*;
 use super::seal::string_list;
 use super::world;
 use crate::hex::HexId;
-use crate::search::{self, Profile, to_units};
+use crate::search::{self, Profile, ReachMemo, to_units};
 use mlua::{Lua, Table, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -19,7 +19,13 @@ pub(super) fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
     if sources.is_empty() {
         return Err(mlua::Error::runtime("map.reach: `from` is required"));
     }
-    let r = p.reach(&w.map, &sources).map_err(|e| mlua::Error::runtime(format!("map.reach: {e}")))?;
+    // (the same search is often asked again: the memo answers it, charged as if made)
+    if lua.app_data_ref::<ReachMemo>().is_none() {
+        lua.set_app_data(ReachMemo::default());
+    }
+    let mut memo = lua.app_data_mut::<ReachMemo>().expect("set above");
+    let r = memo.reach(&w.map, p, &sources).map_err(|e| mlua::Error::runtime(format!("map.reach: {e}")))?;
+    drop(memo);
     charge(lua, r.len())?;
     let routes = spec.get::<Option<bool>>("routes")?.unwrap_or(true);
     // `targets`: only these hexes are wanted in the answer (a supply check of units)
