@@ -202,7 +202,7 @@ function setmetatable(t, mt) end
 
 ---A movement or tracing profile for map.reach / map.route / map.path_cost.
 ---@class Umpire.Profile
----@field from? Umpire.Hex|Umpire.Hex[]|table<Umpire.Hex, number> sources at cost 0, or { [hex] = start count } (required by reach and route; ignored by path_cost)
+---@field from? Umpire.Hex|Umpire.Hex[]|table<Umpire.Hex, number>|Umpire.HexSet|table[] sources at cost 0, or { [hex] = start count }, or a list of such sets and hexsets (required by reach and route; ignored by path_cost)
 ---@field mp? number maximum cost (nil: unlimited)
 ---@field terrain? table<string, Umpire.Cost> cost to enter, by terrain (empty and no default: 1 per hex)
 ---@field default? Umpire.Cost cost of terrains not listed
@@ -225,6 +225,7 @@ function setmetatable(t, mt) end
 ---@field directions? string[] every step goes in one of these directions (as map.direction names them): a compass
 ---@field targets? Umpire.Hex[]|table<Umpire.Hex, boolean> map.reach: answer only for these hexes
 ---@field routes? boolean map.reach: false leaves the `from` result empty
+---@field as_set? boolean map.reach: answer a map.hexset of the hexes reached (of `targets` only, if given) instead of the two tables
 
 -- ---------------------------------------------------------------- UnitRef
 
@@ -770,10 +771,11 @@ function map.moves(profile, spec) end
 
 ---Every hex reachable from profile.from (required): its cheapest cost in MP, and the previous
 ---hex of that cheapest arrival (use map.route for a path that can be followed). Charged to
----the command's instruction budget (50 per hex reached), as is map.route.
+---the command's instruction budget (2,000 a search and 500 per hex reached), as is map.route.
+---With profile.as_set, a map.hexset of the hexes reached instead, and nil.
 ---@param profile Umpire.Profile
----@return table<Umpire.Hex, number> costs
----@return table<Umpire.Hex, Umpire.Hex> from
+---@return table<Umpire.Hex, number>|Umpire.HexSet costs
+---@return table<Umpire.Hex, Umpire.Hex>|nil from
 function map.reach(profile) end
 
 ---The cheapest path from the nearest source to `to` (both included); profile.from is required.

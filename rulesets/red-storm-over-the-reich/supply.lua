@@ -61,8 +61,8 @@ end
 
 -- 7.3: a side's railroad sources: friendly railroad hexes linked through friendly railroad hexes
 -- (no enemy unit, no un-negated enemy ZOC, for the Soviet no intact German defensive works in the
--- hex, and not 5201) to a railroad hex of the side's map edge. Returns a set. (`extra`: a set of
--- hexes blocked as well, traceable's `risk`.)
+-- hex, and not 5201) to a railroad hex of the side's map edge. Returns a set (a map.hexset, or an
+-- empty table). (`extra`: a set of hexes blocked as well, traceable's `risk`.)
 local RAIL_PROHIBITED = {}   -- 10.7.3: the railroad hexes of the prohibited area
 for _, h in ipairs(C.RAIL_LIST) do
   if C.PROHIBITED[h] then RAIL_PROHIBITED[h] = true end
@@ -95,13 +95,9 @@ function M.rail_net(side, blocked, extra)
   for _, h in ipairs(C.EDGE[side]) do
     if C.RAIL[h] and open(h) then from[h] = true end
   end
-  local out = {}
-  if not next(from) then return out end
-  for h in pairs(map.reach { from = from, paths = { railroad = 1 }, paths_only = true, blocked = { blocked, table.unpack(rb) },
-                             only = only, routes = false }) do
-    out[h] = true
-  end
-  return out
+  if not next(from) then return {} end
+  return map.reach { from = from, paths = { railroad = 1 }, paths_only = true, blocked = { blocked, table.unpack(rb) },
+                     only = only, as_set = true }
 end
 
 -- The profile of a supply line: hexes through non-prohibited terrain, never across the sea, and
@@ -115,31 +111,29 @@ local function line_profile(from, mp, blocked, targets, weather)
   }
 end
 
--- The hexes of `targets` a side can trace supply to past `blocked`: a set. (The unit's own hex
--- counts as the line's last hex: a line of 10 reaches a unit 10 hexes from its source.) `ports`:
--- the German's friendly ports count (7.1); `extra`, a set of hexes blocked as well.
+-- The hexes of `targets` a side can trace supply to past `blocked`: a set (a map.hexset, or an
+-- empty table). (The unit's own hex counts as the line's last hex: a line of 10 reaches a unit
+-- 10 hexes from its source.) `ports`: the German's friendly ports count (7.1); `extra`, a set
+-- of hexes blocked as well.
 local function trace(side, targets, blocked, weather, ports, extra)
-  local out = {}
-  if #targets == 0 then return out end
+  if #targets == 0 then return {} end
   local function open(h) return not blocked[h] and not (extra and extra[h]) end
-  local all = { blocked, extra }   -- (a list of one set when there is no extra)
   local from = {}
   for _, h in ipairs(C.EDGE[side]) do if open(h) then from[h] = true end end
-  for h in pairs(M.rail_net(side, blocked, extra)) do from[h] = true end
-  if next(from) then
-    for h in pairs(map.reach(line_profile(from, T.supply.line, all, targets, weather))) do out[h] = true end
-  end
   if side == C.GERMAN and ports then
-    -- 7.1: five hexes to a friendly port
-    local sources = {}
+    -- 7.1: five hexes to a friendly port: one search with the lines of ten, a line from a port
+    -- starting as if five of its hexes were behind it
     for _, h in ipairs(C.PORT_LIST) do
-      if C.controller(h) == C.GERMAN and open(h) then sources[h] = true end
-    end
-    if next(sources) then
-      for h in pairs(map.reach(line_profile(sources, T.supply.port_line, all, targets, weather))) do out[h] = true end
+      if not from[h] and C.controller(h) == C.GERMAN and open(h) then
+        from[h] = T.supply.line - T.supply.port_line
+      end
     end
   end
-  return out
+  local rail = M.rail_net(side, blocked, extra)
+  if not next(from) and not next(rail) then return {} end
+  local profile = line_profile({ from, rail }, T.supply.line, { blocked, extra }, targets, weather)
+  profile.as_set = true
+  return map.reach(profile)
 end
 
 -- The hexes of `targets` a side can trace supply to now: a set. `opts.ports = false` leaves out

@@ -176,39 +176,18 @@ pub(super) fn cancels(t: &Table) -> mlua::Result<BTreeMap<String, BTreeSet<Strin
     Ok(m)
 }
 
-/// A profile's `from`: a hex, a list or set of hexes (each a source at cost 0), or a table of start
-/// counts `{ ["1501"] = 1, ["4401"] = 7 }` (a source whose line already has that length; a
-/// list part and a counted part may be mixed). A hex given twice starts at its lowest count.
+/// A profile's `from`: a hex, a list or set of hexes (each a source at cost 0), a
+/// [`HexSet`](super::hexset::HexSet), or a table of start counts `{ ["1501"] = 1, ["4401"] = 7 }`
+/// (a source whose line already has that length; a list part and a counted part may be mixed);
+/// a list may also hold such tables and hexsets, which are merged (`from = { edges, rail_net }`).
+/// A hex given twice starts at its lowest count.
 pub(super) fn sources(map: &Map, t: &Table) -> mlua::Result<Vec<(HexId, i64)>> {
     let mut sources = Vec::new();
     match t.get::<Value>("from")? {
         Value::String(s) => sources.push((hex_arg(map, s.to_str()?.as_ref(), "from")?, 0)),
+        Value::UserData(u) => sources.extend(hexset_of(&u, "from")?.set.iter().map(|&h| (h, 0))),
         Value::Table(list) => {
-            for p in seen_through(list).pairs::<Value, Value>() {
-                let (k, v) = p?;
-                match (k, v) {
-                    (Value::Integer(_), Value::String(h)) | (Value::String(h), Value::Boolean(true)) => {
-                        sources.push((hex_arg(map, &h.to_str()?, "from")?, 0))
-                    }
-                    (Value::String(_), Value::Boolean(false)) => {}
-                    (Value::String(h), Value::Integer(n)) => {
-                        sources.push((hex_arg(map, &h.to_str()?, "from")?, n * UNIT));
-                    }
-                    (Value::String(h), Value::Number(n)) => {
-                        let c = to_units(n).ok_or_else(|| {
-                            mlua::Error::runtime(format!("from: start count {n} is not a multiple of 1/60"))
-                        })?;
-                        sources.push((hex_arg(map, &h.to_str()?, "from")?, c));
-                    }
-                    (k, v) => {
-                        return Err(mlua::Error::runtime(format!(
-                            "from: a list of hexes, a set {{ [hex] = true }} or {{ [hex] = start count }}, not {} = {}",
-                            k.type_name(),
-                            v.type_name()
-                        )));
-                    }
-                }
-            }
+            source_table(map, list, &mut sources, 0)?;
             if let Some(&(h, c)) = sources.iter().find(|s| s.1 < 0) {
                 return Err(mlua::Error::runtime(format!(
                     "from: the start count of {} is negative ({})",
@@ -216,14 +195,48 @@ pub(super) fn sources(map: &Map, t: &Table) -> mlua::Result<Vec<(HexId, i64)>> {
                     mp(c)
                 )));
             }
-            sources.sort();
         }
         Value::Nil => {}
         other => {
             return Err(mlua::Error::runtime(format!("from: a hex or a list of hexes, not {}", other.type_name())));
         }
     }
+    sources.sort();
     Ok(sources)
+}
+
+/// The sources of a `from` table (see [`sources`]) added to `sources`; at `depth` 0 its list
+/// items may be tables and hexsets.
+fn source_table(map: &Map, t: Table, sources: &mut Vec<(HexId, i64)>, depth: usize) -> mlua::Result<()> {
+    for p in seen_through(t).pairs::<Value, Value>() {
+        let (k, v) = p?;
+        match (k, v) {
+            (Value::Integer(_), Value::String(h)) | (Value::String(h), Value::Boolean(true)) => {
+                sources.push((hex_arg(map, &h.to_str()?, "from")?, 0))
+            }
+            (Value::String(_), Value::Boolean(false)) => {}
+            (Value::String(h), Value::Integer(n)) => {
+                sources.push((hex_arg(map, &h.to_str()?, "from")?, n * UNIT));
+            }
+            (Value::String(h), Value::Number(n)) => {
+                let c = to_units(n)
+                    .ok_or_else(|| mlua::Error::runtime(format!("from: start count {n} is not a multiple of 1/60")))?;
+                sources.push((hex_arg(map, &h.to_str()?, "from")?, c));
+            }
+            (Value::Integer(_), Value::Table(inner)) if depth == 0 => source_table(map, inner, sources, 1)?,
+            (Value::Integer(_), Value::UserData(u)) if depth == 0 => {
+                sources.extend(hexset_of(&u, "from")?.set.iter().map(|&h| (h, 0)))
+            }
+            (k, v) => {
+                return Err(mlua::Error::runtime(format!(
+                    "from: a list of hexes, a set {{ [hex] = true }} or {{ [hex] = start count }}, or a list of such sets, not {} = {}",
+                    k.type_name(),
+                    v.type_name()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Sets (Some) or removes (None) a marker of a hex or hexside; empty entries are dropped so the

@@ -11,8 +11,9 @@ use crate::search::{self, Profile, ReachMemo, to_units};
 use mlua::{Lua, Table, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// `map.reach(profile) -> costs, from`: each hex reached from the profile's `from`, its cost and where from.
-pub(super) fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
+/// `map.reach(profile) -> costs, from`: each hex reached from the profile's `from`, its cost and
+/// where from; with `as_set`, a [`HexSet`] of the hexes reached (and nil).
+pub(super) fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Value, Value)> {
     let w = world(lua);
     let w = w.borrow();
     let (p, sources) = profile_from(lua, &w, &spec)?;
@@ -33,6 +34,13 @@ pub(super) fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
         Some(t) => Some(hex_set(lua, &w.map, Value::Table(t), "map.reach targets")?),
         None => None,
     };
+    if spec.get::<Option<bool>>("as_set")?.unwrap_or(false) {
+        let hexes: std::collections::BTreeSet<HexId> = match targets {
+            Some(t) => t.into_iter().filter(|h| r.get(h).is_some()).collect(),
+            None => r.iter().map(|(h, _)| h).collect(),
+        };
+        return Ok((Value::UserData(lua.create_userdata(HexSet::new(&w.map, hexes))?), Value::Nil));
+    }
     // (both tables built in one protected call each: a search hands back thousands of hexes)
     let mut costs: Vec<(&str, Val)> = Vec::new();
     let mut from: Vec<(&str, Val)> = Vec::new();
@@ -58,7 +66,7 @@ pub(super) fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Table, Table)> {
             }
         }
     }
-    Ok((fast::keyed(lua, &costs)?, fast::keyed(lua, &from)?))
+    Ok((Value::Table(fast::keyed(lua, &costs)?), Value::Table(fast::keyed(lua, &from)?)))
 }
 
 /// `map.moves(profile, spec) -> moves`: the moves of units for a list of actions
