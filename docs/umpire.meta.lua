@@ -752,10 +752,10 @@ function map.valued(key) end
 function map.adjacent(spec) end
 
 ---Every hex carrying the marker, with its value; `only.value`: those with that value,
----`only.except`: those with any other.
+---`only.except`: those with any other; `only.as_set`: a map.hexset of those hexes instead.
 ---@param name string
----@param only? { value?: integer, except?: integer }
----@return table<Umpire.Hex, integer>
+---@param only? { value?: integer, except?: integer, as_set?: boolean }
+---@return table<Umpire.Hex, integer>|Umpire.HexSet
 function map.marked(name, only) end
 
 ---The moves of units for a list of actions (umpire.actions), built in Rust from the searches:

@@ -165,8 +165,9 @@ end
 C.SIDE_NO = { Soviet = 1, German = 2 }
 C.SIDE_OF = { "Soviet", "German" }
 function C.controller(hex) return C.SIDE_OF[map.marker(hex, "ctl") or 2] end
--- The Soviet hexes now, in one read of the map (for loops over many hexes): { [hex] = 1 }.
-function C.soviet_hexes() return map.marked("ctl", { value = C.SIDE_NO.Soviet }) end
+-- The Soviet hexes now, in one read of the map (for searches and loops over many hexes): a
+-- map.hexset, handed to the searches without being read again.
+function C.soviet_hexes() return map.marked("ctl", { value = C.SIDE_NO.Soviet, as_set = true }) end
 
 C.contains = sets.contains
 function C.ids(list)

@@ -84,12 +84,13 @@ end
 
 -- After every command: a hex held by one side's supplied combat units is that side's (3.5.A).
 -- (Only a hex where a side's supplied combat units stand and the other side holds can change:
--- those are found in Rust, then each is judged as before, in the order of the hex ids.)
+-- those are found in Rust, then each is judged as before, in the order of the hex ids. The
+-- holder is read hex by hex: far fewer hexes than the map's Soviet ones.)
 function M.update()
-  local soviet, changing = C.soviet_hexes(), {}
+  local changing = {}
   for _, side in ipairs(C.SIDES) do
     for hex in pairs(units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, unmarked = "oos" }) do
-      if (soviet[hex] ~= nil) ~= (side == C.SOVIET) then changing[hex] = true end
+      if C.controller(hex) ~= side then changing[hex] = true end
     end
   end
   for hex in pairs(changing) do

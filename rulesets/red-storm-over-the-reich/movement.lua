@@ -199,13 +199,11 @@ function M.profile(u, from, mp, z, opts)
   local bkey = "blocked" .. (C.is_flak(u) and "/flak" or "") .. (usir and "/usir" or "")
   local blocked = z.shared[bkey]
   if not blocked then
-    blocked = {}
-    for h in pairs(z.blocking) do blocked[h] = true end                     -- no entering enemy units
+    blocked = { z.blocking }                                                -- no entering enemy units
                                                                             -- (but refugees, 6.11, 10.8.1.C)
-    if C.is_flak(u) then for h in pairs(C.URBAN) do blocked[h] = true end end   -- 8.1.3, 17.2.C
-    if usir then                                                            -- 17.1.C: no entering
-      for h in pairs(C.USIR) do blocked[h] = true end                       -- (those inside may cross it to leave)
-    end
+    if C.is_flak(u) then blocked[#blocked + 1] = C.URBAN end                -- 8.1.3, 17.2.C
+    if usir then blocked[#blocked + 1] = C.USIR end                         -- 17.1.C: no entering (those
+                                                                            -- inside may cross it to leave)
     blocked = map.hexset(blocked)                                          -- (read once for every search)
     z.shared[bkey] = blocked
   end
@@ -216,12 +214,7 @@ function M.profile(u, from, mp, z, opts)
   -- (the set is the same for every unit moving with these zones: built once, kept in `z`)
   local stop = not opts.rove and z.stop or nil
   if not stop then
-    stop = {}
-    if not opts.rove then
-      for h in pairs(z.all) do stop[h] = true end                        -- 6.6
-    end
-    for h in pairs(z.refugee) do stop[h] = true end                     -- 6.11
-    stop = map.hexset(stop)
+    stop = map.hexset(opts.rove and { z.refugee } or { z.all, z.refugee })   -- 6.6, 6.11
     if not opts.rove then z.stop = stop end
   end
   -- 6.6, 6.7: from an enemy ZOC never straight into another, but a mechanized unit infiltrates

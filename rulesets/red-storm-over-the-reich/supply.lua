@@ -41,22 +41,24 @@ end
 -- where no friendly unit negates it, intact enemy fortresses, and for the Soviet the German
 -- defensive works near the front; refugees are enemy units to the Soviet (and not to the German).
 -- (`works == false` leaves the defensive works out: the evaluation's quicker estimate; with
--- `wide`, the second value is zoc.unnegated's hexes next to the enemy's ZOC.)
+-- `wide`, the second value is zoc.unnegated's hexes next to the enemy's ZOC.) Both are
+-- map.hexsets: read once, then handed to the searches of the rail net and the lines.
 function M.blocked(side, weather, works, wide)
   local enemy = C.other(side)
-  local blocked, near = zoc.unnegated(side, weather, wide)
-  for h in pairs(units.hexes { side = enemy, on_map = true }) do blocked[h] = true end
+  local ez, near = zoc.unnegated(side, weather, wide)
+  local fortresses = {}
   for _, h in ipairs(C.FORTRESS_LIST) do
-    if C.controller(h) == enemy then blocked[h] = true end
+    if C.controller(h) == enemy then fortresses[#fortresses + 1] = h end
   end
+  local parts = { ez, units.hexes { side = enemy, on_map = true }, fortresses }
   if side == C.SOVIET and works ~= false then
-    for h in pairs(M.dw_near_front()) do blocked[h] = true end
+    parts[#parts + 1] = M.dw_near_front()
   elseif thunderclap() then
-    blocked[thunderclap()] = true
+    parts[#parts + 1] = { thunderclap() }
   end
   -- (the prohibited area, 10.7.3, needs no entry: a supply line's profile prices its terrain
   -- "no", the rail net blocks its railroad hexes, and no source lies in it)
-  return blocked, near
+  return map.hexset(parts), near and map.hexset(near)
 end
 
 -- 7.3: a side's railroad sources: friendly railroad hexes linked through friendly railroad hexes

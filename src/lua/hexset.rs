@@ -35,21 +35,38 @@ pub(super) fn hex_bytes(map: &Map, s: &[u8], what: &str) -> mlua::Result<HexId> 
 /// that takes a set of hexes takes it without reading it again: a profile's `blocked` and
 /// `stop` made once and handed to the searches of many units.
 pub struct HexSet {
-    /// The printed ids, sorted as `pairs` walks them, with their hexes.
-    pub(super) sorted: Vec<(String, HexId)>,
+    /// The hexes, in the order of their printed ids (as `pairs` walks them).
+    pub(super) sorted: Vec<HexId>,
     pub(super) set: crate::hex::FastSet<HexId>,
+    /// The map that prints them.
+    map: std::sync::Arc<Map>,
+}
+
+/// The id `h` is printed as (the map's own, kept once it is loaded).
+pub(super) fn printed(map: &Map, h: HexId) -> std::borrow::Cow<'_, str> {
+    map.printed_id(h).map_or_else(|| map.fmt(h).into(), Into::into)
 }
 
 impl HexSet {
-    pub(super) fn new(map: &Map, hexes: BTreeSet<HexId>) -> HexSet {
-        let mut sorted: Vec<(String, HexId)> = hexes.into_iter().map(|h| (map.fmt(h), h)).collect();
-        sorted.sort();
-        let set = sorted.iter().map(|(_, h)| *h).collect();
-        HexSet { sorted, set }
+    pub(super) fn new(map: &std::sync::Arc<Map>, hexes: BTreeSet<HexId>) -> HexSet {
+        let mut sorted: Vec<HexId> = hexes.into_iter().collect();
+        // (in hex order already where the printed ids sort as the hexes do: most maps)
+        if !sorted.is_sorted_by(|a, b| printed(map, *a) <= printed(map, *b)) {
+            sorted.sort_by(|a, b| printed(map, *a).cmp(&printed(map, *b)));
+        }
+        let set = sorted.iter().copied().collect();
+        HexSet { sorted, set, map: map.clone() }
     }
 
+    /// The hex printed as `id`, if it is in the set.
+    fn hex_of(&self, id: &[u8]) -> Option<HexId> {
+        let h = self.map.grid.parse_bytes(id)?;
+        (self.set.contains(&h) && printed(&self.map, h).as_bytes() == id).then_some(h)
+    }
+
+    /// Where the hex printed as `id` is in the order of the printed ids.
     fn find(&self, id: &[u8]) -> Result<usize, usize> {
-        self.sorted.binary_search_by(|(s, _)| s.as_bytes().cmp(id))
+        self.sorted.binary_search_by(|h| printed(&self.map, *h).as_bytes().cmp(id))
     }
 }
 
@@ -57,7 +74,7 @@ impl mlua::UserData for HexSet {
     fn add_methods<M: mlua::UserDataMethods<Self>>(m: &mut M) {
         m.add_meta_method(mlua::MetaMethod::Index, |_, this, k: Value| {
             Ok(match k {
-                Value::String(s) => this.find(&s.as_bytes()).is_ok().then_some(true),
+                Value::String(s) => this.hex_of(&s.as_bytes()).is_some().then_some(true),
                 _ => None,
             })
         });
@@ -90,7 +107,7 @@ pub(super) fn hexset_next(lua: &Lua, (u, k): (mlua::AnyUserData, Value)) -> mlua
         _ => return Err(mlua::Error::runtime("next: invalid key to 'next'")),
     };
     match this.sorted.get(i) {
-        Some((id, _)) => Ok((Value::String(lua.create_string(id)?), Value::Boolean(true))),
+        Some(h) => Ok((Value::String(lua.create_string(printed(&this.map, *h).as_ref())?), Value::Boolean(true))),
         None => Ok((Value::Nil, Value::Nil)),
     }
 }
@@ -116,7 +133,7 @@ pub(super) fn hexset(lua: &Lua, v: Value) -> mlua::Result<HexSet> {
     if let Value::UserData(u) = &v
         && let Ok(h) = u.borrow::<HexSet>()
     {
-        return Ok(HexSet { sorted: h.sorted.clone(), set: h.set.clone() });
+        return Ok(HexSet { sorted: h.sorted.clone(), set: h.set.clone(), map: h.map.clone() });
     }
     if !matches!(v, Value::Table(_) | Value::Nil) {
         return Err(mlua::Error::runtime(format!("map.hexset: a set or list of hexes, not {}", v.type_name())));

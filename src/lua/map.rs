@@ -151,8 +151,12 @@ fn nearest(lua: &Lua, (s, hexes): (String, Value)) -> mlua::Result<(Option<Strin
             &made
         }
     };
-    let best =
-        set.sorted.iter().map(|(id, h)| (w.map.grid.distance(from, *h), id)).min().map(|(d, id)| (id.clone(), d));
+    let best = set
+        .sorted
+        .iter()
+        .map(|h| (w.map.grid.distance(from, *h), printed(&w.map, *h)))
+        .min()
+        .map(|(d, id)| (id.into_owned(), d));
     Ok(match best {
         Some((h, d)) => (Some(h), Some(d)),
         None => (None, None),
@@ -309,11 +313,16 @@ fn valued(lua: &Lua, key: String) -> mlua::Result<BTreeMap<String, f64>> {
 }
 
 /// `map.marked(name, only?) -> { [hex] = integer }`: every hex carrying the marker, with its value
-/// (`only.value`: those with that value; `only.except`: those with any other).
-fn marked(lua: &Lua, (name, only): (String, Option<Table>)) -> mlua::Result<Table> {
-    let (value, except) = match &only {
-        Some(o) => (o.get::<Option<i64>>("value")?, o.get::<Option<i64>>("except")?),
-        None => (None, None),
+/// (`only.value`: those with that value; `only.except`: those with any other; `only.as_set`: a
+/// [`HexSet`] of the hexes instead).
+fn marked(lua: &Lua, (name, only): (String, Option<Table>)) -> mlua::Result<Value> {
+    let (value, except, as_set) = match &only {
+        Some(o) => (
+            o.get::<Option<i64>>("value")?,
+            o.get::<Option<i64>>("except")?,
+            o.get::<Option<bool>>("as_set")?.unwrap_or(false),
+        ),
+        None => (None, None, false),
     };
     let w = world(lua);
     let w = w.borrow();
@@ -323,7 +332,11 @@ fn marked(lua: &Lua, (name, only): (String, Option<Table>)) -> mlua::Result<Tabl
         .iter()
         .filter_map(|(h, m)| m.get(&name).map(|v| (*h, *v)))
         .filter(|(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x));
-    hex_ints(lua, &w, found)
+    if as_set {
+        let set = HexSet::new(&w.map, found.map(|(h, _)| h).collect());
+        return Ok(Value::UserData(lua.create_userdata(set)?));
+    }
+    Ok(Value::Table(hex_ints(lua, &w, found)?))
 }
 
 /// `map.set_side_marker(a, b, name, v?)`: sets or removes (nil, false) a marker on the hexside of two hexes.
