@@ -198,6 +198,8 @@ function setmetatable(t, mt) end
 ---@field attr? table<string, Umpire.Storable> attributes that must equal these values
 ---@field marked? string|string[] units carrying at least one of these markers
 ---@field unmarked? string|string[] units carrying none of these markers
+---@field within? Umpire.Hex[]|table<Umpire.Hex, any>|Umpire.HexSet units standing in one of these hexes
+---@field outside? Umpire.Hex[]|table<Umpire.Hex, any>|Umpire.HexSet units standing in none of these hexes (a unit off the map stands in none)
 ---@field at_least? table<string, number> units whose value (u:value, their step now) is at least this for each key
 
 ---A movement or tracing profile for map.reach / map.route / map.path_cost.

@@ -84,14 +84,14 @@ end
 
 -- After every command: a hex held by one side's supplied combat units is that side's (3.5.A).
 -- (Only a hex where a side's supplied combat units stand and the other side holds can change:
--- those are found in Rust, then each is judged as before, in the order of the hex ids. The
--- holder is read hex by hex: far fewer hexes than the map's Soviet ones.)
+-- those are found in Rust, the Soviet's units outside his hexes and the German's within them,
+-- then each is judged as before, in the order of the hex ids.)
 function M.update()
-  local changing = {}
+  local soviet, changing = C.soviet_hexes(), {}
   for _, side in ipairs(C.SIDES) do
-    for hex in pairs(units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, unmarked = "oos" }) do
-      if C.controller(hex) ~= side then changing[hex] = true end
-    end
+    local filter = { side = side, kind = C.COMBAT_KINDS, on_map = true, unmarked = "oos" }
+    if side == C.SOVIET then filter.outside = soviet else filter.within = soviet end
+    for hex in pairs(units.hexes(filter)) do changing[hex] = true end
   end
   for hex in pairs(changing) do
     local side, ok = nil, false

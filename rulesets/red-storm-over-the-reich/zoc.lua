@@ -24,11 +24,15 @@ function M.projects(u)
   end
   return true
 end
+-- 6.4: no ZOC comes out of an urban or fortress hex.
+local NOT_OUT_OF = map.hexset { C.URBAN, C.FORTRESS }
+
 -- The hexes of the side's units on the map that project a ZOC (M.projects, filtered in Rust:
--- no handle is made); `more`, a narrower `kind` and an `attr` (the strong units, 6.7).
+-- no handle is made), but urban and fortress hexes (6.4); `more`, a narrower `kind` and an
+-- `attr` (the strong units, 6.7).
 local function sources(side, more)
   return units.hexes { side = side, kind = more and more.kind or ZOC_KINDS, attr = more and more.attr, on_map = true,
-                       unmarked = NO_ZOC, at_least = { attack = 1 } }
+                       unmarked = NO_ZOC, at_least = { attack = 1 }, outside = NOT_OUT_OF }
 end
 
 -- 6.7: the units whose ZOC is not "infantry-only": mechanized, guard cavalry, guards rifle.
@@ -50,31 +54,20 @@ local function reach(from, weather)
   return map.adjacent { from = from, not_across = M.not_across(weather), not_into = NOT_INTO }
 end
 
-local function source_hex(h) return not C.URBAN[h] and not C.FORTRESS[h] end
-
 -- 6.7: the kinds of the strong units (M.strong): mechanized and guard cavalry; guards rifle.
 local STRONG = { { kind = { "mech", "cavalry" } }, { kind = "infantry", attr = { ma = "guards" } } }
-
--- The hexes of `sources(side, more)` a ZOC comes out of (not urban or fortress hexes, 6.4), added
--- to `into`.
-local function source_set(into, side, more)
-  for h in pairs(sources(side, more)) do
-    if source_hex(h) then into[h] = true end
-  end
-  return into
-end
 
 -- The hexes the side's units project a ZOC into: all of them, and those of the strong units
 -- (6.7). Returns two sets { [hex] = true }.
 function M.zocs(side, weather)
   local strong = {}
-  for _, more in ipairs(STRONG) do source_set(strong, side, more) end
-  return reach(source_set({}, side), weather), reach(strong, weather)
+  for i, more in ipairs(STRONG) do strong[i] = sources(side, more) end
+  return reach(sources(side), weather), reach(strong, weather)
 end
 
 -- The hexes the side's units project a ZOC into (M.zocs' first set).
 function M.zoc(side, weather)
-  return reach(source_set({}, side), weather)
+  return reach(sources(side), weather)
 end
 
 -- 6.11: a refugee unit's ZOC covers its own hex and the six around it (terrain as in 6.4) and

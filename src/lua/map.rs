@@ -387,7 +387,7 @@ fn adjacent(lua: &Lua, spec: Table) -> mlua::Result<Table> {
     }
     let mut hexes: Vec<HexId> = hexes.into_iter().collect();
     hexes.sort();
-    let names: Vec<String> = hexes.into_iter().map(|n| w.fmt_hex(n)).collect();
-    let entries: Vec<(&str, Val)> = names.iter().map(|n| (n.as_str(), Val::Bool(true))).collect();
+    let names: Vec<std::borrow::Cow<str>> = hexes.into_iter().map(|n| printed(&w.map, n)).collect();
+    let entries: Vec<(&str, Val)> = names.iter().map(|n| (n.as_ref(), Val::Bool(true))).collect();
     fast::keyed(lua, &entries)
 }

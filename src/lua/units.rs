@@ -456,6 +456,10 @@ struct UnitFilter {
     unmarked: Vec<String>,
     /// `at_least`: the unit's value (of its step now) for each key is a number at least this
     at_least: Vec<(String, f64)>,
+    /// `within`: the unit stands in one of these hexes
+    within: Option<crate::hex::FastSet<HexId>>,
+    /// `outside`: the unit stands in none of these hexes (a unit off the map does)
+    outside: Option<crate::hex::FastSet<HexId>>,
 }
 
 impl UnitFilter {
@@ -493,7 +497,18 @@ impl UnitFilter {
                 at_least.push((k, n));
             }
         }
-        Ok(UnitFilter { side, kind, not_kind, bx, on_map, attrs, marked, unmarked, at_least })
+        // (a hexset is copied as it is: the Soviet hexes of most of a map)
+        let hexes = |field: &str| -> mlua::Result<Option<crate::hex::FastSet<HexId>>> {
+            match filter.map(|f| f.get::<Value>(field)).transpose()?.unwrap_or(Value::Nil) {
+                Value::Nil => Ok(None),
+                v => {
+                    let map = world(lua).borrow().map.clone();
+                    Ok(Some(super::hexset::search_set(lua, &map, v, &format!("{fname}{{{field}}}"))?))
+                }
+            }
+        };
+        let (within, outside) = (hexes("within")?, hexes("outside")?);
+        Ok(UnitFilter { side, kind, not_kind, bx, on_map, attrs, marked, unmarked, at_least, within, outside })
     }
 
     /// Whether the unit matches every field of the filter.
@@ -508,5 +523,7 @@ impl UnitFilter {
             && self.marked.as_ref().is_none_or(|ms| ms.iter().any(|m| u.markers.contains_key(m)))
             && !self.unmarked.iter().any(|m| u.markers.contains_key(m))
             && self.at_least.iter().all(|(k, n)| u.values().get(k).and_then(|v| v.as_f64()).is_some_and(|v| v >= *n))
+            && self.within.as_ref().is_none_or(|s| u.hex().is_some_and(|h| s.contains(&h)))
+            && self.outside.as_ref().is_none_or(|s| !u.hex().is_some_and(|h| s.contains(&h)))
     }
 }
