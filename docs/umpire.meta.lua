@@ -225,7 +225,7 @@ function setmetatable(t, mt) end
 ---@field only? Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet the only hexes that may be entered (blocked ones stay blocked)
 ---@field side_cost? table<string, Umpire.Cost> per-search price of one crossing, "A>B" one way or "A/B" both, replacing the hexside's feature costs
 ---@field directions? string[] every step goes in one of these directions (as map.direction names them): a compass
----@field targets? Umpire.Hex[]|table<Umpire.Hex, boolean> map.reach: answer only for these hexes
+---@field targets? Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet map.reach: answer only for these hexes
 ---@field routes? boolean map.reach: false leaves the `from` result empty
 ---@field as_set? boolean map.reach: answer a map.hexset of the hexes reached (of `targets` only, if given) instead of the two tables
 
@@ -615,6 +615,13 @@ function units.all(filter) end
 ---@param what? "units"|"steps"
 ---@return table<Umpire.Hex, integer>
 function units.hexes(filter, what) end
+
+---How many units pass the filter, on the map or not (`what` "units", the default), or the
+---steps they have left ("steps"); no handle and no table is made.
+---@param filter? Umpire.UnitFilter
+---@param what? "units"|"steps"
+---@return integer
+function units.count(filter, what) end
 
 -- ---------------------------------------------------------------- map
 

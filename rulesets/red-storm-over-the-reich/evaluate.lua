@@ -70,26 +70,24 @@ local RISK = 0.5          -- 7.2, 15.0: a Soviet unit whose line a German move o
 local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attacks are owed
 local READY = 0.5         -- 17.7: a mandated attack a division stands ready to make, as made
 
--- 7.0: the combat units of `side` out of supply, by hex (`{ [hex] = n }`; `hexes`, the hexes
--- they stand in, and `count`, how many stand in each): the Soviet's traced now (supply.traceable's
--- estimate, without the defensive works), since his advances outrun his lines; the German's
--- traced now too for the German's own score (`traced_german`: a move that leaves his units cut
--- off shows at once), else as the last supply segment found them, marker `oos` (his lines run
--- back to the west edge, his rail net and his ports, behind him; a trace of them costs half as
--- much again as the Soviet's, and the Soviet's score does without it).
--- The second value, for the Soviet when `risky`: the units supplied now whose lines the German
--- could cut by a move of one hex (supply.traceable's `risk`: his ZOC a hex wider, 7.2), by hex.
-local function out_of_supply(side, hexes, count, risky, traced_german)
-  if side == C.GERMAN and not traced_german then
-    return units.hexes { side = side, kind = C.COMBAT_KINDS, on_map = true, marked = "oos" }, {}
+-- 7.0: the combat units of `side` on the map out of supply, counted: the Soviet's traced
+-- now (supply.traceable's estimate, without the defensive works), since his advances outrun his
+-- lines; the German's traced now too for the German's own score (`traced_german`: a move that
+-- leaves his units cut off shows at once), else as the last supply segment found them, marker
+-- `oos` (his lines run back to the west edge, his rail net and his ports, behind him; a trace
+-- of them costs half as much again as the Soviet's, and the Soviet's score does without it).
+-- `hexes`, the hexes they stand in (the trace's targets). The second value, the hexes of the
+-- supplied ones (nil: those not marked); the third, for the Soviet when `risky`, how many are
+-- supplied now by lines the German could cut by a move of one hex (supply.traceable's `risk`:
+-- his ZOC a hex wider, 7.2). (Counted in Rust, units.count: no unit is read in Lua.)
+local function out_of_supply(side, hexes, risky, traced_german)
+  local function count(more)
+    more.side, more.kind, more.on_map = side, C.COMBAT_KINDS, true
+    return units.count(more)
   end
+  if side == C.GERMAN and not traced_german then return count { marked = "oos" }, nil, 0 end
   local traced, safe = supply.traceable(side, hexes, { works = false, risk = risky })   -- (risky: the Soviet's score only)
-  safe = safe or traced
-  local out, risk = {}, {}
-  for _, h in ipairs(hexes) do
-    if not traced[h] then out[h] = count[h] elseif not safe[h] then risk[h] = count[h] end
-  end
-  return out, risk
+  return count { outside = traced }, traced, safe and count { within = traced, outside = safe } or 0
 end
 
 -- Steps on the map and units out of supply, by side (2.2.A, 7.0); and what the progress terms
@@ -97,25 +95,27 @@ end
 -- hexes), in the order of their ids, and the hexes German combat units stand in. The Soviet's
 -- supply is traced now (out_of_supply), not read off the last segment's markers: a move that
 -- outruns its lines, or a line cut, shows at once, as the step attrition takes of a unit out of
--- supply (15.0). (Read by hex in Rust, units.hexes: no unit is read in Lua.)
+-- supply (15.0). (Read by hex and counted in Rust, units.hexes and units.count: no unit is
+-- read in Lua.)
 local function survey(risky, traced_german)
   local f = scoring.forces(SIDES)
   local s = { takers = {}, taker_list = {}, german = {}, at_risk = 0 }
   for _, side in ipairs(SIDES) do
     local filter = { side = side, kind = C.COMBAT_KINDS, on_map = true }
-    local count, steps, hexes = units.hexes(filter), units.hexes(filter, "steps"), {}
-    for h in pairs(count) do hexes[#hexes + 1] = h end
-    local out, risk = out_of_supply(side, hexes, count, risky, traced_german)
+    local hexes = units.hexes(filter)
     local fs = f[side]
-    for _, h in ipairs(hexes) do
-      fs.steps = fs.steps + steps[h]
-      fs.trouble = fs.trouble + (out[h] or 0)
-      s.at_risk = s.at_risk + (risk[h] or 0)
-      if side == C.GERMAN then
-        s.german[h] = true
-      elseif not out[h] then
-        s.takers[h] = true
-        s.taker_list[#s.taker_list + 1] = h
+    local supplied, at_risk
+    fs.steps = units.count(filter, "steps")
+    fs.trouble, supplied, at_risk = out_of_supply(side, hexes, risky, traced_german)
+    s.at_risk = s.at_risk + at_risk
+    if side == C.GERMAN then
+      s.german = hexes
+    else
+      for h in pairs(hexes) do
+        if not supplied or supplied[h] then
+          s.takers[h] = true
+          s.taker_list[#s.taker_list + 1] = h
+        end
       end
     end
   end

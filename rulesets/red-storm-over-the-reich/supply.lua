@@ -118,7 +118,7 @@ end
 -- 10 hexes from its source.) `ports`: the German's friendly ports count (7.1); `extra`, a set
 -- of hexes blocked as well.
 local function trace(side, targets, blocked, weather, ports, extra)
-  if #targets == 0 then return {} end
+  if next(targets) == nil then return {} end
   local function open(h) return not blocked[h] and not (extra and extra[h]) end
   local from = {}
   for _, h in ipairs(C.EDGE[side]) do if open(h) then from[h] = true end end
@@ -138,7 +138,8 @@ local function trace(side, targets, blocked, weather, ports, extra)
   return map.reach(profile)
 end
 
--- The hexes of `targets` a side can trace supply to now: a set. `opts.ports = false` leaves out
+-- The hexes of `targets` (a list, a set or a hexset) a side can trace supply to now: a set (a
+-- map.hexset, or an empty table). `opts.ports = false` leaves out
 -- the German ports (3.5.C: refugees survive supplied from the west edge only); `opts.works =
 -- false` the defensive works that block Soviet lines (an estimate, for evaluate.lua: the works
 -- change seldom, and finding those near the front is a search of its own). `opts.risk`: a
@@ -152,11 +153,7 @@ function M.traceable(side, targets, opts)
   local ports = opts.ports ~= false
   local out = trace(side, targets, blocked, weather, ports)
   if not near then return out end
-  local kept = {}
-  for _, h in ipairs(targets) do
-    if out[h] then kept[#kept + 1] = h end
-  end
-  return out, trace(side, kept, blocked, weather, ports, near)
+  return out, trace(side, out, blocked, weather, ports, near)
 end
 
 -- 7.0: a side's supply segment: every unit of the side on the map that needs supply is marked out

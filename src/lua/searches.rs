@@ -30,9 +30,9 @@ pub(super) fn reach(lua: &Lua, spec: Table) -> mlua::Result<(Value, Value)> {
     charge(lua, r.len())?;
     let routes = spec.get::<Option<bool>>("routes")?.unwrap_or(true);
     // `targets`: only these hexes are wanted in the answer (a supply check of units)
-    let targets = match spec.get::<Option<Table>>("targets")? {
-        Some(t) => Some(hex_set(lua, &w.map, Value::Table(t), "map.reach targets")?),
-        None => None,
+    let targets = match spec.get::<Value>("targets")? {
+        Value::Nil => None,
+        t => Some(hex_set(lua, &w.map, t, "map.reach targets")?),
     };
     if spec.get::<Option<bool>>("as_set")?.unwrap_or(false) {
         let hexes: std::collections::BTreeSet<HexId> = match targets {

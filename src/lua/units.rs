@@ -304,6 +304,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("stacks", lua.create_function(stacks)?)?;
     t.set("all", lua.create_function(all)?)?;
     t.set("hexes", lua.create_function(hexes)?)?;
+    t.set("count", lua.create_function(count)?)?;
     // `units["212/80"]` is a unit looked up as a field: say how a unit is found
     let mt = lua.create_table()?;
     mt.set(
@@ -314,7 +315,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 other => other.type_name().to_string(),
             };
             Err(mlua::Error::runtime(format!(
-                "{}units has no field '{k}' (a unit by its id: units.get('{k}'); the API: get, find, at, in_box, stacks, all)",
+                "{}units has no field '{k}' (a unit by its id: units.get('{k}'); the API: get, find, at, in_box, stacks, all, hexes, count)",
                 rule_place(lua)
             )))
         })?,
@@ -405,26 +406,52 @@ fn all(lua: &Lua, filter: Option<Table>) -> mlua::Result<Table> {
 /// (`"steps"`), `{ [hex] = n }`: no handle is made (a zone of control, the hexes a side's units
 /// negate or block, a side's steps, read in one call).
 fn hexes(lua: &Lua, (filter, what): (Option<Table>, Option<String>)) -> mlua::Result<Table> {
+    let mut count: BTreeMap<HexId, i64> = BTreeMap::new();
+    let w = counted(lua, filter, what, "units.hexes", |u, n| {
+        if let Some(h) = u.hex() {
+            *count.entry(h).or_insert(0) += n;
+        }
+    })?;
+    super::hexset::hex_ints(lua, &w.borrow(), count.into_iter())
+}
+
+/// `units.count(filter, what?)`: how many units pass the filter (as `units.all`'s), on the map or
+/// not (`what` "units", the default), or the steps they have left (`"steps"`): a side's steps,
+/// or its units out of supply, in one call.
+fn count(lua: &Lua, (filter, what): (Option<Table>, Option<String>)) -> mlua::Result<i64> {
+    let mut total = 0;
+    counted(lua, filter, what, "units.count", |_, n| total += n)?;
+    Ok(total)
+}
+
+/// Hands `each` every unit that passes `filter` with what it counts for (`what`: 1 a unit, or
+/// its steps left); `fname` names the caller in errors. Returns the world, for the answer.
+fn counted(
+    lua: &Lua,
+    filter: Option<Table>,
+    what: Option<String>,
+    fname: &str,
+    mut each: impl FnMut(&Unit, i64),
+) -> mlua::Result<super::Shared> {
     let steps = match what.as_deref() {
         None | Some("units") => false,
         Some("steps") => true,
         Some(other) => {
-            return Err(mlua::Error::runtime(format!("units.hexes: counts \"units\" or \"steps\", not \"{other}\"")));
+            return Err(mlua::Error::runtime(format!("{fname}: counts \"units\" or \"steps\", not \"{other}\"")));
         }
     };
     let w = world(lua);
-    let filter = UnitFilter::of(lua, filter.as_ref(), "units.hexes")?;
-    let w = w.borrow();
-    if let Some(b) = &filter.bx {
-        known_box(lua, &w, b, "units.hexes{box}")?;
-    }
-    let mut count: BTreeMap<HexId, i64> = BTreeMap::new();
-    for u in w.state.units.values().filter(|u| filter.passes(u)) {
-        if let Some(h) = u.hex() {
-            *count.entry(h).or_insert(0) += if steps { (u.steps.len() - u.step) as i64 } else { 1 };
+    let filter = UnitFilter::of(lua, filter.as_ref(), fname)?;
+    {
+        let w = w.borrow();
+        if let Some(b) = &filter.bx {
+            known_box(lua, &w, b, &format!("{fname}{{box}}"))?;
+        }
+        for u in w.state.units.values().filter(|u| filter.passes(u)) {
+            each(u, if steps { (u.steps.len() - u.step) as i64 } else { 1 });
         }
     }
-    super::hexset::hex_ints(lua, &w, count.into_iter())
+    Ok(w)
 }
 
 /// A filter's field holding a name or a list of names (`kind`, `marked`, `unmarked`).
