@@ -138,7 +138,20 @@ impl Units {
     }
     /// The ids of the units on the map by hex, each stack top first (as [`GameState::stack`]).
     pub fn stacks_by_hex(&self) -> crate::hex::FastMap<HexId, Vec<Arc<str>>> {
-        self.stacks().into_iter().map(|(h, v)| (h, v.iter().map(|u| Arc::from(u.id.as_str())).collect())).collect()
+        // (the map's own keys shared, not copied: rebuilt after every change of a unit)
+        let mut by_hex: crate::hex::FastMap<HexId, Vec<(&Arc<str>, &Unit)>> = Default::default();
+        for (id, u) in self.0.iter() {
+            if let Location::Hex(h) = u.loc {
+                by_hex.entry(h).or_default().push((id, u));
+            }
+        }
+        by_hex
+            .into_iter()
+            .map(|(h, mut v)| {
+                v.sort_by(|a, b| top_first(a.1, b.1));
+                (h, v.into_iter().map(|(id, _)| id.clone()).collect())
+            })
+            .collect()
     }
     pub fn len(&self) -> usize {
         self.0.len()
