@@ -5,6 +5,7 @@
 local C = require "common"
 local T = require "tables"
 local movement = require "movement"
+local allowance = require "allowance"
 local transport = require "transport"
 local kg = require "kg"
 
@@ -93,8 +94,10 @@ function M.usir_stuck()
           end
         end
       else
+        -- (a unit that may not move now at all cannot leave: in the reaction segment, one short
+        -- of fuel, 9.2.C, or in a Soviet ZOC, 10.8.5; the move verb's own checks, 10.4)
         local mp = movement.left(u)
-        if mp and mp > 0 then
+        if mp and mp > 0 and movement.may_move(u, C.GERMAN, allowance.segment()) then
           local reach = map.reach(movement.profile(u, u.hex, mp))
           for h in pairs(reach) do
             if not C.USIR[h] and h ~= u.hex then out[#out + 1] = u break end
