@@ -119,8 +119,7 @@ pub(super) fn hex_ints(
     w: &crate::contract::World,
     hexes: impl Iterator<Item = (HexId, i64)>,
 ) -> mlua::Result<Table> {
-    let named: Vec<(std::borrow::Cow<str>, i64)> =
-        hexes.map(|(h, n)| (w.map.printed_id(h).map_or_else(|| w.fmt_hex(h).into(), Into::into), n)).collect();
+    let named: Vec<(std::borrow::Cow<str>, i64)> = hexes.map(|(h, n)| (printed(&w.map, h), n)).collect();
     let entries: Vec<(&str, super::fast::Val)> =
         named.iter().map(|(h, n)| (h.as_ref(), super::fast::Val::Int(*n))).collect();
     super::fast::keyed(lua, &entries)
