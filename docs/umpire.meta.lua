@@ -616,6 +616,11 @@ function units.all(filter) end
 ---@return table<Umpire.Hex, integer>
 function units.hexes(filter, what) end
 
+---The hexes where the units that pass the filter stand on the map, as a map.hexset.
+---@param filter? Umpire.UnitFilter
+---@return Umpire.HexSet
+function units.hexset(filter) end
+
 ---How many units pass the filter, on the map or not (`what` "units", the default), or the
 ---steps they have left ("steps"); no handle and no table is made.
 ---@param filter? Umpire.UnitFilter
@@ -756,8 +761,8 @@ function map.clear_markers(name) end
 function map.valued(key) end
 
 ---The hexes next to any hex of `from` (a zone of control), computed in Rust.
----@param spec { from: Umpire.Hex[]|table<Umpire.Hex, boolean>, not_across?: string[], not_into?: string[] } not_into: terrains or hex features
----@return table<Umpire.Hex, boolean>
+---@param spec { from: Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet, not_across?: string[], not_into?: string[], as_set?: boolean } not_into: terrains or hex features; as_set: answer a hexset
+---@return table<Umpire.Hex, boolean>|Umpire.HexSet
 function map.adjacent(spec) end
 
 ---Every hex carrying the marker, with its value; `only.value`: those with that value,
@@ -811,9 +816,11 @@ function map.step_costs(profile) end
 
 ---A set of hexes read once and kept in Rust, never changed: index it (`s[hex]`), count it
 ---(`#s`), walk it with pairs (in id order); every function taking a set of hexes takes it.
+---`opts.without` leaves out the hexes of a set (or a list of sets), `opts.within` keeps only its own.
 ---@param hexes Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet
+---@param opts? { without?: table|Umpire.HexSet, within?: table|Umpire.HexSet }
 ---@return Umpire.HexSet
-function map.hexset(hexes) end
+function map.hexset(hexes, opts) end
 
 ---Formats MP: "2", "1.5", "2 1/3".
 ---@param mp number

@@ -241,6 +241,9 @@ pub struct Map {
     pub legend: Legend,
     /// Printed ids of the hexes by slot (a cache built by `finish`).
     printed: Vec<String>,
+    /// Whether the printed ids sort as the hexes do (`finish` finds out): a set of hexes in
+    /// hex order is then in the order of its printed ids too (most maps).
+    printed_in_order: bool,
     /// The neighbours of every slot, in `Dir::ALL` order (a cache for the searches, built on
     /// the first search; `finish` drops it, so a map changed after a search must call it).
     links: std::sync::OnceLock<Links>,
@@ -339,7 +342,17 @@ impl Map {
         self.printed = (0..self.hexes.slot_count())
             .map(|i| self.hexes.at_slot(i).map(|(h, _)| self.grid.format(h)).unwrap_or_default())
             .collect();
+        let mut by_hex: Vec<(HexId, &str)> = (0..self.hexes.slot_count())
+            .filter_map(|i| self.hexes.at_slot(i).map(|(h, _)| (h, self.printed[i].as_str())))
+            .collect();
+        by_hex.sort_unstable_by_key(|(h, _)| *h);
+        self.printed_in_order = by_hex.windows(2).all(|w| w[0].1 < w[1].1);
         self.links = std::sync::OnceLock::new();
+    }
+
+    /// Whether hexes in hex order are in the order of their printed ids (see `finish`).
+    pub fn printed_in_order(&self) -> bool {
+        self.printed_in_order
     }
 
     /// The neighbours of every slot of the hex table, for the searches.

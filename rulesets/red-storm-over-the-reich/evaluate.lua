@@ -99,10 +99,10 @@ end
 -- read in Lua.)
 local function survey(risky, traced_german)
   local f = scoring.forces(SIDES)
-  local s = { takers = {}, taker_list = {}, german = {}, at_risk = 0 }
+  local s = { taker_list = {}, at_risk = 0 }
   for _, side in ipairs(SIDES) do
     local filter = { side = side, kind = C.COMBAT_KINDS, on_map = true }
-    local hexes = units.hexes(filter)
+    local hexes = units.hexset(filter)
     local fs = f[side]
     local supplied, at_risk
     fs.steps = units.count(filter, "steps")
@@ -111,12 +111,8 @@ local function survey(risky, traced_german)
     if side == C.GERMAN then
       s.german = hexes
     else
-      for h in pairs(hexes) do
-        if not supplied or supplied[h] then
-          s.takers[h] = true
-          s.taker_list[#s.taker_list + 1] = h
-        end
-      end
+      s.takers = supplied and map.hexset(hexes, { within = supplied }) or hexes
+      for h in pairs(s.takers) do s.taker_list[#s.taker_list + 1] = h end
     end
   end
   return f, s
@@ -183,7 +179,7 @@ function M.terms(s)
   for _, h in ipairs(list) do
     if s.german[h] then garrison = garrison + GARRISON end
   end
-  return { approach = scoring.approach(list, map.hexset(s.takers), REACH, worth),
+  return { approach = scoring.approach(list, s.takers, REACH, worth),
            march = scoring.march(s.taker_list, map.hexset(set), REACH, MARCH), garrison = garrison,
            mandate = MANDATE * owed() }
 end

@@ -50,7 +50,7 @@ function M.blocked(side, weather, works, wide)
   for _, h in ipairs(C.FORTRESS_LIST) do
     if C.controller(h) == enemy then fortresses[#fortresses + 1] = h end
   end
-  local parts = { ez, units.hexes { side = enemy, on_map = true }, fortresses }
+  local parts = { ez, units.hexset { side = enemy, on_map = true }, fortresses }
   if side == C.SOVIET and works ~= false then
     parts[#parts + 1] = M.dw_near_front()
   elseif thunderclap() then
@@ -58,7 +58,7 @@ function M.blocked(side, weather, works, wide)
   end
   -- (the prohibited area, 10.7.3, needs no entry: a supply line's profile prices its terrain
   -- "no", the rail net blocks its railroad hexes, and no source lies in it)
-  return map.hexset(parts), near and map.hexset(near)
+  return map.hexset(parts), near
 end
 
 -- 7.3: a side's railroad sources: friendly railroad hexes linked through friendly railroad hexes
@@ -69,6 +69,16 @@ local RAIL_PROHIBITED = {}   -- 10.7.3: the railroad hexes of the prohibited are
 for _, h in ipairs(C.RAIL_LIST) do
   if C.PROHIBITED[h] then RAIL_PROHIBITED[h] = true end
 end
+-- (hexsets of the fixed lists the searches start from, read once)
+local EDGE, EDGE_RAIL = {}, {}   -- each side's map edge, and its railroad hexes
+for side, list in pairs(C.EDGE) do
+  local rail = {}
+  for _, h in ipairs(list) do
+    if C.RAIL[h] then rail[#rail + 1] = h end
+  end
+  EDGE[side], EDGE_RAIL[side] = map.hexset(list), map.hexset(rail)
+end
+local DW, PORTS = map.hexset(C.DW_LIST), map.hexset(C.PORT_LIST)
 
 function M.rail_net(side, blocked, extra)
   blocked = blocked or M.blocked(side)
@@ -76,30 +86,18 @@ function M.rail_net(side, blocked, extra)
   -- railroad hexes (for the Soviet, a search `only` through his own hexes), the prohibited area,
   -- and for the Soviet 5201 and the intact German defensive works
   local soviet = C.soviet_hexes()
-  local for_soviet = side == C.SOVIET
-  local rb, only = { RAIL_PROHIBITED }, nil
+  local rb, only = { blocked, RAIL_PROHIBITED }, nil
   if extra then rb[#rb + 1] = extra end
-  if for_soviet then
-    local works, gone = { [T.supply.not_soviet_rail] = true }, map.marked("dw_gone")
-    for _, h in ipairs(C.DW_LIST) do
-      if not gone[h] and soviet[h] == nil then works[h] = true end   -- M.intact_dw
-    end
-    rb[#rb + 1], only = works, soviet
+  if side == C.SOVIET then
+    local intact = map.hexset(DW, { without = { map.marked("dw_gone", { as_set = true }), soviet } })   -- M.intact_dw
+    rb[#rb + 1], rb[#rb + 2], only = intact, { T.supply.not_soviet_rail }, soviet
   else
     rb[#rb + 1] = soviet
   end
-  local function open(h)
-    if blocked[h] or (soviet[h] ~= nil) ~= for_soviet then return false end
-    for _, set in ipairs(rb) do if set[h] then return false end end
-    return true
-  end
-  local from = {}
-  for _, h in ipairs(C.EDGE[side]) do
-    if C.RAIL[h] and open(h) then from[h] = true end
-  end
-  if not next(from) then return {} end
-  return map.reach { from = from, paths = { railroad = 1 }, paths_only = true, blocked = { blocked, table.unpack(rb) },
-                     only = only, as_set = true }
+  -- (its sources: the side's railroad hexes of its map edge that it may enter)
+  local from = map.hexset(EDGE_RAIL[side], { without = rb, within = only })
+  if #from == 0 then return {} end
+  return map.reach { from = from, paths = { railroad = 1 }, paths_only = true, blocked = rb, only = only, as_set = true }
 end
 
 -- The profile of a supply line: hexes through non-prohibited terrain, never across the sea, and
@@ -119,21 +117,19 @@ end
 -- of hexes blocked as well.
 local function trace(side, targets, blocked, weather, ports, extra)
   if next(targets) == nil then return {} end
-  local function open(h) return not blocked[h] and not (extra and extra[h]) end
-  local from = {}
-  for _, h in ipairs(C.EDGE[side]) do if open(h) then from[h] = true end end
+  local closed = { blocked, extra }
+  local from = map.hexset(EDGE[side], { without = closed })
+  local starts = {}
   if side == C.GERMAN and ports then
     -- 7.1: five hexes to a friendly port: one search with the lines of ten, a line from a port
-    -- starting as if five of its hexes were behind it
-    for _, h in ipairs(C.PORT_LIST) do
-      if not from[h] and C.controller(h) == C.GERMAN and open(h) then
-        from[h] = T.supply.line - T.supply.port_line
-      end
+    -- starting as if five of its hexes were behind it (an edge hex's start of 0 is kept)
+    for h in pairs(map.hexset(PORTS, { without = { blocked, extra or {}, C.soviet_hexes() } })) do
+      starts[h] = T.supply.line - T.supply.port_line
     end
   end
   local rail = M.rail_net(side, blocked, extra)
-  if not next(from) and not next(rail) then return {} end
-  local profile = line_profile({ from, rail }, T.supply.line, { blocked, extra }, targets, weather)
+  if #from == 0 and not next(starts) and not next(rail) then return {} end
+  local profile = line_profile({ from, starts, rail }, T.supply.line, closed, targets, weather)
   profile.as_set = true
   return map.reach(profile)
 end
@@ -190,14 +186,13 @@ end
 -- Soviet units or their un-negated ZOC, to a Berlin urban hex.
 function M.usir_linked()
   if C.controller(T.usir_hex) ~= C.GERMAN or not C.RAIL[T.usir_hex] then return false end
-  local rb = zoc.unnegated(C.GERMAN)   -- (a table of its own)
-  for h in pairs(units.hexes { side = C.SOVIET, on_map = true }) do rb[h] = true end
-  if rb[T.usir_hex] then return false end
+  local ez, soviet_units = zoc.unnegated(C.GERMAN), units.hexset { side = C.SOVIET, on_map = true }
+  if ez[T.usir_hex] or soviet_units[T.usir_hex] then return false end
   local berlin = {}
   for h in pairs(C.BERLIN) do berlin[#berlin + 1] = h end
   table.sort(berlin)
   -- (the Soviet's hexes blocked as well: only railroad hexes are entered)
-  local d = map.reach { from = T.usir_hex, paths = { railroad = 1 }, paths_only = true, blocked = { rb, C.soviet_hexes() },
+  local d = map.reach { from = T.usir_hex, paths = { railroad = 1 }, paths_only = true, blocked = { ez, soviet_units, C.soviet_hexes() },
                         targets = berlin, routes = false }
   return next(d) ~= nil
 end

@@ -29,9 +29,9 @@ local NOT_OUT_OF = map.hexset { C.URBAN, C.FORTRESS }
 
 -- The hexes of the side's units on the map that project a ZOC (M.projects, filtered in Rust:
 -- no handle is made), but urban and fortress hexes (6.4); `more`, a narrower `kind` and an
--- `attr` (the strong units, 6.7).
-local function sources(side, more)
-  return units.hexes { side = side, kind = more and more.kind or ZOC_KINDS, attr = more and more.attr, on_map = true,
+-- `attr` (the strong units, 6.7). With `as_set`, a map.hexset of them.
+local function sources(side, more, as_set)
+  return (as_set and units.hexset or units.hexes) { side = side, kind = more and more.kind or ZOC_KINDS, attr = more and more.attr, on_map = true,
                        unmarked = NO_ZOC, at_least = { attack = 1 }, outside = NOT_OUT_OF }
 end
 
@@ -50,8 +50,8 @@ function M.not_across(weather)
   return { "sea", "haff", "lake", "major_river" }
 end
 
-local function reach(from, weather)
-  return map.adjacent { from = from, not_across = M.not_across(weather), not_into = NOT_INTO }
+local function reach(from, weather, as_set)
+  return map.adjacent { from = from, not_across = M.not_across(weather), not_into = NOT_INTO, as_set = as_set }
 end
 
 -- 6.7: the kinds of the strong units (M.strong): mechanized and guard cavalry; guards rifle.
@@ -84,16 +84,11 @@ end
 -- USIR's rail link and mechanized retreats only). The enemy ZOC a side's supply lines, rail link
 -- and mechanized retreats respect: the enemy's ZOC minus the hexes its own units stand in. With
 -- `wide`, also the hexes next to that ZOC but those: where the enemy's ZOC reaches after a move
--- of one hex (what a line through them risks, evaluate.lua).
--- (the zones are tables of their own, map.adjacent's: the negated hexes are taken out of them)
+-- of one hex (what a line through them risks, evaluate.lua). Both map.hexsets (made in Rust).
 function M.unnegated(side, weather, wide)
-  local ez = M.zoc(C.other(side), weather)
-  local near = wide and reach(ez, weather) or nil
-  for h in pairs(units.hexes { side = side, on_map = true }) do
-    ez[h] = nil
-    if near then near[h] = nil end
-  end
-  return ez, near
+  local ez = reach(sources(C.other(side), nil, true), weather, true)
+  local own = { without = units.hexset { side = side, on_map = true } }
+  return map.hexset(ez, own), wide and map.hexset(reach(ez, weather, true), own) or nil
 end
 
 return M

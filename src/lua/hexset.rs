@@ -48,12 +48,19 @@ pub(super) fn printed(map: &Map, h: HexId) -> std::borrow::Cow<'_, str> {
 }
 
 impl HexSet {
-    pub(super) fn new(map: &std::sync::Arc<Map>, hexes: BTreeSet<HexId>) -> HexSet {
+    pub(super) fn new(map: &std::sync::Arc<Map>, hexes: impl IntoIterator<Item = HexId>) -> HexSet {
         let mut sorted: Vec<HexId> = hexes.into_iter().collect();
+        sorted.sort_unstable();
+        sorted.dedup();
         // (in hex order already where the printed ids sort as the hexes do: most maps)
-        if !sorted.is_sorted_by(|a, b| printed(map, *a) <= printed(map, *b)) {
+        if !map.printed_in_order() {
             sorted.sort_by(|a, b| printed(map, *a).cmp(&printed(map, *b)));
         }
+        HexSet::of_sorted(map, sorted)
+    }
+
+    /// A set of hexes already in the order of their printed ids, without duplicates.
+    fn of_sorted(map: &std::sync::Arc<Map>, sorted: Vec<HexId>) -> HexSet {
         let set = sorted.iter().copied().collect();
         HexSet { sorted, set, map: map.clone() }
     }
@@ -125,19 +132,43 @@ pub(super) fn hex_ints(
     super::fast::keyed(lua, &entries)
 }
 
-/// `map.hexset(set) -> hexset`: see [`HexSet`].
-pub(super) fn hexset(lua: &Lua, v: Value) -> mlua::Result<HexSet> {
+/// `map.hexset(set, opts?) -> hexset`: see [`HexSet`]. `opts.without`, hexes (a set, a hexset
+/// or a list of them) left out; `opts.within`, the only hexes kept: the rail net's sources from
+/// the map edge's railroad hexes less those blocked, in one call.
+pub(super) fn hexset(lua: &Lua, (v, opts): (Value, Option<Table>)) -> mlua::Result<HexSet> {
     let w = world(lua);
     let w = w.borrow();
-    if let Value::UserData(u) = &v
-        && let Ok(h) = u.borrow::<HexSet>()
-    {
-        return Ok(HexSet { sorted: h.sorted.clone(), set: h.set.clone(), map: h.map.clone() });
-    }
-    if !matches!(v, Value::Table(_) | Value::Nil) {
+    if !matches!(v, Value::Table(_) | Value::Nil | Value::UserData(_)) {
         return Err(mlua::Error::runtime(format!("map.hexset: a set or list of hexes, not {}", v.type_name())));
     }
-    Ok(HexSet::new(&w.map, hex_set(lua, &w.map, v, "map.hexset")?))
+    let (without, within) = match &opts {
+        Some(o) => (o.get::<Value>("without")?, o.get::<Value>("within")?),
+        None => (Value::Nil, Value::Nil),
+    };
+    let without = match without {
+        Value::Nil => None,
+        v => Some(search_set(lua, &w.map, v, "map.hexset{without}")?),
+    };
+    let within = match within {
+        Value::Nil => None,
+        v => Some(search_set(lua, &w.map, v, "map.hexset{within}")?),
+    };
+    let keep =
+        |h: &HexId| without.as_ref().is_none_or(|s| !s.contains(h)) && within.as_ref().is_none_or(|s| s.contains(h));
+    // (a hexset's hexes are in order already: kept as they are)
+    if let Value::UserData(u) = &v {
+        let h = hexset_of(u, "map.hexset")?;
+        if without.is_none() && within.is_none() {
+            return Ok(HexSet { sorted: h.sorted.clone(), set: h.set.clone(), map: h.map.clone() });
+        }
+        return Ok(HexSet::of_sorted(&h.map, h.sorted.iter().copied().filter(keep).collect()));
+    }
+    let mut hexes = Vec::new();
+    if let Value::Table(t) = &v {
+        add_hexes(lua, &w.map, t, "map.hexset", &mut hexes, 0)?;
+    }
+    hexes.retain(keep);
+    Ok(HexSet::new(&w.map, hexes))
 }
 
 /// A set of hexes given as a list or as a set table (`{["0418"]=true}`) or a [`HexSet`]; a list
@@ -148,6 +179,21 @@ pub(super) fn hex_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Resul
         Value::Nil => {}
         Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
         Value::UserData(u) => out.extend(hexset_of(&u, what)?.set.iter().copied()),
+        other => {
+            return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
+        }
+    }
+    Ok(out)
+}
+
+/// The hexes of a set (see [`hex_set`]) as a list, in no order and maybe twice: what is walked
+/// once (a hexset's are copied, not read again).
+pub(super) fn hex_list(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<Vec<HexId>> {
+    let mut out = Vec::new();
+    match v {
+        Value::Nil => {}
+        Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
+        Value::UserData(u) => out.clone_from(&hexset_of(&u, what)?.sorted),
         other => {
             return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
         }

@@ -333,7 +333,7 @@ fn marked(lua: &Lua, (name, only): (String, Option<Table>)) -> mlua::Result<Valu
         .filter_map(|(h, m)| m.get(&name).map(|v| (*h, *v)))
         .filter(|(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x));
     if as_set {
-        let set = HexSet::new(&w.map, found.map(|(h, _)| h).collect());
+        let set = HexSet::new(&w.map, found.map(|(h, _)| h));
         return Ok(Value::UserData(lua.create_userdata(set)?));
     }
     Ok(Value::Table(hex_ints(lua, &w, found)?))
@@ -361,33 +361,56 @@ fn side_marker(lua: &Lua, (a, b, name): (String, String, String)) -> mlua::Resul
     Ok(w.state.side_markers.get(&Hexside::new(ha, hb)).and_then(|m| m.get(&name)).copied())
 }
 
-/// `map.adjacent{ from, not_across?, not_into? } -> { [hex] = true }`: the hexes next to a set (zones of control).
-fn adjacent(lua: &Lua, spec: Table) -> mlua::Result<Table> {
+/// `map.adjacent{ from, not_across?, not_into?, as_set? } -> { [hex] = true }`: the hexes next to a
+/// set (zones of control); with `as_set`, a [`HexSet`] of them. (Over the map's links, each
+/// kind of hexside and each hex judged once.)
+fn adjacent(lua: &Lua, spec: Table) -> mlua::Result<Value> {
     let w = world(lua);
     let w = w.borrow();
-    let from = hex_set(lua, &w.map, spec.get("from")?, "map.adjacent")?;
+    let map = &w.map;
+    let from = hex_list(lua, map, spec.get("from")?, "map.adjacent")?;
     let across: BTreeSet<String> = string_list(spec.get("not_across")?, "not_across")?.into_iter().collect();
     let into: BTreeSet<String> = string_list(spec.get("not_into")?, "not_into")?.into_iter().collect();
-    let mut hexes = crate::hex::FastSet::default();
-    for &h in &from {
-        for (_, n) in w.map.neighbours(h) {
-            if hexes.contains(&n) {
+    // (whether each kind of hexside the links number, from 1, is one not crossed)
+    let closed: Vec<bool> =
+        std::iter::once(false).chain(map.side_kinds().iter().map(|f| f.iter().any(|x| across.contains(x)))).collect();
+    let markers = &w.state.side_markers;
+    let marked_closed = |h: HexId, n: HexId| {
+        !markers.is_empty() && markers.get(&Hexside::new(h, n)).is_some_and(|m| m.keys().any(|x| across.contains(x)))
+    };
+    // `not_into` names terrains and hex features alike
+    let barred = |i: &crate::map::HexInfo| into.contains(&i.terrain) || i.features.iter().any(|f| into.contains(f));
+    const UNSEEN: u8 = 0;
+    const IN: u8 = 1;
+    const BARRED: u8 = 2;
+    let links = map.links();
+    let mut status = vec![UNSEEN; links.len()];
+    let mut hexes: Vec<HexId> = Vec::new();
+    for h in from {
+        let Some(slot) = map.hexes.slot(h) else { continue };
+        for link in &links[slot] {
+            let n = link.slot as usize;
+            if link.slot == crate::map::OFF
+                || status[n] == IN
+                || closed[link.kind as usize]
+                || marked_closed(h, link.to)
+            {
                 continue;
             }
-            let side = Hexside::new(h, n);
-            let blocked = w.map.side(&side).is_some_and(|f| f.iter().any(|x| across.contains(x)))
-                || w.state.side_markers.get(&side).is_some_and(|m| m.keys().any(|x| across.contains(x)));
-            // `not_into` names terrains and hex features alike
-            let barred =
-                |i: &crate::map::HexInfo| into.contains(&i.terrain) || i.features.iter().any(|f| into.contains(f));
-            if !blocked && w.map.info(n).is_some_and(|i| !barred(i)) {
-                hexes.insert(n);
+            if status[n] == UNSEEN {
+                let into_ok = map.hexes.at_slot(n).is_some_and(|(_, i)| !barred(i));
+                status[n] = if into_ok { IN } else { BARRED };
+                if into_ok {
+                    hexes.push(link.to);
+                }
             }
         }
     }
-    let mut hexes: Vec<HexId> = hexes.into_iter().collect();
+    if spec.get::<Option<bool>>("as_set")?.unwrap_or(false) {
+        return Ok(Value::UserData(lua.create_userdata(HexSet::new(&w.map, hexes))?));
+    }
     hexes.sort();
     let names: Vec<std::borrow::Cow<str>> = hexes.into_iter().map(|n| printed(&w.map, n)).collect();
     let entries: Vec<(&str, Val)> = names.iter().map(|n| (n.as_ref(), Val::Bool(true))).collect();
-    fast::keyed(lua, &entries)
+    fast::keyed(lua, &entries).map(Value::Table)
 }

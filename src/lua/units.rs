@@ -304,6 +304,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("stacks", lua.create_function(stacks)?)?;
     t.set("all", lua.create_function(all)?)?;
     t.set("hexes", lua.create_function(hexes)?)?;
+    t.set("hexset", lua.create_function(hexset)?)?;
     t.set("count", lua.create_function(count)?)?;
     // `units["212/80"]` is a unit looked up as a field: say how a unit is found
     let mt = lua.create_table()?;
@@ -315,7 +316,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 other => other.type_name().to_string(),
             };
             Err(mlua::Error::runtime(format!(
-                "{}units has no field '{k}' (a unit by its id: units.get('{k}'); the API: get, find, at, in_box, stacks, all, hexes, count)",
+                "{}units has no field '{k}' (a unit by its id: units.get('{k}'); the API: get, find, at, in_box, stacks, all, hexes, hexset, count)",
                 rule_place(lua)
             )))
         })?,
@@ -413,6 +414,15 @@ fn hexes(lua: &Lua, (filter, what): (Option<Table>, Option<String>)) -> mlua::Re
         }
     })?;
     super::hexset::hex_ints(lua, &w.borrow(), count.into_iter())
+}
+
+/// `units.hexset(filter?) -> hexset`: the hexes the units passing `filter` stand in, as a
+/// `map.hexset` (a search's `blocked`, a `within`, without a table made and read again).
+fn hexset(lua: &Lua, filter: Option<Table>) -> mlua::Result<super::hexset::HexSet> {
+    let mut hexes = Vec::new();
+    let w = counted(lua, filter, None, "units.hexset", |u, _| hexes.extend(u.hex()))?;
+    let w = w.borrow();
+    Ok(super::hexset::HexSet::new(&w.map, hexes))
 }
 
 /// `units.count(filter, what?)`: how many units pass the filter (as `units.all`'s), on the map or
