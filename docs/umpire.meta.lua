@@ -684,11 +684,12 @@ function map.direction(a, b) end
 ---@return integer[]
 function map.beyond_edge(hex, from) end
 
----On-map hexes within r of hex (including it).
+---On-map hexes within r of hex (including it); of `among` only, when given.
 ---@param hex Umpire.Hex
 ---@param r integer 0..200
+---@param among? Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet
 ---@return Umpire.Hex[]
-function map.within(hex, r) end
+function map.within(hex, r, among) end
 
 ---Features of the hexside between two adjacent hexes, including hexside markers.
 ---@param a Umpire.Hex

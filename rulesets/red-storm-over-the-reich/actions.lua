@@ -240,7 +240,7 @@ local function moves(side, opts, add, z)
       if C.is_refugee(u) then exclude[#exclude + 1] = refugees end          -- 10.8.3: one a hex
       if next(dear) then detours(u, from, left, prof, dear, exclude, add) end
       if side == C.GERMAN and not dist and u:marker("oos") then
-        near_soviet = near_soviet or map.hexset(map.adjacent { from = z.enemy_hexes })
+        near_soviet = near_soviet or map.adjacent { from = z.enemy_hexes, as_set = true }
         if roving(u, from, left, prof, exclude, z, near_soviet, add) then movers = movers + 1 end
       end
       if not dist then

@@ -150,9 +150,9 @@ function C.stops_entry(side, u)
   return u.side ~= side and (side ~= C.SOVIET or not SOVIET_MAY_ENTER[u.kind])
 end
 -- (the hexes of the units that stop a unit of `side` from entering, C.stops_entry filtered in
--- Rust: { [hex] = n })
+-- Rust: a map.hexset)
 function C.stopping_hexes(side)
-  return units.hexes { side = C.other(side), on_map = true, not_kind = side == C.SOVIET and SOVIET_MAY_ENTER_KINDS or nil }
+  return units.hexset { side = C.other(side), on_map = true, not_kind = side == C.SOVIET and SOVIET_MAY_ENTER_KINDS or nil }
 end
 function C.stops(side, hex, stack)
   for _, u in ipairs(stack or units.at(hex)) do

@@ -87,12 +87,13 @@ end
 -- those are found in Rust, the Soviet's units outside his hexes and the German's within them,
 -- then each is judged as before, in the order of the hex ids.)
 function M.update()
-  local soviet, changing = C.soviet_hexes(), {}
-  for _, side in ipairs(C.SIDES) do
+  local soviet, parts = C.soviet_hexes(), {}
+  for i, side in ipairs(C.SIDES) do
     local filter = { side = side, kind = C.COMBAT_KINDS, on_map = true, unmarked = "oos" }
     if side == C.SOVIET then filter.outside = soviet else filter.within = soviet end
-    for hex in pairs(units.hexes(filter)) do changing[hex] = true end
+    parts[i] = units.hexset(filter)
   end
+  local changing = map.hexset(parts)
   for hex in pairs(changing) do
     local side, ok = nil, false
     for _, u in ipairs(units.at(hex)) do

@@ -151,7 +151,7 @@ end
 local function divisions_ready()
   local divisions = units.hexes { side = C.GERMAN, on_map = true, attr = { division = true }, unmarked = "oos" }
   if not next(divisions) then return 0 end
-  local near = map.adjacent { from = units.hexes { side = C.SOVIET, kind = C.COMBAT_KINDS, on_map = true } }
+  local near = map.adjacent { from = units.hexset { side = C.SOVIET, kind = C.COMBAT_KINDS, on_map = true }, as_set = true }
   local n = 0
   for h, k in pairs(divisions) do
     if near[h] then n = n + k end

@@ -46,11 +46,8 @@ end
 -- 10.7.1.C: the hexes within 10 of a supplied German combat unit (a major river into any other
 -- hex is a minor one for the Soviet).
 local function near_germans()
-  local from = {}   -- (a set: map.reach reads a number as a start count)
-  for h in pairs(units.hexes { side = C.GERMAN, kind = C.COMBAT_KINDS, on_map = true, unmarked = "oos" }) do
-    from[h] = true
-  end
-  if not next(from) then return {} end
+  local from = units.hexset { side = C.GERMAN, kind = C.COMBAT_KINDS, on_map = true, unmarked = "oos" }
+  if #from == 0 then return {} end
   return map.reach { from = from, mp = T.behind_lines, routes = false }
 end
 
@@ -65,6 +62,7 @@ for _, c in ipairs(CROSSINGS) do
   OUT_OF[c[1]] = OUT_OF[c[1]] or {}
   OUT_OF[c[1]][#OUT_OF[c[1]] + 1] = c
 end
+local BANKS = map.hexset(OUT_OF)   -- (the hexes a crossing leaves, for map.within)
 local NONE = {}
 
 -- 10.7.1: what the Soviet crossings of major rivers in Mud and Clear cost whatever hex a move
@@ -124,8 +122,8 @@ local function crossings_within(base, from, mp)
   if base.within[key] then return base.within[key] end
   local out = { out_of(base, from) }
   if r >= 1 then
-    for _, h in ipairs(map.within(from, r)) do
-      if h ~= from and OUT_OF[h] then out[#out + 1] = out_of(base, h) end
+    for _, h in ipairs(map.within(from, r, BANKS)) do
+      if h ~= from then out[#out + 1] = out_of(base, h) end
     end
   end
   base.within[key] = out
@@ -163,7 +161,7 @@ function M.zones(side)
   local refugee = side == C.GERMAN and zoc.refugee_zoc(weather) or {}
   -- 10.7.1.C: where the Soviet crosses major rivers behind the lines (Mud and Clear)
   local near = side == C.SOVIET and weather ~= "frost" and near_germans() or nil
-  local enemy_hexes, blocking = units.hexes { side = C.other(side), on_map = true }, C.stopping_hexes(side)
+  local enemy_hexes, blocking = units.hexset { side = C.other(side), on_map = true }, C.stopping_hexes(side)
   return { all = all, strong = strong, refugee = refugee, weather = weather, near = near, enemy_hexes = enemy_hexes,
     blocking = blocking, seg = allowance.segment() }
 end

@@ -29,9 +29,9 @@ local NOT_OUT_OF = map.hexset { C.URBAN, C.FORTRESS }
 
 -- The hexes of the side's units on the map that project a ZOC (M.projects, filtered in Rust:
 -- no handle is made), but urban and fortress hexes (6.4); `more`, a narrower `kind` and an
--- `attr` (the strong units, 6.7). With `as_set`, a map.hexset of them.
-local function sources(side, more, as_set)
-  return (as_set and units.hexset or units.hexes) { side = side, kind = more and more.kind or ZOC_KINDS, attr = more and more.attr, on_map = true,
+-- `attr` (the strong units, 6.7). A map.hexset.
+local function sources(side, more)
+  return units.hexset { side = side, kind = more and more.kind or ZOC_KINDS, attr = more and more.attr, on_map = true,
                        unmarked = NO_ZOC, at_least = { attack = 1 }, outside = NOT_OUT_OF }
 end
 
@@ -50,15 +50,16 @@ function M.not_across(weather)
   return { "sea", "haff", "lake", "major_river" }
 end
 
-local function reach(from, weather, as_set)
-  return map.adjacent { from = from, not_across = M.not_across(weather), not_into = NOT_INTO, as_set = as_set }
+-- (a map.hexset: the zones are only read)
+local function reach(from, weather)
+  return map.adjacent { from = from, not_across = M.not_across(weather), not_into = NOT_INTO, as_set = true }
 end
 
 -- 6.7: the kinds of the strong units (M.strong): mechanized and guard cavalry; guards rifle.
 local STRONG = { { kind = { "mech", "cavalry" } }, { kind = "infantry", attr = { ma = "guards" } } }
 
 -- The hexes the side's units project a ZOC into: all of them, and those of the strong units
--- (6.7). Returns two sets { [hex] = true }.
+-- (6.7). Returns two map.hexsets.
 function M.zocs(side, weather)
   local strong = {}
   for i, more in ipairs(STRONG) do strong[i] = sources(side, more) end
@@ -73,11 +74,8 @@ end
 -- 6.11: a refugee unit's ZOC covers its own hex and the six around it (terrain as in 6.4) and
 -- affects German units only.
 function M.refugee_zoc(weather)
-  local from = {}
-  for h in pairs(units.hexes { side = C.GERMAN, kind = "refugee", on_map = true }) do from[h] = true end
-  local out = reach(from, weather)
-  for h in pairs(from) do out[h] = true end
-  return out
+  local from = units.hexset { side = C.GERMAN, kind = "refugee", on_map = true }
+  return map.hexset { reach(from, weather), from }
 end
 
 -- 6.5: friendly combat and support units negate an enemy ZOC in their hex (for supply lines, the
@@ -86,9 +84,9 @@ end
 -- `wide`, also the hexes next to that ZOC but those: where the enemy's ZOC reaches after a move
 -- of one hex (what a line through them risks, evaluate.lua). Both map.hexsets (made in Rust).
 function M.unnegated(side, weather, wide)
-  local ez = reach(sources(C.other(side), nil, true), weather, true)
+  local ez = reach(sources(C.other(side)), weather)
   local own = { without = units.hexset { side = side, on_map = true } }
-  return map.hexset(ez, own), wide and map.hexset(reach(ez, weather, true), own) or nil
+  return map.hexset(ez, own), wide and map.hexset(reach(ez, weather), own) or nil
 end
 
 return M

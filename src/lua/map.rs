@@ -188,15 +188,36 @@ fn direction(lua: &Lua, (a, b): (String, String)) -> mlua::Result<Option<&'stati
     Ok(w.map.grid.direction(a, b).map(|d| w.map.dir_name(d)))
 }
 
-/// `map.within(hex, r) -> list`: the hexes of the map at most r hexes away.
-fn within(lua: &Lua, (s, r): (String, i32)) -> mlua::Result<Vec<String>> {
+/// `map.within(hex, r, among?) -> list`: the hexes of the map at most r hexes away (of `among` only,
+/// a set or hexset, when given).
+fn within(lua: &Lua, (s, r, among): (String, i32, Value)) -> mlua::Result<Vec<String>> {
     if !(0..=MAX_RADIUS).contains(&r) {
         return Err(mlua::Error::runtime(format!("map.within: radius {r} is not in 0..{MAX_RADIUS}")));
     }
     let w = world(lua);
     let w = w.borrow();
     let h = hex_arg(&w.map, &s, "map.within")?;
-    Ok(w.map.grid.within(h, r).into_iter().filter(|x| w.map.contains(*x)).map(|x| w.fmt_hex(x)).collect::<Vec<_>>())
+    // (`among`: only the hexes of a set; a hexset is read where it is, not copied)
+    let held;
+    let made;
+    let among: Option<&crate::hex::FastSet<HexId>> = match &among {
+        Value::Nil => None,
+        Value::UserData(u) => {
+            held = hexset_of(u, "map.within")?;
+            Some(&held.set)
+        }
+        v => {
+            made = search_set(lua, &w.map, v.clone(), "map.within")?;
+            Some(&made)
+        }
+    };
+    Ok(w.map
+        .grid
+        .within(h, r)
+        .into_iter()
+        .filter(|x| w.map.contains(*x) && among.is_none_or(|s| s.contains(x)))
+        .map(|x| w.fmt_hex(x))
+        .collect::<Vec<_>>())
 }
 
 /// `map.hexes() -> list`: every hex of the map.
