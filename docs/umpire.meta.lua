@@ -672,6 +672,12 @@ function map.distance(a, b) end
 ---@return Umpire.Hex|nil, integer|nil
 function map.nearest(hex, hexes) end
 
+---For each hex of `hexes`, in order, the distance to the nearest of `targets` (empty when there is none).
+---@param hexes Umpire.Hex[]
+---@param targets Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet
+---@return integer[]
+function map.distances(hexes, targets) end
+
 ---@param a Umpire.Hex
 ---@param b Umpire.Hex
 ---@return Umpire.Direction|nil

@@ -96,9 +96,8 @@ end
 ---@return number
 function M.march(hexes, targets, reach, per_hex)
   local worth = 0
-  for _, h in ipairs(hexes) do
-    local _, d = map.nearest(h, targets)
-    if d and d < reach then worth = worth + per_hex * (reach - d) end
+  for _, d in ipairs(map.distances(hexes, targets)) do   -- (each hex's distance to its nearest target)
+    if d < reach then worth = worth + per_hex * (reach - d) end
   end
   return worth
 end

@@ -134,16 +134,13 @@ function M.figures()
   }, forces())                                                            -- 2.2.A, 16.1.A
 end
 
--- 3.5: the VP hexes the Soviet does not hold, in the order of their ids, as a list and a set.
+-- 3.5: the VP hexes the Soviet does not hold, in the order of their ids, as a list.
 local function targets()
-  local list, set = {}, {}
+  local list = {}
   for _, h in ipairs(C.VP_LIST) do
-    if victory.holder(h) ~= C.SOVIET then
-      list[#list + 1] = h
-      set[h] = true
-    end
+    if victory.holder(h) ~= C.SOVIET then list[#list + 1] = h end
   end
-  return list, set
+  return list
 end
 
 -- 17.7: the supplied German divisions that stand next to a Soviet unit now, by hex (each could
@@ -172,7 +169,7 @@ end
 -- `approach`, `march`, `garrison` (counted against him), `mandate`.
 function M.terms(s)
   if not s then s = select(2, survey()) end
-  local list, set = targets()
+  local list = targets()
   local standing = bunker_standing()
   local function worth(h) return APPROACH * ((h == T.bunker_hex and standing) and BUNKER_TARGET or 1) end
   local garrison = 0
@@ -180,7 +177,7 @@ function M.terms(s)
     if s.german[h] then garrison = garrison + GARRISON end
   end
   return { approach = scoring.approach(list, s.takers, REACH, worth),
-           march = scoring.march(s.taker_list, map.hexset(set), REACH, MARCH), garrison = garrison,
+           march = scoring.march(s.taker_list, list, REACH, MARCH), garrison = garrison,
            mandate = MANDATE * owed() }
 end
 

@@ -38,6 +38,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("marked", lua.create_function(marked)?)?;
     t.set("set_side_marker", lua.create_function(set_side_marker)?)?;
     t.set("adjacent", lua.create_function(adjacent)?)?;
+    t.set("distances", lua.create_function(distances)?)?;
     t.set("hexset", lua.create_function(hexset)?)?;
     t.set("reach", lua.create_function(reach)?)?;
     t.set("moves", lua.create_function(moves)?)?;
@@ -161,6 +162,25 @@ fn nearest(lua: &Lua, (s, hexes): (String, Value)) -> mlua::Result<(Option<Strin
         Some((h, d)) => (Some(h), Some(d)),
         None => (None, None),
     })
+}
+
+/// `map.distances(hexes, targets) -> { distance... }`: for each hex of the list `hexes`, in its
+/// order, the distance to the nearest hex of `targets` (a set, list or hexset); an empty list
+/// when `targets` is empty. What a loop of `map.nearest` would find, in one call.
+fn distances(lua: &Lua, (hexes, targets): (Vec<String>, Value)) -> mlua::Result<Vec<i32>> {
+    let w = world(lua);
+    let w = w.borrow();
+    let targets = hex_list(lua, &w.map, targets, "map.distances")?;
+    if targets.is_empty() {
+        return Ok(Vec::new());
+    }
+    hexes
+        .iter()
+        .map(|s| {
+            let from = hex_arg(&w.map, s, "map.distances")?;
+            Ok(targets.iter().map(|t| w.map.grid.distance(from, *t)).min().unwrap_or(0))
+        })
+        .collect()
 }
 
 /// `map.beyond_edge(hex, from) -> { distance... }`: the off-map neighbours' distances from `from`, clockwise from N
