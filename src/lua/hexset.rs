@@ -147,11 +147,11 @@ pub(super) fn hexset(lua: &Lua, (v, opts): (Value, Option<Table>)) -> mlua::Resu
     };
     let without = match without {
         Value::Nil => None,
-        v => Some(search_set(lua, &w.map, v, "map.hexset{without}")?),
+        v => Some(any_of(lua, &w.map, v, "map.hexset{without}")?),
     };
     let within = match within {
         Value::Nil => None,
-        v => Some(search_set(lua, &w.map, v, "map.hexset{within}")?),
+        v => Some(any_of(lua, &w.map, v, "map.hexset{within}")?),
     };
     let keep =
         |h: &HexId| without.as_ref().is_none_or(|s| !s.contains(h)) && within.as_ref().is_none_or(|s| s.contains(h));
@@ -178,7 +178,7 @@ pub(super) fn hex_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Resul
     match v {
         Value::Nil => {}
         Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
-        Value::UserData(u) => out.extend(hexset_of(&u, what)?.set.iter().copied()),
+        Value::UserData(u) => out.set(hexset_of(&u, what)?),
         other => {
             return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
         }
@@ -220,7 +220,60 @@ pub(super) fn hexset_of(u: &mlua::AnyUserData, what: &str) -> mlua::Result<mlua:
     u.borrow::<HexSet>().map_err(|_| mlua::Error::runtime(format!("{what}: a set or list of hexes, not a userdata")))
 }
 
-pub(super) fn add_hexes<S: Extend<HexId>>(
+/// Where [`add_hexes`] puts what it reads: a hex, or a whole hexset.
+pub(super) trait HexSink {
+    fn hex(&mut self, h: HexId);
+    fn set(&mut self, s: mlua::UserDataRef<HexSet>);
+}
+
+impl<T: Extend<HexId>> HexSink for T {
+    fn hex(&mut self, h: HexId) {
+        self.extend([h]);
+    }
+    fn set(&mut self, s: mlua::UserDataRef<HexSet>) {
+        self.extend(s.set.iter().copied());
+    }
+}
+
+/// Sets of hexes only asked whether they hold a hex (a `without`, a filter's `within`): the
+/// hexsets among them are kept where they are, not copied into one set; the rest is read into
+/// one.
+#[derive(Default)]
+pub(super) struct AnyOf {
+    shared: Vec<mlua::UserDataRef<HexSet>>,
+    own: crate::hex::FastSet<HexId>,
+}
+
+impl AnyOf {
+    pub(super) fn contains(&self, h: &HexId) -> bool {
+        self.own.contains(h) || self.shared.iter().any(|s| s.set.contains(h))
+    }
+}
+
+impl HexSink for AnyOf {
+    fn hex(&mut self, h: HexId) {
+        self.own.insert(h);
+    }
+    fn set(&mut self, s: mlua::UserDataRef<HexSet>) {
+        self.shared.push(s);
+    }
+}
+
+/// A set of hexes (see [`hex_set`]) to ask of, as an [`AnyOf`].
+pub(super) fn any_of(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<AnyOf> {
+    let mut out = AnyOf::default();
+    match v {
+        Value::Nil => {}
+        Value::UserData(u) => out.set(hexset_of(&u, what)?),
+        Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
+        other => {
+            return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
+        }
+    }
+    Ok(out)
+}
+
+pub(super) fn add_hexes<S: HexSink>(
     lua: &Lua,
     map: &Map,
     t: &Table,
@@ -234,7 +287,7 @@ pub(super) fn add_hexes<S: Extend<HexId>>(
     let plain = !super::fast::hex_keys(lua, &real, |k| {
         if failed.is_none() {
             match hex_bytes(map, k, what) {
-                Ok(h) => out.extend([h]),
+                Ok(h) => out.hex(h),
                 Err(e) => failed = Some(e),
             }
         }
@@ -253,13 +306,13 @@ pub(super) fn add_hexes<S: Extend<HexId>>(
                 continue;
             }
             (Value::Integer(_), Value::UserData(u)) if depth == 0 => {
-                out.extend(hexset_of(u, what)?.set.iter().copied());
+                out.set(hexset_of(u, what)?);
                 continue;
             }
             (Value::String(s), v) if !matches!(v, Value::Boolean(false) | Value::Nil) => s,
             _ => continue,
         };
-        out.extend([hex_arg(map, &s.to_str()?, what)?]);
+        out.hex(hex_arg(map, &s.to_str()?, what)?);
     }
     Ok(())
 }

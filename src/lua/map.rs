@@ -218,24 +218,15 @@ fn within(lua: &Lua, (s, r, among): (String, i32, Value)) -> mlua::Result<Vec<St
     let w = w.borrow();
     let h = hex_arg(&w.map, &s, "map.within")?;
     // (`among`: only the hexes of a set; a hexset is read where it is, not copied)
-    let held;
-    let made;
-    let among: Option<&crate::hex::FastSet<HexId>> = match &among {
+    let among = match among {
         Value::Nil => None,
-        Value::UserData(u) => {
-            held = hexset_of(u, "map.within")?;
-            Some(&held.set)
-        }
-        v => {
-            made = search_set(lua, &w.map, v.clone(), "map.within")?;
-            Some(&made)
-        }
+        v => Some(any_of(lua, &w.map, v, "map.within")?),
     };
     Ok(w.map
         .grid
         .within(h, r)
         .into_iter()
-        .filter(|x| w.map.contains(*x) && among.is_none_or(|s| s.contains(x)))
+        .filter(|x| w.map.contains(*x) && among.as_ref().is_none_or(|s| s.contains(x)))
         .map(|x| w.fmt_hex(x))
         .collect::<Vec<_>>())
 }

@@ -494,9 +494,9 @@ struct UnitFilter {
     /// `at_least`: the unit's value (of its step now) for each key is a number at least this
     at_least: Vec<(String, f64)>,
     /// `within`: the unit stands in one of these hexes
-    within: Option<crate::hex::FastSet<HexId>>,
+    within: Option<super::hexset::AnyOf>,
     /// `outside`: the unit stands in none of these hexes (a unit off the map does)
-    outside: Option<crate::hex::FastSet<HexId>>,
+    outside: Option<super::hexset::AnyOf>,
 }
 
 impl UnitFilter {
@@ -534,13 +534,13 @@ impl UnitFilter {
                 at_least.push((k, n));
             }
         }
-        // (a hexset is copied as it is: the Soviet hexes of most of a map)
-        let hexes = |field: &str| -> mlua::Result<Option<crate::hex::FastSet<HexId>>> {
+        // (a hexset is read where it is: the Soviet hexes of most of a map)
+        let hexes = |field: &str| -> mlua::Result<Option<super::hexset::AnyOf>> {
             match filter.map(|f| f.get::<Value>(field)).transpose()?.unwrap_or(Value::Nil) {
                 Value::Nil => Ok(None),
                 v => {
                     let map = world(lua).borrow().map.clone();
-                    Ok(Some(super::hexset::search_set(lua, &map, v, &format!("{fname}{{{field}}}"))?))
+                    Ok(Some(super::hexset::any_of(lua, &map, v, &format!("{fname}{{{field}}}"))?))
                 }
             }
         };
