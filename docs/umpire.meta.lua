@@ -673,7 +673,7 @@ function map.distance(a, b) end
 function map.nearest(hex, hexes) end
 
 ---For each hex of `hexes`, in order, the distance to the nearest of `targets` (empty when there is none).
----@param hexes Umpire.Hex[]
+---@param hexes Umpire.Hex[]|Umpire.HexSet a hexset's hexes in the order of their ids
 ---@param targets Umpire.Hex[]|table<Umpire.Hex, boolean>|Umpire.HexSet
 ---@return integer[]
 function map.distances(hexes, targets) end

@@ -89,7 +89,7 @@ end
 
 ---The worth of marching: for each hex of `hexes`, `per_hex` for each hex that the nearest of
 ---`targets` is nearer than `reach`.
----@param hexes Umpire.Hex[] the hexes of the marching units
+---@param hexes Umpire.Hex[]|Umpire.HexSet the hexes of the marching units (a hexset in id order)
 ---@param targets Umpire.HexSet|table<Umpire.Hex, boolean>
 ---@param reach integer
 ---@param per_hex number

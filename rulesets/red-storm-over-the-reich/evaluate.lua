@@ -92,14 +92,14 @@ end
 
 -- Steps on the map and units out of supply, by side (2.2.A, 7.0); and what the progress terms
 -- read of the same units: the hexes of the supplied Soviet combat units (3.5.A: they take VP
--- hexes), in the order of their ids, and the hexes German combat units stand in. The Soviet's
+-- hexes) and the hexes German combat units stand in, as map.hexsets. The Soviet's
 -- supply is traced now (out_of_supply), not read off the last segment's markers: a move that
 -- outruns its lines, or a line cut, shows at once, as the step attrition takes of a unit out of
--- supply (15.0). (Read by hex and counted in Rust, units.hexes and units.count: no unit is
+-- supply (15.0). (Read by hex and counted in Rust, units.hexset and units.count: no unit is
 -- read in Lua.)
 local function survey(risky, traced_german)
   local f = scoring.forces(SIDES)
-  local s = { taker_list = {}, at_risk = 0 }
+  local s = { at_risk = 0 }
   for _, side in ipairs(SIDES) do
     local filter = { side = side, kind = C.COMBAT_KINDS, on_map = true }
     local hexes = units.hexset(filter)
@@ -112,7 +112,6 @@ local function survey(risky, traced_german)
       s.german = hexes
     else
       s.takers = supplied and map.hexset(hexes, { within = supplied }) or hexes
-      for h in pairs(s.takers) do s.taker_list[#s.taker_list + 1] = h end
     end
   end
   return f, s
@@ -177,7 +176,7 @@ function M.terms(s)
     if s.german[h] then garrison = garrison + GARRISON end
   end
   return { approach = scoring.approach(list, s.takers, REACH, worth),
-           march = scoring.march(s.taker_list, list, REACH, MARCH), garrison = garrison,
+           march = scoring.march(s.takers, list, REACH, MARCH), garrison = garrison,
            mandate = MANDATE * owed() }
 end
 

@@ -8,7 +8,7 @@ use super::seal::{seen_through, string_list};
 use super::searches::*;
 use super::world;
 use crate::hex::{HexId, Hexside};
-use mlua::{Lua, Table, Value};
+use mlua::{FromLua, Lua, Table, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
@@ -164,23 +164,26 @@ fn nearest(lua: &Lua, (s, hexes): (String, Value)) -> mlua::Result<(Option<Strin
     })
 }
 
-/// `map.distances(hexes, targets) -> { distance... }`: for each hex of the list `hexes`, in its
-/// order, the distance to the nearest hex of `targets` (a set, list or hexset); an empty list
+/// `map.distances(hexes, targets) -> { distance... }`: for each hex of the list (or hexset)
+/// `hexes`, in its order, the distance to the nearest hex of `targets` (a set, list or hexset); an empty list
 /// when `targets` is empty. What a loop of `map.nearest` would find, in one call.
-fn distances(lua: &Lua, (hexes, targets): (Vec<String>, Value)) -> mlua::Result<Vec<i32>> {
+fn distances(lua: &Lua, (hexes, targets): (Value, Value)) -> mlua::Result<Vec<i32>> {
     let w = world(lua);
     let w = w.borrow();
     let targets = hex_list(lua, &w.map, targets, "map.distances")?;
     if targets.is_empty() {
         return Ok(Vec::new());
     }
-    hexes
-        .iter()
-        .map(|s| {
-            let from = hex_arg(&w.map, s, "map.distances")?;
-            Ok(targets.iter().map(|t| w.map.grid.distance(from, *t)).min().unwrap_or(0))
-        })
-        .collect()
+    // (a hexset's hexes in the order of their printed ids; a list's in its own, each as often
+    // as it is there)
+    let from: Vec<HexId> = match hexes {
+        Value::UserData(u) => hexset_of(&u, "map.distances")?.sorted.clone(),
+        v => Vec::<String>::from_lua(v, lua)?
+            .iter()
+            .map(|s| hex_arg(&w.map, s, "map.distances"))
+            .collect::<mlua::Result<_>>()?,
+    };
+    Ok(from.into_iter().map(|h| targets.iter().map(|t| w.map.grid.distance(h, *t)).min().unwrap_or(0)).collect())
 }
 
 /// `map.beyond_edge(hex, from) -> { distance... }`: the off-map neighbours' distances from `from`, clockwise from N
