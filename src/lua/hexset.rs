@@ -34,12 +34,23 @@ pub(super) fn hex_bytes(map: &Map, s: &[u8], what: &str) -> mlua::Result<HexId> 
 /// like a set table (`s[hex]`, `#s`, `pairs` in the order of the printed ids); every function
 /// that takes a set of hexes takes it without reading it again: a profile's `blocked` and
 /// `stop` made once and handed to the searches of many units.
-pub struct HexSet {
+/// (Shared: a copy of a hexset, or a set `map.marked` answers again, is the same one.)
+#[derive(Clone)]
+pub struct HexSet(std::sync::Arc<Hexes>);
+
+pub struct Hexes {
     /// The hexes, in the order of their printed ids (as `pairs` walks them).
     pub(super) sorted: Vec<HexId>,
     pub(super) set: crate::hex::FastSet<HexId>,
     /// The map that prints them.
     map: std::sync::Arc<Map>,
+}
+
+impl std::ops::Deref for HexSet {
+    type Target = Hexes;
+    fn deref(&self) -> &Hexes {
+        &self.0
+    }
 }
 
 /// The id `h` is printed as (the map's own, kept once it is loaded).
@@ -62,7 +73,7 @@ impl HexSet {
     /// A set of hexes already in the order of their printed ids, without duplicates.
     fn of_sorted(map: &std::sync::Arc<Map>, sorted: Vec<HexId>) -> HexSet {
         let set = sorted.iter().copied().collect();
-        HexSet { sorted, set, map: map.clone() }
+        HexSet(std::sync::Arc::new(Hexes { sorted, set, map: map.clone() }))
     }
 
     /// The hex printed as `id`, if it is in the set.
@@ -159,7 +170,7 @@ pub(super) fn hexset(lua: &Lua, (v, opts): (Value, Option<Table>)) -> mlua::Resu
     if let Value::UserData(u) = &v {
         let h = hexset_of(u, "map.hexset")?;
         if without.is_none() && within.is_none() {
-            return Ok(HexSet { sorted: h.sorted.clone(), set: h.set.clone(), map: h.map.clone() });
+            return Ok(HexSet::clone(&h));
         }
         return Ok(HexSet::of_sorted(&h.map, h.sorted.iter().copied().filter(keep).collect()));
     }

@@ -361,17 +361,55 @@ fn marked(lua: &Lua, (name, only): (String, Option<Table>)) -> mlua::Result<Valu
     };
     let w = world(lua);
     let w = w.borrow();
+    if as_set {
+        return Ok(Value::UserData(lua.create_userdata(marked_set(&w, &name, value, except))?));
+    }
     let found = w
         .state
         .hex_markers
         .iter()
         .filter_map(|(h, m)| m.get(&name).map(|v| (*h, *v)))
         .filter(|(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x));
-    if as_set {
-        let set = HexSet::new(&w.map, found.map(|(h, _)| h));
-        return Ok(Value::UserData(lua.create_userdata(set)?));
-    }
     Ok(Value::Table(hex_ints(lua, &w, found)?))
+}
+
+/// A `map.marked` query answered as a set: the markers it was read from (a persistent map: the
+/// same root is the same markers), the map, the marker's name, `value` and `except`.
+type MarkedQuery = (crate::state::Markers<HexId>, std::sync::Arc<crate::map::Map>, String, Option<i64>, Option<i64>);
+
+thread_local! {
+    /// The last sets `map.marked` answered (a side's hexes, asked at every supply trace and after
+    /// every command): while no hex marker changes, the same set is handed out again.
+    static MARKED: std::cell::RefCell<std::collections::VecDeque<(MarkedQuery, HexSet)>> = Default::default();
+}
+
+/// `map.marked(name, { as_set = true, ... })`: the hexes with the marker (of the value asked), a
+/// set kept while the markers stay the same.
+fn marked_set(w: &crate::contract::World, name: &str, value: Option<i64>, except: Option<i64>) -> HexSet {
+    const KEPT: usize = 8;
+    let same = |(m, map, n, v, e): &MarkedQuery| {
+        m.ptr_eq(&w.state.hex_markers)
+            && std::sync::Arc::ptr_eq(map, &w.map)
+            && n == name
+            && *v == value
+            && *e == except
+    };
+    if let Some(set) = MARKED.with_borrow(|kept| kept.iter().find(|(q, _)| same(q)).map(|(_, s)| s.clone())) {
+        return set;
+    }
+    let found = w
+        .state
+        .hex_markers
+        .iter()
+        .filter_map(|(h, m)| m.get(name).map(|v| (*h, *v)))
+        .filter(|(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x))
+        .map(|(h, _)| h);
+    let set = HexSet::new(&w.map, found);
+    MARKED.with_borrow_mut(|kept| {
+        kept.truncate(KEPT - 1);
+        kept.push_front(((w.state.hex_markers.clone(), w.map.clone(), name.to_string(), value, except), set.clone()));
+    });
+    set
 }
 
 /// `map.set_side_marker(a, b, name, v?)`: sets or removes (nil, false) a marker on the hexside of two hexes.
