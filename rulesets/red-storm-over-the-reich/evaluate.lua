@@ -136,9 +136,7 @@ end
 -- 3.5: the VP hexes the Soviet does not hold, in the order of their ids, as a list.
 local function targets()
   local list = {}
-  for _, h in ipairs(C.VP_LIST) do
-    if victory.holder(h) ~= C.SOVIET then list[#list + 1] = h end
-  end
+  for h in pairs(victory.vp_hexes(C.GERMAN)) do list[#list + 1] = h end   -- (3.5.A: the German's)
   return list
 end
 

@@ -43,13 +43,13 @@ end
 -- (`works == false` leaves the defensive works out: the evaluation's quicker estimate; with
 -- `wide`, the second value is zoc.unnegated's hexes next to the enemy's ZOC.) Both are
 -- map.hexsets: read once, then handed to the searches of the rail net and the lines.
+local FORTRESSES = map.hexset(C.FORTRESS_LIST)
 function M.blocked(side, weather, works, wide)
   local enemy = C.other(side)
   local ez, near = zoc.unnegated(side, weather, wide)
-  local fortresses = {}
-  for _, h in ipairs(C.FORTRESS_LIST) do
-    if C.controller(h) == enemy then fortresses[#fortresses + 1] = h end
-  end
+  -- (the fortresses the enemy controls: the Soviet's hexes, or all but them)
+  local soviet = C.soviet_hexes()
+  local fortresses = map.hexset(FORTRESSES, enemy == C.SOVIET and { within = soviet } or { without = soviet })
   local parts = { ez, units.hexset { side = enemy, on_map = true }, fortresses }
   if side == C.SOVIET and works ~= false then
     parts[#parts + 1] = M.dw_near_front()

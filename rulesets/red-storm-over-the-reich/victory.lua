@@ -26,10 +26,12 @@ function M.holder(h)
   return C.controller(h)
 end
 
+-- The VP hexes `side` holds (M.holder's, read as sets): a map.hexset, in the order of the ids.
+local VP = map.hexset(C.VP_LIST)
 function M.vp_hexes(side)
-  local out = {}
-  for _, h in ipairs(C.VP_LIST) do if M.holder(h) == side then out[#out + 1] = h end end
-  return out
+  local soviet = map.hexset(VP, { within = C.soviet_hexes(), without = bunker_on_map() and { T.bunker_hex } or nil })
+  if side == C.SOVIET then return soviet end
+  return map.hexset(VP, { without = soviet })
 end
 
 -- 3.5.C: refugees that survive: evacuated, or on the map and supplied from the west map edge
