@@ -37,13 +37,14 @@ local function thunderclap()
   return umpire.clock().turn == T.thunderclap_turn and T.dresden or nil
 end
 
+local FORTRESSES = map.hexset(C.FORTRESS_LIST)   -- (7.2: intact enemy fortresses block)
+
 -- What a side's lines and rail links may not enter (7.2, 7.3): enemy units, the enemy's ZOC
 -- where no friendly unit negates it, intact enemy fortresses, and for the Soviet the German
 -- defensive works near the front; refugees are enemy units to the Soviet (and not to the German).
 -- (`works == false` leaves the defensive works out: the evaluation's quicker estimate; with
 -- `wide`, the second value is zoc.unnegated's hexes next to the enemy's ZOC.) Both are
 -- map.hexsets: read once, then handed to the searches of the rail net and the lines.
-local FORTRESSES = map.hexset(C.FORTRESS_LIST)
 function M.blocked(side, weather, works, wide)
   local enemy = C.other(side)
   local ez, near = zoc.unnegated(side, weather, wide)

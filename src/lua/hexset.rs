@@ -185,7 +185,12 @@ pub(super) fn hexset(lua: &Lua, (v, opts): (Value, Option<Table>)) -> mlua::Resu
 /// A set of hexes given as a list or as a set table (`{["0418"]=true}`) or a [`HexSet`]; a list
 /// may also hold such tables and hexsets, which are merged (`blocked = { enemy_hexes, ezoc_hexes }`).
 pub(super) fn hex_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<BTreeSet<HexId>> {
-    let mut out = BTreeSet::new();
+    read_into(lua, map, v, what)
+}
+
+/// The hexes of `v` (see [`hex_set`]) put into a new sink: a set, a list, an [`AnyOf`].
+fn read_into<S: HexSink + Default>(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<S> {
+    let mut out = S::default();
     match v {
         Value::Nil => {}
         Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
@@ -200,31 +205,19 @@ pub(super) fn hex_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Resul
 /// The hexes of a set (see [`hex_set`]) as a list, in no order and maybe twice: what is walked
 /// once (a hexset's are copied, not read again).
 pub(super) fn hex_list(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<Vec<HexId>> {
-    let mut out = Vec::new();
     match v {
-        Value::Nil => {}
-        Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
-        Value::UserData(u) => out.clone_from(&hexset_of(&u, what)?.sorted),
-        other => {
-            return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
-        }
+        Value::UserData(u) => Ok(hexset_of(&u, what)?.sorted.clone()),
+        v => read_into(lua, map, v, what),
     }
-    Ok(out)
 }
 
 /// A set of hexes for a search (see [`hex_set`]), read straight into the hashed set the search
 /// uses: a [`HexSet`] is copied, not read again.
 pub(super) fn search_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<crate::hex::FastSet<HexId>> {
-    let mut out = crate::hex::FastSet::default();
     match v {
-        Value::Nil => {}
-        Value::UserData(u) => out.clone_from(&hexset_of(&u, what)?.set),
-        Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
-        other => {
-            return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
-        }
+        Value::UserData(u) => Ok(hexset_of(&u, what)?.set.clone()),
+        v => read_into(lua, map, v, what),
     }
-    Ok(out)
 }
 
 pub(super) fn hexset_of(u: &mlua::AnyUserData, what: &str) -> mlua::Result<mlua::UserDataRef<HexSet>> {
@@ -272,16 +265,7 @@ impl HexSink for AnyOf {
 
 /// A set of hexes (see [`hex_set`]) to ask of, as an [`AnyOf`].
 pub(super) fn any_of(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<AnyOf> {
-    let mut out = AnyOf::default();
-    match v {
-        Value::Nil => {}
-        Value::UserData(u) => out.set(hexset_of(&u, what)?),
-        Value::Table(t) => add_hexes(lua, map, &t, what, &mut out, 0)?,
-        other => {
-            return Err(mlua::Error::runtime(format!("{what}: a set or list of hexes, not {}", other.type_name())));
-        }
-    }
-    Ok(out)
+    read_into(lua, map, v, what)
 }
 
 pub(super) fn add_hexes<S: HexSink>(
