@@ -15,6 +15,12 @@ function M.intact_dw(h)
   return C.DW[h] and not map.marker(h, "dw_gone") and C.controller(h) == C.GERMAN
 end
 
+-- The intact German defensive works (M.intact_dw's, read as a set): a map.hexset.
+local DW = map.hexset(C.DW_LIST)
+local function intact_works()
+  return map.hexset(DW, { without = { map.marked("dw_gone", { as_set = true }), C.soviet_hexes() } })
+end
+
 -- 7.2, 17.8: the intact German defensive works "near the front line": within 10 hexes of a
 -- supplied German combat unit.
 function M.dw_near_front()
@@ -24,8 +30,7 @@ function M.dw_near_front()
   end
   local out = {}
   if not next(from) then return out end
-  local targets = {}
-  for _, h in ipairs(C.DW_LIST) do if M.intact_dw(h) then targets[#targets + 1] = h end end
+  local targets = intact_works()
   if #targets == 0 then return out end
   local d = map.reach { from = from, mp = T.supply.line, targets = targets, routes = false }
   for h in pairs(d) do out[h] = true end
@@ -79,7 +84,7 @@ for side, list in pairs(C.EDGE) do
   end
   EDGE[side], EDGE_RAIL[side] = map.hexset(list), map.hexset(rail)
 end
-local DW, PORTS = map.hexset(C.DW_LIST), map.hexset(C.PORT_LIST)
+local PORTS = map.hexset(C.PORT_LIST)
 
 function M.rail_net(side, blocked, extra)
   blocked = blocked or M.blocked(side)
@@ -90,8 +95,7 @@ function M.rail_net(side, blocked, extra)
   local rb, only = { blocked, RAIL_PROHIBITED }, nil
   if extra then rb[#rb + 1] = extra end
   if side == C.SOVIET then
-    local intact = map.hexset(DW, { without = { map.marked("dw_gone", { as_set = true }), soviet } })   -- M.intact_dw
-    rb[#rb + 1], rb[#rb + 2], only = intact, { T.supply.not_soviet_rail }, soviet
+    rb[#rb + 1], rb[#rb + 2], only = intact_works(), { T.supply.not_soviet_rail }, soviet
   else
     rb[#rb + 1] = soviet
   end

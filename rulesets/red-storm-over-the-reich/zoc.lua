@@ -84,7 +84,7 @@ end
 -- `wide`, also the hexes next to that ZOC but those: where the enemy's ZOC reaches after a move
 -- of one hex (what a line through them risks, evaluate.lua). Both map.hexsets (made in Rust).
 function M.unnegated(side, weather, wide)
-  local ez = reach(sources(C.other(side)), weather)
+  local ez = M.zoc(C.other(side), weather)
   local own = { without = units.hexset { side = side, on_map = true } }
   return map.hexset(ez, own), wide and map.hexset(reach(ez, weather), own) or nil
 end

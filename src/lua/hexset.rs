@@ -149,9 +149,6 @@ pub(super) fn hex_ints(
 pub(super) fn hexset(lua: &Lua, (v, opts): (Value, Option<Table>)) -> mlua::Result<HexSet> {
     let w = world(lua);
     let w = w.borrow();
-    if !matches!(v, Value::Table(_) | Value::Nil | Value::UserData(_)) {
-        return Err(mlua::Error::runtime(format!("map.hexset: a set or list of hexes, not {}", v.type_name())));
-    }
     let (without, within) = match &opts {
         Some(o) => (o.get::<Value>("without")?, o.get::<Value>("within")?),
         None => (Value::Nil, Value::Nil),
@@ -174,10 +171,7 @@ pub(super) fn hexset(lua: &Lua, (v, opts): (Value, Option<Table>)) -> mlua::Resu
         }
         return Ok(HexSet::of_sorted(&h.map, h.sorted.iter().copied().filter(keep).collect()));
     }
-    let mut hexes = Vec::new();
-    if let Value::Table(t) = &v {
-        add_hexes(lua, &w.map, t, "map.hexset", &mut hexes, 0)?;
-    }
+    let mut hexes: Vec<HexId> = read_into(lua, &w.map, v, "map.hexset")?;
     hexes.retain(keep);
     Ok(HexSet::new(&w.map, hexes))
 }

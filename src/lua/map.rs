@@ -364,13 +364,21 @@ fn marked(lua: &Lua, (name, only): (String, Option<Table>)) -> mlua::Result<Valu
     if as_set {
         return Ok(Value::UserData(lua.create_userdata(marked_set(&w, &name, value, except))?));
     }
-    let found = w
-        .state
+    Ok(Value::Table(hex_ints(lua, &w, marked_hexes(&w, &name, value, except))?))
+}
+
+/// The hexes with the marker `name` and their values, of `value` only or but `except`.
+fn marked_hexes<'w>(
+    w: &'w crate::contract::World,
+    name: &'w str,
+    value: Option<i64>,
+    except: Option<i64>,
+) -> impl Iterator<Item = (HexId, i64)> + 'w {
+    w.state
         .hex_markers
         .iter()
-        .filter_map(|(h, m)| m.get(&name).map(|v| (*h, *v)))
-        .filter(|(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x));
-    Ok(Value::Table(hex_ints(lua, &w, found)?))
+        .filter_map(move |(h, m)| m.get(name).map(|v| (*h, *v)))
+        .filter(move |(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x))
 }
 
 /// A `map.marked` query answered as a set: the markers it was read from (a persistent map: the
@@ -397,14 +405,7 @@ fn marked_set(w: &crate::contract::World, name: &str, value: Option<i64>, except
     if let Some(set) = MARKED.with_borrow(|kept| kept.iter().find(|(q, _)| same(q)).map(|(_, s)| s.clone())) {
         return set;
     }
-    let found = w
-        .state
-        .hex_markers
-        .iter()
-        .filter_map(|(h, m)| m.get(name).map(|v| (*h, *v)))
-        .filter(|(_, v)| value.is_none_or(|x| *v == x) && except.is_none_or(|x| *v != x))
-        .map(|(h, _)| h);
-    let set = HexSet::new(&w.map, found);
+    let set = HexSet::new(&w.map, marked_hexes(w, name, value, except).map(|(h, _)| h));
     MARKED.with_borrow_mut(|kept| {
         kept.truncate(KEPT - 1);
         kept.push_front(((w.state.hex_markers.clone(), w.map.clone(), name.to_string(), value, except), set.clone()));
