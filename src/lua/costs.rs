@@ -185,7 +185,7 @@ pub(super) fn sources(map: &Map, t: &Table) -> mlua::Result<Vec<(HexId, i64)>> {
     let mut sources = Vec::new();
     match t.get::<Value>("from")? {
         Value::String(s) => sources.push((hex_arg(map, s.to_str()?.as_ref(), "from")?, 0)),
-        Value::UserData(u) => sources.extend(hexset_of(&u, "from")?.set.iter().map(|&h| (h, 0))),
+        Value::UserData(u) => sources.extend(hexset_of(&u, "from")?.sorted.iter().map(|&h| (h, 0))),
         Value::Table(list) => {
             source_table(map, list, &mut sources, 0)?;
             if let Some(&(h, c)) = sources.iter().find(|s| s.1 < 0) {
@@ -225,7 +225,7 @@ fn source_table(map: &Map, t: Table, sources: &mut Vec<(HexId, i64)>, depth: usi
             }
             (Value::Integer(_), Value::Table(inner)) if depth == 0 => source_table(map, inner, sources, 1)?,
             (Value::Integer(_), Value::UserData(u)) if depth == 0 => {
-                sources.extend(hexset_of(&u, "from")?.set.iter().map(|&h| (h, 0)))
+                sources.extend(hexset_of(&u, "from")?.sorted.iter().map(|&h| (h, 0)))
             }
             (k, v) => {
                 return Err(mlua::Error::runtime(format!(

@@ -41,9 +41,24 @@ pub struct HexSet(std::sync::Arc<Hexes>);
 pub struct Hexes {
     /// The hexes, in the order of their printed ids (as `pairs` walks them).
     pub(super) sorted: Vec<HexId>,
-    pub(super) set: crate::hex::FastSet<HexId>,
+    /// The same hexes hashed, made the first time they are wanted so (a search's `blocked`, or
+    /// membership on a map whose printed ids do not sort as its hexes): most sets are only
+    /// walked, counted, or asked of a hex, which the sorted hexes answer.
+    hashed: std::sync::OnceLock<crate::hex::FastSet<HexId>>,
     /// The map that prints them.
     map: std::sync::Arc<Map>,
+}
+
+impl Hexes {
+    /// Whether `h` is one of the hexes.
+    pub(super) fn contains(&self, h: &HexId) -> bool {
+        if self.map.printed_in_order() { self.sorted.binary_search(h).is_ok() } else { self.hashed().contains(h) }
+    }
+
+    /// The hexes as a hashed set (made once).
+    pub(super) fn hashed(&self) -> &crate::hex::FastSet<HexId> {
+        self.hashed.get_or_init(|| self.sorted.iter().copied().collect())
+    }
 }
 
 impl std::ops::Deref for HexSet {
@@ -72,14 +87,13 @@ impl HexSet {
 
     /// A set of hexes already in the order of their printed ids, without duplicates.
     fn of_sorted(map: &std::sync::Arc<Map>, sorted: Vec<HexId>) -> HexSet {
-        let set = sorted.iter().copied().collect();
-        HexSet(std::sync::Arc::new(Hexes { sorted, set, map: map.clone() }))
+        HexSet(std::sync::Arc::new(Hexes { sorted, hashed: Default::default(), map: map.clone() }))
     }
 
     /// The hex printed as `id`, if it is in the set.
     fn hex_of(&self, id: &[u8]) -> Option<HexId> {
         let h = self.map.grid.parse_bytes(id)?;
-        (self.set.contains(&h) && printed(&self.map, h).as_bytes() == id).then_some(h)
+        (self.contains(&h) && printed(&self.map, h).as_bytes() == id).then_some(h)
     }
 
     /// Where the hex printed as `id` is in the order of the printed ids.
@@ -209,7 +223,7 @@ pub(super) fn hex_list(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Resu
 /// uses: a [`HexSet`] is copied, not read again.
 pub(super) fn search_set(lua: &Lua, map: &Map, v: Value, what: &str) -> mlua::Result<crate::hex::FastSet<HexId>> {
     match v {
-        Value::UserData(u) => Ok(hexset_of(&u, what)?.set.clone()),
+        Value::UserData(u) => Ok(hexset_of(&u, what)?.hashed().clone()),
         v => read_into(lua, map, v, what),
     }
 }
@@ -229,7 +243,7 @@ impl<T: Extend<HexId>> HexSink for T {
         self.extend([h]);
     }
     fn set(&mut self, s: mlua::UserDataRef<HexSet>) {
-        self.extend(s.set.iter().copied());
+        self.extend(s.sorted.iter().copied());
     }
 }
 
@@ -244,7 +258,7 @@ pub(super) struct AnyOf {
 
 impl AnyOf {
     pub(super) fn contains(&self, h: &HexId) -> bool {
-        self.own.contains(h) || self.shared.iter().any(|s| s.set.contains(h))
+        self.own.contains(h) || self.shared.iter().any(|s| s.contains(h))
     }
 }
 
