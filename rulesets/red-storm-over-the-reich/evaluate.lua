@@ -17,9 +17,7 @@
 --   Soviet's supply traced now, without the defensive works, the German's traced now in his own
 --   score and as the last supply segment found it in the Soviet's), the reverse for one's own;
 --   30 once The Bunker is gone; once the game is over, +1000 for a Soviet victory, -1000 for a
---   German one; -0.75 a German step lost that his replacements will bring back before the end
---   (8.2.1.B: the Volkssturm, and the KGs of the pool the turns left draw, 16.1.A), so that a
---   division lost to the pool costs him a quarter of a step, not a step.
+--   German one.
 --   Progress (M.progress), towards the VP hexes the Soviet does not hold (3.5; the automatic
 --   victory of 3.2.C.1 and the German VP of 3.2.C.2 count them): 0.25 for each hex the nearest
 --   supplied Soviet combat unit (3.5.A: what takes a VP hex) is nearer than 16 to each such hex,
@@ -71,7 +69,6 @@ local GARRISON = 1        -- a target a German combat unit stands in
 local RISK = 0.5          -- 7.2, 15.0: a Soviet unit whose line a German move of one hex could cut
 local MANDATE = 10        -- 3.5.B: the German VP at stake while mandated attacks are owed
 local READY = 0.5         -- 17.7: a mandated attack a division stands ready to make, as made
-local RECOVER = 0.75      -- 8.2.1.B: a German step his replacements will bring back
 
 -- 7.0: the combat units of `side` on the map out of supply, counted: the Soviet's traced
 -- now (supply.traceable's estimate, without the defensive works), since his advances outrun his
@@ -121,19 +118,6 @@ local function survey(risky, traced_german)
 end
 
 local function forces() return (survey()) end
-
--- 8.2.1.B, 16.1.A: the German combat steps lost that his replacements will bring back before
--- the end: the Volkssturm eliminated (back next turn), and the KGs of the pool, as many as the
--- turns left draw (kg_draws a turn; a KG counts one step). (The generic garrisons come back too,
--- but are no combat units: their steps are not counted.) 0 on the last turn and once the game
--- is over.
-local function recoverable()
-  local clock = umpire.clock()
-  local turns_left = (vars.get("turns") or clock.turn) - clock.turn
-  if clock.over or turns_left <= 0 then return 0 end
-  local back = units.count { side = C.GERMAN, box = "eliminated", attr = { volkssturm = true } }
-  return back + math.min(cups.count("kg_pool"), T.reinforce.kg_draws * turns_left)
-end
 
 -- 7.2: how many Soviet combat units are supplied now by a line a German move of one hex could
 -- cut (what the score counts RISK each).
@@ -207,7 +191,6 @@ function M.score(side)
     + (f.Soviet.steps - f.German.steps) + (f.German.trouble - f.Soviet.trouble)   -- 15.0
     + M.progress(s)                                                       -- 3.5, 3.2.C
   if not bunker_standing() then sc = sc + 30 end                          -- 3.2.C.2, 16.2
-  sc = sc - RECOVER * recoverable()                                      -- 8.2.1.B
   sc = scoring.for_side(sc, M.result(), WEIGHT, side, C.SOVIET)         -- 3.2.C, 3.4.C
   -- 7.2, 15.0: the lines at risk, the Soviet's own worry (a German move that only threatens a
   -- line gains him nothing: the cut, once made, counts in both scores)
