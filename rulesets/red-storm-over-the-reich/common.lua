@@ -168,6 +168,16 @@ function C.controller(hex) return C.SIDE_OF[map.marker(hex, "ctl") or 2] end
 -- The Soviet hexes now, in one read of the map (for searches and loops over many hexes): a
 -- map.hexset, handed to the searches without being read again.
 function C.soviet_hexes() return map.marked("ctl", { value = C.SIDE_NO.Soviet, as_set = true }) end
+-- The hexes of `hexes` (a hexset) that `side` controls now (C.controller's rule read as a set: a
+-- hex is German unless marked Soviet), less those of the sets listed in `without`, if given: a
+-- map.hexset.
+function C.held(hexes, side, without)
+  local soviet = C.soviet_hexes()
+  if side == C.SOVIET then return map.hexset(hexes, { within = soviet, without = without }) end
+  local out = { soviet }
+  for _, s in ipairs(without or {}) do out[#out + 1] = s end
+  return map.hexset(hexes, { without = out })
+end
 
 C.contains = sets.contains
 function C.ids(list)

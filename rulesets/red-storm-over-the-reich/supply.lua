@@ -18,7 +18,7 @@ end
 -- The intact German defensive works (M.intact_dw's, read as a set): a map.hexset.
 local DW = map.hexset(C.DW_LIST)
 local function intact_works()
-  return map.hexset(DW, { without = { map.marked("dw_gone", { as_set = true }), C.soviet_hexes() } })
+  return C.held(DW, C.GERMAN, { map.marked("dw_gone", { as_set = true }) })
 end
 
 -- 7.2, 17.8: the intact German defensive works "near the front line": within 10 hexes of a
@@ -53,10 +53,7 @@ local FORTRESSES = map.hexset(C.FORTRESS_LIST)   -- (7.2: intact enemy fortresse
 function M.blocked(side, weather, works, wide)
   local enemy = C.other(side)
   local ez, near = zoc.unnegated(side, weather, wide)
-  -- (the fortresses the enemy controls: the Soviet's hexes, or all but them)
-  local soviet = C.soviet_hexes()
-  local fortresses = map.hexset(FORTRESSES, enemy == C.SOVIET and { within = soviet } or { without = soviet })
-  local parts = { ez, units.hexset { side = enemy, on_map = true }, fortresses }
+  local parts = { ez, units.hexset { side = enemy, on_map = true }, C.held(FORTRESSES, enemy) }
   if side == C.SOVIET and works ~= false then
     parts[#parts + 1] = M.dw_near_front()
   elseif thunderclap() then
@@ -128,7 +125,7 @@ local function trace(side, targets, blocked, weather, ports, extra)
   if side == C.GERMAN and ports then
     -- 7.1: five hexes to a friendly port: one search with the lines of ten, a line from a port
     -- starting as if five of its hexes were behind it (an edge hex's start of 0 is kept)
-    for h in pairs(map.hexset(PORTS, { without = { blocked, extra or {}, C.soviet_hexes() } })) do
+    for h in pairs(C.held(PORTS, C.GERMAN, closed)) do
       starts[h] = T.supply.line - T.supply.port_line
     end
   end

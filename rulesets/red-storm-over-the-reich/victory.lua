@@ -29,7 +29,7 @@ end
 -- The VP hexes `side` holds (M.holder's, read as sets): a map.hexset, in the order of the ids.
 local VP = map.hexset(C.VP_LIST)
 function M.vp_hexes(side)
-  local soviet = map.hexset(VP, { within = C.soviet_hexes(), without = bunker_on_map() and { T.bunker_hex } or nil })
+  local soviet = C.held(VP, C.SOVIET, bunker_on_map() and { { T.bunker_hex } } or nil)
   if side == C.SOVIET then return soviet end
   return map.hexset(VP, { without = soviet })
 end
