@@ -133,13 +133,6 @@ function M.figures()
   }, forces())                                                            -- 2.2.A, 16.1.A
 end
 
--- 3.5: the VP hexes the Soviet does not hold, in the order of their ids, as a list.
-local function targets()
-  local list = {}
-  for h in pairs(victory.vp_hexes(C.GERMAN)) do list[#list + 1] = h end   -- (3.5.A: the German's)
-  return list
-end
-
 -- 17.7: the supplied German divisions that stand next to a Soviet unit now, by hex (each could
 -- make a mandated attack in the combat segment; 13.1: only units next to the defender attack).
 local function divisions_ready()
@@ -166,15 +159,15 @@ end
 -- `approach`, `march`, `garrison` (counted against him), `mandate`.
 function M.terms(s)
   if not s then s = select(2, survey()) end
-  local list = targets()
+  -- 3.5: the VP hexes the Soviet does not hold (3.5.A: the German's), a hexset in the order of
+  -- their ids, and as a list for scoring.approach
+  local targets, list = victory.vp_hexes(C.GERMAN), {}
+  for h in pairs(targets) do list[#list + 1] = h end
   local standing = bunker_standing()
   local function worth(h) return APPROACH * ((h == T.bunker_hex and standing) and BUNKER_TARGET or 1) end
-  local garrison = 0
-  for _, h in ipairs(list) do
-    if s.german[h] then garrison = garrison + GARRISON end
-  end
   return { approach = scoring.approach(list, s.takers, REACH, worth),
-           march = scoring.march(s.takers, list, REACH, MARCH), garrison = garrison,
+           march = scoring.march(s.takers, targets, REACH, MARCH),
+           garrison = GARRISON * #map.hexset(targets, { within = s.german }),
            mandate = MANDATE * owed() }
 end
 
