@@ -111,7 +111,7 @@ local function survey(risky, traced_german)
     if side == C.GERMAN then
       s.german = hexes
     else
-      s.takers = supplied and map.hexset(hexes, { within = supplied }) or hexes
+      s.takers = supplied or hexes   -- (the trace answers only for the hexes asked)
     end
   end
   return f, s
