@@ -123,6 +123,21 @@ impl Units {
     pub fn same(&self, other: &Units) -> bool {
         self.0.ptr_eq(&other.0)
     }
+    /// The units on the map by side and kind (in that order), each list in the order of the
+    /// ids.
+    pub fn on_map_by_kind(&self) -> Vec<(String, String, Vec<Arc<Unit>>)> {
+        let mut by: Vec<(String, String, Vec<Arc<Unit>>)> = Vec::new();
+        for u in self.0.values() {
+            if u.hex().is_some() {
+                match by.iter_mut().find(|(s, k, _)| *s == u.side && *k == u.kind) {
+                    Some((_, _, v)) => v.push(u.clone()),
+                    None => by.push((u.side.clone(), u.kind.clone(), vec![u.clone()])),
+                }
+            }
+        }
+        by.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+        by
+    }
     /// Every stack on the map by hex, each top first.
     pub fn stacks(&self) -> BTreeMap<HexId, Vec<&Unit>> {
         let mut by_hex: BTreeMap<HexId, Vec<&Unit>> = BTreeMap::new();

@@ -80,9 +80,10 @@ end
 ---@return number
 function M.approach(targets, from, reach, weight)
   local worth = 0
-  for _, h in ipairs(targets) do
-    local _, d = map.nearest(h, from)
-    if d and d < reach then worth = worth + weight(h) * (reach - d) end
+  local ds = map.distances(targets, from)   -- (each target's distance to its nearest of `from`; none: {})
+  for i = 1, #ds do
+    local d = ds[i]
+    if d < reach then worth = worth + weight(targets[i]) * (reach - d) end
   end
   return worth
 end
@@ -96,7 +97,9 @@ end
 ---@return number
 function M.march(hexes, targets, reach, per_hex)
   local worth = 0
-  for _, d in ipairs(map.distances(hexes, targets)) do   -- (each hex's distance to its nearest target)
+  local ds = map.distances(hexes, targets)   -- (each hex's distance to its nearest target)
+  for i = 1, #ds do
+    local d = ds[i]
     if d < reach then worth = worth + per_hex * (reach - d) end
   end
   return worth

@@ -44,7 +44,14 @@ pub struct World {
     /// The stacks by hex as last read, with the units they were read from (`units.at` asks
     /// hex by hex: read again only once the units have changed).
     stacks: RefCell<Option<(crate::state::Units, StacksByHex)>>,
+    /// The units on the map by side and kind as last read, with the units they were read from
+    /// (a side's units counted or placed, asked several times a position: read again only once
+    /// the units have changed).
+    on_map: RefCell<Option<(crate::state::Units, Rc<OnMapByKind>)>>,
 }
+
+/// The units on the map by side and kind, each list in the order of the ids.
+pub type OnMapByKind = Vec<(String, String, Vec<Arc<crate::state::Unit>>)>;
 
 /// The ids of the units on the map by hex, each stack top first.
 type StacksByHex = crate::hex::FastMap<crate::hex::HexId, Vec<Arc<str>>>;
@@ -84,6 +91,7 @@ impl World {
             outcomes: Vec::new(),
             viewer: None,
             stacks: RefCell::new(None),
+            on_map: RefCell::new(None),
         }
     }
 
@@ -96,6 +104,20 @@ impl World {
             *cache = Some((self.state.units.clone(), self.state.units.stacks_by_hex()));
         }
         cache.as_ref().and_then(|(_, by_hex)| by_hex.get(&h).cloned()).unwrap_or_default()
+    }
+
+    /// The units on the map by side and kind, from an index made once for the units as they
+    /// are.
+    pub fn on_map_by_kind(&self) -> Rc<OnMapByKind> {
+        let mut cache = self.on_map.borrow_mut();
+        match cache.as_ref() {
+            Some((units, by)) if units.same(&self.state.units) => by.clone(),
+            _ => {
+                let by = Rc::new(self.state.units.on_map_by_kind());
+                *cache = Some((self.state.units.clone(), by.clone()));
+                by
+            }
+        }
     }
 
     /// Takes what the rule files registered, leaving the world as before any load.

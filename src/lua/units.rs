@@ -297,15 +297,15 @@ fn made(lua: &Lua, ids: &[String]) -> mlua::Result<Table> {
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
-    t.set("get", lua.create_function(get)?)?;
-    t.set("find", lua.create_function(find)?)?;
-    t.set("at", lua.create_function(at)?)?;
-    t.set("in_box", lua.create_function(in_box)?)?;
-    t.set("stacks", lua.create_function(stacks)?)?;
-    t.set("all", lua.create_function(all)?)?;
-    t.set("hexes", lua.create_function(hexes)?)?;
-    t.set("hexset", lua.create_function(hexset)?)?;
-    t.set("count", lua.create_function(count)?)?;
+    super::charged::set(lua, &t, "units", "get", get)?;
+    super::charged::set(lua, &t, "units", "find", find)?;
+    super::charged::set(lua, &t, "units", "at", at)?;
+    super::charged::set(lua, &t, "units", "in_box", in_box)?;
+    super::charged::set(lua, &t, "units", "stacks", stacks)?;
+    super::charged::set(lua, &t, "units", "all", all)?;
+    super::charged::set(lua, &t, "units", "hexes", hexes)?;
+    super::charged::set(lua, &t, "units", "hexset", hexset)?;
+    super::charged::set(lua, &t, "units", "count", count)?;
     // `units["212/80"]` is a unit looked up as a field: say how a unit is found
     let mt = lua.create_table()?;
     mt.set(
@@ -435,7 +435,9 @@ fn count(lua: &Lua, (filter, what): (Option<Table>, Option<String>)) -> mlua::Re
 }
 
 /// Hands `each` every unit that passes `filter` with what it counts for (`what`: 1 a unit, or
-/// its steps left); `fname` names the caller in errors. Returns the world, for the answer.
+/// its steps left), in no order a caller may rely on (a side's units on the map come from the
+/// world's index of them by kind); `fname` names the caller in errors. Returns the world, for
+/// the answer.
 fn counted(
     lua: &Lua,
     filter: Option<Table>,
@@ -457,8 +459,23 @@ fn counted(
         if let Some(b) = &filter.bx {
             known_box(lua, &w, b, &format!("{fname}{{box}}"))?;
         }
-        for u in w.state.units.values().filter(|u| filter.passes(u)) {
-            each(u, if steps { (u.steps.len() - u.step) as i64 } else { 1 });
+        let mut count = |u: &Unit| {
+            if filter.passes(u) {
+                each(u, if steps { (u.steps.len() - u.step) as i64 } else { 1 });
+            }
+        };
+        // (a side's units on the map, of some kinds or all, read from the index of them: not
+        // every unit of the game, those set aside and eliminated included, asked again)
+        match (&filter.side, filter.on_map) {
+            (Some(side), Some(true)) => {
+                let by = w.on_map_by_kind();
+                for (s, k, us) in by.iter() {
+                    if s == side && filter.kind.as_ref().is_none_or(|ks| ks.contains(k)) {
+                        us.iter().for_each(|u| count(u));
+                    }
+                }
+            }
+            _ => w.state.units.values().for_each(count),
         }
     }
     Ok(w)
