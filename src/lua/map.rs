@@ -152,12 +152,13 @@ fn nearest(lua: &Lua, (s, hexes): (String, Value)) -> mlua::Result<(Option<Strin
             &made
         }
     };
+    // (the set is in the order of the printed ids: the first of the nearest is the least id)
     let best = set
         .sorted
         .iter()
-        .map(|h| (w.map.grid.distance(from, *h), printed(&w.map, *h)))
-        .min()
-        .map(|(d, id)| (id.into_owned(), d));
+        .map(|h| (w.map.grid.distance(from, *h), *h))
+        .min_by_key(|&(d, _)| d)
+        .map(|(d, h)| (printed(&w.map, h).into_owned(), d));
     Ok(match best {
         Some((h, d)) => (Some(h), Some(d)),
         None => (None, None),
