@@ -41,13 +41,34 @@ pub struct World {
     /// The rule files are being loaded: only then may verbs, overlays and the sequence be
     /// registered (the VM holds no game state, so nothing may be registered during play).
     pub loading: bool,
-    /// The stacks by hex as last read, with the units they were read from (`units.at` asks
-    /// hex by hex: read again only once the units have changed).
-    stacks: RefCell<Option<(crate::state::Units, StacksByHex)>>,
-    /// The units on the map by side and kind as last read, with the units they were read from
-    /// (a side's units counted or placed, asked several times a position: read again only once
-    /// the units have changed).
-    on_map: RefCell<Option<(crate::state::Units, Rc<OnMapByKind>)>>,
+    /// The stacks by hex (`units.at` asks hex by hex).
+    stacks: Indexed<StacksByHex>,
+    /// The units on the map by side and kind (a side's units counted or placed, asked several
+    /// times a position).
+    on_map: Indexed<OnMapByKind>,
+}
+
+/// An index of the units as last read, with the units it was read from: made again only once
+/// the units have changed (a change copies the persistent map's root).
+struct Indexed<T>(RefCell<Option<(crate::state::Units, Rc<T>)>>);
+
+impl<T> Indexed<T> {
+    fn new() -> Self {
+        Indexed(RefCell::new(None))
+    }
+
+    /// The index of `units`, made by `make` unless the one kept is of these very units.
+    fn of(&self, units: &crate::state::Units, make: impl FnOnce(&crate::state::Units) -> T) -> Rc<T> {
+        let mut kept = self.0.borrow_mut();
+        match kept.as_ref() {
+            Some((read, index)) if read.same(units) => index.clone(),
+            _ => {
+                let index = Rc::new(make(units));
+                *kept = Some((units.clone(), index.clone()));
+                index
+            }
+        }
+    }
 }
 
 /// The units on the map by side and kind, each list in the order of the ids.
@@ -90,34 +111,21 @@ impl World {
             probe_outcomes: None,
             outcomes: Vec::new(),
             viewer: None,
-            stacks: RefCell::new(None),
-            on_map: RefCell::new(None),
+            stacks: Indexed::new(),
+            on_map: Indexed::new(),
         }
     }
 
     /// The ids of the units in `h`, top of the stack first (what [`GameState::stack`] gives),
     /// from an index of the stacks made once for the units as they are.
     pub fn stack_ids(&self, h: crate::hex::HexId) -> Vec<Arc<str>> {
-        let mut cache = self.stacks.borrow_mut();
-        let fresh = cache.as_ref().is_some_and(|(units, _)| units.same(&self.state.units));
-        if !fresh {
-            *cache = Some((self.state.units.clone(), self.state.units.stacks_by_hex()));
-        }
-        cache.as_ref().and_then(|(_, by_hex)| by_hex.get(&h).cloned()).unwrap_or_default()
+        self.stacks.of(&self.state.units, crate::state::Units::stacks_by_hex).get(&h).cloned().unwrap_or_default()
     }
 
     /// The units on the map by side and kind, from an index made once for the units as they
     /// are.
     pub fn on_map_by_kind(&self) -> Rc<OnMapByKind> {
-        let mut cache = self.on_map.borrow_mut();
-        match cache.as_ref() {
-            Some((units, by)) if units.same(&self.state.units) => by.clone(),
-            _ => {
-                let by = Rc::new(self.state.units.on_map_by_kind());
-                *cache = Some((self.state.units.clone(), by.clone()));
-                by
-            }
-        }
+        self.on_map.of(&self.state.units, crate::state::Units::on_map_by_kind)
     }
 
     /// Takes what the rule files registered, leaving the world as before any load.

@@ -62,25 +62,20 @@ where
         lua.set_app_data(Direct::default());
     }
     lua.app_data_mut::<Direct>().expect("set above").0.insert(what.clone());
-    t.set(
-        key,
-        lua.create_function(move |lua, args: A| {
-            super::charge(lua, PER_CALL, &what)?;
-            let out = f(lua, args)?.into_lua_multi(lua)?;
-            super::charge(lua, size_of(&out), &what)?;
-            Ok(out)
-        })?,
-    )
+    t.set(key, lua.create_function(move |lua, args: A| billed(lua, &what, || f(lua, args)?.into_lua_multi(lua)))?)
+}
+
+/// One call, charged: [`PER_CALL`] before it, what it returns after.
+fn billed(lua: &Lua, what: &str, call: impl FnOnce() -> mlua::Result<MultiValue>) -> mlua::Result<MultiValue> {
+    super::charge(lua, PER_CALL, what)?;
+    let out = call()?;
+    super::charge(lua, size_of(&out), what)?;
+    Ok(out)
 }
 
 /// One function, charged.
 fn charged(lua: &Lua, f: Function, what: String) -> mlua::Result<Function> {
-    lua.create_function(move |lua, args: MultiValue| {
-        super::charge(lua, PER_CALL, &what)?;
-        let out = f.call::<MultiValue>(args)?;
-        super::charge(lua, size_of(&out), &what)?;
-        Ok(out)
-    })
+    lua.create_function(move |lua, args: MultiValue| billed(lua, &what, || f.call::<MultiValue>(args)))
 }
 
 /// Wraps every C or Rust function of the [`CHARGED`] tables (Lua functions count themselves)
