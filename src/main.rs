@@ -44,7 +44,8 @@ fn main() {
     let level = match cli.verbose {
         0 => "warn",
         1 => "umpire=info",
-        _ => "umpire=debug",
+        2 => "umpire=debug",
+        _ => "umpire=trace",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 #[derive(Parser)]
 #[command(name = "umpire", version, about = "An umpire for hex-and-counter wargames")]
 pub(super) struct Cli {
-    /// More diagnostics on stderr (-v, -vv); RUST_LOG works too.
+    /// More diagnostics on stderr (-v, -vv; -vvv each decision of the bots); RUST_LOG works too.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     pub(super) verbose: u8,
     /// The library to use: a folder holding rulesets/ and scenarios/ (default: $UMPIRE_LIBRARY,

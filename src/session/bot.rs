@@ -299,6 +299,8 @@ impl Bot {
         let mut now = Now::default();
         let mut best: Option<(f64, usize)> = None;
         let mut neutral: Vec<usize> = Vec::new();
+        // (index, gain) of each command tried, for the trace
+        let mut gains: Vec<(usize, f64)> = Vec::new();
         for i in picked {
             let who = side_of(s, &list[i]);
             let gain = if who.is_empty() {
@@ -313,17 +315,20 @@ impl Bot {
             if gain >= 0.0 || list[i].cmd == "next" {
                 neutral.push(i);
             }
+            gains.push((i, gain));
             if best.is_none_or(|(b, _)| gain > b) {
                 best = Some((gain, i));
             }
         }
-        match best {
-            Some((b, i)) if b > 0.0 => Ok(list[i].cmd.clone()),
+        let k = match best {
+            Some((b, i)) if b > 0.0 => i,
             // nothing tried improves the position: as the random bot would, among what does not
             // make it worse (`next` is always tried)
-            _ if !neutral.is_empty() => Ok(list[self.random_among(list, &neutral)].cmd.clone()),
-            _ => Ok(list[self.random(list)].cmd.clone()),
-        }
+            _ if !neutral.is_empty() => self.random_among(list, &neutral),
+            _ => self.random(list),
+        };
+        trace_decision(s, "greedy", &list[k].cmd, gains.len(), &gains, k);
+        Ok(list[k].cmd.clone())
     }
 
     /// The score of the state as it is, for `side`.
@@ -383,6 +388,38 @@ impl Bot {
         }
         outcome.map(|score| (score, rolled))
     }
+}
+
+/// A gain this close to 0 is neither a gain nor a loss, in the trace.
+const NEITHER: f64 = 1e-9;
+
+/// `-vvv` (`RUST_LOG=umpire::bot=trace`): one line a decision of `greedy` or `search`, where
+/// the game is, the command chosen with its gain, the lookaheads spent (`nodes`; the local search around the best move aside) and how many
+/// of the commands `tried` (index, gain) gain, lose or neither: where most neither gain nor
+/// lose, the bot chose at random among them, and the rules' score tells those positions apart
+/// no better than chance.
+pub(super) fn trace_decision(s: &Session, bot: &str, cmd: &str, nodes: usize, tried: &[(usize, f64)], k: usize) {
+    if !tracing::enabled!(target: "umpire::bot", tracing::Level::TRACE) {
+        return;
+    }
+    let Some(g) = s.game.as_ref() else { return };
+    let c = &g.state().clock;
+    let gain = tried.iter().find(|t| t.0 == k).map_or(0.0, |t| t.1);
+    let gaining = tried.iter().filter(|t| t.1 > NEITHER).count();
+    let losing = tried.iter().filter(|t| t.1 < -NEITHER).count();
+    tracing::trace!(
+        target: "umpire::bot",
+        turn = c.turn,
+        step = %c.step,
+        side = %acting_side(s),
+        gain,
+        nodes,
+        tried = tried.len(),
+        gaining,
+        losing,
+        neither = tried.len() - gaining - losing,
+        "{bot}: {cmd}"
+    );
 }
 
 /// Who does a listed command: the side the rules name for it, else the side that chooses now

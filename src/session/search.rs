@@ -124,7 +124,9 @@ impl Bot {
         }
         self.refine(s, list, &mut tried, &mut listed, &mut base)?;
         let tried: Vec<(usize, f64)> = tried.into_iter().map(|(i, g, _)| (i, g)).collect();
-        Ok(list[self.pick(list, &tried)].cmd.clone())
+        let k = self.pick(list, &tried);
+        super::bot::trace_decision(s, "search", &list[k].cmd, nodes, &tried, k);
+        Ok(list[k].cmd.clone())
     }
 
     /// The local search around the best gain of `tried`, if it moves a unit to a hex: the

@@ -900,3 +900,37 @@ fn the_profile_counts_a_function_alone_and_with_what_it_calls() {
     assert!(instr(&alone, "lua:0") < 10, "{text}");
     assert!(instr(&with, "lua:0") >= instr(&alone, "lua:1"), "{text}");
 }
+
+/// `-vvv` traces each decision of `greedy` and `search`: the bot, the command it plays (the
+/// game's own next command) and what it judged; without it, nothing is traced.
+#[test]
+fn the_bots_decisions_are_traced_at_the_third_verbosity() {
+    let lib = super::fixtures();
+    let play = |verbose: Option<&str>| {
+        let mut c = umpire();
+        c.args(["playout", "fixture", "--games", "1", "--seed", "2", "--jobs", "1", "--bot", "search"]);
+        c.args(["--bot", "Red=greedy", "--list", "--library"]).arg(&lib);
+        c.env("NO_COLOR", "1");
+        if let Some(v) = verbose {
+            c.arg(v);
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (quiet_out, quiet_err) = play(None);
+    let (out, err) = play(Some("-vvv"));
+    assert_eq!(
+        quiet_out.lines().filter(|l| !l.starts_with("time:")).collect::<Vec<_>>(),
+        out.lines().filter(|l| !l.starts_with("time:")).collect::<Vec<_>>(),
+        "the trace changes no game"
+    );
+    assert!(!quiet_err.contains("umpire::bot"), "{quiet_err}");
+    let traced: Vec<&str> = err.lines().filter(|l| l.contains("umpire::bot")).collect();
+    for bot in ["search: ", "greedy: "] {
+        let line = traced.iter().find(|l| l.contains(bot)).unwrap_or_else(|| panic!("no {bot}decision traced:\n{err}"));
+        for field in ["turn=", "step=", "side=", "gain=", "nodes=", "tried=", "gaining=", "losing=", "neither="] {
+            assert!(line.contains(field), "{field} missing: {line}");
+        }
+    }
+}
