@@ -16,6 +16,10 @@ use umpire::{Session, Status};
 mod common;
 use common::script_commands;
 
+// (the program's own allocator, src/main.rs: what is measured is what users run)
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn kind(line: &str) -> String {
     let first = |l: &str| -> String {
         let l = l.trim();

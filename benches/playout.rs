@@ -9,6 +9,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 use umpire::playout::{self, Policy, Spec};
 
+// (the program's own allocator, src/main.rs: what is measured is what users run)
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();

@@ -15,6 +15,10 @@
 use std::path::PathBuf;
 use umpire::playout::{self, Lineup, Policy, Record, Spec};
 
+// (the program's own allocator, src/main.rs: what is measured is what users run)
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn wilson(k: usize, n: usize) -> (f64, f64) {
     let (k, n, z) = (k as f64, n as f64, 1.96f64);
     if n == 0.0 {

@@ -32,6 +32,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use umpire::{Reply, Session, Status};
 
+// (the program's own allocator, src/main.rs: what is measured is what users run)
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod common;
 
 fn root() -> PathBuf {

@@ -94,6 +94,7 @@ const CRATES: &[(&str, &[&str])] = &[
     ("anyhow", &["main"]),
     ("ctrlc", &["main"]),
     ("tracing_subscriber", &["main"]),
+    ("mimalloc", &["main"]),
     ("full_moon", &["mutate"]),
     ("include_dir", &["library"]),
 ];
