@@ -192,11 +192,22 @@ pub struct Link {
 }
 
 /// The searches' view of the map's adjacency, built once: the links of every slot and the
-/// distinct sets of hexside features the links point to.
+/// distinct sets of hexside features the links point to; and each slot's look, the number of
+/// its distinct terrain and features, so that a search asks what a terrain means once, not once
+/// a hex.
 #[derive(Clone, Debug, Default)]
 struct Links {
     by_slot: Vec<[Link; 6]>,
     kinds: Vec<BTreeSet<String>>,
+    look_of: Vec<u32>,
+    looks: Vec<HexLook>,
+}
+
+/// A hex's terrain and features: what most rules ask of a hex they enter or look into.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HexLook {
+    pub terrain: String,
+    pub features: BTreeSet<String>,
 }
 
 /// The slot of a neighbour that is not on the map.
@@ -365,6 +376,16 @@ impl Map {
         &self.built_links().kinds
     }
 
+    /// Each slot's look (a number of [`Map::looks`]; slots without a hex have look 0, any).
+    pub fn look_of(&self) -> &[u32] {
+        &self.built_links().look_of
+    }
+
+    /// The distinct terrains with features of the map's hexes, as [`Map::look_of`] numbers them.
+    pub fn looks(&self) -> &[HexLook] {
+        &self.built_links().looks
+    }
+
     fn built_links(&self) -> &Links {
         self.links.get_or_init(|| {
             let off = Link { to: HexId::new(0, 0), slot: OFF, kind: 0 };
@@ -391,7 +412,24 @@ impl Map {
                     out
                 })
                 .collect();
-            Links { by_slot, kinds }
+            let mut looks: Vec<HexLook> = Vec::new();
+            let look_of = (0..self.hexes.slot_count())
+                .map(|i| {
+                    let Some((_, info)) = self.hexes.at_slot(i) else { return 0 };
+                    let look = HexLook { terrain: info.terrain.clone(), features: info.features.clone() };
+                    match looks.iter().position(|l| *l == look) {
+                        Some(k) => k as u32,
+                        None => {
+                            looks.push(look);
+                            looks.len() as u32 - 1
+                        }
+                    }
+                })
+                .collect();
+            if looks.is_empty() {
+                looks.push(HexLook::default());
+            }
+            Links { by_slot, kinds, look_of, looks }
         })
     }
 

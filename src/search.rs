@@ -132,6 +132,9 @@ struct Scratch {
     stop: Vec<Best>,
     /// The terrain part of entering each hex, worked out once per search.
     hex_parts: Vec<Option<StepResult>>,
+    /// The same by the hex's look ([`Map::look_of`]) where no hex has a price of its own: worked
+    /// out once per search for each terrain with features, not for each hex.
+    look_parts: Vec<Option<StepResult>>,
     /// The price of each kind of hexside ([`Map::side_kinds`]), worked out once per search.
     side_parts: Vec<Option<Option<SidePart>>>,
     flags: Vec<u8>,
@@ -150,6 +153,7 @@ impl Scratch {
                 go: vec![NONE; n],
                 stop: vec![NONE; n],
                 hex_parts: vec![None; n],
+                look_parts: Vec::new(),
                 side_parts: Vec::new(),
                 flags: vec![0; n],
                 dirty: Vec::new(),
@@ -157,6 +161,7 @@ impl Scratch {
             return;
         }
         self.side_parts.clear();
+        self.look_parts.clear();
         for &i in &self.dirty {
             self.go[i] = NONE;
             self.stop[i] = NONE;
@@ -458,8 +463,13 @@ impl Profile {
     fn reach_in<'m>(&self, s: &mut Scratch, map: &'m Map, sources: &[(HexId, i64)]) -> Result<Reach<'m>, SearchError> {
         let links = map.links();
         let kinds = map.side_kinds();
-        let Scratch { go, stop, hex_parts, side_parts, flags, dirty } = s;
+        let Scratch { go, stop, hex_parts, look_parts, side_parts, flags, dirty } = s;
         side_parts.resize(kinds.len(), None);
+        let look_of = map.look_of();
+        let by_look = self.hex_cost.is_empty();
+        if by_look {
+            look_parts.resize(map.looks().len(), None);
+        }
         if let Some(only) = &self.only {
             // every hex blocked but those of `only` (then `blocked` blocks some of those again)
             for i in 0..map.hexes.slot_count() {
@@ -511,7 +521,8 @@ impl Profile {
                     *side_parts[k].get_or_insert_with(|| self.side_part(h, link.to, Some(&kinds[k])))
                 };
                 let step = self.step_with(h, link.to, info, side, flags[ns] & STOPS != 0, &mut |b, info| {
-                    hex_parts[ns].get_or_insert_with(|| self.hex_part(b, info)).clone()
+                    let part = if by_look { &mut look_parts[look_of[ns] as usize] } else { &mut hex_parts[ns] };
+                    part.get_or_insert_with(|| self.hex_part(b, info)).clone()
                 })?;
                 let Some((step, stops)) = step else { continue };
                 let mut nc = c + step;

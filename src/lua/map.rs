@@ -451,10 +451,14 @@ fn adjacent(lua: &Lua, spec: Table) -> mlua::Result<Value> {
         std::iter::once(false).chain(map.side_kinds().iter().map(|f| f.iter().any(|x| across.contains(x)))).collect();
     let markers = &w.state.side_markers;
     let marked_closed = |h: HexId, n: HexId| {
-        !markers.is_empty() && markers.get(&Hexside::new(h, n)).is_some_and(|m| m.keys().any(|x| across.contains(x)))
+        !across.is_empty()
+            && !markers.is_empty()
+            && markers.get(&Hexside::new(h, n)).is_some_and(|m| m.keys().any(|x| across.contains(x)))
     };
-    // `not_into` names terrains and hex features alike
-    let barred = |i: &crate::map::HexInfo| into.contains(&i.terrain) || i.features.iter().any(|f| into.contains(f));
+    // `not_into` names terrains and hex features alike: asked once of each look of the map
+    let barred_look: Vec<bool> =
+        map.looks().iter().map(|l| into.contains(&l.terrain) || l.features.iter().any(|f| into.contains(f))).collect();
+    let look_of = map.look_of();
     const UNSEEN: u8 = 0;
     const IN: u8 = 1;
     const BARRED: u8 = 2;
@@ -473,7 +477,7 @@ fn adjacent(lua: &Lua, spec: Table) -> mlua::Result<Value> {
                 continue;
             }
             if status[n] == UNSEEN {
-                let into_ok = map.hexes.at_slot(n).is_some_and(|(_, i)| !barred(i));
+                let into_ok = map.hexes.at_slot(n).is_some() && !barred_look[look_of[n] as usize];
                 status[n] = if into_ok { IN } else { BARRED };
                 if into_ok {
                     hexes.push(link.to);
