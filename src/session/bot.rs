@@ -301,6 +301,7 @@ impl Bot {
         let mut neutral: Vec<usize> = Vec::new();
         // (index, gain) of each command tried, for the trace
         let mut gains: Vec<(usize, f64)> = Vec::new();
+        let mut looked = 0;
         for i in picked {
             let who = side_of(s, &list[i]);
             let gain = if who.is_empty() {
@@ -308,6 +309,7 @@ impl Bot {
                 0.0
             } else {
                 let base = now.of(self, s, &who)?;
+                looked += 1;
                 self.look_ahead(s, &list[i].cmd, &who)? - base
             };
             // (ending the segment is always among them: a bot must not put it off for ever
@@ -327,7 +329,7 @@ impl Bot {
             _ if !neutral.is_empty() => self.random_among(list, &neutral),
             _ => self.random(list),
         };
-        trace_decision(s, "greedy", &list[k].cmd, gains.len(), &gains, k);
+        trace_decision(s, "greedy", &list[k].cmd, looked, &gains, k);
         Ok(list[k].cmd.clone())
     }
 
@@ -394,10 +396,10 @@ impl Bot {
 const NEITHER: f64 = 1e-9;
 
 /// `-vvv` (`RUST_LOG=umpire::bot=trace`): one line a decision of `greedy` or `search`, where
-/// the game is, the command chosen with its gain, the lookaheads spent (`nodes`; the local search around the best move aside) and how many
-/// of the commands `tried` (index, gain) gain, lose or neither: where most neither gain nor
-/// lose, the bot chose at random among them, and the rules' score tells those positions apart
-/// no better than chance.
+/// the game is, the command chosen with its gain, the lookaheads spent (`nodes`; the search
+/// bot's local search around its best move aside) and how many of the commands `tried` (index,
+/// gain) gain, lose or neither: where most neither gain nor lose, the bot chose at random among
+/// them, and the rules' score tells those positions apart no better than chance.
 pub(super) fn trace_decision(s: &Session, bot: &str, cmd: &str, nodes: usize, tried: &[(usize, f64)], k: usize) {
     if !tracing::enabled!(target: "umpire::bot", tracing::Level::TRACE) {
         return;
