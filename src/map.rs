@@ -210,6 +210,17 @@ pub struct HexLook {
     pub features: BTreeSet<String>,
 }
 
+/// The number of `v` in `list` (its index), pushed at the end if it is not there yet.
+fn intern<T: PartialEq + Clone>(list: &mut Vec<T>, v: &T) -> u32 {
+    match list.iter().position(|x| x == v) {
+        Some(i) => i as u32,
+        None => {
+            list.push(v.clone());
+            list.len() as u32 - 1
+        }
+    }
+}
+
 /// The slot of a neighbour that is not on the map.
 pub const OFF: u32 = u32::MAX;
 
@@ -376,7 +387,8 @@ impl Map {
         &self.built_links().kinds
     }
 
-    /// Each slot's look (a number of [`Map::looks`]; slots without a hex have look 0, any).
+    /// Each slot's look (a number of [`Map::looks`]; a slot without a hex has 0, which means
+    /// nothing: ask the slot for its hex first).
     pub fn look_of(&self) -> &[u32] {
         &self.built_links().look_of
     }
@@ -390,13 +402,8 @@ impl Map {
         self.links.get_or_init(|| {
             let off = Link { to: HexId::new(0, 0), slot: OFF, kind: 0 };
             let mut kinds: Vec<BTreeSet<String>> = Vec::new();
-            let mut kind_of = |f: &BTreeSet<String>| match kinds.iter().position(|k| k == f) {
-                Some(i) => i as u32 + 1,
-                None => {
-                    kinds.push(f.clone());
-                    kinds.len() as u32
-                }
-            };
+            // (hexside kinds are numbered from 1: 0 is a hexside with no features)
+            let mut kind_of = |f: &BTreeSet<String>| intern(&mut kinds, f) + 1;
             let by_slot = (0..self.hexes.slot_count())
                 .map(|i| {
                     let mut out = [off; 6];
@@ -416,19 +423,9 @@ impl Map {
             let look_of = (0..self.hexes.slot_count())
                 .map(|i| {
                     let Some((_, info)) = self.hexes.at_slot(i) else { return 0 };
-                    let look = HexLook { terrain: info.terrain.clone(), features: info.features.clone() };
-                    match looks.iter().position(|l| *l == look) {
-                        Some(k) => k as u32,
-                        None => {
-                            looks.push(look);
-                            looks.len() as u32 - 1
-                        }
-                    }
+                    intern(&mut looks, &HexLook { terrain: info.terrain.clone(), features: info.features.clone() })
                 })
                 .collect();
-            if looks.is_empty() {
-                looks.push(HexLook::default());
-            }
             Links { by_slot, kinds, look_of, looks }
         })
     }

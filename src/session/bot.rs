@@ -392,8 +392,9 @@ impl Bot {
     }
 }
 
-/// A gain this close to 0 is neither a gain nor a loss, in the trace.
-const NEITHER: f64 = 1e-9;
+/// A gain below this is no gain (scores are sums of weighted counts): the search bot judges by
+/// it, and the trace counts what gains, loses or neither by it.
+pub(super) const EPSILON: f64 = 1e-9;
 
 /// `-vvv` (`RUST_LOG=umpire::bot=trace`): one line a decision of `greedy` or `search`, where
 /// the game is, the command chosen with its gain, the lookaheads spent (`nodes`; the search
@@ -407,8 +408,8 @@ pub(super) fn trace_decision(s: &Session, bot: &str, cmd: &str, nodes: usize, tr
     let Some(g) = s.game.as_ref() else { return };
     let c = &g.state().clock;
     let gain = tried.iter().find(|t| t.0 == k).map_or(0.0, |t| t.1);
-    let gaining = tried.iter().filter(|t| t.1 > NEITHER).count();
-    let losing = tried.iter().filter(|t| t.1 < -NEITHER).count();
+    let gaining = tried.iter().filter(|t| t.1 > EPSILON).count();
+    let losing = tried.iter().filter(|t| t.1 < -EPSILON).count();
     tracing::trace!(
         target: "umpire::bot",
         turn = c.turn,

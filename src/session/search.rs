@@ -20,7 +20,7 @@
 //! same for a seed on any machine.
 
 use super::Session;
-use super::bot::{Bot, Failure, Memo, Now, side_of};
+use super::bot::{Bot, EPSILON, Failure, Memo, Now, side_of};
 use crate::contract::Action;
 
 /// The lookaheads a decision may spend (its thinking budget).
@@ -67,9 +67,6 @@ fn recent_commands(s: &Session, n: usize) -> Vec<String> {
     let Some(g) = &s.game else { return Vec::new() };
     g.history.iter().rev().take(n).filter_map(|e| e.lines.first().cloned()).collect()
 }
-
-/// A gain below this is no gain (scores are sums of weighted counts).
-const EPSILON: f64 = 1e-9;
 
 impl Bot {
     /// The command to play of `list` (two or more, of weights above 0, some done by a side).
