@@ -196,19 +196,24 @@ pub fn play(spec: &Spec, seed: u64, bots: impl Into<Lineup>, save: Option<&Path>
             });
             break;
         }
-        let list = match listed(&s) {
-            Ok(l) => l,
-            Err(m) => {
-                rec.failure = Some(Failure {
-                    kind: "rule error".into(),
-                    message: m,
-                    command: "actions".into(),
-                    at: rec.commands,
-                });
-                break;
+        let planned = bot.planned(&s);
+        let list = if planned.is_some() {
+            vec![]
+        } else {
+            match listed(&s) {
+                Ok(l) => l,
+                Err(m) => {
+                    rec.failure = Some(Failure {
+                        kind: "rule error".into(),
+                        message: m,
+                        command: "actions".into(),
+                        at: rec.commands,
+                    });
+                    break;
+                }
             }
         };
-        if list.is_empty() {
+        if list.is_empty() && planned.is_none() {
             rec.failure = Some(Failure {
                 kind: "dead end".into(),
                 message: "the game is not over and nothing is listed".into(),
@@ -219,7 +224,10 @@ pub fn play(spec: &Spec, seed: u64, bots: impl Into<Lineup>, save: Option<&Path>
         }
         let thinker = crate::session::bot::acting_side(&s);
         let started = std::time::Instant::now();
-        let chosen = bot.choose(&mut s, &list);
+        let chosen = match planned {
+            Some(c) => Ok(c),
+            None => bot.choose(&mut s, &list),
+        };
         rec.thinking.add(&thinker, started.elapsed().as_secs_f64());
         let cmd = match chosen {
             Ok(c) => c,

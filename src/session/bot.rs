@@ -25,7 +25,7 @@ use super::{Session, Status};
 use crate::contract::Action;
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// Why a game could not be played to its end.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -39,11 +39,24 @@ pub struct Failure {
 }
 
 /// What the search bot (session/search.rs) judged earlier in the step of the sequence it is
-/// in: the step's key and the gains by command line.
+/// in: the key of the question and the gains by command line; and, for the step, the units it
+/// commanded and the commands it planned to play next (a sweep).
 #[derive(Default)]
 pub(super) struct Memo {
     pub(super) key: String,
     pub(super) gains: BTreeMap<String, f64>,
+    pub(super) step: String,
+    pub(super) commanded: BTreeSet<String>,
+    pub(super) plan: VecDeque<Action>,
+}
+
+impl Memo {
+    /// `a` is played: its unit, if any, is commanded in this step.
+    pub(super) fn played(&mut self, a: &Action) {
+        if let Some(u) = &a.unit {
+            self.commanded.insert(u.clone());
+        }
+    }
 }
 
 /// The box where a bot's lookahead sets aside the units its side may not see.

@@ -110,6 +110,9 @@ pub struct Session {
     opponent_busy: bool,
     /// The decision pending is in a command umpire started (its entry is umpire's).
     opponent_started: bool,
+    /// What umpire's search bot judged, commanded and planned in the step it is playing (kept
+    /// from one of its commands to the next, as a playout's bot keeps it).
+    opponent_memo: bot::Memo,
 }
 
 /// What a front end shows of umpire's progress while it plays a side (an empty message: done).
@@ -167,6 +170,7 @@ impl Session {
             progress: None,
             opponent_busy: false,
             opponent_started: false,
+            opponent_memo: Default::default(),
         }
     }
 
@@ -188,6 +192,7 @@ impl Session {
             progress: None,
             opponent_busy: false,
             opponent_started: false,
+            opponent_memo: Default::default(),
         }
     }
 

@@ -157,5 +157,8 @@ fn choose(s: &mut Session, side: &str, policy: Policy) -> std::result::Result<St
     // (its generator seeded by where the game is: the same game gives the same choices)
     let seed = g.state().commands as u64;
     let mut bot = Bot::of(Lineup::of_all(policy), seed);
-    bot.choose(s, &list).map_err(|f| f.message)
+    bot.memo = std::mem::take(&mut s.opponent_memo);
+    let chosen = bot.choose(s, &list).map_err(|f| f.message);
+    s.opponent_memo = bot.memo;
+    chosen
 }

@@ -4,8 +4,13 @@
 //! command that rolls dice is tried under several rolls of its own (up to [`SEARCH_DICE`]), its
 //! score the mean: an attack is judged by what it gives on average, not by one lucky or unlucky
 //! roll. It plays the command that gains most over the position now by the ruleset's
-//! `umpire.evaluate`; when none gains, it plays as `greedy` would among what does not lose and
-//! `next` (so that a step ends even where what comes next costs the side).
+//! `umpire.evaluate`. When none gains, it sweeps: it plans a command that does not lose for each
+//! of up to [`SWEEP_UNITS`] units it has not commanded yet in the step, and plays them before it
+//! judges again (a player moves his units before ending the movement segment; a bot that wandered
+//! at random or ended the step left most of them where they stood, and its zones of control
+//! thin). When no such unit is left, it plays as `greedy` would among what does not lose and
+//! `next` (so that a step ends even where what comes next costs the side). A driver that asks
+//! [`Bot::planned`] first plays the plan without listing the whole game for each command.
 //!
 //! Within one step of the sequence (a side's movement segment, say) most commands are judged
 //! again and again: moving one unit changes little of what moving another gains. So the gains
@@ -20,8 +25,9 @@
 //! same for a seed on any machine.
 
 use super::Session;
-use super::bot::{Bot, EPSILON, Failure, Memo, Now, side_of};
+use super::bot::{Bot, EPSILON, Failure, Now, side_of};
 use crate::contract::Action;
+use std::collections::BTreeMap;
 
 /// The lookaheads a decision may spend (its thinking budget).
 pub const SEARCH_NODES: usize = 48;
@@ -34,17 +40,34 @@ pub const NEW_NODES: usize = 12;
 /// (a unit sampled one hex short of where it gains most, as a withdrawing unit beside its exit).
 pub const REFINE_NODES: usize = 12;
 
+/// The commands not judged before that a decision judges where none judged in the step so
+/// far gains (most of a Red Storm movement segment): it will most likely sweep ([`SWEEP_UNITS`]).
+pub const QUIET_NODES: usize = 4;
+
+/// The units a sweep plans a command for at most, before the bot judges again: where no
+/// command gains, the bot gives units not commanded yet in the step a command that does not
+/// lose rather than end the step with them idle (a player moves his units before he ends
+/// the movement segment).
+pub const SWEEP_UNITS: usize = 8;
+
+/// The commands of a unit a sweep judges at most, where none of its kept gains is 0.
+pub const SWEEP_TRIES: usize = 2;
+
 /// The rolls a command that rolls dice is tried under at most.
 pub const SEARCH_DICE: usize = 3;
 
 /// Where the game is, for the memo: the turn, step, phase and side to act, and the question
 /// pending with its options, if any (the gains of another step, or of another question's
 /// answers, which are often the same words, `choose 1`, are forgotten).
+fn step_key(s: &Session) -> String {
+    let Some(g) = s.game.as_ref() else { return String::new() };
+    let c = &g.state().clock;
+    format!("{}\u{1f}{}\u{1f}{}\u{1f}{:?}", c.turn, c.step, c.phase, c.side)
+}
+
 fn memo_key(s: &Session) -> String {
     let Some(g) = s.game.as_ref() else { return String::new() };
-    let st = g.state();
-    let c = &st.clock;
-    let mut key = format!("{}\u{1f}{}\u{1f}{}\u{1f}{:?}", c.turn, c.step, c.phase, c.side);
+    let mut key = step_key(s);
     if let Some(p) = &g.pending {
         let q = &p.question;
         key.push_str(&format!(
@@ -58,6 +81,10 @@ fn memo_key(s: &Session) -> String {
     key
 }
 
+/// A command of the list judged for a decision: its index, its gain, and whether it was
+/// judged in this decision (else its gain is kept from earlier in the step).
+type Judged = (usize, f64, bool);
+
 /// A command played [`REPEATS`] times among the last [`RECENT`] commands is not tried again.
 const RECENT: usize = 8;
 const REPEATS: usize = 3;
@@ -69,8 +96,84 @@ fn recent_commands(s: &Session, n: usize) -> Vec<String> {
 }
 
 impl Bot {
+    /// The next command of the sweep the search bot planned ([`SWEEP_UNITS`]), if the game is
+    /// still in the step it was planned for and the rules still list it: asked for that unit
+    /// (and hex) alone, which costs a driver (a playout) far less than listing the whole game.
+    /// None when nothing is planned; a planned command no longer listed is dropped.
+    pub fn planned(&mut self, s: &Session) -> Option<String> {
+        if self.memo.plan.is_empty() {
+            return None;
+        }
+        let g = s.game.as_ref()?;
+        if step_key(s) != self.memo.step || g.pending.is_some() {
+            self.memo.plan.clear();
+            return None;
+        }
+        while let Some(a) = self.memo.plan.pop_front() {
+            let filter = crate::contract::ActionFilter { unit: a.unit.clone(), hex: a.hex.clone() };
+            if let Ok(Some(l)) = g.actions(&filter)
+                && l.iter().any(|x| x.cmd == a.cmd)
+            {
+                self.memo.played(&a);
+                return Some(a.cmd);
+            }
+        }
+        None
+    }
+
     /// The command to play of `list` (two or more, of weights above 0, some done by a side).
     pub(super) fn search(&mut self, s: &mut Session, list: &[Action]) -> Result<String, Failure> {
+        if let Some(k) = self.enter(s, list) {
+            return Ok(list[k].cmd.clone());
+        }
+        let mut base = Now::default();
+        let (mut tried, nodes) = self.judge(s, list, &mut base)?;
+        let mut listed = vec![false; list.len()];
+        for t in &tried {
+            listed[t.0] = true;
+        }
+        self.refine(s, list, &mut tried, &mut listed, &mut base)?;
+        let tried: Vec<(usize, f64)> = tried.into_iter().map(|(i, g, _)| (i, g)).collect();
+        let k = if tried.iter().all(|t| t.1 <= EPSILON)
+            && let Some(k) = self.sweep(s, list, &tried, &mut base)?
+        {
+            k
+        } else {
+            self.pick(list, &tried)
+        };
+        self.memo.played(&list[k]);
+        super::bot::trace_decision(s, "search", &list[k].cmd, nodes, &tried, k);
+        Ok(list[k].cmd.clone())
+    }
+
+    /// The memo brought to where the game is (a new step forgets what was commanded and
+    /// planned; a new question, the gains); and the next command of the sweep planned, if any
+    /// is still in `list`.
+    fn enter(&mut self, s: &Session, list: &[Action]) -> Option<usize> {
+        let step = step_key(s);
+        if self.memo.step != step {
+            self.memo.step = step;
+            self.memo.commanded.clear();
+            self.memo.plan.clear();
+        }
+        let key = memo_key(s);
+        if self.memo.key != key {
+            self.memo.key = key;
+            self.memo.gains.clear();
+        }
+        while let Some(a) = self.memo.plan.pop_front() {
+            if let Some(k) = list.iter().position(|x| x.cmd == a.cmd) {
+                self.memo.played(&a);
+                return Some(k);
+            }
+        }
+        None
+    }
+
+    /// The commands of `list` judged for this decision (index, gain, judged now), the kept
+    /// gains among them, and the lookaheads spent: new commands first, then the best kept
+    /// gain again until the best is one judged now.
+    fn judge(&mut self, s: &mut Session, list: &[Action], base: &mut Now) -> Result<(Vec<Judged>, usize), Failure> {
         let order = self.candidates(list);
         // (a command played again and again lately is not tried: a chance command whose mean
         // gain is above 0 would otherwise be drawn for ever where the rules let it repeat)
@@ -78,36 +181,31 @@ impl Bot {
         let fresh: Vec<usize> =
             order.iter().copied().filter(|&i| recent.iter().filter(|c| **c == list[i].cmd).count() < REPEATS).collect();
         let order = if fresh.is_empty() { order } else { fresh };
-        let key = memo_key(s);
-        if self.memo.key != key {
-            self.memo = Memo { key, gains: Default::default() };
-        }
-        let new_budget = if self.memo.gains.is_empty() { SEARCH_NODES } else { NEW_NODES };
-        let mut base = Now::default();
-        // (index, gain, judged in this decision)
-        let mut tried: Vec<(usize, f64, bool)> = Vec::new();
+        let new_budget = if self.memo.gains.is_empty() {
+            SEARCH_NODES
+        } else if self.memo.gains.values().all(|&g| g <= EPSILON) {
+            QUIET_NODES
+        } else {
+            NEW_NODES
+        };
+        let mut tried: Vec<Judged> = Vec::new();
         let mut nodes = 0;
-        // (whether a command of the list is among those tried)
-        let mut listed = vec![false; list.len()];
         for i in order {
             if let Some(&gain) = self.memo.gains.get(&list[i].cmd) {
                 tried.push((i, gain, false));
-                listed[i] = true;
             } else if nodes < new_budget {
-                let (gain, spent) = self.gain(s, list, i, &mut base, SEARCH_NODES - nodes)?;
+                let (gain, spent) = self.gain(s, list, i, base, SEARCH_NODES - nodes)?;
                 nodes += spent;
                 tried.push((i, gain, true));
-                listed[i] = true;
             }
         }
-        // the best gain judged earlier is judged again, until the best is one of now
         while nodes < SEARCH_NODES {
             let Some(k) = best_of(&tried) else { break };
             // (a best that gains nothing is played by no gain: judging it again changes nothing)
             if tried[k].2 || tried[k].1 <= EPSILON {
                 break;
             }
-            let (gain, spent) = self.gain(s, list, tried[k].0, &mut base, SEARCH_NODES - nodes)?;
+            let (gain, spent) = self.gain(s, list, tried[k].0, base, SEARCH_NODES - nodes)?;
             nodes += spent;
             tried[k] = (tried[k].0, gain, true);
         }
@@ -116,14 +214,67 @@ impl Bot {
         if best_of(&tried).is_none_or(|k| tried[k].1 <= EPSILON)
             && let Some(k) = tried.iter().position(|t| !t.2 && list[t.0].cmd == "next")
         {
-            let (gain, _) = self.gain(s, list, tried[k].0, &mut base, 1)?;
+            let (gain, _) = self.gain(s, list, tried[k].0, base, 1)?;
             tried[k] = (tried[k].0, gain, true);
         }
-        self.refine(s, list, &mut tried, &mut listed, &mut base)?;
-        let tried: Vec<(usize, f64)> = tried.into_iter().map(|(i, g, _)| (i, g)).collect();
-        let k = self.pick(list, &tried);
-        super::bot::trace_decision(s, "search", &list[k].cmd, nodes, &tried, k);
-        Ok(list[k].cmd.clone())
+        Ok((tried, nodes))
+    }
+
+    /// Where no command gains: commands for up to [`SWEEP_UNITS`] units of `list` not
+    /// commanded yet in the step, in an order of the bot's drawing, each one that does not
+    /// lose (a kept gain of 0, else the first of up to [`SWEEP_TRIES`] of its commands judged
+    /// now). The first is returned, the others kept as the plan, played before anything is
+    /// judged again. None when no such unit has one.
+    fn sweep(
+        &mut self,
+        s: &mut Session,
+        list: &[Action],
+        tried: &[(usize, f64)],
+        base: &mut Now,
+    ) -> Result<Option<usize>, Failure> {
+        let known: BTreeMap<usize, f64> = tried.iter().copied().collect();
+        let mut units: Vec<&str> = Vec::new();
+        for a in list {
+            if let Some(u) = a.unit.as_deref()
+                && !self.memo.commanded.contains(u)
+                && !units.contains(&u)
+            {
+                units.push(u);
+            }
+        }
+        self.shuffle(&mut units);
+        let mut plan: Vec<usize> = Vec::new();
+        for u in units {
+            if plan.len() == SWEEP_UNITS {
+                break;
+            }
+            let of_unit: Vec<usize> = (0..list.len()).filter(|&i| list[i].unit.as_deref() == Some(u)).collect();
+            let neutral: Vec<usize> =
+                of_unit.iter().copied().filter(|i| known.get(i).is_some_and(|&g| g >= -EPSILON)).collect();
+            if !neutral.is_empty() {
+                plan.push(self.random_among(list, &neutral));
+                continue;
+            }
+            let mut unknown: Vec<usize> = of_unit.into_iter().filter(|i| !known.contains_key(i)).collect();
+            self.shuffle(&mut unknown);
+            for &j in unknown.iter().take(SWEEP_TRIES) {
+                if self.gain(s, list, j, base, 1)?.0 >= -EPSILON {
+                    plan.push(j);
+                    break;
+                }
+            }
+        }
+        let Some((&first, rest)) = plan.split_first() else { return Ok(None) };
+        self.memo.plan = rest.iter().map(|&i| list[i].clone()).collect();
+        Ok(Some(first))
+    }
+
+    /// `items` in an order of the bot's drawing (Fisher-Yates).
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for k in (1..items.len()).rev() {
+            let j = self.below(k + 1);
+            items.swap(k, j);
+        }
     }
 
     /// The local search around the best gain of `tried`, if it moves a unit to a hex: the
@@ -133,7 +284,7 @@ impl Bot {
         &mut self,
         s: &mut Session,
         list: &[Action],
-        tried: &mut Vec<(usize, f64, bool)>,
+        tried: &mut Vec<Judged>,
         listed: &mut [bool],
         base: &mut Now,
     ) -> Result<(), Failure> {
@@ -187,10 +338,7 @@ impl Bot {
     fn candidates(&mut self, list: &[Action]) -> Vec<usize> {
         let mut groups = Bot::groups(list);
         for g in &mut groups {
-            for k in (1..g.len()).rev() {
-                let j = self.below(k + 1);
-                g.swap(k, j);
-            }
+            self.shuffle(g);
         }
         let longest = groups.iter().map(Vec::len).max().unwrap_or(0);
         (0..longest).flat_map(|k| groups.iter().filter_map(move |g| g.get(k).copied())).collect()
@@ -247,7 +395,7 @@ fn next_to(s: &Session, list: &[Action], best: usize, listed: &[bool]) -> Vec<us
 }
 
 /// The entry of `tried` of the best gain (the first of several as good), if any.
-fn best_of(tried: &[(usize, f64, bool)]) -> Option<usize> {
+fn best_of(tried: &[Judged]) -> Option<usize> {
     let mut best: Option<usize> = None;
     for (k, t) in tried.iter().enumerate() {
         if best.is_none_or(|b| t.1 > tried[b].1) {
