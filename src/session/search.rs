@@ -4,7 +4,8 @@
 //! command that rolls dice is tried under several rolls of its own (up to [`SEARCH_DICE`]), its
 //! score the mean: an attack is judged by what it gives on average, not by one lucky or unlucky
 //! roll. It plays the command that gains most over the position now by the ruleset's
-//! `umpire.evaluate`. When none gains, it sweeps: it plans a command that does not lose for each
+//! `umpire.evaluate`. When none gains where the rules weigh `next` below 1 (ending the step
+//! forfeits what is left undone in it: Red Storm's movement segments), it sweeps: it plans a command that does not lose for each
 //! of up to [`SWEEP_UNITS`] units it has not commanded yet in the step, and plays them before it
 //! judges again (a player moves his units before ending the movement segment; a bot that wandered
 //! at random or ended the step left most of them where they stood, and its zones of control
@@ -41,11 +42,13 @@ pub const NEW_NODES: usize = 12;
 pub const REFINE_NODES: usize = 12;
 
 /// The commands not judged before that a decision judges where none judged in the step so
-/// far gains (most of a Red Storm movement segment): it will most likely sweep ([`SWEEP_UNITS`]).
+/// far gains and the bot may sweep (most of a Red Storm movement segment): it will most likely
+/// sweep ([`SWEEP_UNITS`]).
 pub const QUIET_NODES: usize = 4;
 
 /// The units a sweep plans a command for at most, before the bot judges again: where no
-/// command gains, the bot gives units not commanded yet in the step a command that does not
+/// command gains and the rules weigh `next` below 1 (ending the step forfeits what is left
+/// undone in it), the bot gives units not commanded yet in the step a command that does not
 /// lose rather than end the step with them idle (a player moves his units before he ends
 /// the movement segment).
 pub const SWEEP_UNITS: usize = 8;
@@ -126,15 +129,19 @@ impl Bot {
         if let Some(k) = self.enter(s, list) {
             return Ok(list[k].cmd.clone());
         }
+        // (the rules weigh `next` below 1 where ending the step forfeits what is left undone in
+        // it, docs/lua-api.md §2.6: there units left idle are lost, and the bot sweeps)
+        let sweeps = list.iter().any(|a| a.cmd == "next" && a.weight() < 1.0);
         let mut base = Now::default();
-        let (mut tried, nodes) = self.judge(s, list, &mut base)?;
+        let (mut tried, nodes) = self.judge(s, list, &mut base, sweeps)?;
         let mut listed = vec![false; list.len()];
         for t in &tried {
             listed[t.0] = true;
         }
         self.refine(s, list, &mut tried, &mut listed, &mut base)?;
         let tried: Vec<(usize, f64)> = tried.into_iter().map(|(i, g, _)| (i, g)).collect();
-        let k = if tried.iter().all(|t| t.1 <= EPSILON)
+        let k = if sweeps
+            && tried.iter().all(|t| t.1 <= EPSILON)
             && let Some(k) = self.sweep(s, list, &tried, &mut base)?
         {
             k
@@ -173,7 +180,13 @@ impl Bot {
     /// The commands of `list` judged for this decision (index, gain, judged now), the kept
     /// gains among them, and the lookaheads spent: new commands first, then the best kept
     /// gain again until the best is one judged now.
-    fn judge(&mut self, s: &mut Session, list: &[Action], base: &mut Now) -> Result<(Vec<Judged>, usize), Failure> {
+    fn judge(
+        &mut self,
+        s: &mut Session,
+        list: &[Action],
+        base: &mut Now,
+        sweeps: bool,
+    ) -> Result<(Vec<Judged>, usize), Failure> {
         let order = self.candidates(list);
         // (a command played again and again lately is not tried: a chance command whose mean
         // gain is above 0 would otherwise be drawn for ever where the rules let it repeat)
@@ -183,7 +196,7 @@ impl Bot {
         let order = if fresh.is_empty() { order } else { fresh };
         let new_budget = if self.memo.gains.is_empty() {
             SEARCH_NODES
-        } else if self.memo.gains.values().all(|&g| g <= EPSILON) {
+        } else if sweeps && self.memo.gains.values().all(|&g| g <= EPSILON) {
             QUIET_NODES
         } else {
             NEW_NODES
@@ -222,7 +235,7 @@ impl Bot {
 
     /// Where no command gains: commands for up to [`SWEEP_UNITS`] units of `list` not
     /// commanded yet in the step, in an order of the bot's drawing, each one that does not
-    /// lose (a kept gain of 0, else the first of up to [`SWEEP_TRIES`] of its commands judged
+    /// lose (a kept gain of 0, else the first of up to [`SWEEP_TRIES`] of its commands judged, dice and all,
     /// now). The first is returned, the others kept as the plan, played before anything is
     /// judged again. None when no such unit has one.
     fn sweep(
@@ -258,7 +271,7 @@ impl Bot {
             let mut unknown: Vec<usize> = of_unit.into_iter().filter(|i| !known.contains_key(i)).collect();
             self.shuffle(&mut unknown);
             for &j in unknown.iter().take(SWEEP_TRIES) {
-                if self.gain(s, list, j, base, 1)?.0 >= -EPSILON {
+                if self.gain(s, list, j, base, SEARCH_DICE)?.0 >= -EPSILON {
                     plan.push(j);
                     break;
                 }

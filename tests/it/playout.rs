@@ -1,6 +1,7 @@
 //! Bots, playouts, comparisons, replays under other rules and the fuzzer (src/playout): on the
 //! fixture, where a game takes milliseconds, and a small budget of each game of the library.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use umpire::playout::{self, Policy, Record, Spec, fuzz, replay, report};
 
@@ -493,4 +494,53 @@ fn the_fuzzer_plays_the_listed_commands_by_any_bot() {
     // the same junk between other listed commands: the games are not the same
     assert_ne!((random.games, random.listed), (search.games, search.listed), "{random:?} {search:?}");
     assert!(search.findings.iter().all(|f| f.command.contains("crash")), "{:?}", search.findings);
+}
+
+/// The units a bot of `policy` commanded in Blue's first movement phase of the fixture (of
+/// `spec`'s rules) before it played `next`, and the units with a command listed at its start.
+fn commanded_before_next(spec: &Spec, policy: Policy, seed: u64) -> (BTreeSet<String>, BTreeSet<String>) {
+    let mut s = spec.session();
+    assert_eq!(s.execute(&format!("new fixture --seed {seed}")).status, umpire::Status::Ok);
+    assert_eq!(s.execute("auto").status, umpire::Status::Ok);
+    let listed = |s: &umpire::Session| {
+        s.game.as_ref().unwrap().actions(&umpire::contract::ActionFilter::default()).unwrap().unwrap()
+    };
+    let units: BTreeSet<String> = listed(&s).iter().filter_map(|a| a.unit.clone()).collect();
+    let mut bot = umpire::playout::Bot::new(policy, seed);
+    let mut named = BTreeSet::new();
+    for _ in 0..200 {
+        let list = listed(&s);
+        let cmd = bot.choose(&mut s, &list).unwrap();
+        if cmd == "next" {
+            return (named, units);
+        }
+        named.extend(list.iter().find(|a| a.cmd == cmd).and_then(|a| a.unit.clone()));
+        assert_eq!(s.execute(&cmd).status, umpire::Status::Ok, "{cmd}");
+    }
+    panic!("{policy} never ended the phase");
+}
+
+#[test]
+fn where_nothing_gains_and_next_forfeits_the_search_bot_commands_each_unit_before_it_ends_the_step() {
+    // (session/search.rs, the sweep: the fixture's score counts steps and the objective 0605
+    // only, so Blue's first moves neither gain nor lose; its `next` weighs 1 unless edited)
+    let dir = tempfile::tempdir().unwrap();
+    let rules = edited_fixture(dir.path(), "actions.lua", |t| {
+        t.replace(r#"add { cmd = "next", group = "next" }"#, r#"add { cmd = "next", group = "next", weight = 0.5 }"#)
+    });
+    let forfeits = Spec { rules: Some(rules), ..fixture_spec() };
+    let idle = |spec: &Spec, policy: Policy| {
+        (1..=6)
+            .filter(|&seed| {
+                let (named, units) = commanded_before_next(spec, policy, seed);
+                assert_eq!(units.len(), 3, "B1, B2, BA");
+                named != units
+            })
+            .count()
+    };
+    assert_eq!(idle(&forfeits, Policy::Search), 0, "a seed where search left a unit idle");
+    // (the check bites: greedy, which never sweeps, and search where `next` weighs 1, end the
+    // phase with a unit idle in some seeds)
+    assert!(idle(&forfeits, Policy::Greedy) > 0);
+    assert!(idle(&fixture_spec(), Policy::Search) > 0);
 }
