@@ -5,13 +5,14 @@
 //! score the mean: an attack is judged by what it gives on average, not by one lucky or unlucky
 //! roll. It plays the command that gains most over the position now by the ruleset's
 //! `umpire.evaluate`. When none gains where the rules weigh `next` below 1 (ending the step
-//! forfeits what is left undone in it: Red Storm's movement segments), it sweeps: it plans a command that does not lose for each
-//! of up to [`SWEEP_UNITS`] units it has not commanded yet in the step, and plays them before it
-//! judges again (a player moves his units before ending the movement segment; a bot that wandered
-//! at random or ended the step left most of them where they stood, and its zones of control
-//! thin). When no such unit is left, it plays as `greedy` would among what does not lose and
-//! `next` (so that a step ends even where what comes next costs the side). A driver that asks
-//! [`Bot::planned`] first plays the plan without listing the whole game for each command.
+//! forfeits what is left undone in it: Red Storm's movement segments), it sweeps: it plans a
+//! command that does not lose for each of up to [`SWEEP_UNITS`] units it has not commanded yet
+//! in the step, and plays them before it judges again (a player moves his units before ending
+//! the movement segment; a bot that wandered at random or ended the step left most of them
+//! where they stood, and its zones of control thin). When no such unit is left, it plays as
+//! `greedy` would among what does not lose and `next` (so that a step ends even where what
+//! comes next costs the side). A driver that asks [`Bot::planned`] first plays the plan
+//! without listing the whole game for each command.
 //!
 //! Within one step of the sequence (a side's movement segment, say) most commands are judged
 //! again and again: moving one unit changes little of what moving another gains. So the gains
@@ -53,21 +54,23 @@ pub const QUIET_NODES: usize = 4;
 /// the movement segment).
 pub const SWEEP_UNITS: usize = 8;
 
-/// The commands of a unit a sweep judges at most, where none of its kept gains is 0.
+/// The commands of a unit a sweep judges at most, where none of its kept gains is 0 or more.
 pub const SWEEP_TRIES: usize = 2;
 
 /// The rolls a command that rolls dice is tried under at most.
 pub const SEARCH_DICE: usize = 3;
 
-/// Where the game is, for the memo: the turn, step, phase and side to act, and the question
-/// pending with its options, if any (the gains of another step, or of another question's
-/// answers, which are often the same words, `choose 1`, are forgotten).
+/// The step of the sequence the game is in: the turn, step, phase and side to act (what the
+/// bot commanded and planned in another step is forgotten).
 fn step_key(s: &Session) -> String {
     let Some(g) = s.game.as_ref() else { return String::new() };
     let c = &g.state().clock;
     format!("{}\u{1f}{}\u{1f}{}\u{1f}{:?}", c.turn, c.step, c.phase, c.side)
 }
 
+/// Where the game is, for the memo: the step, and the question pending with its options, if
+/// any (the gains of another step, or of another question's answers, which are often the same
+/// words, `choose 1`, are forgotten).
 fn memo_key(s: &Session) -> String {
     let Some(g) = s.game.as_ref() else { return String::new() };
     let mut key = step_key(s);
@@ -235,9 +238,9 @@ impl Bot {
 
     /// Where no command gains: commands for up to [`SWEEP_UNITS`] units of `list` not
     /// commanded yet in the step, in an order of the bot's drawing, each one that does not
-    /// lose (a kept gain of 0, else the first of up to [`SWEEP_TRIES`] of its commands judged, dice and all,
-    /// now). The first is returned, the others kept as the plan, played before anything is
-    /// judged again. None when no such unit has one.
+    /// lose (a kept gain of 0 or more, else the first of up to [`SWEEP_TRIES`] of its commands
+    /// judged now, under its dice as any command). The first is returned, the others kept as
+    /// the plan, played before anything is judged again. None when no such unit has one.
     fn sweep(
         &mut self,
         s: &mut Session,
