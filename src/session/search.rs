@@ -115,13 +115,20 @@ impl Bot {
             self.memo.plan.clear();
             return None;
         }
-        while let Some(a) = self.memo.plan.pop_front() {
+        let listed = |a: &Action| {
             let filter = crate::contract::ActionFilter { unit: a.unit.clone(), hex: a.hex.clone() };
-            if let Ok(Some(l)) = g.actions(&filter)
-                && l.iter().any(|x| x.cmd == a.cmd)
-            {
+            matches!(g.actions(&filter), Ok(Some(l)) if l.iter().any(|x| x.cmd == a.cmd))
+        };
+        self.next_planned(listed).map(|a| a.cmd)
+    }
+
+    /// The next command of the plan that `listed` finds still listed (those before it are
+    /// dropped), its unit marked commanded.
+    fn next_planned(&mut self, listed: impl Fn(&Action) -> bool) -> Option<Action> {
+        while let Some(a) = self.memo.plan.pop_front() {
+            if listed(&a) {
                 self.memo.played(&a);
-                return Some(a.cmd);
+                return Some(a);
             }
         }
         None
@@ -171,13 +178,8 @@ impl Bot {
             self.memo.key = key;
             self.memo.gains.clear();
         }
-        while let Some(a) = self.memo.plan.pop_front() {
-            if let Some(k) = list.iter().position(|x| x.cmd == a.cmd) {
-                self.memo.played(&a);
-                return Some(k);
-            }
-        }
-        None
+        let a = self.next_planned(|a| list.iter().any(|x| x.cmd == a.cmd))?;
+        list.iter().position(|x| x.cmd == a.cmd)
     }
 
     /// The commands of `list` judged for this decision (index, gain, judged now), the kept
