@@ -76,6 +76,9 @@ for _, s in ipairs(map.hexsides_having("major_river")) do
   end
 end
 
+-- 3.2-3.4: the scenario's last turn (its var `turns`, 8 where a scenario does not set it).
+function C.last_turn() return vars.get("turns") or 8 end
+
 -- 9.1: the weather of a turn.
 function C.weather(turn)
   turn = turn or umpire.clock().turn

@@ -89,13 +89,13 @@ local function detrain_step(id)
 end
 
 umpire.sequence {
-  turns = function() return vars.get("turns") or 8 end,
+  turns = C.last_turn,
   start = function()
     control.init()
     scenarios.start()
   end,
   turn_start = function(t)
-    log.say(("%s (turn %d of %d)"):format(T.turn_names[t] or ("turn " .. t), t, vars.get("turns") or 8))
+    log.say(("%s (turn %d of %d)"):format(T.turn_names[t] or ("turn " .. t), t, C.last_turn()))
   end,
   finish = victory.finish,
   steps = {

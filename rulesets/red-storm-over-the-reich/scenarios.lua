@@ -19,7 +19,7 @@ local NAMES = { historical = "the Historical Scenario (3.2)", sleigh_ride = "Ope
 
 function M.start()
   log.rule("3.1", ("%s: the armies as on 12 January 1945 (set-up approximated: DATA.md), %d turns"):format(
-    NAMES[M.scenario()] or M.scenario(), vars.get("turns") or 8))
+    NAMES[M.scenario()] or M.scenario(), C.last_turn()))
   -- 3.4.A: in Guderian in Charge the lighter-coloured units are placed at the start, even those
   -- with a reinforcement code
   if M.scenario() == "guderian" then
