@@ -906,17 +906,24 @@ end
 -- or an advance not made in the combat segment (13.1, 13.6), a reinforcement or replacement not
 -- placed (8.1, 8.2.1.A-B: forfeited at the end of the Placement Segment), a withdrawal of the
 -- Sleigh Ride set-up (3.3.A: only then; its units counted with the movers, for map.moves lists
--- them). Each counts once by what it concerns: the unit, or the target hex of an attack or overrun. (A barrage not fired is not lost: the unit stays Ready for
--- the next barrage step, 11.2; entraining, evacuating and the once-a-game Soviet replacements
--- can wait for a later turn.)
+-- them). Each counts once by what it concerns: the unit, or the target hex of an attack or overrun.
+-- (Entraining, evacuating and the once-a-game Soviet replacements can wait for a later turn.)
 local FORFEITED = { attack = "hex", overrun = "hex", advance = "unit", rail = "unit", place = "unit", rebuild = "unit" }
 
+-- 11.2-11.4: a barrage not fired is lost, counted by its unit, only in the German Combat
+-- Segment's barrage steps. A unit that holds its fire in the Soviet Combat Segment may still fire
+-- in the German's; after the German's comes the Replenishment Segment, which readies Used units
+-- (supplied artillery out of enemy ZOCs, air and naval units always), so a shot held then is lost
+-- for the turn (DATA.md 3a).
+local LAST_BARRAGES = { ger_barrage = true, ger_barrage_sov = true }
+local FORFEITED_LAST = setmetatable({ barrage = "unit" }, { __index = FORFEITED })
+
 -- How many things `next` would forfeit now: the units with a move or withdrawal listed (`movers`) and the
--- distinct units or targets of the forfeited groups among the table entries of `out`.
-local function forfeited(out, movers)
+-- distinct units or targets of the groups `groups` forfeits among the table entries of `out`.
+local function forfeited(out, movers, groups)
   local seen, n = {}, movers
   for _, a in ipairs(out) do
-    local by = type(a) == "table" and a.group and FORFEITED[a.group]
+    local by = type(a) == "table" and a.group and groups[a.group]
     local key = by and (a.group .. ":" .. tostring(a[by] or a.cmd))
     if key and not seen[key] then seen[key] = true; n = n + 1 end
   end
@@ -930,8 +937,8 @@ end
 -- and most combats unfought. The entries themselves are not weighted: which move or attack to
 -- make is the bot's choice (umpire.evaluate's, for the greedy bot).
 local NEXT_FLOOR = 0.1
-local function next_weight(out, movers)
-  return math.max(NEXT_FLOOR, 1 / (1 + forfeited(out, movers)))
+local function next_weight(out, movers, step)
+  return math.max(NEXT_FLOOR, 1 / (1 + forfeited(out, movers, LAST_BARRAGES[step] and FORFEITED_LAST or FORFEITED)))
 end
 
 -- What `side` may do now (umpire.actions, docs/lua-api.md §2.6).
@@ -976,7 +983,7 @@ function M.list(side, opts)
   if side == C.GERMAN and seg and #special.usir_stuck() > 0 then may_end = false end
   -- 13.1.B: a combat segment ends only once the promised hexes are attacked (or cannot be)
   if side and (step == "sov_combat" or step == "ger_combat") and #combat.open_promises(side) > 0 then may_end = false end
-  if may_end then add { cmd = "next", group = "next", weight = next_weight(out, movers) } end
+  if may_end then add { cmd = "next", group = "next", weight = next_weight(out, movers, step) } end
   return out
 end
 
