@@ -198,7 +198,7 @@ pub fn play(spec: &Spec, seed: u64, bots: impl Into<Lineup>, save: Option<&Path>
         }
         // (a command the search bot planned, in a sweep, is checked against the list for its
         // unit: the whole game's list is not made for it)
-        let planned = bot.planned(&s);
+        let planned = bot.planned(&mut s);
         let list = if planned.is_some() {
             vec![]
         } else {

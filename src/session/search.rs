@@ -5,14 +5,15 @@
 //! score the mean: an attack is judged by what it gives on average, not by one lucky or unlucky
 //! roll. It plays the command that gains most over the position now by the ruleset's
 //! `umpire.evaluate`. When none gains where the rules weigh `next` below 1 (ending the step
-//! forfeits what is left undone in it: Red Storm's movement and combat segments), it sweeps: it plans a
-//! command that does not lose for each of up to [`SWEEP_UNITS`] units it has not commanded yet
-//! in the step, and plays them before it judges again (a player moves his units before ending
-//! the movement segment; a bot that wandered at random or ended the step left most of them
-//! where they stood, and its zones of control thin). When no such unit is left, it plays as
-//! `greedy` would among what does not lose and `next` (so that a step ends even where what
-//! comes next costs the side). A driver that asks [`Bot::planned`] first plays the plan
-//! without listing the whole game for each command.
+//! forfeits what is left undone in it: Red Storm's movement and combat segments), it sweeps:
+//! it plans a command that does not lose for each of up to [`SWEEP_UNITS`] units it has not
+//! commanded yet in the step (of those, the one that takes the unit least far), and plays them
+//! before it judges again (a player moves his units before ending the movement segment; a bot
+//! that wandered at random or ended the step left most of them where they stood, and its zones
+//! of control thin). When no such unit is left, it plays as `greedy` would among what does not
+//! lose and `next` (so that a step ends even where what comes next costs the side). A driver
+//! that asks [`Bot::planned`] first plays the plan without listing the whole game for each
+//! command.
 //!
 //! Within one step of the sequence (a side's movement segment, say) most commands are judged
 //! again and again: moving one unit changes little of what moving another gains. So the gains
@@ -29,6 +30,7 @@
 use super::Session;
 use super::bot::{Bot, EPSILON, Failure, Now, side_of};
 use crate::contract::Action;
+use crate::state::Location;
 use std::collections::BTreeMap;
 
 /// The lookaheads a decision may spend (its thinking budget).
@@ -103,10 +105,12 @@ fn recent_commands(s: &Session, n: usize) -> Vec<String> {
 
 impl Bot {
     /// The next command of the sweep the search bot planned ([`SWEEP_UNITS`]), if the game is
-    /// still in the step it was planned for and the rules still list it: asked for that unit
-    /// (and hex) alone, which costs a driver (a playout) far less than listing the whole game.
-    /// None when nothing is planned; a planned command no longer listed is dropped.
-    pub fn planned(&mut self, s: &Session) -> Option<String> {
+    /// still in the step it was planned for, the rules still list it and it still does not
+    /// lose: asked for that unit (and hex) alone, which costs a driver (a playout) far less
+    /// than listing the whole game. None when nothing is planned; a planned command no longer
+    /// listed, or that loses now, is dropped (and the rest of the plan with it, should the
+    /// rules fail while it is judged: the driver's own decision then meets the failure).
+    pub fn planned(&mut self, s: &mut Session) -> Option<String> {
         if self.memo.plan.is_empty() {
             return None;
         }
@@ -115,28 +119,54 @@ impl Bot {
             self.memo.plan.clear();
             return None;
         }
-        let listed = |a: &Action| {
+        let listed = |s: &Session, a: &Action| {
             let filter = crate::contract::ActionFilter { unit: a.unit.clone(), hex: a.hex.clone() };
-            matches!(g.actions(&filter), Ok(Some(l)) if l.iter().any(|x| x.cmd == a.cmd))
+            matches!(s.game.as_ref().map(|g| g.actions(&filter)), Some(Ok(Some(l))) if l.iter().any(|x| x.cmd == a.cmd))
         };
-        self.next_planned(listed).map(|a| a.cmd)
-    }
-
-    /// The next command of the plan that `listed` finds still listed (those before it are
-    /// dropped), its unit marked commanded.
-    fn next_planned(&mut self, listed: impl Fn(&Action) -> bool) -> Option<Action> {
-        while let Some(a) = self.memo.plan.pop_front() {
-            if listed(&a) {
-                self.memo.played(&a);
-                return Some(a);
+        match self.next_planned(s, listed) {
+            Ok(a) => a.map(|a| a.cmd),
+            Err(_) => {
+                self.memo.plan.clear();
+                None
             }
         }
-        None
+    }
+
+    /// The next command of the plan that `listed` finds still listed and that does not lose
+    /// in the position now (those before it are dropped), its unit marked commanded. Each
+    /// was judged from where the sweep began, before the plan's earlier commands were played:
+    /// moves that do not lose one by one may together (the last of several units negating an
+    /// enemy ZOC on a supply line moved off), so each is judged again when its turn comes.
+    fn next_planned(
+        &mut self,
+        s: &mut Session,
+        listed: impl Fn(&Session, &Action) -> bool,
+    ) -> Result<Option<Action>, Failure> {
+        while let Some(a) = self.memo.plan.pop_front() {
+            if listed(s, &a) && self.holds(s, &a)? {
+                self.memo.played(&a);
+                return Ok(Some(a));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether the planned command `a` does not lose in the position now (its gain, under its
+    /// dice as any command, kept for the rest of the step).
+    fn holds(&mut self, s: &mut Session, a: &Action) -> Result<bool, Failure> {
+        let who = side_of(s, a);
+        if who.is_empty() {
+            return Ok(true);
+        }
+        let now = self.score_now(s, &who)?;
+        let (mean, _) = self.expected(s, &a.cmd, &who, SEARCH_DICE)?;
+        self.memo.gains.insert(a.cmd.clone(), mean - now);
+        Ok(mean - now >= -EPSILON)
     }
 
     /// The command to play of `list` (two or more, of weights above 0, some done by a side).
     pub(super) fn search(&mut self, s: &mut Session, list: &[Action]) -> Result<String, Failure> {
-        if let Some(k) = self.enter(s, list) {
+        if let Some(k) = self.enter(s, list)? {
             return Ok(list[k].cmd.clone());
         }
         // (the rules weigh `next` below 1 where ending the step forfeits what is left undone in
@@ -166,7 +196,7 @@ impl Bot {
     /// The memo brought to where the game is (a new step forgets what was commanded and
     /// planned; a new question, the gains); and the next command of the sweep planned, if any
     /// is still in `list`.
-    fn enter(&mut self, s: &Session, list: &[Action]) -> Option<usize> {
+    fn enter(&mut self, s: &mut Session, list: &[Action]) -> Result<Option<usize>, Failure> {
         let step = step_key(s);
         if self.memo.step != step {
             self.memo.step = step;
@@ -178,8 +208,8 @@ impl Bot {
             self.memo.key = key;
             self.memo.gains.clear();
         }
-        let a = self.next_planned(|a| list.iter().any(|x| x.cmd == a.cmd))?;
-        list.iter().position(|x| x.cmd == a.cmd)
+        let Some(a) = self.next_planned(s, |_, a| list.iter().any(|x| x.cmd == a.cmd))? else { return Ok(None) };
+        Ok(list.iter().position(|x| x.cmd == a.cmd))
     }
 
     /// The commands of `list` judged for this decision (index, gain, judged now), the kept
@@ -241,8 +271,12 @@ impl Bot {
     /// Where no command gains: commands for up to [`SWEEP_UNITS`] units of `list` not
     /// commanded yet in the step, in an order of the bot's drawing, each one that does not
     /// lose (a kept gain of 0 or more, else the first of up to [`SWEEP_TRIES`] of its commands
-    /// judged now, under its dice as any command). The first is returned, the others kept as
-    /// the plan, played before anything is judged again. None when no such unit has one.
+    /// judged now, under its dice as any command), and of those the one that takes the unit
+    /// least far ([`reaches`]; its commands judged now, nearest first): where the rules'
+    /// score cannot tell a unit's commands apart, a unit shifted a hex keeps its place in the
+    /// line, where one marched off at random may outrun its supply. The first is returned,
+    /// the others kept as the plan, played before anything is judged again. None when no
+    /// such unit has one.
     fn sweep(
         &mut self,
         s: &mut Session,
@@ -267,14 +301,18 @@ impl Bot {
                 break;
             }
             let of_unit: Vec<usize> = (0..list.len()).filter(|&i| list[i].unit.as_deref() == Some(u)).collect();
+            let reach = reaches(s, u, list, &of_unit);
             let neutral: Vec<usize> =
                 of_unit.iter().copied().filter(|i| known.get(i).is_some_and(|&g| g >= -EPSILON)).collect();
-            if !neutral.is_empty() {
-                plan.push(self.random_among(list, &neutral));
+            if let Some(least) = neutral.iter().map(|i| reach[i]).min() {
+                let nearest: Vec<usize> = neutral.into_iter().filter(|i| reach[i] == least).collect();
+                plan.push(self.random_among(list, &nearest));
                 continue;
             }
             let mut unknown: Vec<usize> = of_unit.into_iter().filter(|i| !known.contains_key(i)).collect();
             self.shuffle(&mut unknown);
+            // (stable: among commands as near, the order drawn)
+            unknown.sort_by_key(|i| reach[i]);
             for &j in unknown.iter().take(SWEEP_TRIES) {
                 if self.gain(s, list, j, base, SEARCH_DICE)?.0 >= -EPSILON {
                     plan.push(j);
@@ -412,6 +450,22 @@ fn next_to(s: &Session, list: &[Action], best: usize, listed: &[bool]) -> Vec<us
         .collect()
 }
 
+/// How far each command of `among` (indices into `list`) takes the unit `unit` from where it
+/// stands: the hexes from its hex to the command's (0 where either has none: a unit off the
+/// map, a command without a hex). A sweep gives a unit the nearest of its commands that do not
+/// lose (see [`Bot::sweep`]).
+fn reaches(s: &Session, unit: &str, list: &[Action], among: &[usize]) -> BTreeMap<usize, i32> {
+    let at = s.game.as_ref().and_then(|g| match g.state().units.get(unit).map(|x| &x.loc) {
+        Some(Location::Hex(h)) => Some((&g.scenario.map.grid, *h)),
+        _ => None,
+    });
+    let reach = |i: usize| {
+        let Some((grid, at)) = at else { return 0 };
+        list[i].hex.as_deref().and_then(|h| grid.parse(h)).map_or(0, |h| grid.distance(h, at))
+    };
+    among.iter().map(|&i| (i, reach(i))).collect()
+}
+
 /// The entry of `tried` of the best gain (the first of several as good), if any.
 fn best_of(tried: &[Judged]) -> Option<usize> {
     let mut best: Option<usize> = None;
@@ -427,6 +481,13 @@ fn best_of(tried: &[Judged]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// The fixture's game of seed 1 (tests/fixtures).
+    fn fixture_game() -> Session {
+        let mut s = Session::with_root(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"));
+        assert_eq!(s.execute("new fixture --seed 1").status, crate::Status::Ok);
+        s
+    }
+
     fn entry(cmd: &str, unit: &str, hex: &str) -> Action {
         Action {
             cmd: cmd.into(),
@@ -439,8 +500,7 @@ mod tests {
 
     #[test]
     fn the_local_search_looks_at_the_same_units_moves_to_the_hexes_next_to_the_best() {
-        let mut s = Session::with_root(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures"));
-        assert_eq!(s.execute("new fixture --seed 1").status, crate::Status::Ok);
+        let s = fixture_game();
         let list = vec![
             entry("move B1 0303", "B1", "0303"),
             entry("move B1 0302", "B1", "0302"), // next to 0303
@@ -455,5 +515,43 @@ mod tests {
         assert_eq!(next_to(&s, &list, 0, &listed), [1, 4]);
         // an entry of no unit or no hex has no neighbours
         assert!(next_to(&s, &list, 7, &listed).is_empty());
+    }
+
+    #[test]
+    fn a_sweep_ranks_a_units_commands_by_how_far_they_take_it() {
+        let s = fixture_game();
+        // B1 stands in 0202
+        let list = vec![
+            entry("move B1 0203", "B1", "0203"),
+            entry("move B1 0205", "B1", "0205"),
+            entry("dig B1 0202", "B1", "0202"),
+            Action { cmd: "rally B1".into(), unit: Some("B1".into()), ..Default::default() },
+            entry("move R9 0205", "R9", "0205"),
+        ];
+        let reach = reaches(&s, "B1", &list, &[0, 1, 2, 3]);
+        assert_eq!(reach.into_values().collect::<Vec<_>>(), [1, 3, 0, 0]);
+        // a unit not on the map (or not in the game) is as near to every hex
+        assert_eq!(reaches(&s, "R9", &list, &[4])[&4], 0);
+    }
+
+    #[test]
+    fn a_planned_command_that_loses_in_the_position_now_is_dropped() {
+        let mut s = fixture_game();
+        assert_eq!(s.execute("choose 0101").status, crate::Status::Ok); // (BA's set-up, F12.1)
+        // (the fixture's score: 3 for a unit of one's own in the objective 0605)
+        assert_eq!(s.execute(r#"lua units.get("B1"):move_to("0605")"#).status, crate::Status::Ok);
+        let mut bot = Bot::new(super::super::bot::Policy::Search, 1);
+        bot.memo.step = step_key(&s);
+        bot.memo.plan = [entry("move B1 0604", "B1", "0604"), entry("move B2 0204", "B2", "0204")].into();
+        // B1 leaving the objective loses 3: dropped, its gain kept; B2's move is played
+        assert_eq!(bot.planned(&mut s).as_deref(), Some("move B2 0204"));
+        assert_eq!(bot.memo.gains.get("move B1 0604"), Some(&-3.0));
+        assert!(bot.memo.commanded.contains("B2") && !bot.memo.commanded.contains("B1"));
+        assert!(bot.memo.plan.is_empty());
+        // (the lookaheads took back what they did)
+        assert_eq!(
+            s.game.as_ref().unwrap().state().units.get("B1").map(|u| &u.loc),
+            Some(&Location::Hex(s.game.as_ref().unwrap().scenario.map.grid.parse("0605").unwrap()))
+        );
     }
 }
