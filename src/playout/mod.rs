@@ -198,7 +198,13 @@ pub fn play(spec: &Spec, seed: u64, bots: impl Into<Lineup>, save: Option<&Path>
         }
         // (a command the search bot planned, in a sweep, is checked against the list for its
         // unit: the whole game's list is not made for it)
-        let planned = bot.planned(&mut s);
+        let planned = match bot.planned(&mut s) {
+            Ok(p) => p,
+            Err(f) => {
+                rec.failure = Some(Failure { at: rec.commands, ..f });
+                break;
+            }
+        };
         let list = if planned.is_some() {
             vec![]
         } else {

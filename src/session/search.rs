@@ -108,28 +108,22 @@ impl Bot {
     /// still in the step it was planned for, the rules still list it and it still does not
     /// lose: asked for that unit (and hex) alone, which costs a driver (a playout) far less
     /// than listing the whole game. None when nothing is planned; a planned command no longer
-    /// listed, or that loses now, is dropped (and the rest of the plan with it, should the
-    /// rules fail while it is judged: the driver's own decision then meets the failure).
-    pub fn planned(&mut self, s: &mut Session) -> Option<String> {
+    /// listed, or that loses now, is dropped. An error of the rules while it is judged is the
+    /// driver's, as from [`Bot::choose`].
+    pub fn planned(&mut self, s: &mut Session) -> Result<Option<String>, Failure> {
         if self.memo.plan.is_empty() {
-            return None;
+            return Ok(None);
         }
-        let g = s.game.as_ref()?;
+        let Some(g) = s.game.as_ref() else { return Ok(None) };
         if step_key(s) != self.memo.step || g.pending.is_some() {
             self.memo.plan.clear();
-            return None;
+            return Ok(None);
         }
         let listed = |s: &Session, a: &Action| {
             let filter = crate::contract::ActionFilter { unit: a.unit.clone(), hex: a.hex.clone() };
             matches!(s.game.as_ref().map(|g| g.actions(&filter)), Some(Ok(Some(l))) if l.iter().any(|x| x.cmd == a.cmd))
         };
-        match self.next_planned(s, listed) {
-            Ok(a) => a.map(|a| a.cmd),
-            Err(_) => {
-                self.memo.plan.clear();
-                None
-            }
-        }
+        Ok(self.next_planned(s, listed)?.map(|a| a.cmd))
     }
 
     /// The next command of the plan that `listed` finds still listed and that does not lose
@@ -544,7 +538,7 @@ mod tests {
         bot.memo.step = step_key(&s);
         bot.memo.plan = [entry("move B1 0604", "B1", "0604"), entry("move B2 0204", "B2", "0204")].into();
         // B1 leaving the objective loses 3: dropped, its gain kept; B2's move is played
-        assert_eq!(bot.planned(&mut s).as_deref(), Some("move B2 0204"));
+        assert_eq!(bot.planned(&mut s).unwrap().as_deref(), Some("move B2 0204"));
         assert_eq!(bot.memo.gains.get("move B1 0604"), Some(&-3.0));
         assert!(bot.memo.commanded.contains("B2") && !bot.memo.commanded.contains("B1"));
         assert!(bot.memo.plan.is_empty());
