@@ -379,7 +379,7 @@ umpire.command {
       u:set_attr("box", nil)
       div:set_step(div.steps)
       div:move_to(hex)
-      -- reading: the division takes over the KG's disruption (the same troops)
+      -- reading (DATA.md R44): the division takes over the KG's disruption (the same troops)
       if disrupted then div:set_marker("disrupted", 1) end
       vars.set("mech_steps", left - 1)
       log.rule("8.2.1.B", ("a mechanized step rebuilds %s: the KG %s goes back to %s and %s is placed in %s at reduced strength (16.1.B); %d step%s left"):format(
