@@ -148,14 +148,7 @@ impl Bot {
     /// Whether the planned command `a` does not lose in the position now (its gain, under its
     /// dice as any command, kept for the rest of the step).
     fn holds(&mut self, s: &mut Session, a: &Action) -> Result<bool, Failure> {
-        let who = side_of(s, a);
-        if who.is_empty() {
-            return Ok(true);
-        }
-        let now = self.score_now(s, &who)?;
-        let (mean, _) = self.expected(s, &a.cmd, &who, SEARCH_DICE)?;
-        self.memo.gains.insert(a.cmd.clone(), mean - now);
-        Ok(mean - now >= -EPSILON)
+        Ok(self.gain(s, a, &mut Now::default(), SEARCH_DICE)?.0 >= -EPSILON)
     }
 
     /// The command to play of `list` (two or more, of weights above 0, some done by a side).
@@ -236,7 +229,7 @@ impl Bot {
             if let Some(&gain) = self.memo.gains.get(&list[i].cmd) {
                 tried.push((i, gain, false));
             } else if nodes < new_budget {
-                let (gain, spent) = self.gain(s, list, i, base, SEARCH_NODES - nodes)?;
+                let (gain, spent) = self.gain(s, &list[i], base, SEARCH_NODES - nodes)?;
                 nodes += spent;
                 tried.push((i, gain, true));
             }
@@ -247,7 +240,7 @@ impl Bot {
             if tried[k].2 || tried[k].1 <= EPSILON {
                 break;
             }
-            let (gain, spent) = self.gain(s, list, tried[k].0, base, SEARCH_NODES - nodes)?;
+            let (gain, spent) = self.gain(s, &list[tried[k].0], base, SEARCH_NODES - nodes)?;
             nodes += spent;
             tried[k] = (tried[k].0, gain, true);
         }
@@ -256,7 +249,7 @@ impl Bot {
         if best_of(&tried).is_none_or(|k| tried[k].1 <= EPSILON)
             && let Some(k) = tried.iter().position(|t| !t.2 && list[t.0].cmd == "next")
         {
-            let (gain, _) = self.gain(s, list, tried[k].0, base, 1)?;
+            let (gain, _) = self.gain(s, &list[tried[k].0], base, 1)?;
             tried[k] = (tried[k].0, gain, true);
         }
         Ok((tried, nodes))
@@ -308,7 +301,7 @@ impl Bot {
             // (stable: among commands as near, the order drawn)
             unknown.sort_by_key(|i| reach[i]);
             for &j in unknown.iter().take(SWEEP_TRIES) {
-                if self.gain(s, list, j, base, SEARCH_DICE)?.0 >= -EPSILON {
+                if self.gain(s, &list[j], base, SEARCH_DICE)?.0 >= -EPSILON {
                     plan.push(j);
                     break;
                 }
@@ -353,7 +346,7 @@ impl Bot {
                 if nodes >= REFINE_NODES {
                     break;
                 }
-                let (g, spent) = self.gain(s, list, j, base, REFINE_NODES - nodes)?;
+                let (g, spent) = self.gain(s, &list[j], base, REFINE_NODES - nodes)?;
                 nodes += spent;
                 tried.push((j, g, true));
                 listed[j] = true;
@@ -362,23 +355,16 @@ impl Bot {
         Ok(())
     }
 
-    /// The gain of `list[i]` for the side that does it over the position now (0 for a command
-    /// no side does), kept in the memo; and the lookaheads spent, within `budget`.
-    fn gain(
-        &mut self,
-        s: &mut Session,
-        list: &[Action],
-        i: usize,
-        base: &mut Now,
-        budget: usize,
-    ) -> Result<(f64, usize), Failure> {
-        let who = side_of(s, &list[i]);
+    /// The gain of `a` for the side that does it over the position now (`base`; 0 for a
+    /// command no side does), kept in the memo; and the lookaheads spent, within `budget`.
+    fn gain(&mut self, s: &mut Session, a: &Action, base: &mut Now, budget: usize) -> Result<(f64, usize), Failure> {
+        let who = side_of(s, a);
         if who.is_empty() {
             return Ok((0.0, 0));
         }
         let now = base.of(self, s, &who)?;
-        let (mean, spent) = self.expected(s, &list[i].cmd, &who, budget)?;
-        self.memo.gains.insert(list[i].cmd.clone(), mean - now);
+        let (mean, spent) = self.expected(s, &a.cmd, &who, budget)?;
+        self.memo.gains.insert(a.cmd.clone(), mean - now);
         Ok((mean - now, spent))
     }
 
