@@ -103,11 +103,12 @@ end
 
 -- The lists of keys of the behind-the-lines and bridgehead crossings a search from `from` with
 -- `mp` may use: all of them for a search without a limit. (Every step costs 1 MP or more: a
--- search crosses out of `from`, where one hex may cost it all (10.4.B), or out of a hex it
--- reached with 1 MP left at least, no farther than mp - 1 hexes: the river banks that near.)
--- (kept in `base` by hex and distance: the units of a stack share them)
+-- search reaches no bank farther than mp hexes. A bank reached with every MP spent is kept
+-- too: a move spelled across the river from there is refused for the MP it lacks, 10.4, not
+-- as a crossing 10.7.1.B forbids.) (kept in `base` by hex and distance: the units of a stack
+-- share them)
 local function crossings_within(base, from, mp)
-  local r = mp and mp ~= math.huge and math.max(0, math.ceil(mp) - 1) or math.huge
+  local r = mp and mp ~= math.huge and math.floor(mp) or math.huge
   if r > 200 then   -- (map.within's limit: the whole map anyway)
     if not base.all then
       local seen = {}

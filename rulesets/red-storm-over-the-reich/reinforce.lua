@@ -457,9 +457,7 @@ function M.german_start()
   if #due > 0 then
     log.rule("8.1", ("German reinforcements due on turn %d: %s"):format(t, C.ids(due)))
   end
-  vars.set("ger_repl", nil)
-  vars.set("ger_drawn", nil)
-  vars.set("mech_steps", nil)
+  -- (this turn's replacements start from nothing: german_end cleared the last turn's)
   if t < 2 then return end
   -- 8.2.1.B: this turn's replacements
   local repl = {}
