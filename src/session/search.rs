@@ -21,9 +21,7 @@
 //! judged before (up to [`NEW_NODES`]; all of [`SEARCH_NODES`] at the step's first decision)
 //! and then, lazily, the best of the kept ones again until the best gain is one judged now (as
 //! the lazy greedy of submodular maximisation: a gain judged earlier is taken to be at most what
-//! it was). A command about to be played on a kept gain (one judged not to lose, where nothing
-//! gains) is judged again first, and passed over if it loses now ([`RECHECKS`]): a unit that
-//! could leave its hex earlier in the step may be the last to hold a line now. Around the best move it judges the same unit's moves to the hexes next to its
+//! it was). Around the best move it judges the same unit's moves to the hexes next to its
 //! destination, climbing while one is better ([`REFINE_NODES`]): a sample of a unit's hundreds
 //! of destinations often holds one a hex short of where it gains most. The budget is counted in
 //! lookaheads (each a command executed, scored and taken back), never in time: a game is the
@@ -60,10 +58,6 @@ pub const SWEEP_UNITS: usize = 8;
 
 /// The commands of a unit a sweep judges at most, where none of its kept gains is 0 or more.
 pub const SWEEP_TRIES: usize = 2;
-
-/// The commands chosen by a gain kept from earlier in the step that a decision judges again
-/// at most before it plays one ([`Bot::choose_now`]).
-pub const RECHECKS: usize = 4;
 
 /// The rolls a command that rolls dice is tried under at most.
 pub const SEARCH_DICE: usize = 3;
@@ -172,59 +166,18 @@ impl Bot {
             listed[t.0] = true;
         }
         self.refine(s, list, &mut tried, &mut listed, &mut base)?;
-        let k = self.choose_now(s, list, &mut tried, &mut base, sweeps)?;
         let tried: Vec<(usize, f64)> = tried.into_iter().map(|(i, g, _)| (i, g)).collect();
+        let k = if sweeps
+            && tried.iter().all(|t| t.1 <= EPSILON)
+            && let Some(k) = self.sweep(s, list, &tried, &mut base)?
+        {
+            k
+        } else {
+            self.pick(list, &tried)
+        };
         self.memo.played(&list[k]);
         super::bot::trace_decision(s, "search", &list[k].cmd, nodes, &tried, k);
         Ok(list[k].cmd.clone())
-    }
-
-    /// The command to play of those `tried`: the best gain, else the sweep's first (where the
-    /// bot sweeps) or one that does not lose. One chosen by a gain kept from earlier in the
-    /// step is judged again first (up to [`RECHECKS`] times a decision): the position has moved
-    /// on since (a unit beside it moved off), and a command that did not lose then may now. One
-    /// that loses now is passed over for the sweep's next planned command (each judged again
-    /// as its turn comes), else for another choice.
-    fn choose_now(
-        &mut self,
-        s: &mut Session,
-        list: &[Action],
-        tried: &mut Vec<Judged>,
-        base: &mut Now,
-        sweeps: bool,
-    ) -> Result<usize, Failure> {
-        let mut checks = 0;
-        let mut swept = false;
-        loop {
-            let gains: Vec<(usize, f64)> = tried.iter().map(|&(i, g, _)| (i, g)).collect();
-            let quiet = sweeps && gains.iter().all(|t| t.1 <= EPSILON);
-            let (k, now) = if quiet && !swept {
-                swept = true;
-                match self.sweep(s, list, tried, base)? {
-                    Some(first) => first,
-                    None => (self.pick(list, &gains), false),
-                }
-            } else if let Some(a) = self.next_planned(s, |_, a| list.iter().any(|x| x.cmd == a.cmd))?
-                && let Some(k) = list.iter().position(|x| x.cmd == a.cmd)
-            {
-                (k, true)
-            } else {
-                (self.pick(list, &gains), false)
-            };
-            let now = now || tried.iter().any(|t| t.0 == k && t.2);
-            if now || checks == RECHECKS || list[k].cmd == "next" {
-                return Ok(k);
-            }
-            checks += 1;
-            let (gain, _) = self.gain(s, &list[k], base, SEARCH_DICE)?;
-            match tried.iter_mut().find(|t| t.0 == k) {
-                Some(t) => *t = (k, gain, true),
-                None => tried.push((k, gain, true)),
-            }
-            if gain >= -EPSILON {
-                return Ok(k);
-            }
-        }
     }
 
     /// The memo brought to where the game is (a new step forgets what was commanded and
@@ -308,19 +261,17 @@ impl Bot {
     /// judged now, under its dice as any command), and of those the one that takes the unit
     /// least far ([`reaches`]; its commands judged now, nearest first): where the rules'
     /// score cannot tell a unit's commands apart, a unit shifted a hex keeps its place in the
-    /// line, where one marched off at random may outrun its supply. The first is returned (and whether it was judged in this decision),
+    /// line, where one marched off at random may outrun its supply. The first is returned,
     /// the others kept as the plan, played before anything is judged again. None when no
     /// such unit has one.
     fn sweep(
         &mut self,
         s: &mut Session,
         list: &[Action],
-        tried: &[Judged],
+        tried: &[(usize, f64)],
         base: &mut Now,
-    ) -> Result<Option<(usize, bool)>, Failure> {
-        let known: BTreeMap<usize, f64> = tried.iter().map(|&(i, g, _)| (i, g)).collect();
-        // (the commands judged in this decision: here or before it, in judge and refine)
-        let mut now: Vec<usize> = tried.iter().filter(|t| t.2).map(|t| t.0).collect();
+    ) -> Result<Option<usize>, Failure> {
+        let known: BTreeMap<usize, f64> = tried.iter().copied().collect();
         let mut units: Vec<&str> = Vec::new();
         for a in list {
             if let Some(u) = a.unit.as_deref()
@@ -350,7 +301,6 @@ impl Bot {
             // (stable: among commands as near, the order drawn)
             unknown.sort_by_key(|i| reach[i]);
             for &j in unknown.iter().take(SWEEP_TRIES) {
-                now.push(j);
                 if self.gain(s, &list[j], base, SEARCH_DICE)?.0 >= -EPSILON {
                     plan.push(j);
                     break;
@@ -359,7 +309,7 @@ impl Bot {
         }
         let Some((&first, rest)) = plan.split_first() else { return Ok(None) };
         self.memo.plan = rest.iter().map(|&i| list[i].clone()).collect();
-        Ok(Some((first, now.contains(&first))))
+        Ok(Some(first))
     }
 
     /// `items` in an order of the bot's drawing (Fisher-Yates).
@@ -562,27 +512,6 @@ mod tests {
         assert_eq!(reach.into_values().collect::<Vec<_>>(), [1, 3, 0, 0]);
         // a unit not on the map (or not in the game) is as near to every hex
         assert_eq!(reaches(&s, "R9", &list, &[4])[&4], 0);
-    }
-
-    #[test]
-    fn a_command_chosen_by_a_gain_kept_from_earlier_is_judged_again_before_it_is_played() {
-        for seed in 1..=8 {
-            let mut s = fixture_game();
-            assert_eq!(s.execute("choose 0101").status, crate::Status::Ok); // (BA's set-up, F12.1)
-            // (the fixture's score: 3 for a unit of one's own in the objective 0605)
-            assert_eq!(s.execute(r#"lua units.get("B1"):move_to("0605")"#).status, crate::Status::Ok);
-            let mut bot = Bot::new(super::super::bot::Policy::Search, seed);
-            bot.memo.step = step_key(&s);
-            bot.memo.key = memo_key(&s);
-            // both judged not to lose earlier in the step, before B1 stood in the objective
-            let list = [entry("move B1 0604", "B1", "0604"), entry("move B2 0204", "B2", "0204")];
-            for a in &list {
-                bot.memo.gains.insert(a.cmd.clone(), 0.0);
-            }
-            // B1 leaving the objective loses 3 now: never played, whichever the bot draws first
-            assert_eq!(bot.search(&mut s, &list).unwrap(), "move B2 0204", "seed {seed}");
-            assert!(matches!(bot.memo.gains.get("move B1 0604"), Some(&g) if g == 0.0 || g == -3.0));
-        }
     }
 
     #[test]
