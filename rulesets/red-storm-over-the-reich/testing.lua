@@ -19,7 +19,7 @@ function M.clear() kit.clear { box = "removed", full_strength = not_kg } end
 function M.place(t) kit.place(t) end
 
 -- What `next` at a terminal would warn is left undone now (8.1, 8.2.1), as one text.
-function M.unfinished() return kit.unfinished() end
+M.unfinished = kit.unfinished
 
 -- Sets hex control (3.5.A) of hexes: M.control({ "3813", "3812" }, "Soviet").
 M.control = kit.control
