@@ -937,14 +937,7 @@ end
 -- and most combats unfought. The entries themselves are not weighted: which move or attack to
 -- make is the bot's choice (umpire.evaluate's, for the greedy bot).
 local NEXT_FLOOR = 0.1
--- The Soviet Exploitation and Redeployment Movement Segments weigh `next` 1 though they forfeit
--- as any (10.4.A): a weight for the bots, not a cost of the rules (DATA.md 3a). There, the
--- search bot's sweep of idle units (each shift neutral to the score) opened the gaps the
--- German's exploitation and redeployment moves then cut the lines through, before the joint
--- supply check (15.0); a move or overrun that gains is still made.
-local UNSWEPT = { sov_exploit = true, sov_redeploy = true }
 local function next_weight(out, movers, step)
-  if UNSWEPT[step] then return 1 end
   return math.max(NEXT_FLOOR, 1 / (1 + forfeited(out, movers, LAST_BARRAGES[step] and FORFEITED_LAST or FORFEITED)))
 end
 

@@ -5,7 +5,7 @@
 //! score the mean: an attack is judged by what it gives on average, not by one lucky or unlucky
 //! roll. It plays the command that gains most over the position now by the ruleset's
 //! `umpire.evaluate`. When none gains where the rules weigh `next` below 1 (ending the step
-//! forfeits what is left undone in it: most of Red Storm's movement and combat segments), it sweeps:
+//! forfeits what is left undone in it: Red Storm's movement and combat segments), it sweeps:
 //! it plans a command that does not lose for each of up to [`SWEEP_UNITS`] units it has not
 //! commanded yet in the step (of those, the one that takes the unit least far), and plays them
 //! before it judges again (a player moves his units before ending the movement segment; a bot
