@@ -538,13 +538,14 @@ local function defender_losses(f, res)
     for _, u in ipairs(newcomers) do eliminate_newcomer(u, texts) end
     return texts, 0
   end
-  for _, t in ipairs(take_steps(enemy, #others > 0 and others or newcomers, steps, { by = side, star = star, hex = hex, rule = "13.4.C",
+  -- (the defenders still in the hex but the newcomers, each time a step is taken)
+  for _, t in ipairs(take_steps(enemy, others, steps, { by = side, star = star, hex = hex, rule = "13.4.C",
     current = function()
       local cur = {}
-      for _, u in ipairs(M.defenders(hex, enemy)) do if #others == 0 or not u:marker("retreated") then cur[#cur + 1] = u end end
+      for _, u in ipairs(M.defenders(hex, enemy)) do if not u:marker("retreated") then cur[#cur + 1] = u end end
       return cur
     end })) do texts[#texts + 1] = t end
-  if #others > 0 and steps > 0 then
+  if steps > 0 then
     for _, u in ipairs(newcomers) do
       if u.exists and u.hex then eliminate_newcomer(u, texts) end
     end
