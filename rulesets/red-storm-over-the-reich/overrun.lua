@@ -84,10 +84,15 @@ local function other_zoc(hex, target, side, known)
 end
 
 -- 14.2: the cost of entering the target hex from `from` (as a move would, the enemy there aside;
--- z: the mover's zones, movement.zones, where the caller has them).
-local function entry_cost(u, from, target, z)
+-- z: the mover's zones, movement.zones, where the caller has them). 10.7.1.B: a major river is
+-- crossed without a bridgehead only from the hex the unit began the segment in (`began_here`).
+-- Returns nil and why where it cannot enter.
+local function entry_cost(u, from, target, z, began_here)
   -- (one step is priced: the profile of a unit without MP holds the crossings out of `from`)
-  local prof = movement.profile(u, from, 0, z)
+  local prof, made = movement.profile(u, from, 0, z)
+  if not began_here and made.crossing[from .. ">" .. target] == "start" then
+    return nil, ("across the major river %s/%s without a bridgehead only from the hex it began the segment in"):format(from, target), "10.7.1.B"
+  end
   -- (the profile's blocked set is shared: the target is taken out of it for this search only)
   prof.unblocked = { [target] = true }
   prof.stop = {}
@@ -161,8 +166,8 @@ local function check_overrun(hex, list, side, check, known)
   end
   -- 14.2: +1 MP beyond the cost of entering the target, and they must have it
   for _, u in ipairs(list) do
-    local cost, why = entry_cost(u, from, hex, known and known.zones)
-    check(cost ~= nil, "14.2", "%s cannot enter %s from %s (%s)", u.id, hex, from, why or "?")
+    local cost, why, rule = entry_cost(u, from, hex, known and known.zones, began_here)
+    check(cost ~= nil, rule or "14.2", "%s cannot enter %s from %s (%s)", u.id, hex, from, why or "?")
     local need = cost + 1
     local left = movement.left(u)
     check(need <= left, "14.2", "%s needs %s MP to overrun %s (%s to enter it +1) and has %s", u.id, map.fmt_cost(need), hex, map.fmt_cost(cost), map.fmt_cost(left))
