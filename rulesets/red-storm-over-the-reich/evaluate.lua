@@ -32,7 +32,10 @@
 -- traced now in his; and in the Soviet's only, -0.5 a Soviet combat unit supplied now whose
 -- line the German could cut by a move of one hex (his ZOC a hex wider, 7.2: the joint supply
 -- check of 15.0 comes after his redeployment). A German move that only threatens a line gains
--- him nothing; the cut, once made, counts in both.
+-- him nothing; the cut, once made, counts in both. In the Soviet's score too, the German units
+-- marked out of supply that he can trace supply to now have their ZOC in the Soviet's trace
+-- (6.2, 7.0: his next Supply Segment, before 15.0's check, gives it back), so that a Soviet move
+-- that reopens a German line shows what it costs.
 -- The weights are the project's own, not the rulebook's (DATA.md).
 local C = require "common"
 local T = require "tables"
@@ -86,7 +89,7 @@ local function out_of_supply(side, hexes, risky, traced_german)
     return units.count(more)
   end
   if side == C.GERMAN and not traced_german then return count { marked = "oos" }, nil, 0 end
-  local traced, safe = supply.traceable(side, hexes, { works = false, risk = risky })   -- (risky: the Soviet's score only)
+  local traced, safe = supply.traceable(side, hexes, { works = false, risk = risky, revive = risky })   -- (risky: the Soviet's score only)
   return count { outside = traced }, traced, safe and count { within = traced, outside = safe } or 0
 end
 

@@ -50,9 +50,9 @@ local FORTRESSES = map.hexset(C.FORTRESS_LIST)   -- (7.2: intact enemy fortresse
 -- (`works == false` leaves the defensive works out: the evaluation's quicker estimate; with
 -- `wide`, the second value is zoc.unnegated's hexes next to the enemy's ZOC.) Both are
 -- map.hexsets: read once, then handed to the searches of the rail net and the lines.
-function M.blocked(side, weather, works, wide)
+function M.blocked(side, weather, works, wide, revived)
   local enemy = C.other(side)
-  local ez, near = zoc.unnegated(side, weather, wide)
+  local ez, near = zoc.unnegated(side, weather, wide, revived)
   local parts = { ez, units.hexset { side = enemy, on_map = true }, C.held(FORTRESSES, enemy) }
   if side == C.SOVIET and works ~= false then
     parts[#parts + 1] = M.dw_near_front()
@@ -136,6 +136,17 @@ local function trace(side, targets, blocked, weather, ports, extra)
   return map.reach(profile)
 end
 
+-- 7.0, 6.2: the hexes of the side's units out of supply by their marker, with a ZOC but for it
+-- (zoc.dormant), that the side can trace supply to now: their next Supply Segment gives their ZOC
+-- back. A map.hexset, or an empty table. (An estimate for evaluate.lua: the defensive works left
+-- out, as there.)
+function M.revived(side, weather)
+  weather = weather or C.weather()
+  local dormant = zoc.dormant(side)
+  if #dormant == 0 then return {} end
+  return trace(side, dormant, M.blocked(side, weather, false), weather, true)
+end
+
 -- The hexes of `targets` (a list, a set or a hexset) a side can trace supply to now: a set (a
 -- map.hexset, or an empty table). `opts.ports = false` leaves out
 -- the German ports (3.5.C: refugees survive supplied from the west edge only); `opts.works =
@@ -143,11 +154,14 @@ end
 -- change seldom, and finding those near the front is a search of its own). `opts.risk`: a
 -- second set, the hexes of the first still traced with the hexes next to the enemy's ZOC
 -- blocked too (zoc.unnegated's `wide`: lines the enemy could cut with a move of one hex; for
--- evaluate.lua).
+-- evaluate.lua). `opts.revive`: the enemy's units out of supply that he can trace supply to now
+-- block with their ZOC too (M.revived: his next Supply Segment, 7.0, gives it back before the
+-- joint check of 15.0; for evaluate.lua).
 function M.traceable(side, targets, opts)
   opts = opts or {}
   local weather = C.weather()
-  local blocked, near = M.blocked(side, weather, opts.works ~= false, opts.risk)
+  local revived = opts.revive and M.revived(C.other(side), weather) or nil
+  local blocked, near = M.blocked(side, weather, opts.works ~= false, opts.risk, revived)
   local ports = opts.ports ~= false
   local out = trace(side, targets, blocked, weather, ports)
   if not near then return out end

@@ -35,6 +35,16 @@ local function sources(side, more)
                        unmarked = NO_ZOC, at_least = { attack = 1 }, outside = NOT_OUT_OF }
 end
 
+-- 6.2, 7.0: the hexes of the side's units that would project a ZOC but for their `oos` marker
+-- alone (not disrupted, not entrained), but urban and fortress hexes (6.4); `within`, a narrower
+-- set. A map.hexset: the units whose ZOC their side's next Supply Segment gives back if it finds
+-- them supplied.
+local ONLY_OOS = { "disrupted", "entrained" }
+function M.dormant(side, within)
+  return units.hexset { side = side, kind = ZOC_KINDS, on_map = true, marked = "oos", unmarked = ONLY_OOS,
+                       at_least = { attack = 1 }, outside = NOT_OUT_OF, within = within }
+end
+
 -- 6.7: the units whose ZOC is not "infantry-only": mechanized, guard cavalry, guards rifle.
 function M.strong(u)
   return C.is_mech(u) or C.is_cavalry(u) or C.is_guards_rifle(u)
@@ -82,9 +92,12 @@ end
 -- USIR's rail link and mechanized retreats only). The enemy ZOC a side's supply lines, rail link
 -- and mechanized retreats respect: the enemy's ZOC minus the hexes its own units stand in. With
 -- `wide`, also the hexes next to that ZOC but those: where the enemy's ZOC reaches after a move
--- of one hex (what a line through them risks, evaluate.lua). Both map.hexsets (made in Rust).
-function M.unnegated(side, weather, wide)
+-- of one hex (what a line through them risks, evaluate.lua). `revived`, hexes of enemy units out
+-- of supply whose ZOC counts as well (M.dormant's, found supplied now: evaluate.lua). Both
+-- map.hexsets (made in Rust).
+function M.unnegated(side, weather, wide, revived)
   local ez = M.zoc(C.other(side), weather)
+  if revived and #revived > 0 then ez = map.hexset { ez, reach(revived, weather) } end
   local own = { without = units.hexset { side = side, on_map = true } }
   return map.hexset(ez, own), wide and map.hexset(reach(ez, weather), own) or nil
 end
