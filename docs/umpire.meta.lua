@@ -428,6 +428,8 @@ function umpire.outcome_of(rolls, decide) end
 ---@field hex? string where it goes or what it acts on
 ---@field note? string a cost, the strengths
 ---@field side? string the side that does it (where the step has no side to act, or both act)
+---@field weight? number how likely a bot choosing at random is to pick it (0 or more; default 1)
+---@field sweep? boolean on a `next` weighed below 1: false, the search bot ends the step without moving the idle units first
 
 ---Registers the list of what may be done now (once, while loading): every command listed,
 ---executed now, is accepted. `opts.unit` / `opts.hex` ask only for what concerns them.

@@ -937,6 +937,14 @@ end
 -- and most combats unfought. The entries themselves are not weighted: which move or attack to
 -- make is the bot's choice (umpire.evaluate's, for the greedy bot).
 local NEXT_FLOOR = 0.1
+
+-- Whether a search bot moves the idle units before it ends a step where `next` forfeits
+-- something (docs/lua-api.md §2.6, `sweep`): yes, but in the Soviet Redeployment Movement
+-- Segment (4.2.V.b). After it come only the German's redeployment and the joint supply check
+-- of 15.0: his units that gain nothing by a move hold the hexes his lines run through (7.2: a
+-- unit negates the German ZOC in its hex for supply; 6.6: its ZOC stops a German move), and a
+-- unit shifted a hex aside opens a line to a German move deep behind them (DATA.md 3a).
+local STANDS = { sov_redeploy = true }
 local function next_weight(out, movers, step)
   return math.max(NEXT_FLOOR, 1 / (1 + forfeited(out, movers, LAST_BARRAGES[step] and FORFEITED_LAST or FORFEITED)))
 end
@@ -983,7 +991,11 @@ function M.list(side, opts)
   if side == C.GERMAN and seg and #special.usir_stuck() > 0 then may_end = false end
   -- 13.1.B: a combat segment ends only once the promised hexes are attacked (or cannot be)
   if side and (step == "sov_combat" or step == "ger_combat") and #combat.open_promises(side) > 0 then may_end = false end
-  if may_end then add { cmd = "next", group = "next", weight = next_weight(out, movers, step) } end
+  if may_end then
+    local e = { cmd = "next", group = "next", weight = next_weight(out, movers, step) }
+    if STANDS[step] then e.sweep = false end
+    add(e)
+  end
   return out
 end
 

@@ -23,12 +23,22 @@ pub struct Action {
     /// (the largest of a group) against the other groups: `None` is 1; 0 never, while anything
     /// of a weight above 0 is listed (docs/lua-api.md §2.6). Players see every entry alike.
     pub weight: Option<f64>,
+    /// For a `next` weighed below 1: whether the search bot sweeps the units it has not
+    /// commanded in the step before it ends it (`None` is yes; `sweep = false`: the side's
+    /// idle units serve where they stand, docs/lua-api.md §2.6).
+    pub sweep: Option<bool>,
 }
 
 impl Action {
     /// The entry's weight for bots (1 when the rules give none).
     pub fn weight(&self) -> f64 {
         self.weight.unwrap_or(1.0)
+    }
+
+    /// Whether this entry is a `next` that has the search bot sweep where nothing gains: it
+    /// forfeits what is left undone (a weight below 1) and the rules do not say `sweep = false`.
+    pub fn sweeps(&self) -> bool {
+        self.cmd == "next" && self.weight() < 1.0 && self.sweep != Some(false)
     }
 
     /// Whether the rules may give `w` as a weight: a number of 0 or more.

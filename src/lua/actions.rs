@@ -110,8 +110,18 @@ fn action_of(t: &Table, what: &str) -> Result<Action, Error> {
         note: text(t, "note", what)?,
         side: text(t, "side", what)?,
         weight: weight(t, what)?,
+        sweep: flag(t, "sweep", what)?,
         cmd,
     })
+}
+
+/// An entry's true-or-false field (`sweep`), if given.
+fn flag(t: &Table, key: &str, what: &str) -> Result<Option<bool>, Error> {
+    match t.get::<Value>(key).map_err(convert_error)? {
+        Value::Nil => Ok(None),
+        Value::Boolean(b) => Ok(Some(b)),
+        other => Err(Error::Lua(format!("{what}: `{key}` must be true or false, not {}", other.type_name()))),
+    }
 }
 
 /// An entry's `weight` for bots: a number of 0 or more.
@@ -271,6 +281,7 @@ impl Host {
                 note: r.note,
                 side: r.side,
                 weight: r.weight,
+                sweep: r.sweep,
             });
         }
         self.known_sides(&all)?;

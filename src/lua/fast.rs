@@ -362,6 +362,7 @@ pub struct RawAction {
     pub note: Option<String>,
     pub side: Option<String>,
     pub weight: Option<f64>,
+    pub sweep: Option<bool>,
     /// The entry is a userdata (`map.moves`): the caller reads it.
     pub userdata: bool,
 }
@@ -433,6 +434,20 @@ pub fn action_entries(lua: &Lua, list: &Table) -> mlua::Result<Option<Vec<RawAct
                                         ok = false;
                                     }
                                     w
+                                },
+                                sweep: {
+                                    push_str(state, "sweep");
+                                    let b = match ffi::lua_rawget(state, -2) {
+                                        ffi::LUA_TNIL => None,
+                                        ffi::LUA_TBOOLEAN => Some(ffi::lua_toboolean(state, -1) != 0),
+                                        // (anything else: the slow way names it)
+                                        _ => {
+                                            ok = false;
+                                            None
+                                        }
+                                    };
+                                    ffi::lua_pop(state, 1);
+                                    b
                                 },
                                 units: Vec::new(),
                                 userdata: false,

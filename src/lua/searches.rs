@@ -221,6 +221,7 @@ impl MoveLister {
                     note: self.note.as_deref().map(fill),
                     side: None,
                     weight: self.weight,
+                    sweep: None,
                 },
             ));
         }

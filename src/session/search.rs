@@ -5,7 +5,8 @@
 //! score the mean: an attack is judged by what it gives on average, not by one lucky or unlucky
 //! roll. It plays the command that gains most over the position now by the ruleset's
 //! `umpire.evaluate`. When none gains where the rules weigh `next` below 1 (ending the step
-//! forfeits what is left undone in it: Red Storm's movement and combat segments), it sweeps:
+//! forfeits what is left undone in it: Red Storm's movement and combat segments) and they do not
+//! say `sweep = false` on it (the side's idle units serve where they stand), it sweeps:
 //! it plans a command that does not lose for each of up to [`SWEEP_UNITS`] units it has not
 //! commanded yet in the step (of those, the one that takes the unit least far), and plays them
 //! before it judges again (a player moves his units before ending the movement segment; a bot
@@ -157,8 +158,9 @@ impl Bot {
             return Ok(list[k].cmd.clone());
         }
         // (the rules weigh `next` below 1 where ending the step forfeits what is left undone in
-        // it, docs/lua-api.md §2.6: there units left idle are lost, and the bot sweeps)
-        let sweeps = list.iter().any(|a| a.cmd == "next" && a.weight() < 1.0);
+        // it, docs/lua-api.md §2.6: there units left idle are lost, and the bot sweeps, unless
+        // they say `sweep = false`: the side's idle units serve where they stand)
+        let sweeps = list.iter().any(Action::sweeps);
         let mut base = Now::default();
         let (mut tried, nodes) = self.judge(s, list, &mut base, sweeps)?;
         let mut listed = vec![false; list.len()];
@@ -495,6 +497,22 @@ mod tests {
         assert_eq!(next_to(&s, &list, 0, &listed), [1, 4]);
         // an entry of no unit or no hex has no neighbours
         assert!(next_to(&s, &list, 7, &listed).is_empty());
+    }
+
+    #[test]
+    fn a_next_that_forfeits_has_the_bot_sweep_unless_the_rules_say_sweep_false() {
+        let next = |weight: Option<f64>, sweep: Option<bool>| Action {
+            cmd: "next".into(),
+            group: "next".into(),
+            weight,
+            sweep,
+            ..Default::default()
+        };
+        assert!(next(Some(0.5), None).sweeps());
+        assert!(next(Some(0.5), Some(true)).sweeps());
+        assert!(!next(Some(0.5), Some(false)).sweeps()); // (the side's idle units stand)
+        assert!(!next(None, None).sweeps() && !next(Some(1.0), None).sweeps()); // nothing forfeited
+        assert!(!Action { cmd: "rally B1".into(), weight: Some(0.5), ..Default::default() }.sweeps());
     }
 
     #[test]

@@ -348,21 +348,59 @@ fn the_bots_follow_the_weights_the_rules_give_their_entries() {
     assert!(after > 3 * before, "weight 20: {after} against {before}");
     for (form, bad) in [("the common", "-1"), ("the common", "'heavy'"), ("the general", "-1")] {
         let d = dir.path().join(format!("bad{}", bad.len() + form.len()));
-        let rules = edited_fixture(&d, "actions.lua", |t| {
-            let entry = format!(r#"{{ cmd = "initiative", group = "initiative", weight = {bad} }}"#);
-            let entry = if form == "the general" { format!("setmetatable({entry}, {{}})") } else { entry };
-            t.replacen(r#"add { cmd = "initiative", group = "initiative" }"#, &format!("add({entry})"), 1)
-        });
-        let mut s = umpire::Session::with_root(super::fixtures());
-        s.rules = Some(rules);
-        assert_eq!(s.execute("new fixture --seed 4").status, umpire::Status::Ok);
-        assert_eq!(s.execute("choose 0102").status, umpire::Status::Ok);
-        let e = s.game.as_ref().unwrap().actions(&umpire::contract::ActionFilter::default()).unwrap_err();
+        let e = list_with_initiative(&d, form, &format!("weight = {bad}")).unwrap_err();
         let shown = if bad == "'heavy'" { "string" } else { "-1" };
         assert!(
             e.to_string().contains(&format!("`weight` must be a number of 0 or more, not {shown}")),
             "{form} form, {bad}: {e}"
         );
+    }
+}
+
+/// The fixture's list of actions (seed 4, after its set-up) with its `initiative` entry given
+/// `fields` too, in the common form (a plain table) or the general one (a table with a
+/// metatable, read field by field), its rules edited in `dir`.
+fn list_with_initiative(
+    dir: &Path,
+    form: &str,
+    fields: &str,
+) -> Result<Option<Vec<umpire::contract::Action>>, umpire::error::Error> {
+    let rules = edited_fixture(dir, "actions.lua", |t| {
+        let entry = format!(r#"{{ cmd = "initiative", group = "initiative", {fields} }}"#);
+        let entry = if form == "the general" { format!("setmetatable({entry}, {{}})") } else { entry };
+        t.replacen(r#"add { cmd = "initiative", group = "initiative" }"#, &format!("add({entry})"), 1)
+    });
+    let mut s = umpire::Session::with_root(super::fixtures());
+    s.rules = Some(rules);
+    assert_eq!(s.execute("new fixture --seed 4").status, umpire::Status::Ok);
+    assert_eq!(s.execute("choose 0102").status, umpire::Status::Ok);
+    s.game.as_ref().unwrap().actions(&umpire::contract::ActionFilter::default())
+}
+
+#[test]
+fn an_entry_says_whether_the_search_bot_sweeps_and_a_bad_flag_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    for (form, value, says) in [
+        ("the common", "false", None),
+        ("the general", "false", None),
+        ("the common", "true", None),
+        ("the common", "'no'", Some("`sweep` must be true or false, not string")),
+        ("the general", "1", Some("`sweep` must be true or false, not integer")),
+    ] {
+        let d = dir.path().join(format!("f{}{}", form.len(), value.len()));
+        let got = list_with_initiative(&d, form, &format!("weight = 0.5, sweep = {value}"));
+        match says {
+            Some(says) => {
+                let e = got.unwrap_err();
+                assert!(e.to_string().contains(says), "{form} form, {value}: {e}");
+            }
+            None => {
+                let list = got.unwrap().expect("the fixture lists its actions");
+                let a = list.iter().find(|a| a.cmd == "initiative").expect("listed");
+                assert_eq!(a.sweep, Some(value == "true"), "{form} form, {value}");
+                assert_eq!(a.weight, Some(0.5));
+            }
+        }
     }
 }
 
