@@ -937,6 +937,9 @@ end
 -- and most combats unfought. The entries themselves are not weighted: which move or attack to
 -- make is the bot's choice (umpire.evaluate's, for the greedy bot).
 local NEXT_FLOOR = 0.1
+local function next_weight(out, movers, step)
+  return math.max(NEXT_FLOOR, 1 / (1 + forfeited(out, movers, LAST_BARRAGES[step] and FORFEITED_LAST or FORFEITED)))
+end
 
 -- Whether a search bot moves the idle units before it ends a step where `next` forfeits
 -- something (docs/lua-api.md §2.6, `sweep`): yes, but in the Soviet Redeployment Movement
@@ -945,9 +948,6 @@ local NEXT_FLOOR = 0.1
 -- unit negates the German ZOC in its hex for supply; 6.6: its ZOC stops a German move), and a
 -- unit shifted a hex aside opens a line to a German move deep behind them (DATA.md 3a).
 local STANDS = { sov_redeploy = true }
-local function next_weight(out, movers, step)
-  return math.max(NEXT_FLOOR, 1 / (1 + forfeited(out, movers, LAST_BARRAGES[step] and FORFEITED_LAST or FORFEITED)))
-end
 
 -- What `side` may do now (umpire.actions, docs/lua-api.md §2.6).
 ---@param side string?
