@@ -29,21 +29,20 @@ local NOT_OUT_OF = map.hexset { C.URBAN, C.FORTRESS }
 
 -- The hexes of the side's units on the map that project a ZOC (M.projects, filtered in Rust:
 -- no handle is made), but urban and fortress hexes (6.4); `more`, a narrower `kind` and an
--- `attr` (the strong units, 6.7). A map.hexset.
+-- `attr` (the strong units, 6.7), or the markers `marked` and `unmarked` instead of NO_ZOC
+-- (M.dormant). A map.hexset.
 local function sources(side, more)
-  return units.hexset { side = side, kind = more and more.kind or ZOC_KINDS, attr = more and more.attr, on_map = true,
-                       unmarked = NO_ZOC, at_least = { attack = 1 }, outside = NOT_OUT_OF }
+  more = more or {}
+  return units.hexset { side = side, kind = more.kind or ZOC_KINDS, attr = more.attr, on_map = true,
+                       marked = more.marked, unmarked = more.unmarked or NO_ZOC, at_least = { attack = 1 },
+                       outside = NOT_OUT_OF }
 end
 
 -- 6.2, 7.0: the hexes of the side's units that would project a ZOC but for their `oos` marker
--- alone (not disrupted, not entrained), but urban and fortress hexes (6.4); `within`, a narrower
--- set. A map.hexset: the units whose ZOC their side's next Supply Segment gives back if it finds
--- them supplied.
-local ONLY_OOS = { "disrupted", "entrained" }
-function M.dormant(side, within)
-  return units.hexset { side = side, kind = ZOC_KINDS, on_map = true, marked = "oos", unmarked = ONLY_OOS,
-                       at_least = { attack = 1 }, outside = NOT_OUT_OF, within = within }
-end
+-- alone (not disrupted, not entrained), but urban and fortress hexes (6.4). A map.hexset: the
+-- units whose ZOC their side's next Supply Segment gives back if it finds them supplied.
+local DORMANT = { marked = "oos", unmarked = { "disrupted", "entrained" } }
+function M.dormant(side) return sources(side, DORMANT) end
 
 -- 6.7: the units whose ZOC is not "infantry-only": mechanized, guard cavalry, guards rifle.
 function M.strong(u)
