@@ -443,6 +443,12 @@ function umpire.actions(fn) end
 ---@param fn fun(side: string, figures: boolean): number, table<string, number|string|boolean>?
 function umpire.evaluate(fn) end
 
+---Registers where a side's commands matter most now (once, while loading), for the search bot:
+---hexes (a list, a set or a map.hexset; nil for none). The bot tries the listed commands to
+---those hexes first in each group. Runs look-only, once a decision.
+---@param fn fun(side: string): (string[]|table<string, boolean>|userdata)?
+function umpire.focus(fn) end
+
 ---@return Umpire.Clock
 function umpire.clock() end
 

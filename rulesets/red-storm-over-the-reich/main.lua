@@ -192,3 +192,5 @@ umpire.sequence {
 umpire.actions(function(side, opts) return actions.list(side, opts) end)
 -- How the game stands, for bots and playouts (evaluate.lua).
 umpire.evaluate(function(side, figures) return evaluate.score(side), figures and evaluate.figures() or nil end)
+-- Where a side's commands matter most now, for the search bot (evaluate.lua).
+umpire.focus(evaluate.focus)

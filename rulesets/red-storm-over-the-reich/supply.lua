@@ -114,11 +114,11 @@ local function line_profile(from, mp, blocked, targets, weather)
 end
 
 -- The hexes of `targets` a side can trace supply to past `blocked`: a set (a map.hexset, or an
--- empty table). (The unit's own hex counts as the line's last hex: a line of 10 reaches a unit
+-- empty table); `targets` false: every hex its lines reach. (The unit's own hex counts as the line's last hex: a line of 10 reaches a unit
 -- 10 hexes from its source.) `ports`: the German's friendly ports count (7.1); `extra`, a set
 -- of hexes blocked as well.
 local function trace(side, targets, blocked, weather, ports, extra)
-  if next(targets) == nil then return {} end
+  if targets and next(targets) == nil then return {} end
   local closed = { blocked, extra }
   local from = map.hexset(EDGE[side], { without = closed })
   local starts = {}
@@ -131,7 +131,7 @@ local function trace(side, targets, blocked, weather, ports, extra)
   end
   local rail = M.rail_net(side, blocked, extra)
   if #from == 0 and not next(starts) and not next(rail) then return {} end
-  local profile = line_profile({ from, starts, rail }, T.supply.line, closed, targets, weather)
+  local profile = line_profile({ from, starts, rail }, T.supply.line, closed, targets or nil, weather)
   profile.as_set = true
   return map.reach(profile)
 end
@@ -166,6 +166,13 @@ function M.traceable(side, targets, opts)
   local out = trace(side, targets, blocked, weather, ports)
   if not near then return out end
   return out, trace(side, out, blocked, weather, ports, near)
+end
+
+-- 7.1-7.3: every hex a side's supply lines reach now (a map.hexset, or an empty table; the
+-- defensive works left out, as traceable's `works = false`: an estimate for evaluate.lua).
+function M.net(side)
+  local weather = C.weather()
+  return trace(side, false, M.blocked(side, weather, false), weather, true)
 end
 
 -- 7.0: a side's supply segment: every unit of the side on the map that needs supply is marked out

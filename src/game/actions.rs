@@ -57,6 +57,13 @@ impl Game {
         Ok(r?.map(|e| e.score))
     }
 
+    /// Where the rules say `side`'s commands matter most now (`umpire.focus`: hex ids; `None`:
+    /// the ruleset has none). Look-only.
+    pub fn focus(&self, side: &str) -> Result<Option<Vec<String>>> {
+        let (r, _) = self.read_only(|g| g.host().focus(side));
+        r
+    }
+
     /// The sides of the game, in the scenario's order.
     pub fn sides(&self) -> Vec<String> {
         self.state().sides.clone()

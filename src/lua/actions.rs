@@ -49,40 +49,30 @@ impl TakeMoves {
 }
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
-    let internal: Table = lua.globals().get("__umpire")?;
+    one_function(lua, "actions", "a ruleset registers one list of actions")?;
+    one_function(lua, "evaluate", "a ruleset registers one evaluation")?;
+    one_function(lua, "focus", "a ruleset registers one focus")
+}
+
+/// `umpire.<name>(fn)`: a function the ruleset registers once while its files load, kept in
+/// `__umpire.<name>`; `twice`, the error of a second.
+fn one_function(lua: &Lua, name: &'static str, twice: &'static str) -> mlua::Result<()> {
+    let slot: Table = lua.globals().get("__umpire")?;
     let um: Table = lua.globals().get("umpire")?;
-    let slot = internal.clone();
+    let what = format!("umpire.{name}");
     um.set(
-        "actions",
+        name,
         lua.create_function(move |lua, f: Value| {
-            while_loading(lua, "umpire.actions")?;
+            while_loading(lua, &what)?;
             let Value::Function(f) = f else {
-                return Err(mlua::Error::runtime(format!("umpire.actions: expects a function, not {}", f.type_name())));
+                return Err(mlua::Error::runtime(format!("{what}: expects a function, not {}", f.type_name())));
             };
-            if slot.get::<Option<Function>>("actions")?.is_some() {
-                return Err(mlua::Error::runtime("umpire.actions: a ruleset registers one list of actions"));
+            if slot.get::<Option<Function>>(name)?.is_some() {
+                return Err(mlua::Error::runtime(format!("{what}: {twice}")));
             }
-            slot.set("actions", f)
+            slot.set(name, f)
         })?,
-    )?;
-    let slot = internal.clone();
-    um.set(
-        "evaluate",
-        lua.create_function(move |lua, f: Value| {
-            while_loading(lua, "umpire.evaluate")?;
-            let Value::Function(f) = f else {
-                return Err(mlua::Error::runtime(format!(
-                    "umpire.evaluate: expects a function, not {}",
-                    f.type_name()
-                )));
-            };
-            if slot.get::<Option<Function>>("evaluate")?.is_some() {
-                return Err(mlua::Error::runtime("umpire.evaluate: a ruleset registers one evaluation"));
-            }
-            slot.set("evaluate", f)
-        })?,
-    )?;
-    Ok(())
+    )
 }
 
 /// An entry of the list given as a table (`{ cmd = "...", group =, unit =, units =, hex =,
@@ -214,6 +204,25 @@ impl Host {
             }
         }
         Ok(Some(out))
+    }
+
+    /// Where the ruleset says `side`'s commands matter most now (`umpire.focus`, run it
+    /// look-only: `Game::read_only`): hex ids as the map prints them, in their order. `None` if
+    /// the ruleset registers no focus.
+    pub fn focus(&self, side: &str) -> Result<Option<Vec<String>>, Error> {
+        let internal: Table = self.lua.globals().get("__umpire").map_err(convert_error)?;
+        let Some(f) = internal.get::<Option<Function>>("focus").map_err(convert_error)? else {
+            return Ok(None);
+        };
+        let hexes: Value = self.call_rule(&f, side)?;
+        if hexes.is_nil() {
+            return Ok(Some(Vec::new()));
+        }
+        let w = super::world(&self.lua);
+        let w = w.borrow();
+        let set = super::hexset::hex_set(&self.lua, &w.map, hexes, "umpire.focus: the function's hexes")
+            .map_err(convert_error)?;
+        Ok(Some(set.into_iter().map(|h| super::hexset::printed(&w.map, h).into_owned()).collect()))
     }
 
     /// The ruleset's actions for `side` now (run it look-only: `Game::read_only`); `None` if the

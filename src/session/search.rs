@@ -32,7 +32,7 @@ use super::Session;
 use super::bot::{Bot, EPSILON, Failure, Now, side_of};
 use crate::contract::Action;
 use crate::state::Location;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The lookaheads a decision may spend (its thinking budget).
 pub const SEARCH_NODES: usize = 48;
@@ -211,7 +211,8 @@ impl Bot {
         base: &mut Now,
         sweeps: bool,
     ) -> Result<(Vec<Judged>, usize), Failure> {
-        let order = self.candidates(list);
+        let focus = focus_now(s)?;
+        let order = self.candidates(list, &focus);
         // (a command played again and again lately is not tried: a chance command whose mean
         // gain is above 0 would otherwise be drawn for ever where the rules let it repeat)
         let recent = recent_commands(s, RECENT);
@@ -371,12 +372,15 @@ impl Bot {
     }
 
     /// The order the commands are tried in: the groups in turn (`move`, `attack`, `next`...),
-    /// each group's commands in an order of the bot's own drawing, so that a budget smaller than
-    /// the list still sees every kind of command.
-    fn candidates(&mut self, list: &[Action]) -> Vec<usize> {
+    /// each group's commands in an order of the bot's own drawing, those to a hex of `focus`
+    /// first (where the rules say the side's commands matter most now), so that a budget
+    /// smaller than the list still sees every kind of command and the few that matter.
+    fn candidates(&mut self, list: &[Action], focus: &BTreeSet<String>) -> Vec<usize> {
         let mut groups = Bot::groups(list);
         for g in &mut groups {
             self.shuffle(g);
+            // (stable: among the focus's, and among the others, the order drawn)
+            g.sort_by_key(|&i| !list[i].hex.as_ref().is_some_and(|h| focus.contains(h)));
         }
         let longest = groups.iter().map(Vec::len).max().unwrap_or(0);
         (0..longest).flat_map(|k| groups.iter().filter_map(move |g| g.get(k).copied())).collect()
@@ -413,6 +417,20 @@ impl Bot {
             return best.map_or_else(|| self.random(list), |(i, _)| i);
         }
         self.random_among(list, &neutral)
+    }
+}
+
+/// Where the rules say the side to act's commands matter most now (`umpire.focus`, docs/lua-api.md
+/// §2.8): hex ids; none while a question is pending, or where the ruleset has no focus.
+fn focus_now(s: &Session) -> Result<BTreeSet<String>, Failure> {
+    let Some(g) = s.game.as_ref() else { return Ok(BTreeSet::new()) };
+    let side = g.state().clock.side.clone().unwrap_or_default();
+    if g.pending.is_some() || side.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    match g.focus(&side) {
+        Ok(h) => Ok(h.unwrap_or_default().into_iter().collect()),
+        Err(e) => Err(Failure { kind: "rule error".into(), message: e.to_string(), command: "focus".into(), at: 0 }),
     }
 }
 
@@ -513,6 +531,32 @@ mod tests {
         assert!(!next(Some(0.5), Some(false)).sweeps()); // (the side's idle units stand)
         assert!(!next(None, None).sweeps() && !next(Some(1.0), None).sweeps()); // nothing forfeited
         assert!(!Action { cmd: "rally B1".into(), weight: Some(0.5), ..Default::default() }.sweeps());
+    }
+
+    #[test]
+    fn the_commands_to_a_hex_of_the_rules_focus_are_tried_first_in_their_group() {
+        let list = vec![
+            entry("move B1 0203", "B1", "0203"),
+            entry("move B1 0205", "B1", "0205"),
+            entry("move B2 0303", "B2", "0303"),
+            entry("move B2 0205", "B2", "0205"),
+            Action { group: "attack".into(), ..entry("attack 0304 with B1", "B1", "0304") },
+            Action { cmd: "next".into(), group: "next".into(), ..Default::default() },
+        ];
+        let focus: BTreeSet<String> = ["0205".to_string()].into();
+        for seed in 1..=8 {
+            let mut bot = Bot::new(super::super::bot::Policy::Search, seed);
+            let order = bot.candidates(&list, &focus);
+            assert_eq!(order.len(), list.len());
+            // each group's first round: a move to 0205 first, then the others' first
+            assert!([1, 3].contains(&order[0]), "seed {seed}: {order:?}");
+            let moves: Vec<usize> = order.iter().copied().filter(|&i| i < 4).collect();
+            assert!(moves[..2].iter().all(|i| [1, 3].contains(i)), "seed {seed}: {moves:?}");
+        }
+        // no focus: the moves in the order drawn (some seed draws another first)
+        let drawn = (1..=8)
+            .map(|seed| Bot::new(super::super::bot::Policy::Search, seed).candidates(&list, &BTreeSet::new())[0]);
+        assert!(drawn.clone().any(|i| ![1, 3].contains(&i)), "{:?}", drawn.collect::<Vec<_>>());
     }
 
     #[test]

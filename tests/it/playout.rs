@@ -405,6 +405,46 @@ fn an_entry_says_whether_the_search_bot_sweeps_and_a_bad_flag_is_named() {
 }
 
 #[test]
+fn the_rules_focus_is_read_as_hexes_and_a_bad_one_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let focus = |d: &str, body: &str| {
+        let rules = edited_fixture(&dir.path().join(d), "main.lua", |t| {
+            t.replacen(
+                "umpire.evaluate(function(side)",
+                &format!("umpire.focus(function(side) {body} end)\numpire.evaluate(function(side)"),
+                1,
+            )
+        });
+        let mut s = umpire::Session::with_root(super::fixtures());
+        s.rules = Some(rules);
+        let r = s.execute("new fixture --seed 4");
+        (s, r)
+    };
+    // a list, a set or a hexset; the hexes as the map prints them, in their order
+    for (d, body) in [
+        ("list", "return side == 'Blue' and { '0303', '0102' } or nil"),
+        ("set", "return side == 'Blue' and { ['0102'] = true, ['0303'] = true } or nil"),
+        ("hexset", "return side == 'Blue' and map.hexset { '0303', '0102' } or nil"),
+    ] {
+        let (s, r) = focus(d, body);
+        assert_eq!(r.status, umpire::Status::Ok, "{d}: {:?}", r.error());
+        let g = s.game.as_ref().unwrap();
+        assert_eq!(g.focus("Blue").unwrap(), Some(vec!["0102".to_string(), "0303".to_string()]), "{d}");
+        assert_eq!(g.focus("Red").unwrap(), Some(vec![]), "{d}: nil is no hex");
+    }
+    let (s, _) = focus("bad", "return { 'zz' }");
+    let e = s.game.as_ref().unwrap().focus("Blue").unwrap_err();
+    assert!(e.to_string().contains("umpire.focus: the function's hexes: 'zz' is not a hex id"), "{e}");
+    let (_, r) = focus("twice", "end) umpire.focus(function() return nil");
+    let e = r.error().expect("a second focus is refused");
+    assert!(e.to_string().contains("umpire.focus: a ruleset registers one focus"), "{e}");
+    // none registered: none
+    let mut s = umpire::Session::with_root(super::fixtures());
+    assert_eq!(s.execute("new fixture --seed 4").status, umpire::Status::Ok);
+    assert_eq!(s.game.as_ref().unwrap().focus("Blue").unwrap(), None);
+}
+
+#[test]
 fn the_random_bot_answers_a_question_by_the_weights_of_its_options() {
     let mut s = umpire::Session::with_root(super::fixtures());
     assert_eq!(s.execute("new fixture --seed 4").status, umpire::Status::Ok);
