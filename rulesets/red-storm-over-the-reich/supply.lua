@@ -140,8 +140,8 @@ end
 -- (zoc.dormant), that the side can trace supply to now: their next Supply Segment gives their ZOC
 -- back. A map.hexset, or an empty table. (An estimate for evaluate.lua: the defensive works left
 -- out, as there.)
-function M.revived(side, weather)
-  weather = weather or C.weather()
+function M.revived(side)
+  local weather = C.weather()
   local dormant = zoc.dormant(side)
   if #dormant == 0 then return {} end
   return trace(side, dormant, M.blocked(side, weather, false), weather, true)
@@ -160,7 +160,7 @@ end
 function M.traceable(side, targets, opts)
   opts = opts or {}
   local weather = C.weather()
-  local revived = opts.revive and M.revived(C.other(side), weather) or nil
+  local revived = opts.revive and M.revived(C.other(side)) or nil
   local blocked, near = M.blocked(side, weather, opts.works ~= false, opts.risk, revived)
   local ports = opts.ports ~= false
   local out = trace(side, targets, blocked, weather, ports)
