@@ -181,19 +181,26 @@ function M.progress(s)
   return t.approach + t.march - t.garrison + t.mandate
 end
 
--- Where `side`'s commands matter most now (umpire.focus: the search bot tries commands to these
--- hexes first). While some of his combat units are out of supply (7.0, traced now as his score
--- traces them; 15.0's attrition takes a step of each at the turn's end): the enemy ZOC hexes that
--- block his lines (7.2, not negated, 6.5) next to the hexes his lines reach and within a line's
--- length (7.1) of those units. A unit of his that enters one negates it there and may reopen
--- their lines. Nothing while all are supplied.
-function M.focus(side)
+-- The hexes where commands of `side` could reopen lines now. While some of his combat units are
+-- out of supply (7.0, traced now as his score traces them; 15.0's attrition takes a step of each
+-- at the turn's end): the enemy ZOC hexes that block his lines (7.2, not negated, 6.5) next to
+-- the hexes his lines reach and within a line's length (7.1) of those units. A unit of his that
+-- enters one negates it there and may reopen their lines. Nothing while all are supplied.
+function M.repairs(side)
   local hexes = units.hexset { side = side, kind = C.COMBAT_KINDS, on_map = true }
   local cut = map.hexset(hexes, { without = supply.traceable(side, hexes, { works = false }) })
   if #cut == 0 then return nil end
   local edge = map.adjacent { from = supply.net(side), as_set = true }
   local near = map.reach { from = cut, mp = T.supply.line, routes = false, as_set = true }
   return map.hexset(map.hexset(zoc.unnegated(side, C.weather()), { within = edge }), { within = near })
+end
+
+-- Where `side`'s commands matter most now (umpire.focus: the search bot tries commands to these
+-- hexes first): the German's repairs (M.repairs). The Soviet has none: with them his seats did not
+-- gain (the German cuts a mended pocket again before the joint check), DATA.md 3a.
+function M.focus(side)
+  if side ~= C.GERMAN then return nil end
+  return M.repairs(side)
 end
 
 function M.score(side)
