@@ -185,7 +185,8 @@ end
 -- out of supply (7.0, traced now as his score traces them; 15.0's attrition takes a step of each
 -- at the turn's end): the enemy ZOC hexes that block his lines (7.2, not negated, 6.5) next to
 -- the hexes his lines reach and within a line's length (7.1) of those units. A unit of his that
--- enters one negates it there and may reopen their lines. Nothing while all are supplied.
+-- enters one negates it there and may reopen their lines; where an enemy unit stands in one, an
+-- attack on it may. Nothing while all are supplied.
 function M.repairs(side)
   local hexes = units.hexset { side = side, kind = C.COMBAT_KINDS, on_map = true }
   local cut = map.hexset(hexes, { without = supply.traceable(side, hexes, { works = false }) })

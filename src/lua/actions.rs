@@ -207,7 +207,7 @@ impl Host {
     }
 
     /// Where the ruleset says `side`'s commands matter most now (`umpire.focus`, run it
-    /// look-only: `Game::read_only`): hex ids as the map prints them, in their order. `None` if
+    /// look-only: `Game::read_only`): hex ids as the map prints them (a set). `None` if
     /// the ruleset registers no focus.
     pub fn focus(&self, side: &str) -> Result<Option<Vec<String>>, Error> {
         let internal: Table = self.lua.globals().get("__umpire").map_err(convert_error)?;

@@ -438,6 +438,12 @@ fn the_rules_focus_is_read_as_hexes_and_a_bad_one_is_named() {
     let (_, r) = focus("twice", "end) umpire.focus(function() return nil");
     let e = r.error().expect("a second focus is refused");
     assert!(e.to_string().contains("umpire.focus: a ruleset registers one focus"), "{e}");
+    // the search bot asks for it: an error of the rules there ends its decision, named
+    let (mut s, _) = focus("fails", "error('no focus here')");
+    assert_eq!(s.execute("choose 0102").status, umpire::Status::Ok);
+    let list = s.game.as_ref().unwrap().actions(&umpire::contract::ActionFilter::default()).unwrap().unwrap();
+    let f = umpire::playout::Bot::new(Policy::Search, 1).choose(&mut s, &list).unwrap_err();
+    assert!(f.command == "focus" && f.message.contains("no focus here"), "{f:?}");
     // none registered: none
     let mut s = umpire::Session::with_root(super::fixtures());
     assert_eq!(s.execute("new fixture --seed 4").status, umpire::Status::Ok);
