@@ -136,15 +136,21 @@ local function trace(side, targets, blocked, weather, ports, extra)
   return map.reach(profile)
 end
 
+-- trace's answer for `targets` (false: every hex) in the weather now, the defensive works left out
+-- (evaluate.lua's estimate, as traceable's `works = false`), the German's ports counted.
+local function estimated(side, targets)
+  local weather = C.weather()
+  return trace(side, targets, M.blocked(side, weather, false), weather, true)
+end
+
 -- 7.0, 6.2: the hexes of the side's units out of supply by their marker, with a ZOC but for it
 -- (zoc.dormant), that the side can trace supply to now: their next Supply Segment gives their ZOC
 -- back. A map.hexset, or an empty table. (An estimate for evaluate.lua: the defensive works left
 -- out, as there.)
 function M.revived(side)
-  local weather = C.weather()
   local dormant = zoc.dormant(side)
   if #dormant == 0 then return {} end
-  return trace(side, dormant, M.blocked(side, weather, false), weather, true)
+  return estimated(side, dormant)
 end
 
 -- The hexes of `targets` (a list, a set or a hexset) a side can trace supply to now: a set (a
@@ -170,10 +176,7 @@ end
 
 -- 7.1-7.3: every hex a side's supply lines reach now (a map.hexset, or an empty table; the
 -- defensive works left out, as traceable's `works = false`: an estimate for evaluate.lua).
-function M.net(side)
-  local weather = C.weather()
-  return trace(side, false, M.blocked(side, weather, false), weather, true)
-end
+function M.net(side) return estimated(side, false) end
 
 -- 7.0: a side's supply segment: every unit of the side on the map that needs supply is marked out
 -- of supply (`oos`) or cleared. Returns the units newly out of supply and those back in supply.
